@@ -1,0 +1,11 @@
+{
+  "targets": [
+    {
+      "target_name": "cairn_native",
+      "sources": ["native/addon.c", "native/poseidon.c", "native/keccak.c"],
+      "cflags": ["-O3", "-std=c11", "-fno-strict-aliasing"],
+      "cflags_c": ["-O3", "-std=c11"],
+      "defines": ["NAPI_VERSION=8"]
+    }
+  ]
+}

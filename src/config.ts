@@ -1,0 +1,58 @@
+/**
+ * Where cairn talks to. The service has four hosts (JSON-RPC base, REST for /v0, the /fast sender,
+ * the wallet-history REST host); each is configurable on its own. With nothing configured every host
+ * points at the embedded devnet's default address, so `cairn send` and friends work out of the box.
+ * Environment variables: CAIRN_RPC_URL, CAIRN_REST_URL, CAIRN_SENDER_URL, CAIRN_WALLET_URL, CAIRN_API_KEY.
+ */
+import { InputError, registerSecret } from './errors.js';
+
+export const DEFAULT_DEVNET_PORT = 8899;
+export const DEFAULT_DEVNET_URL = `http://127.0.0.1:${DEFAULT_DEVNET_PORT}`;
+
+export interface Endpoints {
+  /** JSON-RPC host ({base_url}). */
+  baseUrl: string;
+  /** REST host for /v0 paths ({rest_url}). */
+  restUrl: string;
+  /** Transaction submission host ({sender_url}); `/fast` and `/ping` live under it. */
+  senderUrl: string;
+  /** Wallet-history REST host ({wallet_url}). */
+  walletUrl: string;
+  /** API key, sent only as the `api-key` query parameter. */
+  apiKey?: string;
+}
+
+export type EndpointsInput = Partial<Endpoints> & { url?: string };
+
+/**
+ * Resolve endpoints: explicit values, then `url` (one host for all four, as the devnet serves),
+ * then CAIRN_* environment variables, then the devnet default.
+ */
+export function resolveEndpoints(input: EndpointsInput = {}, env: NodeJS.ProcessEnv = process.env): Endpoints {
+  const fallback = input.url ?? env.CAIRN_URL ?? DEFAULT_DEVNET_URL;
+  const pick = (v: string | undefined, envName: string, field: string): string => {
+    const raw = v ?? env[envName] ?? fallback;
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch (cause) {
+      throw new InputError(field, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}`, { cause });
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      throw new InputError(field, `expected an http(s) URL, got protocol ${u.protocol}`);
+    }
+    if (u.searchParams.has('api-key')) {
+      throw new InputError(field, 'put the API key in the apiKey option, not in the URL');
+    }
+    return raw.replace(/\/+$/, '');
+  };
+  const apiKey = input.apiKey ?? env.CAIRN_API_KEY ?? undefined;
+  registerSecret(apiKey);
+  return {
+    baseUrl: pick(input.baseUrl, 'CAIRN_RPC_URL', 'baseUrl'),
+    restUrl: pick(input.restUrl, 'CAIRN_REST_URL', 'restUrl'),
+    senderUrl: pick(input.senderUrl, 'CAIRN_SENDER_URL', 'senderUrl'),
+    walletUrl: pick(input.walletUrl, 'CAIRN_WALLET_URL', 'walletUrl'),
+    ...(apiKey ? { apiKey } : {}),
+  };
+}

@@ -1,0 +1,206 @@
+/**
+ * One error base for the whole toolkit. Every error cairn throws is a `CairnError` with a stable
+ * string `code` (grouped by domain: `RPC_*`, `SENDER_*`, `MERKLE_*`, `DEVNET_*`, `INPUT_*`), a typed
+ * `context` object and an optional `cause`. Errors that cross a worker boundary travel as
+ * `{ code, message, context }` (see `toJSON`/`fromSerialized`) and are rebuilt on the main thread.
+ *
+ * Secrets never ride along: messages and contexts pass through `redact()` when they are built, so
+ * an API key that slipped into a URL is replaced before the error exists.
+ */
+
+/** Every stable error code, by domain. */
+export const ErrorCodes = {
+  // input: caller gave something unusable; always names the field
+  INPUT_INVALID: 'INPUT_INVALID',
+  // rpc / transport
+  RPC_HTTP: 'RPC_HTTP',
+  RPC_UNAUTHORIZED: 'RPC_UNAUTHORIZED',
+  RPC_FORBIDDEN: 'RPC_FORBIDDEN',
+  RPC_RATE_LIMITED: 'RPC_RATE_LIMITED',
+  RPC_SERVER: 'RPC_SERVER',
+  RPC_NETWORK: 'RPC_NETWORK',
+  RPC_TIMEOUT: 'RPC_TIMEOUT',
+  RPC_ABORTED: 'RPC_ABORTED',
+  RPC_BAD_RESPONSE: 'RPC_BAD_RESPONSE',
+  RPC_ID_MISMATCH: 'RPC_ID_MISMATCH',
+  RPC_ERROR: 'RPC_ERROR',
+  RPC_RESPONSE_TOO_LARGE: 'RPC_RESPONSE_TOO_LARGE',
+  RPC_SCHEMA: 'RPC_SCHEMA',
+  // sender
+  SENDER_INVALID_TRANSACTION: 'SENDER_INVALID_TRANSACTION',
+  SENDER_MISSING_TIP: 'SENDER_MISSING_TIP',
+  SENDER_MISSING_CU_PRICE: 'SENDER_MISSING_CU_PRICE',
+  SENDER_REJECTED: 'SENDER_REJECTED',
+  SENDER_TRANSACTION_FAILED: 'SENDER_TRANSACTION_FAILED',
+  SENDER_BLOCKHASH_EXPIRED: 'SENDER_BLOCKHASH_EXPIRED',
+  SENDER_JOURNAL: 'SENDER_JOURNAL',
+  SENDER_CLOSED: 'SENDER_CLOSED',
+  SENDER_ABORTED: 'SENDER_ABORTED',
+  // mint
+  MINT_FAILED: 'MINT_FAILED',
+  MINT_VERIFY_FAILED: 'MINT_VERIFY_FAILED',
+  // merkle
+  MERKLE_INVALID_INPUT: 'MERKLE_INVALID_INPUT',
+  MERKLE_FIELD_OVERFLOW: 'MERKLE_FIELD_OVERFLOW',
+  MERKLE_WORKER_CRASHED: 'MERKLE_WORKER_CRASHED',
+  MERKLE_POOL_CLOSED: 'MERKLE_POOL_CLOSED',
+  MERKLE_ABORTED: 'MERKLE_ABORTED',
+  MERKLE_KERNEL_UNAVAILABLE: 'MERKLE_KERNEL_UNAVAILABLE',
+  // devnet
+  DEVNET_START_FAILED: 'DEVNET_START_FAILED',
+  DEVNET_INVALID_CONFIG: 'DEVNET_INVALID_CONFIG',
+} as const;
+
+export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
+
+/** Secrets registered here are scrubbed from every message, context and log line cairn produces. */
+const secrets = new Set<string>();
+
+/** Register a secret (an API key) so that `redact` removes it everywhere. Idempotent. */
+export function registerSecret(secret: string | undefined): void {
+  if (secret && secret.length >= 4) secrets.add(secret);
+}
+
+/**
+ * Replace every registered secret and every `api-key=` query value in `text` by `***`.
+ * Applied to error messages, contexts and log lines.
+ */
+export function redact(text: string): string {
+  let out = text.replace(/(api-key=)[^&\s"'#]*/gi, '$1***');
+  for (const s of secrets) {
+    if (out.includes(s)) out = out.split(s).join('***');
+    const enc = encodeURIComponent(s);
+    if (enc !== s && out.includes(enc)) out = out.split(enc).join('***');
+  }
+  return out;
+}
+
+function redactValue(v: unknown, depth = 0): unknown {
+  if (typeof v === 'string') return redact(v);
+  if (typeof v === 'bigint') return v.toString();
+  if (v === null || typeof v !== 'object' || depth > 6) return v;
+  if (v instanceof Uint8Array) return v;
+  if (Array.isArray(v)) return v.map((x) => redactValue(x, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) out[k] = redactValue(x, depth + 1);
+  return out;
+}
+
+export interface CairnErrorOptions<C> {
+  context?: C;
+  cause?: unknown;
+}
+
+/**
+ * The base of every error cairn throws.
+ *
+ * @example
+ * try { await client.getAsset({ id }) } catch (e) {
+ *   if (e instanceof CairnError && e.code === 'RPC_RATE_LIMITED') backOff();
+ * }
+ */
+export class CairnError<C extends object = Record<string, unknown>> extends Error {
+  readonly code: ErrorCode;
+  readonly context: C;
+
+  constructor(code: ErrorCode, message: string, options: CairnErrorOptions<C> = {}) {
+    super(redact(message), options.cause === undefined ? undefined : { cause: scrubCause(options.cause) });
+    this.name = new.target.name;
+    this.code = code;
+    this.context = (redactValue(options.context ?? {}) as C);
+    if (this.stack) this.stack = redact(this.stack);
+  }
+
+  /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). */
+  walk(fn?: (e: unknown) => boolean): unknown {
+    let e: unknown = this;
+    while (e) {
+      if (fn?.(e)) return e;
+      const next = (e as { cause?: unknown }).cause;
+      if (!next) return fn ? undefined : e;
+      e = next;
+    }
+    return undefined;
+  }
+
+  toJSON(): { name: string; code: ErrorCode; message: string; context: C } {
+    return { name: this.name, code: this.code, message: this.message, context: this.context };
+  }
+}
+
+/** Causes can carry URLs with keys (undici's errors do): scrub their message and stack too. */
+function scrubCause(cause: unknown): unknown {
+  if (cause instanceof Error) {
+    try {
+      cause.message = redact(cause.message);
+      if (cause.stack) cause.stack = redact(cause.stack);
+      const inner = (cause as { cause?: unknown }).cause;
+      if (inner) scrubCause(inner);
+    } catch {
+      /* frozen error objects: leave them */
+    }
+  }
+  return cause;
+}
+
+/** Bad caller input. `context.field` names the offending field. */
+export class InputError extends CairnError<{ field: string; expected?: string; got?: unknown }> {
+  constructor(field: string, message: string, extra: { expected?: string; got?: unknown; cause?: unknown } = {}) {
+    super(ErrorCodes.INPUT_INVALID, `"${field}": ${message}`, {
+      context: { field, expected: extra.expected, got: extra.got },
+      cause: extra.cause,
+    });
+  }
+}
+
+export interface HttpErrorContext {
+  status?: number;
+  url?: string;
+  method?: string;
+  retryAfterMs?: number;
+  attempts?: number;
+  body?: string;
+}
+
+export class HttpError extends CairnError<HttpErrorContext> {}
+export class UnauthorizedError extends HttpError {}
+export class ForbiddenError extends HttpError {}
+export class RateLimitedError extends HttpError {}
+export class ServerError extends HttpError {}
+export class NetworkError extends HttpError {}
+export class TimeoutError extends HttpError {}
+export class AbortError extends CairnError<{ reason?: string }> {}
+export class BadResponseError extends CairnError<{ url?: string; method?: string; path?: string; detail?: string }> {}
+
+/** A JSON-RPC `error` object returned by the server. */
+export class RpcError extends CairnError<{ rpcCode: number; data?: unknown; method?: string }> {
+  get rpcCode(): number {
+    return this.context.rpcCode;
+  }
+  get data(): unknown {
+    return this.context.data;
+  }
+}
+
+/** Landed on chain with an error. Carries the status `err` and, when fetched, the logs. */
+export class TransactionFailedError extends CairnError<{ signature: string; err: unknown; logs?: string[]; slot?: number }> {}
+
+/** The blockhash of the transaction expired without it landing (checked once more after expiry). */
+export class BlockhashExpiredError extends CairnError<{
+  signature: string;
+  lastValidBlockHeight: number;
+  blockHeight: number;
+}> {}
+
+/** Rebuild an error that crossed a worker boundary as `{ code, message, context }`. */
+export function fromSerialized(e: { code?: string; message?: string; context?: object; name?: string }): CairnError {
+  const code = (e.code && e.code in ErrorCodes ? e.code : ErrorCodes.MERKLE_WORKER_CRASHED) as ErrorCode;
+  return new CairnError(code, e.message ?? 'unknown error', { context: (e.context ?? {}) as Record<string, unknown> });
+}
+
+/** True for an abort from an AbortSignal, whatever its shape (DOMException, AbortError, ours). */
+export function isAbortError(e: unknown): boolean {
+  if (e instanceof AbortError) return true;
+  const name = (e as { name?: string } | null)?.name;
+  return name === 'AbortError' || (e as { code?: string } | null)?.code === 'ABORT_ERR';
+}

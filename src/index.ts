@@ -1,0 +1,3 @@
+/** cairn public API. Only re-exports live here. */
+export * from './errors.js';
+export * from './config.js';

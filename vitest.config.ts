@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests talk only to 127.0.0.1. Worker-pool and devnet tests spawn threads/servers of their own,
+// so files run in forks and a slow 2-core CI box gets generous per-test timeouts.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    reporters: ['default', 'json'],
+    outputFile: { json: '.vitest-report.json' },
+  },
+});
