@@ -4,6 +4,7 @@
  * `run(argv: string[], io?: CliIo): Promise<number>` returning the process exit code.
  */
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
+  bench: () => import('./bench.js'),
 };
 
 async function main(argv: string[]): Promise<number> {

@@ -1,0 +1,126 @@
+/**
+ * Contracts between the devnet's parts: the chain (LiteSVM + slots + statuses), the HTTP server, and
+ * the state modules (DAS / cNFT state, compression state) that plug JSON-RPC methods into the server.
+ */
+
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+/** A signature's status as `getSignatureStatuses` reports it. */
+export interface SignatureStatus {
+  slot: number;
+  confirmations: number | null;
+  err: unknown | null;
+  confirmationStatus: Commitment;
+}
+
+/** One transaction the chain executed (successfully or with an error). */
+export interface ExecutedTransaction {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  /** Wire bytes as submitted. */
+  wire: Uint8Array;
+  /** Base58 account keys of the message, in order. */
+  accountKeys: string[];
+  /** null on success, else the error (as JSON-RPC reports `err`). */
+  err: unknown | null;
+  logs: string[];
+  fee: number;
+  computeUnitsConsumed: number;
+  preBalances: number[];
+  postBalances: number[];
+  /** Compute-unit price (µlamports) set by the transaction, 0 when none. */
+  computeUnitPrice: number;
+}
+
+export interface LatestBlockhash {
+  blockhash: string;
+  lastValidBlockHeight: number;
+}
+
+/** The devnet's chain. Implemented in chain.ts; used by the server and the state modules. */
+export interface Chain {
+  slot(): number;
+  blockHeight(): number;
+  latestBlockhash(): LatestBlockhash;
+  /**
+   * Queue signed wire bytes for execution in the next slot. A signature already seen is accepted
+   * again and never executes twice (a real cluster drops the duplicate). Throws on undecodable bytes.
+   */
+  submit(wire: Uint8Array): { signature: string; duplicate: boolean };
+  status(signature: string): SignatureStatus | null;
+  transaction(signature: string): ExecutedTransaction | null;
+  /** Every executed transaction in execution order (the ledger). */
+  ledger(): readonly ExecutedTransaction[];
+  balance(address: string): bigint;
+  airdrop(address: string, lamports: bigint): string;
+  /** Resolves once the chain has reached `slot` (or rejects on abort / stop). */
+  waitForSlot(slot: number, signal?: AbortSignal): Promise<void>;
+  /** Called after every executed transaction; returns an unsubscribe function. */
+  onTransaction(cb: (tx: ExecutedTransaction) => void): () => void;
+  /** A funded keypair the devnet itself signs with (mints, tree ops). 64-byte secret key. */
+  authority: { address: string; secretKey: Uint8Array };
+}
+
+/** Per-request context handed to a JSON-RPC handler. */
+export interface RequestContext {
+  signal: AbortSignal;
+  /** The host the request arrived on: base JSON-RPC, or /fast. */
+  endpoint: 'rpc' | 'fast';
+}
+
+/** A JSON-RPC method. Throw `DevnetRpcError` for JSON-RPC errors with a code. */
+export type RpcHandler = (params: unknown, ctx: RequestContext) => unknown | Promise<unknown>;
+
+/** A state module plugs methods into the server and may watch executed transactions. */
+export interface DevnetModule {
+  methods: Record<string, RpcHandler>;
+  /** Optional REST routes, keyed "METHOD /path" with `:param` segments. */
+  routes?: Record<string, (req: RestRequest) => unknown | Promise<unknown>>;
+  close?(): void | Promise<void>;
+}
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  body: unknown;
+  signal: AbortSignal;
+}
+
+/** A JSON-RPC error thrown by a handler; the server turns it into `{ error: { code, message, data } }`. */
+export class DevnetRpcError extends Error {
+  constructor(
+    readonly rpcCode: number,
+    message: string,
+    readonly httpStatus = 200,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'DevnetRpcError';
+  }
+}
+
+/** Fault settings for one endpoint. Rates are 0..1; behaviour is deterministic under the devnet's seed. */
+export interface EndpointFaults {
+  /** `/fast` only: accept (answer with the signature) but never execute. */
+  dropRate?: number;
+  /** Answer 429 with `Retry-After: retryAfterSeconds`. */
+  rateLimitRate?: number;
+  retryAfterSeconds?: number;
+  /** Answer 500/503. */
+  serverErrorRate?: number;
+  /** Added latency per request, ms. */
+  latencyMs?: number;
+}
+
+export type FaultEndpoint = 'rpc' | 'fast' | 'rest' | 'wallet';
+
+export interface RequestLogEntry {
+  at: number;
+  endpoint: FaultEndpoint | 'ping';
+  /** JSON-RPC method, or "GET /v1/wallet/…" for REST. */
+  method: string;
+  status: number;
+  /** Number of items in the call, where meaningful (signatures in getSignatureStatuses). */
+  items?: number;
+}
