@@ -1,0 +1,62 @@
+/**
+ * Proof bytes for the devnet's `getValidityProof`. The devnet has no proving keys, so it cannot make a
+ * real Groth16 proof; what it can make honestly is a proof that is well formed — `a`, `b`, `c` are
+ * valid compressed points, on the curve and in the prime-order subgroups, of the right lengths — and
+ * that does NOT verify under any real key. Clients exercise their whole decode path on it, and
+ * `verifyValidityProof` reports it as "not verified" rather than crashing or passing.
+ *
+ * The points are multiples of the generators by scalars derived from a seed (SHA-256, domain
+ * separated), so the same request gets the same bytes. Forging a verifying proof this way would need
+ * the circuit's toxic waste; the chance of an accidental pass is about 1/r.
+ */
+import { bn254 } from '@noble/curves/bn254.js';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { BN254_R, beToBig, g1ToCompressed, g2ToCompressed } from './bn254.js';
+
+/** A compressed proof as bytes: `a` 32 (stands for −A), `b` 64, `c` 32. */
+export interface CompressedProofBytes {
+  a: Uint8Array;
+  b: Uint8Array;
+  c: Uint8Array;
+}
+
+const enc = new TextEncoder();
+
+function scalar(seed: Uint8Array, label: string): bigint {
+  const tag = enc.encode(`cairn/devnet-fake-proof/${label}`);
+  const buf = new Uint8Array(tag.length + 1 + seed.length);
+  buf.set(tag, 0);
+  buf[tag.length] = 0;
+  buf.set(seed, tag.length + 1);
+  // 256 bits mod r is close enough to uniform here; 0 is mapped away so no point is the identity.
+  const s = beToBig(sha256(buf)) % BN254_R;
+  return s === 0n ? 1n : s;
+}
+
+/**
+ * A well-formed, non-verifying compressed proof, deterministic in `seed` (bytes or a string, e.g. the
+ * request's hashes joined).
+ *
+ * @example
+ * const { a, b, c } = fakeCompressedProof('hash1,hash2');
+ * // a.length === 32, b.length === 64, c.length === 32; every point decodes; the proof never verifies
+ */
+export function fakeCompressedProof(seed: Uint8Array | string = ''): CompressedProofBytes {
+  const s = typeof seed === 'string' ? enc.encode(seed) : seed;
+  return {
+    a: g1ToCompressed(bn254.G1.Point.BASE.multiply(scalar(s, 'a'))),
+    b: g2ToCompressed(bn254.G2.Point.BASE.multiply(scalar(s, 'b'))),
+    c: g1ToCompressed(bn254.G1.Point.BASE.multiply(scalar(s, 'c'))),
+  };
+}
+
+/**
+ * The same proof in the indexer's JSON shape (`compressedProof` with byte arrays).
+ *
+ * @example
+ * res.value.compressedProof = fakeCompressedProofJson(hashes.join(','));
+ */
+export function fakeCompressedProofJson(seed: Uint8Array | string = ''): { a: number[]; b: number[]; c: number[] } {
+  const p = fakeCompressedProof(seed);
+  return { a: Array.from(p.a), b: Array.from(p.b), c: Array.from(p.c) };
+}
