@@ -5,6 +5,9 @@
  */
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
   bench: () => import('./bench.js'),
+  devnet: () => import('./devnet.js'),
+  mint: () => import('./mint.js'),
+  verify: () => import('./verify.js'),
 };
 
 async function main(argv: string[]): Promise<number> {
