@@ -23,7 +23,13 @@ const USAGE = `usage: cairn mint --name NAME --symbol SYM --owner ADDR [options]
   --api-key KEY             (prefer CAIRN_API_KEY: arguments are visible to other users)
 `;
 
-export async function run(argv: string[]): Promise<number> {
+/** Where the command writes; tests hand in buffers. */
+export interface MintIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+}
+
+export async function run(argv: string[], io: MintIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
@@ -50,16 +56,16 @@ export async function run(argv: string[]): Promise<number> {
       },
     }));
   } catch (e) {
-    process.stderr.write(`cairn mint: ${(e as Error).message}\n${USAGE}`);
+    io.stderr.write(`cairn mint: ${(e as Error).message}\n${USAGE}`);
     return 2;
   }
   if (values.help) {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return 0;
   }
   for (const f of ['name', 'symbol', 'owner'] as const) {
     if (typeof values[f] !== 'string') {
-      process.stderr.write(`cairn mint: --${f} is required\n${USAGE}`);
+      io.stderr.write(`cairn mint: --${f} is required\n${USAGE}`);
       return 2;
     }
   }
@@ -77,7 +83,7 @@ export async function run(argv: string[]): Promise<number> {
   if (values['seller-fee-bps'] !== undefined) {
     const n = Number(values['seller-fee-bps']);
     if (!Number.isInteger(n)) {
-      process.stderr.write(`cairn mint: --seller-fee-bps: expected an integer, got ${values['seller-fee-bps']}\n`);
+      io.stderr.write(`cairn mint: --seller-fee-bps: expected an integer, got ${values['seller-fee-bps']}\n`);
       return 2;
     }
     params.sellerFeeBasisPoints = n;
@@ -95,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
       return { trait_type: a.slice(0, eq), value: a.slice(eq + 1) };
     });
   } catch (e) {
-    process.stderr.write(`cairn mint: ${(e as Error).message}\n`);
+    io.stderr.write(`cairn mint: ${(e as Error).message}\n`);
     return 2;
   }
   if (!params.creators) delete params.creators;
@@ -110,14 +116,14 @@ export async function run(argv: string[]): Promise<number> {
   process.once('SIGINT', onSignal);
   try {
     const verify = !values['no-verify'];
-    const result = await mintCompressedNft(client, params, { verify, signal: ac.signal, logger: (l) => process.stderr.write(`${l}\n`) });
+    const result = await mintCompressedNft(client, params, { verify, signal: ac.signal, logger: (l) => io.stderr.write(`${l}\n`) });
     if (values.json) {
-      process.stdout.write(`${JSON.stringify(result)}\n`);
+      io.stdout.write(`${JSON.stringify(result)}\n`);
     } else {
-      process.stdout.write(`minted ${result.assetId}\n  signature ${result.signature}\n`);
+      io.stdout.write(`minted ${result.assetId}\n  signature ${result.signature}\n`);
       if (result.verification) {
         for (const [k, v] of Object.entries(result.verification)) {
-          process.stdout.write(`  ${k.padEnd(8)} ${v.valid ? 'valid' : `INVALID: ${v.reason}`}\n`);
+          io.stdout.write(`  ${k.padEnd(8)} ${v.valid ? 'valid' : `INVALID: ${v.reason}`}\n`);
         }
       }
     }
@@ -127,7 +133,7 @@ export async function run(argv: string[]): Promise<number> {
     const hint = e instanceof CairnError && e.code === 'RPC_NETWORK' && !values.url && !process.env.CAIRN_URL
       ? '\n  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
       : '';
-    process.stderr.write(`cairn mint: ${(e as Error).message}${code}${hint}\n`);
+    io.stderr.write(`cairn mint: ${(e as Error).message}${code}${hint}\n`);
     return e instanceof CairnError && e.code === 'INPUT_INVALID' ? 2 : 1;
   } finally {
     process.off('SIGINT', onSignal);
