@@ -1,0 +1,144 @@
+/**
+ * JSON-RPC 2.0 over the transport: string ids unique per client, the echoed id checked, `error`
+ * objects turned into `RpcError { rpcCode, message, data }`, and the `result` validated against the
+ * method's shape before anyone reads it. JSON-RPC errors that arrive with an HTTP 4xx (the /fast
+ * host answers 400 with -32602) are surfaced as `RpcError` too, carrying the HTTP status.
+ */
+import { BadResponseError, ErrorCodes, HttpError, RpcError } from '../errors.js';
+import { parseJson, stringifyJson } from './json.js';
+import type { RetryPolicy } from './retry.js';
+import type { Transport, TransportRequest } from './transport.js';
+import { assertShape, type Validator } from './validate.js';
+
+/** Per-call options every client method takes last. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Per-attempt timeout in ms (overrides the client's). */
+  timeoutMs?: number;
+  /** Retry policy overrides for this call. */
+  retry?: Partial<RetryPolicy>;
+}
+
+export interface JsonRpcCall<T> {
+  method: string;
+  params: unknown;
+  /** Shape of `result`; when absent the result is returned unchecked. */
+  validate?: Validator<T>;
+  /** Host URL (default: the client's JSON-RPC base URL). */
+  url?: string;
+  query?: TransportRequest['query'];
+  /** Add the API key (default true). */
+  auth?: boolean;
+}
+
+export interface JsonRpc {
+  call<T>(call: JsonRpcCall<T>, opts?: CallOptions): Promise<T>;
+}
+
+let clientSeq = 0;
+
+/**
+ * A JSON-RPC caller bound to a transport and a default URL.
+ *
+ * @example
+ * const rpc = createJsonRpc(transport, 'http://127.0.0.1:8899');
+ * const slot = await rpc.call({ method: 'getSlot', params: [] });
+ */
+export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc {
+  // ids: a per-client prefix plus a counter, so concurrent clients in one process never collide
+  const prefix = `c${(++clientSeq).toString(36)}-`;
+  let seq = 0;
+  return {
+    async call<T>(c: JsonRpcCall<T>, opts: CallOptions = {}): Promise<T> {
+      const id = prefix + (++seq).toString(36);
+      const body = stringifyJson({ jsonrpc: '2.0', id, method: c.method, params: c.params });
+      let res;
+      try {
+        res = await transport.request({
+          url: c.url ?? defaultUrl,
+          method: 'POST',
+          body,
+          query: c.query,
+          auth: c.auth,
+          label: c.method,
+          signal: opts.signal,
+          timeoutMs: opts.timeoutMs,
+          retry: opts.retry,
+        });
+      } catch (e) {
+        throw rpcErrorFromHttp(e, c.method) ?? e;
+      }
+      return unwrap<T>(res.body, id, c.method, c.validate);
+    },
+  };
+}
+
+/** Check the envelope and id, raise `error`, validate and return `result`. */
+export function unwrap<T>(body: unknown, id: string, method: string, validate?: Validator<T>): T {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected a JSON-RPC response object, got ${Array.isArray(body) ? 'an array' : typeof body}`, {
+      context: { method, path: '$', detail: 'not an envelope' },
+    });
+  }
+  const env = body as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+  if (env.jsonrpc !== '2.0') {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected "jsonrpc": "2.0", got ${JSON.stringify(env.jsonrpc) ?? 'nothing'}`, {
+      context: { method, path: 'jsonrpc' },
+    });
+  }
+  if (env.error !== undefined && env.error !== null) {
+    // an error may come with a null id (parse errors); only a different non-null id is a mismatch
+    if (env.id !== id && env.id !== null && env.id !== undefined) throw idMismatch(method, id, env.id);
+    throw toRpcError(env.error, method);
+  }
+  if (env.id !== id) throw idMismatch(method, id, env.id);
+  if (!('result' in env)) {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response has neither "result" nor "error"`, {
+      context: { method, path: 'result' },
+    });
+  }
+  return validate ? assertShape(validate, env.result, 'result', method) : (env.result as T);
+}
+
+function idMismatch(method: string, sent: string, got: unknown): BadResponseError {
+  return new BadResponseError(
+    ErrorCodes.RPC_ID_MISMATCH,
+    `${method}: response id ${JSON.stringify(got) ?? 'undefined'} does not match request id ${JSON.stringify(sent)}`,
+    { context: { method, path: 'id', detail: `sent ${sent}` } },
+  );
+}
+
+function toRpcError(error: unknown, method: string, status?: number): RpcError {
+  const e = error as { code?: unknown; message?: unknown; data?: unknown };
+  const rpcCode = typeof e?.code === 'number' ? e.code : Number.NaN;
+  const message = typeof e?.message === 'string' ? e.message : typeof error === 'string' ? error : 'unknown JSON-RPC error';
+  return new RpcError(ErrorCodes.RPC_ERROR, `${method} failed: ${message} (JSON-RPC ${Number.isNaN(rpcCode) ? '?' : rpcCode})`, {
+    context: { rpcCode, data: e?.data, method, ...(status ? { status } : {}) } as { rpcCode: number; data?: unknown; method?: string },
+  });
+}
+
+/**
+ * A plain 4xx (not 401/403/429, which keep their own types) whose body is a JSON-RPC error becomes
+ * that `RpcError`, with the HTTP error as its cause.
+ */
+function rpcErrorFromHttp(e: unknown, method: string): RpcError | undefined {
+  if (!(e instanceof HttpError) || e.code !== ErrorCodes.RPC_HTTP) return undefined;
+  const text = e.context.body;
+  if (!text) return undefined;
+  try {
+    const body = parseJson(text) as { error?: unknown };
+    if (body && typeof body === 'object' && body.error && typeof body.error === 'object') {
+      const err = toRpcError(body.error, method, e.context.status);
+      return new RpcError(ErrorCodes.RPC_ERROR, err.message, { context: err.context, cause: e });
+    }
+  } catch {
+    /* not JSON: keep the HttpError */
+  }
+  return undefined;
+}
+
+/** True when `e` is the JSON-RPC error `code` (e.g. -32602). */
+export function isRpcError(e: unknown, code?: number): e is RpcError {
+  return e instanceof RpcError && (code === undefined || e.rpcCode === code);
+}
+

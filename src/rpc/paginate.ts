@@ -1,0 +1,154 @@
+/**
+ * Pagination as async iterators: they yield items, fetch the next page only when the consumer asks,
+ * stop at the end, and honour abort (checked before every page and passed to every request).
+ * Page-based for the DAS lists (stop at a short or empty page), cursor-based for compression lists
+ * (stop at a `null` cursor), either for getTokenAccounts (whichever the server answers with), and
+ * `pagination.hasMore/nextCursor` for wallet transfers. A server that hands back the same cursor
+ * twice would loop forever: that is reported as a bad response instead.
+ */
+import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import type { ClientContext } from './context.js';
+import * as compression from './compression.js';
+import * as das from './das.js';
+import type { CallOptions } from './jsonrpc.js';
+import { abortErrorFor } from './retry.js';
+import type * as T from './types.js';
+import * as wallet from './wallet.js';
+
+function checkAbort(opts: CallOptions | undefined): void {
+  if (opts?.signal?.aborted) throw abortErrorFor(opts.signal, 'pagination');
+}
+
+function repeatedCursor(method: string, cursor: string): BadResponseError {
+  return new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: the server returned cursor ${JSON.stringify(cursor)} twice; stopping instead of looping`, {
+    context: { method, path: 'cursor' },
+  });
+}
+
+/** Every item of a page-based DAS list, from `params.page` (default 1) to the last page. */
+async function* byPage<P extends das.ListParams>(
+  method: string,
+  fetch: (p: P, o?: CallOptions) => Promise<T.AssetList>,
+  params: P,
+  opts?: CallOptions,
+): AsyncGenerator<T.Asset, void, undefined> {
+  if (params?.before !== undefined || params?.after !== undefined) {
+    throw new InputError('params.before', `${method} iterator pages by page number; drop before/after`);
+  }
+  const limit = params?.limit ?? das.MAX_PAGE_LIMIT;
+  for (let page = params?.page ?? 1; ; page++) {
+    checkAbort(opts);
+    const r = await fetch({ ...params, page, limit }, opts);
+    yield* r.items;
+    if (r.items.length < limit) return;
+  }
+}
+
+/** Every item of a cursor-based compression list. */
+async function* byCursor<I, P extends { cursor?: string }>(
+  method: string,
+  fetch: (p: P, o?: CallOptions) => Promise<T.WithContext<T.CursorPage<I>>>,
+  params: P,
+  opts?: CallOptions,
+): AsyncGenerator<I, void, undefined> {
+  let cursor = params?.cursor;
+  const seen = new Set<string>();
+  for (;;) {
+    checkAbort(opts);
+    const r = await fetch({ ...params, cursor }, opts);
+    yield* r.value.items;
+    const next = r.value.cursor;
+    if (next === null || next === undefined || next === '' || r.value.items.length === 0) return;
+    if (seen.has(next)) throw repeatedCursor(method, next);
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+async function* tokenAccounts(ctx: ClientContext, params: das.GetTokenAccountsParams, opts?: CallOptions): AsyncGenerator<T.TokenAccount, void, undefined> {
+  let p: das.GetTokenAccountsParams = { ...params };
+  const seen = new Set<string>();
+  for (;;) {
+    checkAbort(opts);
+    const r = await das.getTokenAccounts(ctx, p, opts);
+    yield* r.token_accounts;
+    const limit = r.limit ?? p.limit;
+    if (r.token_accounts.length === 0 || (limit !== undefined && r.token_accounts.length < limit)) return;
+    if (typeof r.cursor === 'string' && r.cursor !== '') {
+      if (seen.has(r.cursor)) throw repeatedCursor('getTokenAccounts', r.cursor);
+      seen.add(r.cursor);
+      p = { ...p, cursor: r.cursor, page: undefined };
+    } else if (typeof r.page === 'number' || p.page !== undefined) {
+      p = { ...p, page: (r.page ?? p.page ?? 1) + 1 };
+    } else {
+      return; // neither a cursor nor a page to continue from
+    }
+  }
+}
+
+async function* walletTransfers(
+  ctx: ClientContext,
+  params: wallet.GetWalletTransfersParams,
+  opts?: CallOptions,
+): AsyncGenerator<T.WalletTransfer, void, undefined> {
+  let cursor = params?.cursor;
+  const seen = new Set<string>();
+  for (;;) {
+    checkAbort(opts);
+    const r = await wallet.getWalletTransfers(ctx, { ...params, cursor }, opts);
+    yield* r.data;
+    const next = r.pagination.nextCursor;
+    if (!r.pagination.hasMore || !next) return;
+    if (seen.has(next)) throw repeatedCursor('getWalletTransfers', next);
+    seen.add(next);
+    cursor = next;
+  }
+}
+
+/** The iterators of a client: `for await (const a of client.paginate.getAssetsByOwner({ ownerAddress })) …` */
+export interface Paginators {
+  getAssetsByOwner(params: das.GetAssetsByOwnerParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
+  getAssetsByCreator(params: das.GetAssetsByCreatorParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
+  getAssetsByAuthority(params: das.GetAssetsByAuthorityParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
+  getAssetsByGroup(params: das.GetAssetsByGroupParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
+  getTokenAccounts(params: das.GetTokenAccountsParams, opts?: CallOptions): AsyncGenerator<T.TokenAccount, void, undefined>;
+  getCompressedTokenAccountsByOwner(
+    params: compression.TokenAccountsByOwnerParams,
+    opts?: CallOptions,
+  ): AsyncGenerator<T.CompressedTokenAccount, void, undefined>;
+  getCompressedTokenAccountsByDelegate(
+    params: compression.TokenAccountsByDelegateParams,
+    opts?: CallOptions,
+  ): AsyncGenerator<T.CompressedTokenAccount, void, undefined>;
+  getLatestCompressionSignatures(params?: compression.CursorParams, opts?: CallOptions): AsyncGenerator<T.CompressionSignature, void, undefined>;
+  getCompressionSignaturesForTokenOwner(
+    params: compression.SignaturesForTokenOwnerParams,
+    opts?: CallOptions,
+  ): AsyncGenerator<T.CompressionSignature, void, undefined>;
+  getWalletTransfers(params: wallet.GetWalletTransfersParams, opts?: CallOptions): AsyncGenerator<T.WalletTransfer, void, undefined>;
+}
+
+/**
+ * Build the iterators over a client context.
+ *
+ * @example
+ * for await (const asset of client.paginate.getAssetsByOwner({ ownerAddress }, { signal })) count++;
+ */
+export function createPaginators(ctx: ClientContext): Paginators {
+  return {
+    getAssetsByOwner: (p, o) => byPage('getAssetsByOwner', (q, oo) => das.getAssetsByOwner(ctx, q, oo), p, o),
+    getAssetsByCreator: (p, o) => byPage('getAssetsByCreator', (q, oo) => das.getAssetsByCreator(ctx, q, oo), p, o),
+    getAssetsByAuthority: (p, o) => byPage('getAssetsByAuthority', (q, oo) => das.getAssetsByAuthority(ctx, q, oo), p, o),
+    getAssetsByGroup: (p, o) => byPage('getAssetsByGroup', (q, oo) => das.getAssetsByGroup(ctx, q, oo), p, o),
+    getTokenAccounts: (p, o) => tokenAccounts(ctx, p, o),
+    getCompressedTokenAccountsByOwner: (p, o) =>
+      byCursor('getCompressedTokenAccountsByOwner', (q, oo) => compression.getCompressedTokenAccountsByOwner(ctx, q, oo), p, o),
+    getCompressedTokenAccountsByDelegate: (p, o) =>
+      byCursor('getCompressedTokenAccountsByDelegate', (q, oo) => compression.getCompressedTokenAccountsByDelegate(ctx, q, oo), p, o),
+    getLatestCompressionSignatures: (p = {}, o) =>
+      byCursor('getLatestCompressionSignatures', (q, oo) => compression.getLatestCompressionSignatures(ctx, q, oo), p, o),
+    getCompressionSignaturesForTokenOwner: (p, o) =>
+      byCursor('getCompressionSignaturesForTokenOwner', (q, oo) => compression.getCompressionSignaturesForTokenOwner(ctx, q, oo), p, o),
+    getWalletTransfers: (p, o) => walletTransfers(ctx, p, o),
+  };
+}
