@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
+    // proves across the whole suite that no error, log line or warning ever carries an API key
+    setupFiles: ['test/helpers/leak-guard.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

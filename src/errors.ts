@@ -49,12 +49,28 @@ export const ErrorCodes = {
   // devnet
   DEVNET_START_FAILED: 'DEVNET_START_FAILED',
   DEVNET_INVALID_CONFIG: 'DEVNET_INVALID_CONFIG',
+  DEVNET_AIRDROP_FAILED: 'DEVNET_AIRDROP_FAILED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
 /** Secrets registered here are scrubbed from every message, context and log line cairn produces. */
 const secrets = new Set<string>();
+
+/** The registered secrets, for leak checks (the test suite scans every error and log line for them). */
+export function registeredSecrets(): readonly string[] {
+  return [...secrets];
+}
+
+let errorObserver: ((e: CairnError) => void) | undefined;
+
+/**
+ * Watch every CairnError as it is built (one observer; `undefined` removes it). The test suite uses
+ * this to prove that no error anywhere carries a registered secret.
+ */
+export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
+  errorObserver = fn;
+}
 
 /** Register a secret (an API key) so that `redact` removes it everywhere. Idempotent. */
 export function registerSecret(secret: string | undefined): void {
@@ -109,6 +125,7 @@ export class CairnError<C extends object = Record<string, unknown>> extends Erro
     this.code = code;
     this.context = (redactValue(options.context ?? {}) as C);
     if (this.stack) this.stack = redact(this.stack);
+    errorObserver?.(this);
   }
 
   /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). */
