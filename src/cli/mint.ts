@@ -116,7 +116,7 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
   process.once('SIGINT', onSignal);
   try {
     const verify = !values['no-verify'];
-    const result = await mintCompressedNft(client, params, { verify, signal: ac.signal, logger: (l) => io.stderr.write(`${l}\n`) });
+    const result = await mintCompressedNft(client, params, { verify, signal: ac.signal });
     if (values.json) {
       io.stdout.write(`${JSON.stringify(result)}\n`);
     } else {

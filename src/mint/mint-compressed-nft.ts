@@ -9,7 +9,7 @@
 import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
 import type { CairnClient } from '../rpc/client.js';
-import type { MintCompressedNftParams } from '../rpc/mint.js';
+import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { resetDeprecationWarnings, warnDeprecatedOnce } from '../rpc/deprecation.js';
 import { verifyAssetLeaf } from '../merkle/asset-leaf.js';
 import { verifyAssetProofJson } from '../merkle/asset.js';
@@ -20,9 +20,7 @@ export type { MintCompressedNftParams } from '../rpc/mint.js';
 /** Bubblegum / Token Metadata limits (mpl-bubblegum `MAX_NAME_LENGTH` etc.). */
 export const MINT_LIMITS = { nameBytes: 32, symbolBytes: 10, uriBytes: 200, maxCreators: 5, maxSellerFeeBasisPoints: 10_000 } as const;
 
-export const DEPRECATION_CODE = 'CAIRN_DEP_MINT_COMPRESSED_NFT';
-export const DEPRECATION_MESSAGE =
-  'mintCompressedNft is deprecated; the zero-knowledge compression methods (getValidityProof, getCompressedAccount, compressed token accounts) replace it';
+export { MINT_DEPRECATION_CODE as DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE as DEPRECATION_MESSAGE } from '../rpc/mint.js';
 
 export interface MintOptions {
   /** Fetch the asset and its proof after minting and verify both offline (implies confirmTransaction). */
@@ -53,20 +51,8 @@ export interface MintResult {
 
 type MintClient = Pick<CairnClient, 'mintCompressedNft' | 'getAsset' | 'getAssetProofBatch'>;
 
-let warned = false;
-
-function warnOnce(logger?: (line: string) => void): void {
-  if (warned) return;
-  warned = true;
-  if (logger) logger(`cairn: ${DEPRECATION_MESSAGE}`);
-  // Through the client's registry, under the client's code: the client's own notice for the same
-  // method is then not repeated, so a process sees one DeprecationWarning in all.
-  else warnDeprecatedOnce(DEPRECATION_CODE, DEPRECATION_MESSAGE);
-}
-
 /** For tests: forget that the deprecation notice was given (here and in the client's registry). */
 export function resetMintDeprecationWarning(): void {
-  warned = false;
   resetDeprecationWarnings();
 }
 
@@ -209,7 +195,9 @@ function contentVerdict(p: MintCompressedNftParams, asset: Record<string, any>, 
 export async function mintCompressedNft(client: MintClient, params: MintCompressedNftParams, opts: MintOptions = {}): Promise<MintResult> {
   validateMintInput(params);
   if (opts.signal?.aborted) throw new CairnError(ErrorCodes.RPC_ABORTED, 'mintCompressedNft aborted before sending', { cause: opts.signal.reason });
-  warnOnce(opts.logger);
+  // One notice per process, shared with the client's own call (same code), so a process sees one
+  // DeprecationWarning in all; a logger, when given, receives the line too.
+  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, opts.logger);
   // Verifying needs the asset on chain: ask the service to answer only once it has landed.
   const sent: MintCompressedNftParams = opts.verify ? { ...params, confirmTransaction: true } : params;
   const r = await client.mintCompressedNft(sent, { signal: opts.signal });

@@ -30,6 +30,10 @@ export interface MintCompressedNftParams {
   confirmTransaction?: boolean;
 }
 
+export const MINT_DEPRECATION_CODE = 'CAIRN_DEP_MINT_COMPRESSED_NFT';
+export const MINT_DEPRECATION_MESSAGE =
+  'mintCompressedNft is deprecated; the zero-knowledge compression methods (getValidityProof, getCompressedAccount, compressed token accounts) replace it';
+
 const KNOWN = new Set([
   'name', 'symbol', 'description', 'owner', 'delegate', 'collection', 'uri', 'attributes',
   'imageUrl', 'externalUrl', 'sellerFeeBasisPoints', 'creators', 'confirmTransaction',
@@ -77,10 +81,6 @@ export function validateMintParams(params: MintCompressedNftParams): void {
  */
 export async function mintCompressedNft(ctx: ClientContext, params: MintCompressedNftParams, opts?: CallOptions): Promise<T.MintCompressedNftResult> {
   validateMintParams(params);
-  warnDeprecatedOnce(
-    'CAIRN_DEP_MINT_COMPRESSED_NFT',
-    'mintCompressedNft is deprecated; the zero-knowledge compression methods replace it',
-    ctx.logger,
-  );
+  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, ctx.logger);
   return ctx.rpc.call({ method: 'mintCompressedNft', params, validate: S.mintResult }, opts);
 }
