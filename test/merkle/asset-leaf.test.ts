@@ -1,0 +1,252 @@
+/**
+ * Asset leaves: every asset of the DAS indexer's integration snapshots (V1 and V2 leaf schemas,
+ * delegated, frozen, burnt, collections, a decompressed asset, an empty page) and both
+ * mpl-bubblegum assets are recomputed from their getAsset JSON; the builders are checked against
+ * the vector's MetadataArgs and against @solana/web3.js for the asset PDA; and every field that
+ * goes into the leaf is mutated to show the verdict turns to "mismatch".
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import bs58 from 'bs58';
+import fc from 'fast-check';
+import { PublicKey } from '@solana/web3.js';
+import {
+  BUBBLEGUM_PROGRAM_ID,
+  TokenStandard,
+  assetIdPda,
+  collectionHash,
+  creatorHash,
+  dataHashV1,
+  leafHashV1,
+  leafHashV2,
+  verifyAssetLeaf,
+  type MetadataArgsV1,
+} from '../../src/merkle/asset-leaf.js';
+import { InputError } from '../../src/errors.js';
+
+const dasDir = new URL('../vectors/das/', import.meta.url);
+const das = readdirSync(dasDir)
+  .filter((f) => f.endsWith('.json'))
+  .map((f) => ({ file: f, json: JSON.parse(readFileSync(new URL(f, dasDir), 'utf8')) }));
+const mpl = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0'].map((n) =>
+  JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${n}.json`, import.meta.url), 'utf8')),
+);
+const clone = <T>(x: T): T => structuredClone(x);
+const compressedAssets = das.filter((d) => !d.json.items && d.json.compression.compressed).map((d) => ({ name: d.file, asset: d.json }));
+const isV2 = (a: { compression: Record<string, unknown> }) => 'collection_hash' in a.compression;
+
+describe('DAS integration snapshots', () => {
+  it('cover V1 and V2 leaves, a delegate, a frozen and a burnt asset', () => {
+    expect(compressedAssets.filter((a) => isV2(a.asset)).length).toBeGreaterThanOrEqual(5);
+    expect(compressedAssets.filter((a) => !isV2(a.asset)).length).toBeGreaterThanOrEqual(5);
+    expect(compressedAssets.some((a) => a.asset.ownership.delegate)).toBe(true);
+    expect(compressedAssets.some((a) => a.asset.ownership.frozen)).toBe(true);
+    expect(compressedAssets.some((a) => a.asset.burnt)).toBe(true);
+  });
+
+  for (const { name, asset } of compressedAssets) {
+    it(`${name}: the recomputed leaf matches`, () => {
+      expect(verifyAssetLeaf(asset)).toEqual({ id: asset.id, valid: true, status: 'matches' });
+    });
+  }
+
+  it('a V2 asset is hashed with the V2 schema (the V1 hash of the same fields differs)', () => {
+    for (const { asset } of compressedAssets.filter((a) => isV2(a.asset))) {
+      const c = asset.compression;
+      const owner = bs58.decode(asset.ownership.owner);
+      const fields = {
+        id: bs58.decode(asset.id),
+        owner,
+        delegate: asset.ownership.delegate ? bs58.decode(asset.ownership.delegate) : owner,
+        nonce: BigInt(c.leaf_id),
+        dataHash: bs58.decode(c.data_hash),
+        creatorHash: bs58.decode(c.creator_hash),
+      };
+      expect(bs58.encode(leafHashV1(fields))).not.toBe(c.asset_hash);
+      const v2 = leafHashV2({ ...fields, collectionHash: bs58.decode(c.collection_hash), assetDataHash: bs58.decode(c.asset_data_hash), flags: c.flags });
+      expect(bs58.encode(v2)).toBe(c.asset_hash);
+    }
+  });
+
+  it('a decompressed asset has no leaf: neither valid nor a mismatch', () => {
+    const d = das.find((x) => x.file.includes('asset_decompress'))!.json;
+    expect(verifyAssetLeaf(d)).toMatchObject({ id: d.id, valid: false, status: 'no-leaf' });
+  });
+
+  it('an empty page is not an asset (nothing to verify): the caller unwraps pages', () => {
+    const page = das.find((x) => x.json.items)!.json;
+    expect(page.items).toHaveLength(0);
+    expect(() => verifyAssetLeaf(page)).toThrow(InputError);
+  });
+});
+
+describe('mpl-bubblegum assets', () => {
+  for (const v of mpl) {
+    it(`${v.assetId}: leaf and proof verify together`, () => {
+      expect(verifyAssetLeaf(v.getAsset, v.getAssetProof)).toEqual({ id: v.assetId, valid: true, status: 'matches' });
+    });
+
+    it(`${v.assetId}: the builders reproduce id, creator_hash and data_hash from MetadataArgs`, () => {
+      const m = v.metadataArgs;
+      const c = v.getAsset.compression;
+      expect(bs58.encode(assetIdPda(bs58.decode(c.tree), BigInt(c.leaf_id)))).toBe(v.assetId);
+      const creators = m.creators.map((x: { address: string; verified: boolean; share: number }) => ({ ...x, address: bs58.decode(x.address) }));
+      expect(bs58.encode(creatorHash(creators))).toBe(c.creator_hash);
+      const args: MetadataArgsV1 = {
+        name: m.name,
+        symbol: m.symbol,
+        uri: m.uri,
+        sellerFeeBasisPoints: m.sellerFeeBasisPoints,
+        primarySaleHappened: m.primarySaleHappened,
+        isMutable: m.isMutable,
+        editionNonce: m.editionNonce,
+        tokenStandard: TokenStandard[m.tokenStandard as keyof typeof TokenStandard],
+        collection: m.collection ? { verified: m.collection.verified, key: bs58.decode(m.collection.key) } : null,
+        uses: null,
+        tokenProgramVersion: m.tokenProgramVersion === 'Original' ? 0 : 1,
+        creators,
+      };
+      expect(bs58.encode(dataHashV1(args))).toBe(c.data_hash);
+      expect(bs58.encode(dataHashV1({ ...args, isMutable: !args.isMutable }))).not.toBe(c.data_hash);
+    });
+  }
+
+  it('a proof of another asset is a mismatch', () => {
+    expect(verifyAssetLeaf(mpl[0].getAsset, mpl[1].getAssetProof)).toMatchObject({ valid: false, status: 'mismatch', reason: expect.stringMatching(/proof.leaf/) });
+  });
+
+  it('a proof that does not hold is a mismatch', () => {
+    const p = clone(mpl[0].getAssetProof);
+    p.proof[3] = p.proof[4];
+    expect(verifyAssetLeaf(mpl[0].getAsset, p)).toMatchObject({ valid: false, status: 'mismatch', reason: expect.stringMatching(/walks up to/) });
+  });
+});
+
+describe('assetIdPda', () => {
+  it('agrees with @solana/web3.js findProgramAddressSync', () => {
+    const program = new PublicKey(BUBBLEGUM_PROGRAM_ID);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }), (tree, nonce) => {
+        const le = Buffer.alloc(8);
+        le.writeBigUInt64LE(nonce);
+        const [want] = PublicKey.findProgramAddressSync([Buffer.from('asset'), Buffer.from(tree), le], program);
+        return bs58.encode(assetIdPda(tree, nonce)) === want.toBase58();
+      }),
+      { numRuns: 25 },
+    );
+  });
+
+  it('rejects a nonce outside u64 and a tree that is not 32 bytes', () => {
+    expect(() => assetIdPda(new Uint8Array(32), -1n)).toThrow(InputError);
+    expect(() => assetIdPda(new Uint8Array(32), 2n ** 64n)).toThrow(InputError);
+    expect(() => assetIdPda(new Uint8Array(31), 0n)).toThrow(InputError);
+  });
+});
+
+describe('every leaf input, mutated, is a mismatch', () => {
+  const other = '9r8QbojCUTjYdXekAcSvyC8M1ASH174W5wJqQGgHyVLq';
+  type A = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const mutations: [string, (a: A) => boolean][] = [
+    ['owner', (a) => ((a.ownership.owner = other), true)],
+    ['delegate', (a) => ((a.ownership.delegate = other), true)],
+    ['leaf_id', (a) => ((a.compression.leaf_id += 1), true)],
+    ['id', (a) => ((a.id = other), true)],
+    ['tree', (a) => ((a.compression.tree = other), true)],
+    ['data_hash', (a) => ((a.compression.data_hash = a.compression.creator_hash === a.compression.data_hash ? other : a.compression.creator_hash), true)],
+    ['creator_hash', (a) => ((a.compression.creator_hash = other), true)],
+    ['asset_hash', (a) => ((a.compression.asset_hash = other), true)],
+    ['a creator share', (a) => a.creators.length > 0 && ((a.creators[0].share = (a.creators[0].share + 1) % 101), true)],
+    ['a creator verified', (a) => a.creators.length > 0 && ((a.creators[0].verified = !a.creators[0].verified), true)],
+    ['an extra creator', (a) => (a.creators.push({ address: other, share: 0, verified: false }), true)],
+    ['flags', (a) => 'flags' in a.compression && ((a.compression.flags ^= 4), true)],
+    ['frozen', (a) => 'flags' in a.compression && ((a.ownership.frozen = !a.ownership.frozen), true)],
+    ['collection_hash', (a) => 'collection_hash' in a.compression && ((a.compression.collection_hash = other), true)],
+    ['asset_data_hash', (a) => 'asset_data_hash' in a.compression && ((a.compression.asset_data_hash = other), true)],
+    [
+      'the V2 collection',
+      (a) =>
+        'collection_hash' in a.compression &&
+        ((a.grouping = a.grouping.some((g: A) => g.group_key === 'collection') ? [] : [{ group_key: 'collection', group_value: other }]), true),
+    ],
+  ];
+  const subjects = [...compressedAssets, ...mpl.map((v) => ({ name: v.assetId, asset: v.getAsset }))];
+  for (const [what, mutate] of mutations) {
+    it(what, () => {
+      let tried = 0;
+      for (const { name, asset } of subjects) {
+        const a = clone(asset);
+        if (!mutate(a)) continue;
+        tried++;
+        expect(verifyAssetLeaf(a), `${name} with another ${what}`).toMatchObject({ valid: false, status: 'mismatch' });
+      }
+      expect(tried).toBeGreaterThan(0);
+    });
+  }
+
+  it('a field that does not decode is a mismatch naming the field', () => {
+    const a = clone(mpl[1].getAsset);
+    a.ownership.owner = 'not base58 0OIl';
+    expect(verifyAssetLeaf(a)).toMatchObject({ valid: false, status: 'mismatch', reason: expect.stringContaining('"ownership.owner"') });
+    const b = clone(mpl[1].getAsset);
+    b.compression.leaf_id = -3;
+    expect(verifyAssetLeaf(b).reason).toContain('"compression.leaf_id"');
+  });
+
+  it('input that is not an asset throws an InputError', () => {
+    expect(() => verifyAssetLeaf(null)).toThrow(InputError);
+    expect(() => verifyAssetLeaf({ id: 'x' })).toThrow(/compression/);
+  });
+});
+
+describe('what the JSON can not tell', () => {
+  const base = mpl[1]; // V1, no creators, no collection
+  const c = base.getAsset.compression;
+  const owner = bs58.decode(base.getAsset.ownership.owner);
+  const args: MetadataArgsV1 = {
+    name: base.metadataArgs.name,
+    symbol: base.metadataArgs.symbol,
+    uri: base.metadataArgs.uri,
+    sellerFeeBasisPoints: base.metadataArgs.sellerFeeBasisPoints,
+    primarySaleHappened: false,
+    isMutable: true,
+    editionNonce: null,
+    tokenStandard: TokenStandard.NonFungible,
+    collection: null,
+    uses: null,
+    tokenProgramVersion: 0,
+    creators: [],
+  };
+  /** The asset as the indexer would show it for a leaf minted with `m`. */
+  function indexed(m: MetadataArgsV1) {
+    const a = clone(base.getAsset);
+    const dataHash = dataHashV1(m);
+    const leaf = leafHashV1({ id: bs58.decode(a.id), owner, delegate: owner, nonce: BigInt(c.leaf_id), dataHash, creatorHash: creatorHash([]) });
+    a.compression.data_hash = bs58.encode(dataHash);
+    a.compression.asset_hash = bs58.encode(leaf);
+    return a;
+  }
+
+  it('a token standard other than the printed NonFungible still re-derives (the indexer pitfall)', () => {
+    for (const tokenStandard of [null, TokenStandard.Fungible, TokenStandard.NonFungibleEdition]) {
+      const a = indexed({ ...args, tokenStandard });
+      expect(a.content.metadata.token_standard ?? 'NonFungible').toBe('NonFungible');
+      expect(verifyAssetLeaf(a)).toMatchObject({ valid: true, status: 'matches' });
+    }
+  });
+
+  it('metadata the JSON does not carry leaves data_hash "cannot-derive", the leaf still valid', () => {
+    const a = indexed({ ...args, uses: { useMethod: 1, remaining: 3n, total: 5n } });
+    expect(verifyAssetLeaf(a)).toMatchObject({ valid: true, status: 'cannot-derive', reason: expect.stringMatching(/data_hash could not be re-derived/) });
+  });
+
+  it('a redeemed asset (zero leaf) is recognised', () => {
+    const a = clone(base.getAsset);
+    a.compression.asset_hash = bs58.encode(new Uint8Array(32));
+    expect(verifyAssetLeaf(a)).toMatchObject({ valid: false, status: 'redeemed' });
+  });
+
+  it('collection_hash of no collection is keccak of 32 zero bytes', () => {
+    const none = compressedAssets.find((x) => isV2(x.asset) && !x.asset.grouping.length)!.asset;
+    expect(bs58.encode(collectionHash(null))).toBe(none.compression.collection_hash);
+  });
+});
