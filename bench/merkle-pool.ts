@@ -1,0 +1,274 @@
+/**
+ * Worker-pool benchmark: per-proof cost of each verify kind through `createVerifier` at 0 (inline),
+ * 1 and 2 worker threads, from the JSON the service returns to ordered verdicts, next to the peer
+ * libraries verifying the same proofs on one thread; then 100,000 asset proofs streamed through
+ * `verifyStream` with the peak RSS sampled. Inputs are the shipped vectors, repeated to size, and
+ * every verdict is checked to be valid (a benchmark that verifies nothing would be fast).
+ *
+ * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S]`.
+ */
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import bs58 from 'bs58';
+import { createVerifier } from '../src/merkle/verifier.js';
+import { kinds, type KindName } from '../src/merkle/kinds.js';
+import { poseidonBackend } from '../src/merkle/hash/poseidon.js';
+import { keccakBackend } from '../src/merkle/hash/keccak.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const V = join(root, 'test/vectors');
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const STREAM_N = arg('--stream', 100_000);
+const TARGET_S = arg('--seconds', 1.5);
+const load = (p: string): unknown => JSON.parse(readFileSync(p, 'utf8'));
+
+// ------------------------------------------------------------------------------------ inputs
+function collect(kind: KindName, files: string[]): unknown[] {
+  const out: unknown[] = [];
+  for (const f of files) {
+    try {
+      for (const { item } of kinds[kind].extract(load(f))) out.push(item);
+    } catch {
+      /* a file without items of this kind */
+    }
+  }
+  return out;
+}
+const photon = readdirSync(join(V, 'photon')).map((f) => join(V, 'photon', f));
+const bubblegum = readdirSync(join(V, 'bubblegum')).filter((f) => f.startsWith('mpl_')).map((f) => join(V, 'bubblegum', f));
+const das = readdirSync(join(V, 'das')).filter((f) => !f.includes('decompress')).map((f) => join(V, 'das', f));
+const inputs: Record<KindName, unknown[]> = {
+  'asset-proof': collect('asset-proof', bubblegum),
+  'asset-leaf': collect('asset-leaf', [...das, ...bubblegum]),
+  'account-proof': collect('account-proof', photon),
+  'account-hash': collect('account-hash', photon),
+  'address-proof': collect('address-proof', photon),
+};
+const repeat = (items: unknown[], n: number): unknown[] => Array.from({ length: n }, (_, i) => items[i % items.length]);
+
+// ------------------------------------------------------------------------------------ peers
+const req = createRequire(import.meta.url);
+type Peer = { name: string; licence: string; verify: (item: any) => boolean };
+
+async function peers(): Promise<Partial<Record<KindName, Peer>>> {
+  const out: Partial<Record<KindName, Peer>> = {};
+  // spl-account-compression's published entry points at a missing file; its real one is dist/cjs/src.
+  try {
+    const { MerkleTree } = req(join(root, 'node_modules/@solana/spl-account-compression/dist/cjs/src/index.js'));
+    const { PublicKey } = req('@solana/web3.js');
+    out['asset-proof'] = {
+      name: '@solana/spl-account-compression 0.4 MerkleTree.verify',
+      licence: 'Apache-2.0',
+      verify: (p) => {
+        const depth = p.proof.length;
+        return MerkleTree.verify(new PublicKey(p.root).toBuffer(), { leaf: new PublicKey(p.leaf).toBuffer(), leafIndex: p.node_index - 2 ** depth, proof: p.proof.map((x: string) => new PublicKey(x).toBuffer()), root: new PublicKey(p.root).toBuffer() });
+      },
+    };
+  } catch (e) {
+    console.warn(`peer spl-account-compression unavailable: ${(e as Error).message}`);
+  }
+  try {
+    const { buildPoseidon } = req('circomlibjs') as { buildPoseidon: () => Promise<any> };
+    const P = await buildPoseidon();
+    const big = (s: string): bigint => BigInt('0x' + Buffer.from(bs58.decode(s)).toString('hex'));
+    const H = (xs: bigint[]): bigint => P.F.toObject(P(xs)) as bigint;
+    const walk = (leaf: bigint, proof: string[], index: number): bigint => {
+      let node = leaf;
+      for (let i = 0; i < proof.length; i++) node = (index >> i) & 1 ? H([big(proof[i]!), node]) : H([node, big(proof[i]!)]);
+      return node;
+    };
+    out['account-proof'] = { name: 'circomlibjs 0.1 buildPoseidon (WASM), path walk', licence: 'GPL-3.0 (dev only)', verify: (p) => walk(big(p.hash), p.proof, p.leafIndex) === big(p.root) };
+    out['address-proof'] = {
+      name: 'circomlibjs 0.1 buildPoseidon (WASM), range + v1 leaf + path',
+      licence: 'GPL-3.0 (dev only)',
+      verify: (p) => {
+        const a = big(p.address);
+        const lo = big(p.lowerRangeAddress);
+        const hi = big(p.higherRangeAddress);
+        if (!(lo < a && a < hi && a < 1n << 248n)) return false;
+        return walk(H([lo, BigInt(p.nextIndex), hi]), p.proof, p.lowElementLeafIndex) === big(p.root);
+      },
+    };
+  } catch (e) {
+    console.warn(`peer circomlibjs unavailable: ${(e as Error).message}`);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------------------------ runs
+interface Row {
+  kind: KindName;
+  items: number;
+  peer?: { name: string; licence: string; usPerItem: number };
+  inline: number;
+  t1: number;
+  t2: number;
+  startup1Ms: number;
+  startup2Ms: number;
+  speedup2: number;
+  /** Process CPU µs per item (all threads) at 0, 1 and 2 threads. */
+  cpu: number[];
+}
+
+const ROUNDS = arg('--rounds', 3);
+
+/**
+ * Per-item µs of `verify` at each thread count. The verifiers are started and warmed first (start-up
+ * reported apart), then the thread counts take turns for ROUNDS rounds and the best round counts:
+ * on a shared machine the best of interleaved runs is the least disturbed one.
+ */
+async function timeThreads(kind: KindName, items: unknown[], counts: number[]): Promise<{ us: number[]; cpuUs: number[]; startupMs: number[] }> {
+  const verifiers = [];
+  const startupMs: number[] = [];
+  try {
+    for (const threads of counts) {
+      const t0 = performance.now();
+      const v = createVerifier({ threads });
+      verifiers.push(v);
+      // Warm every worker (start-up, kernel load, JIT) before timing.
+      await v.verify(kind, items.slice(0, Math.max(threads, 1) * kinds[kind].batchSize * 2));
+      startupMs.push(performance.now() - t0);
+    }
+    const best = counts.map(() => Infinity);
+    const cpu = counts.map(() => Infinity);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < counts.length; k++) {
+        const c0 = process.cpuUsage();
+        const t1 = performance.now();
+        const out = await verifiers[k]!.verify(kind, items);
+        const dt = performance.now() - t1;
+        const c = process.cpuUsage(c0);
+        // CPU of the whole process (main thread + workers): the work per item whatever the load.
+        cpu[k] = Math.min(cpu[k]!, (c.user + c.system) / items.length);
+        const bad = out.filter((x) => !x.valid);
+        if (bad.length) throw new Error(`${kind}: ${bad.length} invalid verdicts in the benchmark input (${bad[0]!.reason})`);
+        best[k] = Math.min(best[k]!, (dt * 1000) / items.length);
+      }
+    }
+    return { us: best, cpuUs: cpu, startupMs };
+  } finally {
+    await Promise.all(verifiers.map((v) => v.close()));
+  }
+}
+
+function timePeer(peer: Peer, items: unknown[]): number {
+  for (const it of items.slice(0, 20)) if (!peer.verify(it)) throw new Error(`peer ${peer.name} rejected a valid proof`);
+  const t0 = performance.now();
+  for (const it of items) if (!peer.verify(it)) throw new Error(`peer ${peer.name} rejected a valid proof`);
+  return ((performance.now() - t0) * 1000) / items.length;
+}
+
+async function stream100k(n: number): Promise<Record<string, number | string>> {
+  const base = inputs['asset-proof'] as Record<string, unknown>[];
+  // Items are generated lazily, as a paginated fetch would produce them: nothing holds all n.
+  async function* source() {
+    for (let i = 0; i < n; i++) yield base[i % base.length];
+  }
+  const v = createVerifier({ threads: 2 });
+  const rss0 = process.memoryUsage().rss;
+  let peak = rss0;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const t0 = performance.now();
+  let valid = 0;
+  let count = 0;
+  try {
+    for await (const verdict of v.verifyStream('asset-proof', source())) {
+      count++;
+      if (verdict.valid) valid++;
+    }
+  } finally {
+    clearInterval(sampler);
+    await v.close();
+  }
+  const dt = performance.now() - t0;
+  if (count !== n || valid !== n) throw new Error(`stream: ${valid}/${count} valid of ${n}`);
+  return {
+    kind: 'asset-proof',
+    proofs: n,
+    threads: 2,
+    seconds: +(dt / 1000).toFixed(2),
+    usPerProof: +((dt * 1000) / n).toFixed(2),
+    rssStartMB: +(rss0 / 2 ** 20).toFixed(1),
+    peakRssMB: +(peak / 2 ** 20).toFixed(1),
+    maxRssMB: +(process.resourceUsage().maxRSS / 1024).toFixed(1),
+  };
+}
+
+async function main(): Promise<void> {
+  const started = new Date().toISOString();
+  const load0 = loadavg()[0]!;
+  const peerFns = await peers();
+  const rows: Row[] = [];
+  for (const kind of Object.keys(inputs) as KindName[]) {
+    const base = inputs[kind];
+    if (!base.length) throw new Error(`no ${kind} items in the vectors`);
+    // Size each kind so a one-thread round takes about TARGET_S seconds on this machine, now.
+    const probe = await timeThreads(kind, repeat(base, kinds[kind].batchSize * 4), [1]);
+    const n = Math.max(kinds[kind].batchSize * 8, Math.min(50_000, Math.round((TARGET_S * 1e6) / probe.us[0]!)));
+    const items = repeat(base, n);
+    const { us, cpuUs, startupMs } = await timeThreads(kind, items, [0, 1, 2]);
+    const [inline, t1, t2] = us as [number, number, number];
+    const r1 = { us: t1, startupMs: startupMs[1]! };
+    const r2 = { us: t2, startupMs: startupMs[2]! };
+    const peer = peerFns[kind];
+    const row: Row = {
+      kind,
+      items: n,
+      inline: +inline.toFixed(2),
+      t1: +r1.us.toFixed(2),
+      t2: +r2.us.toFixed(2),
+      startup1Ms: Math.round(r1.startupMs),
+      startup2Ms: Math.round(r2.startupMs),
+      speedup2: +(r1.us / r2.us).toFixed(2),
+      cpu: cpuUs.map((x) => +x.toFixed(1)),
+      ...(peer ? { peer: { name: peer.name, licence: peer.licence, usPerItem: +timePeer(peer, items.slice(0, Math.min(n, 2000))).toFixed(2) } } : {}),
+    };
+    rows.push(row);
+    console.log(`${kind.padEnd(14)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2}${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`);
+  }
+  console.log(`streaming ${STREAM_N} asset proofs through 2 threads…`);
+  const stream = await stream100k(STREAM_N);
+  console.log(stream);
+
+  const env = {
+    started,
+    node: process.version,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    loadAverageAtStart: +load0.toFixed(2),
+    loadAverageAtEnd: +loadavg()[0]!.toFixed(2),
+    poseidonBackend: poseidonBackend(),
+    keccakBackend: keccakBackend(),
+    note: 'Timings taken on a shared 2-core machine while other engineers ran builds and tests (see load averages): absolute figures are inflated and the 2-thread speedup is bounded by the cores actually free.',
+  };
+  mkdirSync(join(root, 'bench/results'), { recursive: true });
+  writeFileSync(join(root, 'bench/results/merkle-pool.json'), JSON.stringify({ env, kinds: rows, stream }, null, 2) + '\n');
+  const md = [
+    '## merkle-pool: verify kinds through the worker pool',
+    '',
+    `Node ${env.node}, ${env.cores} cores (${env.cpu}); Poseidon backend \`${env.poseidonBackend}\`, keccak \`${env.keccakBackend}\`. Load average ${env.loadAverageAtStart} → ${env.loadAverageAtEnd}: ${env.note}`,
+    '',
+    `Per item, JSON item in → verdict out (parse + encode on the main thread, verify in workers); best of ${ROUNDS} interleaved rounds. Start-up = first batches on a fresh pool (thread start, TypeScript loader, kernel load). Poseidon/keccak backends are chosen per thread (the main thread's are shown).`,
+    '',
+    '| kind | items | peer (1 thread) | inline (0 threads) | 1 thread | 2 threads | 2T speedup | CPU/item 0T / 1T / 2T | start-up 1T / 2T |',
+    '|---|---:|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.kind} | ${r.items} | ${r.peer ? `${r.peer.usPerItem} µs — ${r.peer.name} (${r.peer.licence})` : 'none verifies this offline'} | ${r.inline} µs | ${r.t1} µs | ${r.t2} µs | ×${r.speedup2} | ${r.cpu.join(' / ')} µs | ${r.startup1Ms} / ${r.startup2Ms} ms |`),
+    '',
+    'CPU/item is the whole process (main thread and workers): equal figures at 1 and 2 threads mean the pool adds no work, so the wall-clock speedup is set by the cores actually free. With the load average above 2 on 2 cores, they were not.',
+    '',
+    `Streaming ${stream.proofs} asset proofs (\`verifyStream\`, 2 threads, lazily generated input): ${stream.seconds} s, ${stream.usPerProof} µs/proof, RSS ${stream.rssStartMB} MB at start, peak ${stream.peakRssMB} MB (process max RSS ${stream.maxRssMB} MB).`,
+    '',
+  ].join('\n');
+  writeFileSync(join(root, 'bench/results/merkle-pool.md'), md);
+  console.log(md);
+}
+
+await main();

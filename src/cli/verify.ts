@@ -1,0 +1,151 @@
+/**
+ * `cairn verify <kind> <file|-> [--json] [--threads N]`: verify, offline, every proof in a file the
+ * service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a single item, an
+ * array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1 when any is
+ * invalid, 2 when the input is unusable (with a message saying why).
+ */
+import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { CairnError } from '../errors.js';
+import { parseJsonLossless } from '../merkle/codec.js';
+import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
+import { createVerifier } from '../merkle/verifier.js';
+import type { Verdict } from '../merkle/verdict.js';
+
+/** Where the command reads and writes (the process by default; tests pass their own). */
+export interface CliIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  stdin: AsyncIterable<string | Uint8Array>;
+}
+
+const usage = `usage: cairn verify <kind> <file|-> [--json] [--threads N]
+  kinds:   ${KIND_NAMES.join(', ')}
+  input:   a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
+           or an object keyed by id, as the service returns them
+  threads: worker threads (default: by input size; 0 = verify on the main thread)
+  exit:    0 all valid, 1 any invalid, 2 unusable input
+`;
+
+interface Args {
+  kind: string;
+  file: string;
+  json: boolean;
+  threads?: number;
+}
+
+function parseArgs(argv: string[]): Args | string {
+  const pos: string[] = [];
+  let json = false;
+  let threads: number | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--json') json = true;
+    else if (a === '--threads' || a.startsWith('--threads=')) {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      if (v === undefined || !/^[0-9]+$/.test(v) || Number(v) > 64) return `--threads: expected an integer 0–64 (0 = no worker threads), got ${v ?? 'nothing'}`;
+      threads = Number(v);
+    } else if (a === '-') pos.push(a);
+    else if (a.startsWith('-')) return `unknown option ${a}`;
+    else pos.push(a);
+  }
+  if (pos.length !== 2) return pos.length < 2 ? 'expected a kind and a file (or - for stdin)' : `unexpected argument ${pos[2]}`;
+  return { kind: pos[0]!, file: pos[1]!, json, ...(threads === undefined ? {} : { threads }) };
+}
+
+async function readAll(stream: AsyncIterable<string | Uint8Array>): Promise<string> {
+  const parts: Buffer[] = [];
+  for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
+  return Buffer.concat(parts).toString('utf8');
+}
+
+/**
+ * Run the command; resolves to the exit code.
+ *
+ * @example
+ * process.exitCode = await run(['account-proof', 'proofs.json', '--json']);
+ */
+export async function run(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const args = parseArgs(argv);
+  if (typeof args === 'string') {
+    io.stderr.write(`cairn verify: ${args}\n${usage}`);
+    return 2;
+  }
+  if (!isKindName(args.kind)) {
+    io.stderr.write(`cairn verify: unknown kind "${args.kind}"\n${usage}`);
+    return 2;
+  }
+  const spec = getKind(args.kind);
+
+  let text: string;
+  try {
+    text = args.file === '-' ? await readAll(io.stdin) : await readFile(args.file, 'utf8');
+  } catch (e) {
+    io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
+    return 2;
+  }
+  let input: unknown;
+  try {
+    input = parseJsonLossless(text);
+  } catch (e) {
+    io.stderr.write(`cairn verify: ${args.file === '-' ? 'stdin' : args.file} is not JSON: ${(e as Error).message}\n`);
+    return 2;
+  }
+  let items;
+  try {
+    items = spec.extract(input);
+  } catch (e) {
+    io.stderr.write(`cairn verify: unusable input for ${args.kind}: ${(e as Error).message}\n`);
+    return 2;
+  }
+
+  let verdicts: Verdict[] = [];
+  if (items.length > 0) {
+    // No more threads than batches, and none at all for a single batch: starting a worker costs more
+    // than verifying a few proofs.
+    const batches = Math.ceil(items.length / spec.batchSize);
+    const threads = args.threads ?? (batches <= 1 ? 0 : Math.min(availableParallelism(), batches));
+    const verifier = createVerifier({ threads });
+    const ac = new AbortController();
+    const onSignal = (): void => ac.abort(new Error('interrupted'));
+    process.once('SIGINT', onSignal);
+    try {
+      verdicts = await verifier.verify(args.kind, items.map((k) => k.item), { signal: ac.signal });
+      // Keys (objects keyed by id) name the items better than anything inside them.
+      items.forEach((k, i) => {
+        if (k.key !== undefined) verdicts[i] = { ...verdicts[i]!, id: k.key };
+      });
+    } catch (e) {
+      io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
+      return 2;
+    } finally {
+      process.off('SIGINT', onSignal);
+      await verifier.close();
+    }
+  }
+
+  const valid = verdicts.filter((v) => v.valid).length;
+  const invalid = verdicts.length - valid;
+  if (args.json) {
+    const out = {
+      kind: args.kind,
+      total: verdicts.length,
+      valid,
+      invalid,
+      items: verdicts.map((v, i) => ({ id: v.id ?? String(i), valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })),
+    };
+    io.stdout.write(JSON.stringify(out) + '\n');
+  } else {
+    verdicts.forEach((v, i) => {
+      const id = v.id ?? `#${i}`;
+      const status = v.status ? ` [${v.status}]` : '';
+      io.stdout.write(v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`);
+    });
+    io.stdout.write(items.length === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${verdicts.length} item(s), ${valid} valid, ${invalid} invalid\n`);
+  }
+  return invalid > 0 ? 1 : 0;
+}

@@ -1,0 +1,338 @@
+/**
+ * Compressed accounts in Poseidon state trees: the account hash (v1 trees little-endian, v2 batched
+ * trees big-endian), the compressed-token data hash v1, and the account proof (a Poseidon path of
+ * height 26 for v1 trees, 32 for v2). Pure functions on bytes, plus the JSON edge that turns the
+ * indexer's shapes into those bytes and the compact record the worker pool ships.
+ *
+ * Rules: ../../../shared/notes/merkle-facts.md §3 (checked against light-protocol and photon).
+ */
+import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
+import { hashToField } from './hash/keccak.js';
+import { bad, ok, type Verdict } from './verdict.js';
+import { b58Field, ByteReader, ByteWriter, equalBytes, FieldError, inField, nodesField, toB58, u32Field, uintField } from './codec.js';
+
+/** Tree types as the indexer numbers them in `merkleContext.treeType` / `treeContext.treeType`. */
+export const TreeType = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 } as const;
+export type TreeType = (typeof TreeType)[keyof typeof TreeType];
+
+/** Heights of the state trees (v1: concurrent tree of height 26; v2: batched tree of height 32). */
+export const STATE_TREE_HEIGHT = { v1: 26, v2: 32 } as const;
+/** Root history of v1 state trees: the root index on chain is `rootSeq % 2400`. */
+export const STATE_V1_ROOT_HISTORY = 2400;
+
+/** The fields an account hash commits to. `treeType` defaults to a v1 state tree. */
+export interface CompressedAccount {
+  owner: Uint8Array;
+  tree: Uint8Array;
+  leafIndex: number;
+  lamports: bigint;
+  address?: Uint8Array | null;
+  /** Absent or null for an account without data. */
+  data?: { discriminator: Uint8Array; dataHash: Uint8Array } | null;
+  treeType?: TreeType;
+}
+
+/** Compressed-token account data (the fields its v1 data hash commits to). */
+export interface TokenData {
+  mint: Uint8Array;
+  owner: Uint8Array;
+  amount: bigint;
+  delegate?: Uint8Array | null;
+  frozen?: boolean;
+}
+
+const isBatched = (t: TreeType | undefined): boolean => t === TreeType.StateV2 || t === TreeType.AddressV2;
+
+/**
+ * The account hash: `Poseidon(hashToField(owner), leafIndex, hashToField(tree), [lamports], [address],
+ * [discriminator, dataHash])`, optional fields omitted. Throws `FieldError` when an input is ≥ r.
+ *
+ * @example
+ * const h = hashCompressedAccount({ owner, tree, leafIndex: 3, lamports: 0n, data: { discriminator, dataHash } });
+ */
+export function hashCompressedAccount(a: CompressedAccount): Uint8Array {
+  const be = isBatched(a.treeType);
+  const inputs: Uint8Array[] = [hashToField(a.owner)];
+  const idx = new Uint8Array(32);
+  new DataView(idx.buffer).setUint32(28, a.leafIndex >>> 0, !be);
+  inputs.push(idx, hashToField(a.tree));
+  if (a.lamports !== 0n) {
+    const l = new Uint8Array(32);
+    new DataView(l.buffer).setBigUint64(24, a.lamports, !be);
+    l[23] = 1;
+    inputs.push(l);
+  }
+  if (a.address) {
+    if (!inField(a.address)) throw new FieldError('address', 'is not below the BN254 field modulus');
+    inputs.push(a.address);
+  }
+  if (a.data) {
+    if (a.data.discriminator.length !== 8) throw new FieldError('data.discriminator', `expected 8 bytes, got ${a.data.discriminator.length}`);
+    const d = new Uint8Array(32);
+    d.set(a.data.discriminator, 24);
+    d[23] = 2;
+    if (!inField(a.data.dataHash)) throw new FieldError('data.dataHash', 'is not below the BN254 field modulus');
+    inputs.push(d, a.data.dataHash);
+  }
+  return poseidon(inputs);
+}
+
+/**
+ * Compressed-token data hash v1: `Poseidon(hashToField(mint), hashToField(owner), amount u64 LE at
+ * 24..32 [, hashToField(delegate)] [, frozen marker])`.
+ *
+ * @example
+ * hashTokenDataV1({ mint, owner, amount: 100n }) // equals the account's data.dataHash
+ */
+export function hashTokenDataV1(t: TokenData): Uint8Array {
+  const amount = new Uint8Array(32);
+  new DataView(amount.buffer).setBigUint64(24, t.amount, true);
+  const inputs = [hashToField(t.mint), hashToField(t.owner), amount];
+  if (t.delegate) inputs.push(hashToField(t.delegate));
+  if (t.frozen) {
+    const f = new Uint8Array(32);
+    f[31] = 1;
+    inputs.push(f);
+  }
+  return poseidon(inputs);
+}
+
+/** An account proof as `getCompressedAccountProof` returns it, on bytes. */
+export interface AccountProof {
+  hash: Uint8Array;
+  root: Uint8Array;
+  /** Sibling nodes leaf → root, concatenated (32 bytes each). */
+  proof: Uint8Array;
+  leafIndex: number;
+  /** From `treeContext.treeType` when the response has it; else the height decides. */
+  treeType?: TreeType;
+  /** v2: the account is still in the output queue; the path does not prove it. */
+  proveByIndex?: boolean;
+}
+
+/**
+ * Verify an account proof: the hash walked up the path with the bits of `leafIndex` must give `root`.
+ *
+ * @example
+ * verifyAccountProof(parseAccountProof(json)).valid // true
+ */
+export function verifyAccountProof(p: AccountProof, id?: string): Verdict {
+  if (p.proveByIndex) {
+    return bad('not proven by the path: proveByIndex is set (the account is still in the output queue and is proven by index, not by this Merkle path)', id, { status: 'prove-by-index' });
+  }
+  if (p.proof.length % 32 !== 0) return bad(`proof: length ${p.proof.length} is not a multiple of 32`, id);
+  const height = p.proof.length / 32;
+  if (p.treeType === TreeType.AddressV1 || p.treeType === TreeType.AddressV2) {
+    return bad(`treeType ${p.treeType} is an address tree, not a state tree`, id);
+  }
+  const want: number[] = p.treeType === TreeType.StateV1 ? [STATE_TREE_HEIGHT.v1] : p.treeType === TreeType.StateV2 ? [STATE_TREE_HEIGHT.v2] : [STATE_TREE_HEIGHT.v1, STATE_TREE_HEIGHT.v2];
+  if (!want.includes(height)) return bad(`proof: expected ${want.join(' or ')} nodes, got ${height}`, id);
+  if (!Number.isInteger(p.leafIndex) || p.leafIndex < 0 || p.leafIndex >= 2 ** height) {
+    return bad(`leafIndex: ${p.leafIndex} does not fit a tree of height ${height}`, id);
+  }
+  if (!inField(p.hash)) return bad('hash: not below the BN254 field modulus', id);
+  if (!inField(p.root)) return bad('root: not below the BN254 field modulus', id);
+  for (let i = 0; i < height; i++) {
+    if (!inField(p.proof.subarray(i * 32, i * 32 + 32))) return bad(`proof[${i}]: not below the BN254 field modulus`, id);
+  }
+  const computed = poseidonPathRoot(p.hash, p.proof, p.leafIndex);
+  if (!equalBytes(computed, p.root)) return bad('root mismatch: the path does not lead from hash to root', id, { computedRoot: toB58(computed) });
+  return ok(id);
+}
+
+/** An account to re-hash, with the hash the indexer claims and (for token accounts) its token data. */
+export interface AccountClaim extends CompressedAccount {
+  hash: Uint8Array;
+  token?: TokenData | null;
+}
+
+/**
+ * Recompute the account hash (and, for a v1 token account, its data hash) and compare with the claim.
+ *
+ * @example
+ * verifyAccountHash(parseCompressedAccount(item)).valid // true
+ */
+export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
+  let computed: Uint8Array;
+  try {
+    if (a.token && a.data && !isBatched(a.treeType)) {
+      const th = hashTokenDataV1(a.token);
+      if (!equalBytes(th, a.data.dataHash)) return bad('data.dataHash does not match the token data (mint, owner, amount, delegate, state)', id);
+    }
+    computed = hashCompressedAccount(a);
+  } catch (e) {
+    if (e instanceof FieldError) return bad(e.message, id);
+    throw e;
+  }
+  if (!equalBytes(computed, a.hash)) return bad('hash mismatch: the account fields do not hash to the claimed hash', id, { computedRoot: toB58(computed) });
+  return ok(id);
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON edge.
+
+type Json = Record<string, unknown>;
+const obj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+function treeTypeField(v: unknown, field: string): TreeType {
+  const t = u32Field(v, field);
+  if (t < 1 || t > 4) throw new FieldError(field, `expected 1–4, got ${t}`);
+  return t as TreeType;
+}
+
+/** Descend the wrappers photon puts around an account (`{account}`, `{account: {account, nullifier}}`). */
+export function unwrapAccount(item: unknown): { account: Json; token: Json | null } | null {
+  let cur: unknown = item;
+  let token: Json | null = null;
+  for (let i = 0; i < 4 && obj(cur); i++) {
+    const t = cur.tokenData ?? cur.optionalTokenData;
+    if (obj(t)) token = t;
+    if (typeof cur.hash === 'string' && 'owner' in cur && 'leafIndex' in cur) return { account: cur, token };
+    cur = cur.account;
+  }
+  return null;
+}
+
+/** True for anything `parseCompressedAccount` accepts (shape only). */
+export function looksLikeAccount(v: Json): boolean {
+  return unwrapAccount(v) !== null;
+}
+
+/**
+ * Parse a compressed account as the indexer returns it (top-level `tree`, or `merkleContext` with
+ * `treeType`; bare, or wrapped with `tokenData`/`optionalTokenData`). Throws `FieldError`.
+ *
+ * @example
+ * const claim = parseCompressedAccount(res.value.items[0]); // getCompressedTokenAccountsByOwner item
+ * verifyAccountHash(claim).valid;
+ */
+export function parseCompressedAccount(item: unknown): AccountClaim {
+  const u = unwrapAccount(item);
+  if (!u) throw new FieldError('account', 'expected a compressed account with hash, owner, leafIndex');
+  const a = u.account;
+  const ctx = obj(a.merkleContext) ? a.merkleContext : null;
+  const out: AccountClaim = {
+    hash: b58Field(a.hash, 'hash'),
+    owner: b58Field(a.owner, 'owner'),
+    tree: b58Field(ctx ? ctx.tree : a.tree, ctx ? 'merkleContext.tree' : 'tree'),
+    leafIndex: u32Field(a.leafIndex, 'leafIndex'),
+    lamports: uintField(a.lamports ?? 0, 'lamports', 64),
+    address: a.address === null || a.address === undefined ? null : b58Field(a.address, 'address'),
+    data: null,
+    treeType: ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1,
+  };
+  if (a.data !== null && a.data !== undefined) {
+    if (!obj(a.data)) throw new FieldError('data', 'expected an object or null');
+    const disc = new Uint8Array(8);
+    new DataView(disc.buffer).setBigUint64(0, uintField(a.data.discriminator, 'data.discriminator', 64), true);
+    out.data = { discriminator: disc, dataHash: b58Field(a.data.dataHash, 'data.dataHash') };
+  }
+  if (u.token) {
+    const t = u.token;
+    // A token account with extensions (tlv) hashes differently; only the plain v1 form is re-derived.
+    if (t.tlv === null || t.tlv === undefined) {
+      if (t.state !== 'initialized' && t.state !== 'frozen') throw new FieldError('tokenData.state', `expected "initialized" or "frozen", got ${String(t.state)}`);
+      out.token = {
+        mint: b58Field(t.mint, 'tokenData.mint'),
+        owner: b58Field(t.owner, 'tokenData.owner'),
+        amount: uintField(t.amount, 'tokenData.amount', 64),
+        delegate: t.delegate === null || t.delegate === undefined ? null : b58Field(t.delegate, 'tokenData.delegate'),
+        frozen: t.state === 'frozen',
+      };
+    }
+  }
+  return out;
+}
+
+/** True for anything shaped like a `getCompressedAccountProof` value. */
+export function looksLikeAccountProof(v: Json): boolean {
+  return Array.isArray(v.proof) && typeof v.hash === 'string' && 'leafIndex' in v && 'root' in v;
+}
+
+/**
+ * Parse a `getCompressedAccountProof` value (v1 or v2 with `proveByIndex`/`treeContext`).
+ *
+ * @example
+ * verifyAccountProof(parseAccountProof(res.value)).valid;
+ */
+export function parseAccountProof(item: unknown): AccountProof {
+  if (!obj(item)) throw new FieldError('proof', 'expected an object');
+  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  return {
+    hash: b58Field(item.hash, 'hash'),
+    root: b58Field(item.root, 'root'),
+    proof: nodesField(item.proof, 'proof'),
+    leafIndex: u32Field(item.leafIndex, 'leafIndex'),
+    ...(ctx && ctx.treeType !== undefined ? { treeType: treeTypeField(ctx.treeType, 'treeContext.treeType') } : {}),
+    proveByIndex: item.proveByIndex === true,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Records (what crosses to a worker).
+
+/** account-proof record: u8 flags (bit0 proveByIndex), u8 treeType (0 unknown), u32 leafIndex, hash, root, u32 n, nodes. */
+export function encodeAccountProof(p: AccountProof): Uint8Array {
+  return new ByteWriter(80 + p.proof.length)
+    .u8(p.proveByIndex ? 1 : 0)
+    .u8(p.treeType ?? 0)
+    .u32(p.leafIndex)
+    .bytes(p.hash)
+    .bytes(p.root)
+    .u32(p.proof.length / 32)
+    .bytes(p.proof)
+    .finish();
+}
+
+export function decodeAccountProof(rec: Uint8Array): AccountProof {
+  const r = new ByteReader(rec);
+  const flags = r.u8('flags');
+  const tt = r.u8('treeType');
+  const leafIndex = r.u32('leafIndex');
+  const hash = r.bytes(32, 'hash');
+  const root = r.bytes(32, 'root');
+  const n = r.u32('proof length');
+  const proof = r.bytes(n * 32, 'proof');
+  return { hash, root, proof, leafIndex, proveByIndex: (flags & 1) !== 0, ...(tt ? { treeType: tt as TreeType } : {}) };
+}
+
+/**
+ * account-hash record: u8 flags (bit0 address, bit1 data, bit2 token, bit3 delegate, bit4 frozen),
+ * u8 treeType, owner, tree, u32 leafIndex, u64 lamports, hash, [address], [disc 8, dataHash],
+ * [mint, owner, u64 amount, [delegate]].
+ */
+export function encodeAccountClaim(a: AccountClaim): Uint8Array {
+  const t = a.token ?? null;
+  const flags = (a.address ? 1 : 0) | (a.data ? 2 : 0) | (t ? 4 : 0) | (t?.delegate ? 8 : 0) | (t?.frozen ? 16 : 0);
+  const w = new ByteWriter(320).u8(flags).u8(a.treeType ?? TreeType.StateV1).bytes(a.owner).bytes(a.tree).u32(a.leafIndex).u64(a.lamports).bytes(a.hash);
+  if (a.address) w.bytes(a.address);
+  if (a.data) w.bytes(a.data.discriminator).bytes(a.data.dataHash);
+  if (t) {
+    w.bytes(t.mint).bytes(t.owner).u64(t.amount);
+    if (t.delegate) w.bytes(t.delegate);
+  }
+  return w.finish();
+}
+
+export function decodeAccountClaim(rec: Uint8Array): AccountClaim {
+  const r = new ByteReader(rec);
+  const flags = r.u8('flags');
+  const treeType = r.u8('treeType') as TreeType;
+  const a: AccountClaim = {
+    owner: r.bytes(32, 'owner'),
+    tree: r.bytes(32, 'tree'),
+    leafIndex: r.u32('leafIndex'),
+    lamports: r.u64('lamports'),
+    hash: r.bytes(32, 'hash'),
+    treeType,
+    address: null,
+    data: null,
+  };
+  if (flags & 1) a.address = r.bytes(32, 'address');
+  if (flags & 2) a.data = { discriminator: r.bytes(8, 'discriminator'), dataHash: r.bytes(32, 'dataHash') };
+  if (flags & 4) {
+    a.token = { mint: r.bytes(32, 'mint'), owner: r.bytes(32, 'token owner'), amount: r.u64('amount'), delegate: null, frozen: (flags & 16) !== 0 };
+    if (flags & 8) a.token.delegate = r.bytes(32, 'delegate');
+  }
+  return a;
+}

@@ -1,0 +1,59 @@
+/**
+ * The Merkle engine's public surface: offline verification of every proof the service hands out
+ * (asset proofs and leaves, compressed accounts and their proofs, new-address proofs, validity
+ * proofs), the hash kernels they run on, and the worker-pool verifier with its kinds. Only
+ * re-exports live here; internal helpers (record codecs, kernel loaders) stay private.
+ *
+ * @example
+ * import { createVerifier } from 'cairn/merkle';
+ * const v = createVerifier({ threads: 2 });
+ * const verdicts = await v.verify('address-proof', await rpc.getMultipleNewAddressProofs(addrs));
+ * await v.close();
+ */
+export type { Verdict } from './verdict.js';
+
+// Worker pool and the verify kinds.
+export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions } from './verifier.js';
+export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds.js';
+export { WorkerCrashedError, PoolClosedError } from './pool.js';
+export { parseJsonLossless, unwrapItems, FieldError, type KeyedItem } from './codec.js';
+
+// Compressed accounts (Poseidon state trees).
+export {
+  TreeType,
+  STATE_TREE_HEIGHT,
+  STATE_V1_ROOT_HISTORY,
+  hashCompressedAccount,
+  hashTokenDataV1,
+  verifyAccountHash,
+  verifyAccountProof,
+  parseCompressedAccount,
+  parseAccountProof,
+  type CompressedAccount,
+  type TokenData,
+  type AccountClaim,
+  type AccountProof,
+} from './account.js';
+
+// New-address proofs (indexed trees) and address derivation.
+export {
+  ADDRESS_TREE_HEIGHT,
+  HIGHEST_ADDRESS,
+  indexedLeaf,
+  verifyNewAddressProof,
+  parseNewAddressProof,
+  deriveAddressSeedV1,
+  deriveAddressV1,
+  deriveAddressSeedV2,
+  deriveAddressV2,
+  type NewAddressProof,
+} from './address.js';
+
+// Compressed NFTs (keccak concurrent trees).
+export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, emptyNode, type AssetProofBytes, type VerifyAssetProofOptions } from './asset.js';
+export { verifyAssetLeaf, assetIdPda, creatorHash, leafHashV1, leafHashV2, dataHashV1, dataHashV2, BUBBLEGUM_PROGRAM_ID } from './asset-leaf.js';
+export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './tree-account.js';
+
+// Hash kernels.
+export { poseidon, poseidonPathRoot, poseidonBackend, setPoseidonBackend } from './hash/poseidon.js';
+export { keccak256, keccakPathRoot, hashToField, keccakBackend } from './hash/keccak.js';

@@ -1,0 +1,289 @@
+/**
+ * A small pool of `worker_threads` that verify framed batches (see codec.ts). One batch per worker at
+ * a time, a FIFO queue in front; batches travel as transferred `ArrayBuffer`s, never copied. A worker
+ * that dies fails only the batch it held (with `WorkerCrashedError`) and is replaced; `close()`
+ * terminates every thread; idle workers are `unref()`ed so a forgotten pool never holds the process.
+ *
+ * Workers must load TypeScript when cairn runs from source (vitest, tsx) and plain JS from dist/: the
+ * thread starts from a tiny inline bootstrap that registers tsx's loader only when the entry is a
+ * `.ts` file, then imports the entry.
+ */
+import { Worker } from 'node:worker_threads';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { availableParallelism } from 'node:os';
+import { AbortError, CairnError, ErrorCodes, fromSerialized } from '../errors.js';
+import type { Verdict } from './verdict.js';
+import type { WorkerReply, WorkerRequest } from './worker.js';
+
+/**
+ * A worker died (crash, `process.exit`, uncaught exception, out of memory) while holding a batch.
+ * Only that batch fails; the pool starts a replacement thread.
+ *
+ * @example
+ * try { await verifier.verify(kind, items) } catch (e) {
+ *   if (e instanceof WorkerCrashedError) retryOnce(); // e.context: { kind, items, exitCode }
+ * }
+ */
+export class WorkerCrashedError extends CairnError<{ kind: string; items: number; exitCode?: number; error?: string }> {
+  constructor(message: string, context: { kind: string; items: number; exitCode?: number; error?: string }) {
+    super(ErrorCodes.MERKLE_WORKER_CRASHED, message, { context });
+  }
+}
+
+/** The pool was closed before the batch finished. */
+export class PoolClosedError extends CairnError<{ kind?: string }> {
+  constructor(kind?: string) {
+    super(ErrorCodes.MERKLE_POOL_CLOSED, 'the verifier was closed', { context: kind === undefined ? {} : { kind } });
+  }
+}
+
+/** Build the abort error for a signal (keeps the caller's reason in the context). */
+export function abortError(signal: AbortSignal): AbortError {
+  const r = signal.reason as unknown;
+  return new AbortError(ErrorCodes.MERKLE_ABORTED, 'verification aborted', {
+    context: { reason: r instanceof Error ? r.message : r === undefined ? undefined : String(r) },
+  });
+}
+
+export interface BatchResult {
+  valid: Uint8Array;
+  extras: Array<[number, Verdict]>;
+}
+
+export interface PoolOptions {
+  /** Number of worker threads (default: available parallelism). */
+  threads?: number;
+  /** Enables the `__crash__`/`__throw__` kinds used by the pool's own tests. */
+  testHooks?: boolean;
+}
+
+interface Task {
+  id: number;
+  kind: string;
+  buf: ArrayBuffer;
+  items: number;
+  resolve: (r: BatchResult) => void;
+  reject: (e: unknown) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  settled: boolean;
+  startedAt: number;
+}
+
+interface Slot {
+  worker: Worker;
+  task: Task | null;
+  started: boolean;
+  lastError?: Error;
+}
+
+const bootstrap = `
+const { workerData } = require('node:worker_threads');
+(async () => {
+  if (workerData.tsx) {
+    const api = await import(workerData.tsx);
+    (api.register ?? api.default?.register)();
+  }
+  await import(workerData.entry);
+})().catch((e) => { setImmediate(() => { throw e; }); });
+`;
+
+function workerEntry(): { entry: string; tsx?: string } {
+  const here = import.meta.url;
+  if (here.endsWith('.ts')) {
+    // require.resolve picks the CommonJS build of tsx's API; the worker imports the ESM one beside it.
+    const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+    return { entry: new URL('./worker.ts', here).href, tsx: pathToFileURL(tsx).href };
+  }
+  return { entry: new URL('./worker.js', here).href };
+}
+
+/** Consecutive workers that died before answering anything: past this the pool stops respawning. */
+const MAX_START_FAILURES = 3;
+
+/** The worker pool. Use `createVerifier` (verifier.ts) unless you are framing batches yourself. */
+export class WorkerPool {
+  readonly threads: number;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private closed = false;
+  private startFailures = 0;
+  private broken: CairnError | null = null;
+  private readonly spawnInfo: { entry: string; tsx?: string };
+  private readonly testHooks: boolean;
+  /** Batches and items completed, and total busy milliseconds (for utilisation figures). */
+  completedBatches = 0;
+  completedItems = 0;
+  busyMs = 0;
+  private readonly createdAt = performance.now();
+
+  constructor(options: PoolOptions = {}) {
+    const n = options.threads ?? availableParallelism();
+    if (!Number.isInteger(n) || n < 1 || n > 256) throw new CairnError(ErrorCodes.INPUT_INVALID, `"threads": expected an integer 1–256, got ${String(n)}`, { context: { field: 'threads' } });
+    this.threads = n;
+    this.testHooks = options.testHooks === true;
+    this.spawnInfo = workerEntry();
+    for (let i = 0; i < n; i++) this.slots.push(this.spawn());
+  }
+
+  /** Batches waiting for a worker. */
+  get queueSize(): number {
+    return this.queue.length;
+  }
+
+  /** Fraction of wall time the workers spent busy since the pool started (0–1). */
+  get utilization(): number {
+    const wall = performance.now() - this.createdAt;
+    return wall > 0 ? Math.min(1, this.busyMs / (wall * this.threads)) : 0;
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(bootstrap, {
+      eval: true,
+      workerData: { ...this.spawnInfo, testHooks: this.testHooks, cairnVerifier: true },
+      stdout: false,
+      stderr: false,
+    });
+    const slot: Slot = { worker, task: null, started: false };
+    worker.on('message', (msg: WorkerReply | { ready: true }) => this.onMessage(slot, msg));
+    worker.on('error', (e: Error) => {
+      slot.lastError = e;
+    });
+    worker.on('exit', (code: number) => this.onExit(slot, code));
+    worker.unref();
+    return slot;
+  }
+
+  private onMessage(slot: Slot, msg: WorkerReply | { ready: true }): void {
+    if ('ready' in msg) {
+      slot.started = true;
+      this.startFailures = 0;
+      return;
+    }
+    const task = slot.task;
+    slot.task = null;
+    slot.worker.unref();
+    if (task && task.id === msg.id) {
+      this.busyMs += performance.now() - task.startedAt;
+      this.settle(task, () => {
+        if ('error' in msg) task.reject(fromSerialized(msg.error));
+        else {
+          this.completedBatches++;
+          this.completedItems += task.items;
+          task.resolve({ valid: msg.valid, extras: msg.extras });
+        }
+      });
+    }
+    this.pump();
+  }
+
+  private onExit(slot: Slot, code: number): void {
+    const idx = this.slots.indexOf(slot);
+    if (idx < 0) return; // terminated by close()
+    if (!slot.started) this.startFailures++;
+    const task = slot.task;
+    slot.task = null;
+    const why = slot.lastError ? `: ${slot.lastError.message}` : '';
+    if (task) {
+      this.settle(task, () =>
+        task.reject(
+          new WorkerCrashedError(`a verifier worker died (exit code ${code}) while verifying a batch of ${task.items} ${task.kind} item(s)${why}`, {
+            kind: task.kind,
+            items: task.items,
+            exitCode: code,
+            ...(slot.lastError ? { error: slot.lastError.message } : {}),
+          }),
+        ),
+      );
+    }
+    if (this.closed) {
+      this.slots.splice(idx, 1);
+      return;
+    }
+    if (this.startFailures >= MAX_START_FAILURES) {
+      // Workers cannot even start (a missing module, a broken loader): respawning would spin forever.
+      this.slots.splice(idx, 1);
+      this.broken = new WorkerCrashedError(`verifier workers fail to start (exit code ${code})${why}`, { kind: task?.kind ?? '', items: 0, exitCode: code });
+      if (this.slots.length === 0) this.failQueue(this.broken);
+      return;
+    }
+    this.slots[idx] = this.spawn();
+    this.pump();
+  }
+
+  private settle(task: Task, fn: () => void): void {
+    if (task.settled) return;
+    task.settled = true;
+    if (task.signal && task.onAbort) task.signal.removeEventListener('abort', task.onAbort);
+    fn();
+  }
+
+  private failQueue(err: CairnError): void {
+    for (const t of this.queue.splice(0)) this.settle(t, () => t.reject(err));
+  }
+
+  private pump(): void {
+    for (const slot of this.slots) {
+      if (slot.task) continue;
+      let task = this.queue.shift();
+      while (task && task.settled) task = this.queue.shift();
+      if (!task) return;
+      slot.task = task;
+      task.startedAt = performance.now();
+      slot.worker.ref();
+      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf };
+      slot.worker.postMessage(req, [task.buf]);
+    }
+  }
+
+  /**
+   * Verify one framed batch of `items` records of `kind` on some worker.
+   *
+   * @example
+   * const r = await pool.run('account-proof', encodeBatch(records), records.length);
+   */
+  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal): Promise<BatchResult> {
+    if (this.closed) return Promise.reject(new PoolClosedError(kind));
+    if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    return new Promise<BatchResult>((resolve, reject) => {
+      const task: Task = { id: this.nextId++, kind, buf, items, resolve, reject, settled: false, startedAt: 0 };
+      if (signal) {
+        task.signal = signal;
+        // An aborted batch already in a worker finishes there and its answer is dropped: batches are
+        // short, and killing the thread would cost more than it saves.
+        task.onAbort = () => this.settle(task, () => reject(abortError(signal)));
+        signal.addEventListener('abort', task.onAbort, { once: true });
+      }
+      this.queue.push(task);
+      this.pump();
+    });
+  }
+
+  /** Terminate every worker; pending and running batches fail with `PoolClosedError`. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const err = new PoolClosedError();
+    this.failQueue(err);
+    const slots = this.slots.splice(0);
+    for (const s of slots) {
+      const t = s.task;
+      s.task = null;
+      if (t) this.settle(t, () => t.reject(new PoolClosedError(t.kind)));
+    }
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** True once `close()` was called. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** Threads currently alive (for tests: 0 after close). */
+  get liveWorkers(): number {
+    return this.slots.length;
+  }
+}
