@@ -1,0 +1,202 @@
+/*
+ * The cairn N-API addon (build/Release/cairn_native.node): the Poseidon functions below plus the
+ * Keccak ones that native/keccak.c registers. Each function takes the caller's buffers and writes
+ * into them, so a JS call allocates nothing; batch entry points let one crossing cover many hashes
+ * or whole Merkle paths. Shapes are checked here (TypeError / RangeError with code
+ * MERKLE_INVALID_INPUT naming the argument); field overflow is reported by return value so the
+ * JS side can raise its typed error naming the exact element.
+ */
+#include <string.h>
+#include <node_api.h>
+#include "poseidon.h"
+#include "keccak.h"
+
+static napi_value throw_type(napi_env env, const char *msg) {
+  napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
+  return NULL;
+}
+
+static napi_value throw_range(napi_env env, const char *msg) {
+  napi_throw_range_error(env, "MERKLE_INVALID_INPUT", msg);
+  return NULL;
+}
+
+static int typed(napi_env env, napi_value v, napi_typedarray_type want, void **data, size_t *len) {
+  bool is_ta = false;
+  if (napi_is_typedarray(env, v, &is_ta) != napi_ok || !is_ta) return -1;
+  napi_typedarray_type type;
+  if (napi_get_typedarray_info(env, v, &type, len, data, NULL, NULL) != napi_ok) return -1;
+  if (type != want && !(want == napi_uint8_array && type == napi_uint8_clamped_array)) return -1;
+  return 0;
+}
+
+static int bytes(napi_env env, napi_value v, uint8_t **data, size_t *len) {
+  return typed(env, v, napi_uint8_array, (void **)data, len);
+}
+
+/* A non-negative integer up to 2^53 - 1. */
+static int get_index(napi_env env, napi_value v, uint64_t *out) {
+  double d;
+  if (napi_get_value_double(env, v, &d) != napi_ok) return -1;
+  if (!(d >= 0) || d > 9007199254740991.0 || d != (double)(uint64_t)d) return -1;
+  *out = (uint64_t)d;
+  return 0;
+}
+
+static napi_value num(napi_env env, double v) {
+  napi_value r;
+  napi_create_double(env, v, &r);
+  return r;
+}
+
+/* poseidonInto(concat: Uint8Array(32n), out: Uint8Array(>=32)): number (-1 or bad index) */
+static napi_value js_poseidon_into(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *in, *out;
+  size_t len, olen;
+  if (argc < 2 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"inputs\": expected Uint8Array");
+  if (len == 0 || len % 32 || len > 32 * 12) return throw_range(env, "\"inputs\": expected 32 bytes per input, 1 to 12 inputs");
+  if (bytes(env, argv[1], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (olen < 32) return throw_range(env, "\"out\": expected at least 32 bytes");
+  return num(env, cairn_poseidon_hash(in, (int)(len / 32), out));
+}
+
+/* poseidonBatch(inputs: Uint8Array(32*width*count), width: number, out: Uint8Array(32*count)) */
+static napi_value js_poseidon_batch(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *in, *out;
+  size_t len, olen;
+  uint32_t width;
+  if (argc < 3 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"inputs\": expected Uint8Array");
+  if (napi_get_value_uint32(env, argv[1], &width) != napi_ok || width < 1 || width > 12)
+    return throw_range(env, "\"width\": expected an integer 1..12");
+  if (len % (32 * (size_t)width)) return throw_range(env, "\"inputs\": expected 32*width bytes per hash");
+  const size_t count = len / (32 * (size_t)width);
+  if (bytes(env, argv[2], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (olen < 32 * count) return throw_range(env, "\"out\": expected 32 bytes per hash");
+  return num(env, (double)cairn_poseidon_batch(in, (int)width, count, out));
+}
+
+/* poseidonPathRootInto(leaf: Uint8Array(32), proof: Uint8Array(32*depth), index, out): number */
+static napi_value js_path_root_into(napi_env env, napi_callback_info info) {
+  size_t argc = 4;
+  napi_value argv[4];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *leaf, *proof, *out;
+  size_t len, plen, olen;
+  uint64_t index;
+  if (argc < 4 || bytes(env, argv[0], &leaf, &len)) return throw_type(env, "\"leaf\": expected Uint8Array");
+  if (len != 32) return throw_range(env, "\"leaf\": expected 32 bytes");
+  if (bytes(env, argv[1], &proof, &plen)) return throw_type(env, "\"proof\": expected Uint8Array");
+  if (plen % 32) return throw_range(env, "\"proof\": expected a multiple of 32 bytes");
+  if (get_index(env, argv[2], &index)) return throw_range(env, "\"index\": expected a non-negative safe integer");
+  if (bytes(env, argv[3], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (olen < 32) return throw_range(env, "\"out\": expected at least 32 bytes");
+  return num(env, cairn_poseidon_path_root(leaf, proof, plen / 32, index, out));
+}
+
+/* Shared arguments of the path batches: leaves, proofs, indices (Float64Array), depth. */
+static int path_batch_args(napi_env env, napi_value *argv, uint8_t **leaves, uint8_t **proofs, double **indices,
+                           size_t *m, size_t *depth) {
+  size_t llen, plen, ilen;
+  uint32_t d;
+  if (bytes(env, argv[0], leaves, &llen)) { throw_type(env, "\"leaves\": expected Uint8Array"); return -1; }
+  if (bytes(env, argv[1], proofs, &plen)) { throw_type(env, "\"proofs\": expected Uint8Array"); return -1; }
+  if (typed(env, argv[2], napi_float64_array, (void **)indices, &ilen)) {
+    throw_type(env, "\"indices\": expected Float64Array");
+    return -1;
+  }
+  if (napi_get_value_uint32(env, argv[3], &d) != napi_ok || d > 64) {
+    throw_range(env, "\"depth\": expected an integer 0..64");
+    return -1;
+  }
+  *m = ilen;
+  *depth = d;
+  if (llen != 32 * ilen) { throw_range(env, "\"leaves\": expected 32 bytes per index"); return -1; }
+  if (plen != 32 * (size_t)d * ilen) { throw_range(env, "\"proofs\": expected 32*depth bytes per index"); return -1; }
+  for (size_t k = 0; k < ilen; k++) {
+    const double x = (*indices)[k];
+    if (!(x >= 0) || x > 9007199254740991.0 || x != (double)(uint64_t)x) {
+      throw_range(env, "\"indices\": expected non-negative safe integers");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* poseidonPathRootBatch(leaves, proofs, indices, depth, out(32m), verdicts(m)): number of roots
+ * computed; verdicts[k] = 1, or 2 when path k holds an element >= r (its root left zero). */
+static napi_value js_path_root_batch(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 6) return throw_type(env, "expected 6 arguments");
+  uint8_t *leaves, *proofs, *out, *verdicts;
+  double *indices;
+  size_t m, depth, olen, vlen;
+  if (path_batch_args(env, argv, &leaves, &proofs, &indices, &m, &depth)) return NULL;
+  if (bytes(env, argv[4], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (olen < 32 * m) return throw_range(env, "\"out\": expected 32 bytes per index");
+  if (bytes(env, argv[5], &verdicts, &vlen)) return throw_type(env, "\"verdicts\": expected Uint8Array");
+  if (vlen < m) return throw_range(env, "\"verdicts\": expected one byte per index");
+  double done = 0;
+  for (size_t k = 0; k < m; k++) {
+    const int bad = cairn_poseidon_path_root(leaves + 32 * k, proofs + 32 * depth * k, depth, (uint64_t)indices[k],
+                                             out + 32 * k);
+    if (bad >= 0) {
+      memset(out + 32 * k, 0, 32);
+      verdicts[k] = 2;
+    } else {
+      verdicts[k] = 1;
+      done++;
+    }
+  }
+  return num(env, done);
+}
+
+/* poseidonVerifyBatch(leaves, proofs, indices, depth, roots(32m), verdicts(m)): number valid;
+ * verdicts[k] = 1 match, 0 mismatch, 2 an element >= r. */
+static napi_value js_verify_batch(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  if (argc < 6) return throw_type(env, "expected 6 arguments");
+  uint8_t *leaves, *proofs, *roots, *verdicts;
+  double *indices;
+  size_t m, depth, rlen, vlen;
+  if (path_batch_args(env, argv, &leaves, &proofs, &indices, &m, &depth)) return NULL;
+  if (bytes(env, argv[4], &roots, &rlen)) return throw_type(env, "\"roots\": expected Uint8Array");
+  if (rlen != 32 * m) return throw_range(env, "\"roots\": expected 32 bytes per index");
+  if (bytes(env, argv[5], &verdicts, &vlen)) return throw_type(env, "\"verdicts\": expected Uint8Array");
+  if (vlen < m) return throw_range(env, "\"verdicts\": expected one byte per index");
+  double valid = 0;
+  uint8_t h[32];
+  for (size_t k = 0; k < m; k++) {
+    const int bad = cairn_poseidon_path_root(leaves + 32 * k, proofs + 32 * depth * k, depth, (uint64_t)indices[k], h);
+    if (bad >= 0) verdicts[k] = 2;
+    else verdicts[k] = memcmp(h, roots + 32 * k, 32) == 0;
+    valid += verdicts[k] == 1;
+  }
+  return num(env, valid);
+}
+
+static napi_value init(napi_env env, napi_value exports) {
+  napi_property_descriptor props[] = {
+    {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"poseidonBatch", NULL, js_poseidon_batch, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"poseidonPathRootInto", NULL, js_path_root_into, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"poseidonPathRootBatch", NULL, js_path_root_batch, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"poseidonVerifyBatch", NULL, js_verify_batch, NULL, NULL, NULL, napi_enumerable, NULL},
+  };
+  if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
+    napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon functions");
+    return NULL;
+  }
+  return cairn_keccak_register(env, exports);
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

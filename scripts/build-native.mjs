@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+/**
+ * Builds the native addon (build/Release/cairn_native.node) with node-gyp; run by npm as this
+ * package's "install" script and by hand (`node scripts/build-native.mjs [--verbose]`).
+ *
+ * It NEVER fails the install: with no compiler, no node-gyp, no Node headers, or a broken build it
+ * prints one line and exits 0, and cairn uses its WebAssembly/JS kernels instead. The headers come
+ * from the running Node's own install (<prefix>/include/node) so the build works offline; a freshly
+ * built addon is smoke-tested in a child process against a known Poseidon value and removed if it
+ * disagrees, so a miscompiled kernel can never be picked up.
+ *
+ * Env: CAIRN_SKIP_NATIVE=1 skips the build; CAIRN_NATIVE_VERBOSE=1 (or --verbose) shows node-gyp.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const verbose = process.argv.includes('--verbose') || process.env.CAIRN_NATIVE_VERBOSE === '1';
+const addon = join(root, 'build', 'Release', 'cairn_native.node');
+const logFile = join(root, 'build', 'native-build.log');
+
+function notice(msg) {
+  console.log(`cairn: ${msg}`);
+}
+
+function fallback(why) {
+  notice(`native kernels not built (${why}); using the WebAssembly/JS kernels instead.`);
+  process.exit(0);
+}
+
+/** node-gyp's CLI: npm's own copy when run by npm, else ours (devDependency), else npm's bundled one. */
+function findNodeGyp() {
+  const candidates = [];
+  if (process.env.npm_config_node_gyp) candidates.push(process.env.npm_config_node_gyp);
+  try {
+    candidates.push(createRequire(join(root, 'package.json')).resolve('node-gyp/bin/node-gyp.js'));
+  } catch {
+    /* not installed as a dependency */
+  }
+  const prefix = join(dirname(process.execPath), '..');
+  candidates.push(join(prefix, 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  candidates.push(join(dirname(process.execPath), 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  return candidates.find((p) => p && existsSync(p)) ?? null;
+}
+
+/** A --nodedir holding this Node's headers (no download needed), or null to let node-gyp decide. */
+function findNodeDir() {
+  const fromNpm = process.env.npm_config_nodedir;
+  if (fromNpm && existsSync(join(fromNpm, 'include', 'node', 'node_api.h'))) return fromNpm;
+  const prefix = join(dirname(process.execPath), '..');
+  if (existsSync(join(prefix, 'include', 'node', 'node_api.h'))) return prefix;
+  return null;
+}
+
+function hasCompiler() {
+  const cc = process.env.CC || 'cc';
+  const r = spawnSync(cc, ['--version'], { stdio: 'ignore', timeout: 10_000 });
+  return r.status === 0;
+}
+
+if (process.env.CAIRN_SKIP_NATIVE === '1') fallback('CAIRN_SKIP_NATIVE=1');
+if (!existsSync(join(root, 'binding.gyp'))) fallback('binding.gyp missing');
+if (!hasCompiler()) fallback(`no C compiler found (${process.env.CC || 'cc'})`);
+const gyp = findNodeGyp();
+if (!gyp) fallback('node-gyp not found');
+const nodedir = findNodeDir();
+if (!nodedir) fallback(`no Node headers next to ${process.execPath}`);
+
+const args = [gyp, 'rebuild', `--nodedir=${nodedir}`];
+if (verbose) args.push('--verbose');
+const build = spawnSync(process.execPath, args, {
+  cwd: root,
+  encoding: 'utf8',
+  stdio: verbose ? 'inherit' : 'pipe',
+  timeout: 10 * 60_000,
+  env: { ...process.env, npm_config_nodedir: nodedir },
+});
+if (!verbose) {
+  try {
+    mkdirSync(dirname(logFile), { recursive: true });
+    writeFileSync(logFile, `${build.stdout ?? ''}\n${build.stderr ?? ''}`);
+  } catch {
+    /* the log is a convenience */
+  }
+}
+if (build.error || build.status !== 0 || !existsSync(addon)) {
+  const why = build.error ? build.error.message : `node-gyp exited with ${build.status ?? build.signal}`;
+  fallback(`${why}; see ${verbose ? 'the output above' : logFile}`);
+}
+
+// Smoke test in a child process: P(1, 2) must equal the circomlib value, else the addon goes.
+const probe = `
+  const a = require(${JSON.stringify(addon)});
+  const i = new Uint8Array(64); i[31] = 1; i[63] = 2;
+  const o = new Uint8Array(32);
+  a.poseidonInto(i, o);
+  process.stdout.write(Buffer.from(o).toString('hex'));
+`;
+const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 });
+const expected = '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a';
+if (smoke.status !== 0 || smoke.stdout !== expected) {
+  rmSync(addon, { force: true });
+  fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : 'wrong Poseidon value'})`);
+}
+notice('native kernels built (build/Release/cairn_native.node).');

@@ -1,0 +1,114 @@
+/**
+ * The one loader of the native addon (build/Release/cairn_native.node, built by node-gyp at install
+ * from native/*.c). Both the Poseidon and the Keccak kernels live in it. Loading never throws: when
+ * the addon is missing (no compiler at install, another platform, `CAIRN_NATIVE=0`) callers get
+ * `null` bindings and a one-line reason, and fall back to their portable kernels.
+ */
+import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The functions the addon exports. Poseidon functions validate shapes and return -1 on success or
+ * the index of the first element that is not < r (nothing is written then).
+ */
+export interface NativeBindings {
+  /** Poseidon of n = concat.length/32 elements (1..12) into out[0..32]. */
+  poseidonInto(concat: Uint8Array, out: Uint8Array): number;
+  /** `count` hashes of `width` elements each: inputs 32·width·count bytes, out 32·count bytes. */
+  poseidonBatch(inputs: Uint8Array, width: number, out: Uint8Array): number;
+  /** Merkle path root (index 0 = leaf, k+1 = proof[k] in the returned bad index). */
+  poseidonPathRootInto(leaf: Uint8Array, proof: Uint8Array, index: number, out: Uint8Array): number;
+  /**
+   * m paths of equal depth: leaves 32·m, proofs 32·depth·m, indices Float64Array(m), roots 32·m,
+   * verdicts Uint8Array(m) set to 1 (root matches), 0 (mismatch) or 2 (an element is not < r).
+   * Returns the number of matches.
+   */
+  poseidonVerifyBatch(
+    leaves: Uint8Array,
+    proofs: Uint8Array,
+    indices: Float64Array,
+    depth: number,
+    roots: Uint8Array,
+    verdicts: Uint8Array,
+  ): number;
+  /** Roots of m paths of equal depth written to out (32·m); verdicts as in poseidonVerifyBatch (1 ok, 2 overflow). */
+  poseidonPathRootBatch(
+    leaves: Uint8Array,
+    proofs: Uint8Array,
+    indices: Float64Array,
+    depth: number,
+    out: Uint8Array,
+    verdicts: Uint8Array,
+  ): number;
+  // Keccak functions (native/keccak.c), see that file for their contracts.
+  keccak256?(data: Uint8Array): Uint8Array;
+  keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;
+  keccakPathRootInto?(leaf: Uint8Array, proof: Uint8Array, index: number, out: Uint8Array): void;
+  keccakPathRootBatch?(leaves: Uint8Array, proofs: Uint8Array, indices: Uint32Array, depth: number, out: Uint8Array): void;
+  keccakVerifyBatch?(
+    leaves: Uint8Array,
+    proofs: Uint8Array,
+    indices: Uint32Array,
+    depth: number,
+    roots: Uint8Array,
+    out: Uint8Array,
+  ): number;
+}
+
+export interface NativeLoad {
+  bindings: NativeBindings | null;
+  /** Why the addon did not load (null when it did). */
+  reason: string | null;
+  /** The file that was loaded or looked for. */
+  path: string;
+}
+
+let loaded: NativeLoad | undefined;
+
+/** The package root: this file sits at src/merkle/hash/ (or dist/merkle/hash/ once compiled). */
+function packageRoot(): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+}
+
+/**
+ * Load the addon once per process (per worker thread). Never throws.
+ *
+ * @example
+ * const { bindings, reason } = loadNativeWithReason();
+ * if (!bindings) console.warn(`native kernels unavailable: ${reason}`);
+ */
+export function loadNativeWithReason(): NativeLoad {
+  if (loaded) return loaded;
+  const path = join(packageRoot(), 'build', 'Release', 'cairn_native.node');
+  if (process.env.CAIRN_NATIVE === '0') {
+    loaded = { bindings: null, reason: 'disabled by CAIRN_NATIVE=0', path };
+  } else if (!existsSync(path)) {
+    loaded = { bindings: null, reason: `addon not built (${path} missing; run "node scripts/build-native.mjs")`, path };
+  } else {
+    try {
+      const bindings = createRequire(import.meta.url)(path) as NativeBindings;
+      loaded = { bindings, reason: null, path };
+    } catch (e) {
+      loaded = { bindings: null, reason: `addon failed to load: ${(e as Error).message.split('\n')[0]}`, path };
+    }
+  }
+  return loaded;
+}
+
+/**
+ * The addon's functions, or null when it cannot load (see `loadNativeWithReason` / `nativeLoadError`).
+ *
+ * @example
+ * const native = loadNative();
+ * const root = native ? native.keccakPathRoot!(leaf, proof, index) : portableRoot(leaf, proof, index);
+ */
+export function loadNative(): NativeBindings | null {
+  return loadNativeWithReason().bindings;
+}
+
+/** Why the addon did not load, or null when it did. */
+export function nativeLoadError(): string | null {
+  return loadNativeWithReason().reason;
+}
