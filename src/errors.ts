@@ -125,7 +125,7 @@ export class CairnError<C extends object = Record<string, unknown>> extends Erro
     this.code = code;
     this.context = (redactValue(options.context ?? {}) as C);
     if (this.stack) this.stack = redact(this.stack);
-    errorObserver?.(this);
+    errorObserver?.(this as unknown as CairnError);
   }
 
   /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). */

@@ -55,5 +55,18 @@ export { verifyAssetLeaf, assetIdPda, creatorHash, leafHashV1, leafHashV2, dataH
 export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './tree-account.js';
 
 // Hash kernels.
-export { poseidon, poseidonPathRoot, poseidonBackend, setPoseidonBackend } from './hash/poseidon.js';
+export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseidonBackend, setPoseidonBackend, BN254_R } from './hash/poseidon.js';
 export { keccak256, keccakPathRoot, hashToField, keccakBackend } from './hash/keccak.js';
+
+// Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
+export {
+  verifyValidityProof,
+  verifyValidityProofSync,
+  validityPublicInputs,
+  ValidityStructureError,
+  KNOWN_ADDRESS_TREES,
+  type ValidityVerdict,
+  type ValidityOptions,
+} from './validity.js';
+export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof } from './groth16.js';
+export { SHIPPED_KEY_SETS, LIGHT_CURRENT, LIGHT_2024_06, keySetByVersion, type KeySet } from './keys/index.js';

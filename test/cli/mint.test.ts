@@ -31,7 +31,7 @@ describe('cairn mint against the devnet', () => {
     expect(result.verification.proof.valid).toBe(true);
     expect(result.verification.content.valid).toBe(true);
     // the asset really is on the devnet, owned by OWNER
-    expect(devnet.das?.assets().some((a: { id: string }) => a.id === result.assetId)).toBe(true);
+    expect(devnet.das?.assets().some((a) => a.id === result.assetId)).toBe(true);
     expect(devnet.chain.status(result.signature)).not.toBeNull();
   });
 
