@@ -5,7 +5,9 @@
  */
 const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
   bench: () => import('./bench.js'),
+  demo: () => import('./demo.js'),
   devnet: () => import('./devnet.js'),
+  send: () => import('./send.js'),
   mint: () => import('./mint.js'),
   verify: () => import('./verify.js'),
 };
