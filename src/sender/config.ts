@@ -1,0 +1,206 @@
+/**
+ * Sender configuration: every number from ../shared/notes/sender-facts.md is a default here, never a
+ * constant in the code, because the provider has changed them several times. `resolveSenderConfig`
+ * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
+ */
+import { InputError } from '../errors.js';
+import { addressBytes } from './address.js';
+import { toU64 } from './instructions.js';
+
+/** The provider's tip accounts (sender-facts.md); one is picked at random per transaction. */
+export const DEFAULT_TIP_ACCOUNTS: readonly string[] = [
+  '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE',
+  'D2L6yPZ2FmmmTKPgzaMKdhu6EWZcTpLy1Vhx8uvZe7NZ',
+  '9bnz4RShgq1hAnLnZbP8kbgBg1kEmcJBYQq3gQbmnSta',
+  '5VY91ws6B2hMmBFRsXkoAAdsPHBJwRfBht4DXox3xkwn',
+  '2nyhqdwKcJZR2vcqCyrYsaPVdAnFoJjiksCXJ7hfEYgD',
+  '2q5pghRs6arqVjRvT5gfgWfWcHWmw1ZuCzphgd5KfWGJ',
+  'wyvPkWjVZz1M8fHQnMMCDTQDbkManefNNhweYk5WkcF',
+  '3KCKozbAaF75qEU33jtzozcJ29yJuaLJTy2jFdzUY8bT',
+  '4vieeGHPYPG2MmyPRcYjdiDmmhN3ww7hsFNap8pVN3Ey',
+  '4TQLFNWK8AovT1gFvda5jfw2oJeRMKEmw7aH6MGBJ3or',
+];
+
+/** Latest known minimum tips in lamports: 0.001 SOL dual routing, 0.000005 SOL with swqos_only. */
+export const DEFAULT_MIN_TIP_LAMPORTS = { dual: 1_000_000n, swqosOnly: 5_000n } as const;
+
+export type PriorityLevel = 'Min' | 'Low' | 'Medium' | 'High' | 'VeryHigh' | 'UnsafeMax';
+export type Commitment = 'processed' | 'confirmed' | 'finalized';
+
+/**
+ * Tip: a fixed amount, `'min'` (the minimum of the routing mode), or automatic from a floor the caller
+ * supplies (a tip-floor feed, say) — clamped to [min, cap] because feeds spike and drain payers.
+ */
+export type TipSetting =
+  | bigint
+  | number
+  | 'min'
+  | { auto: (signal: AbortSignal) => Promise<bigint | number>; refreshMs?: number };
+
+/** CU price in µlamports/CU: fixed, or from `getPriorityFeeEstimate` × multiplier (capped; fallback if unavailable). */
+export type CuPriceSetting = bigint | number | { estimate: PriorityLevel; multiplier?: number; refreshMs?: number };
+
+/** CU limit: fixed, or simulated units × margin (at least `min`). */
+export type CuLimitSetting = number | { simulate: true; margin?: number; min?: number; fallback?: number };
+
+export interface SenderOptions {
+  /** Tip setting (default `'min'`). */
+  tip?: TipSetting;
+  /** Upper bound for any tip cairn computes (default 0.01 SOL). A fixed tip above it is refused. */
+  maxTipLamports?: bigint | number;
+  /** Minimum tips per routing mode (defaults from sender-facts.md). */
+  minTipLamports?: { dual?: bigint | number; swqosOnly?: bigint | number };
+  tipAccounts?: readonly string[];
+  /** CU price (default: estimate `Medium` × 1.2, capped, fallback 200,000). */
+  cuPrice?: CuPriceSetting;
+  /** Cap on any CU price cairn computes, µlamports/CU (default 5,000,000). */
+  maxCuPrice?: bigint | number;
+  /** Used when the fee estimate is unavailable (default 200,000 µlamports/CU, as public examples). */
+  fallbackCuPrice?: bigint | number;
+  /** CU limit (default: simulate × 1.1, min 1,000; 200,000 if simulation fails to report units). */
+  cuLimit?: CuLimitSetting;
+  /** Route through stake-weighted validators only (`swqos_only=true`, lower minimum tip). */
+  swqosOnly?: boolean;
+  /** Resend the same bytes this often until an end (default 1,500 ms). */
+  rebroadcastMs?: number;
+  /** Tracker tick: status + block height poll period (default 400 ms). */
+  pollMs?: number;
+  /** Commitment a send resolves at (default `'confirmed'`). */
+  commitment?: Commitment;
+  /** After a proven expiry: fail, or re-sign with a fresh blockhash (default `'fail'`). */
+  onExpired?: 'fail' | 'resign';
+  /** Re-signs allowed per intent with `onExpired: 'resign'` (default 3). */
+  maxResigns?: number;
+  /** Default concurrency of `sendMany` (default 64). */
+  concurrency?: number;
+  /** Journal file (append-only JSONL); off when absent. */
+  journal?: string;
+  /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */
+  blockhashTtlMs?: number;
+  /** Fetch logs with getTransaction for failed transactions (default true). */
+  fetchLogs?: boolean;
+}
+
+export interface ResolvedSenderOptions {
+  tip: 'min' | bigint | { auto: (signal: AbortSignal) => Promise<bigint | number>; refreshMs: number };
+  maxTipLamports: bigint;
+  minTipLamports: { dual: bigint; swqosOnly: bigint };
+  tipAccounts: readonly string[];
+  cuPrice: bigint | { estimate: PriorityLevel; multiplier: number; refreshMs: number };
+  maxCuPrice: bigint;
+  fallbackCuPrice: bigint;
+  cuLimit: number | { simulate: true; margin: number; min: number; fallback: number };
+  swqosOnly: boolean;
+  rebroadcastMs: number;
+  pollMs: number;
+  commitment: Commitment;
+  onExpired: 'fail' | 'resign';
+  maxResigns: number;
+  concurrency: number;
+  journal?: string;
+  blockhashTtlMs: number;
+  fetchLogs: boolean;
+}
+
+const LEVELS: readonly PriorityLevel[] = ['Min', 'Low', 'Medium', 'High', 'VeryHigh', 'UnsafeMax'];
+const COMMITMENTS: readonly Commitment[] = ['processed', 'confirmed', 'finalized'];
+
+function posInt(v: unknown, field: string, min = 1, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new InputError(field, `expected an integer ${min}..${max}, got ${String(v)}`, { got: v });
+  }
+  return v;
+}
+
+/** Validate options and fill defaults. */
+export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOptions {
+  if (o === null || typeof o !== 'object') throw new InputError('options', 'expected an object');
+  const minTip = {
+    dual: toU64(o.minTipLamports?.dual ?? DEFAULT_MIN_TIP_LAMPORTS.dual, 'minTipLamports.dual'),
+    swqosOnly: toU64(o.minTipLamports?.swqosOnly ?? DEFAULT_MIN_TIP_LAMPORTS.swqosOnly, 'minTipLamports.swqosOnly'),
+  };
+  const maxTip = toU64(o.maxTipLamports ?? 10_000_000n, 'maxTipLamports');
+  const swqosOnly = o.swqosOnly ?? false;
+  if (typeof swqosOnly !== 'boolean') throw new InputError('swqosOnly', 'expected a boolean');
+  const floor = swqosOnly ? minTip.swqosOnly : minTip.dual;
+  if (maxTip < floor) throw new InputError('maxTipLamports', `cap ${maxTip} is below the minimum tip ${floor}`);
+
+  let tip: ResolvedSenderOptions['tip'];
+  const t = o.tip ?? 'min';
+  if (t === 'min') tip = 'min';
+  else if (typeof t === 'bigint' || typeof t === 'number') {
+    tip = toU64(t, 'tip');
+    if (tip < floor) throw new InputError('tip', `${tip} lamports is below the minimum tip ${floor} for this routing mode`);
+    if (tip > maxTip) throw new InputError('tip', `${tip} lamports is above the cap maxTipLamports = ${maxTip}`);
+  } else if (t && typeof t === 'object' && typeof t.auto === 'function') {
+    tip = { auto: t.auto, refreshMs: posInt(t.refreshMs ?? 5_000, 'tip.refreshMs', 0) };
+  } else throw new InputError('tip', "expected lamports, 'min', or { auto }");
+
+  const tipAccounts = o.tipAccounts ?? DEFAULT_TIP_ACCOUNTS;
+  if (!Array.isArray(tipAccounts) || tipAccounts.length === 0) throw new InputError('tipAccounts', 'expected a non-empty array');
+  tipAccounts.forEach((a, i) => addressBytes(a, `tipAccounts[${i}]`));
+
+  const maxCuPrice = toU64(o.maxCuPrice ?? 5_000_000n, 'maxCuPrice');
+  const fallbackCuPrice = toU64(o.fallbackCuPrice ?? 200_000n, 'fallbackCuPrice');
+  let cuPrice: ResolvedSenderOptions['cuPrice'];
+  const cp = o.cuPrice ?? { estimate: 'Medium' };
+  if (typeof cp === 'bigint' || typeof cp === 'number') {
+    cuPrice = toU64(cp, 'cuPrice');
+    if (cuPrice > maxCuPrice) throw new InputError('cuPrice', `${cuPrice} is above the cap maxCuPrice = ${maxCuPrice}`);
+  } else if (cp && typeof cp === 'object' && LEVELS.includes(cp.estimate)) {
+    const multiplier = cp.multiplier ?? 1.2;
+    if (typeof multiplier !== 'number' || !(multiplier > 0) || !Number.isFinite(multiplier)) {
+      throw new InputError('cuPrice.multiplier', 'expected a positive number');
+    }
+    cuPrice = { estimate: cp.estimate, multiplier, refreshMs: posInt(cp.refreshMs ?? 2_000, 'cuPrice.refreshMs', 0) };
+  } else throw new InputError('cuPrice', `expected µlamports or { estimate: ${LEVELS.join('|')} }`);
+
+  let cuLimit: ResolvedSenderOptions['cuLimit'];
+  const cl = o.cuLimit ?? { simulate: true };
+  if (typeof cl === 'number') cuLimit = posInt(cl, 'cuLimit', 1, 1_400_000);
+  else if (cl && typeof cl === 'object' && cl.simulate === true) {
+    const margin = cl.margin ?? 1.1;
+    if (typeof margin !== 'number' || !(margin >= 1) || !Number.isFinite(margin)) throw new InputError('cuLimit.margin', 'expected a number ≥ 1');
+    cuLimit = {
+      simulate: true,
+      margin,
+      min: posInt(cl.min ?? 1_000, 'cuLimit.min', 1, 1_400_000),
+      fallback: posInt(cl.fallback ?? 200_000, 'cuLimit.fallback', 1, 1_400_000),
+    };
+  } else throw new InputError('cuLimit', 'expected units or { simulate: true }');
+
+  const commitment = o.commitment ?? 'confirmed';
+  if (!COMMITMENTS.includes(commitment)) throw new InputError('commitment', `expected one of ${COMMITMENTS.join(', ')}`);
+  const onExpired = o.onExpired ?? 'fail';
+  if (onExpired !== 'fail' && onExpired !== 'resign') throw new InputError('onExpired', "expected 'fail' or 'resign'");
+  if (o.journal !== undefined && (typeof o.journal !== 'string' || o.journal.length === 0)) {
+    throw new InputError('journal', 'expected a file path');
+  }
+  const fetchLogs = o.fetchLogs ?? true;
+  if (typeof fetchLogs !== 'boolean') throw new InputError('fetchLogs', 'expected a boolean');
+  return {
+    tip,
+    maxTipLamports: maxTip,
+    minTipLamports: minTip,
+    tipAccounts,
+    cuPrice,
+    maxCuPrice,
+    fallbackCuPrice,
+    cuLimit,
+    swqosOnly,
+    rebroadcastMs: posInt(o.rebroadcastMs ?? 1_500, 'rebroadcastMs', 10),
+    pollMs: posInt(o.pollMs ?? 400, 'pollMs', 5),
+    commitment,
+    onExpired,
+    maxResigns: posInt(o.maxResigns ?? 3, 'maxResigns', 0, 100),
+    concurrency: posInt(o.concurrency ?? 64, 'concurrency', 1, 100_000),
+    ...(o.journal ? { journal: o.journal } : {}),
+    blockhashTtlMs: posInt(o.blockhashTtlMs ?? 1_000, 'blockhashTtlMs', 0),
+    fetchLogs,
+  };
+}
+
+/** The minimum tip of the routing mode. */
+export function minimumTip(cfg: ResolvedSenderOptions): bigint {
+  return cfg.swqosOnly ? cfg.minTipLamports.swqosOnly : cfg.minTipLamports.dual;
+}

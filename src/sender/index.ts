@@ -1,0 +1,25 @@
+/**
+ * The sender: build, tip, sign, submit through `/fast`, rebroadcast, batched confirmation and an
+ * exactly-once journal. `createSender` is the entry point; the rest is exported for callers that
+ * want one piece (the byte-exact fast path, wire inspection, the tracker, the journal).
+ */
+export { createSender } from './send.js';
+export type { Sender, SenderConfig, SendOptions, SendOutcome, SendManyItem, SendManyOptions, ResumeOptions, SenderStats, SendTimings } from './send.js';
+export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './build.js';
+export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
+export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
+export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from './wire.js';
+export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from './wire.js';
+export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from './instructions.js';
+export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from './signer.js';
+export type { Signer, SignerInput } from './signer.js';
+export { assertSendable, summarizeWire } from './inspect.js';
+export type { WireSummary, InspectOptions } from './inspect.js';
+export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm.js';
+export type { Tracker, TrackRequest, TrackResult, TrackerStats } from './confirm.js';
+export { openJournal, readJournal, foldRecords } from './journal.js';
+export type { Journal, JournalRecord, IntentView, IntentState } from './journal.js';
+export { SenderEvents } from './events.js';
+export type { SenderEventMap, SenderEventName } from './events.js';
+export { rankSenders, timePing, SENDER_REGIONS } from './submit.js';
+export type { SenderRpc } from './rpc.js';

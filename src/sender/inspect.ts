@@ -1,0 +1,132 @@
+/**
+ * Inspection of signed wire bytes before they leave the process: `/fast` rejects a transaction
+ * without a `setComputeUnitPrice` instruction or without a System transfer of at least the minimum
+ * tip to one of the tip accounts, and a rejection costs a round trip and tells less. Checking here
+ * gives a typed error (`SENDER_MISSING_CU_PRICE`, `SENDER_MISSING_TIP`) that says what was found.
+ */
+import { CairnError, ErrorCodes } from '../errors.js';
+import { addressBytes, encodeBase58 } from './address.js';
+import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from './instructions.js';
+import { verifySignature } from './signer.js';
+import { parseTransaction, type ParsedTransaction } from './wire.js';
+
+export interface WireSummary {
+  parsed: ParsedTransaction;
+  /** Base58 of the first signature (the transaction id). */
+  signature: string;
+  feePayer: string;
+  recentBlockhash: string;
+  /** µlamports/CU from `setComputeUnitPrice`, undefined when absent. */
+  cuPrice?: bigint;
+  cuLimit?: number;
+  /** Largest System transfer to a tip account, with its destination; undefined when none. */
+  tip?: { lamports: bigint; account: string };
+}
+
+export interface InspectOptions {
+  tipAccounts: readonly string[];
+  minTipLamports: bigint;
+  /** Verify every signature with ed25519 (default true). */
+  verifySignatures?: boolean;
+}
+
+const hexCache = new WeakMap<readonly string[], Set<string>>();
+function tipSet(accounts: readonly string[]): Set<string> {
+  let s = hexCache.get(accounts);
+  if (!s) {
+    s = new Set(accounts.map((a, i) => Buffer.from(addressBytes(a, `tipAccounts[${i}]`)).toString('hex')));
+    hexCache.set(accounts, s);
+  }
+  return s;
+}
+
+const SYSTEM_HEX = Buffer.from(addressBytes(SYSTEM_PROGRAM, 'system')).toString('hex');
+const CB_HEX = Buffer.from(addressBytes(COMPUTE_BUDGET_PROGRAM, 'computeBudget')).toString('hex');
+const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
+
+/** Parse wire bytes and pull out what the sender cares about (no policy checks). */
+export function summarizeWire(wire: Uint8Array, tipAccounts: readonly string[]): WireSummary {
+  const parsed = parseTransaction(wire);
+  const { parts } = parsed;
+  const tips = tipSet(tipAccounts);
+  const keys = parts.staticKeys;
+  let cuPrice: bigint | undefined;
+  let cuLimit: number | undefined;
+  let tip: WireSummary['tip'];
+  for (const ix of parts.instructions) {
+    const program = hex(keys[ix.programIdIndex]);
+    const d = ix.data;
+    if (program === CB_HEX) {
+      const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+      if (d[0] === CB_SET_COMPUTE_UNIT_PRICE && d.length === 9) cuPrice = view.getBigUint64(1, true);
+      else if (d[0] === CB_SET_COMPUTE_UNIT_LIMIT && d.length === 5) cuLimit = view.getUint32(1, true);
+    } else if (program === SYSTEM_HEX && d.length === 12 && ix.accounts.length >= 2) {
+      const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
+      if (view.getUint32(0, true) !== SYSTEM_TRANSFER) continue;
+      const toIndex = ix.accounts[1];
+      // A destination behind a lookup table cannot be resolved offline: it does not count as a tip.
+      if (toIndex >= keys.length) continue;
+      const to = hex(keys[toIndex]);
+      if (!tips.has(to)) continue;
+      const lamports = view.getBigUint64(4, true);
+      if (!tip || lamports > tip.lamports) tip = { lamports, account: encodeBase58(keys[toIndex]) };
+    }
+  }
+  return {
+    parsed,
+    signature: encodeBase58(parsed.signatures[0] ?? new Uint8Array(64)),
+    feePayer: encodeBase58(keys[0]),
+    recentBlockhash: encodeBase58(parts.recentBlockhash),
+    ...(cuPrice !== undefined ? { cuPrice } : {}),
+    ...(cuLimit !== undefined ? { cuLimit } : {}),
+    ...(tip ? { tip } : {}),
+  };
+}
+
+/**
+ * Check signed wire bytes are acceptable to `/fast`: parsable, fully signed (signatures verified),
+ * with a CU price and a tip of at least the minimum. Returns the summary; throws a typed error.
+ *
+ * @example
+ * const s = assertSendable(wire, { tipAccounts: DEFAULT_TIP_ACCOUNTS, minTipLamports: 1_000_000n });
+ * s.signature; // base58 transaction id
+ */
+export function assertSendable(wire: Uint8Array, o: InspectOptions): WireSummary {
+  const s = summarizeWire(wire, o.tipAccounts);
+  const { parsed } = s;
+  if (parsed.signatures.length === 0) {
+    throw new CairnError(ErrorCodes.SENDER_INVALID_TRANSACTION, 'transaction carries no signatures', { context: { field: 'wire' } });
+  }
+  if (o.verifySignatures !== false) {
+    for (let i = 0; i < parsed.signatures.length; i++) {
+      const key = parsed.parts.staticKeys[i];
+      if (!verifySignature(key, parsed.message, parsed.signatures[i])) {
+        throw new CairnError(ErrorCodes.SENDER_INVALID_TRANSACTION, `signature ${i} (signer ${encodeBase58(key)}) is missing or does not verify`, {
+          context: { field: 'wire', index: i, signer: encodeBase58(key) },
+        });
+      }
+    }
+  }
+  if (s.cuPrice === undefined) {
+    throw new CairnError(
+      ErrorCodes.SENDER_MISSING_CU_PRICE,
+      'transaction has no ComputeBudget setComputeUnitPrice instruction; /fast requires one',
+      { context: { signature: s.signature } },
+    );
+  }
+  if (!s.tip) {
+    throw new CairnError(
+      ErrorCodes.SENDER_MISSING_TIP,
+      `transaction has no System transfer to a tip account (need ≥ ${o.minTipLamports} lamports to one of ${o.tipAccounts.length} tip accounts)`,
+      { context: { signature: s.signature, minTipLamports: o.minTipLamports.toString() } },
+    );
+  }
+  if (s.tip.lamports < o.minTipLamports) {
+    throw new CairnError(
+      ErrorCodes.SENDER_MISSING_TIP,
+      `tip of ${s.tip.lamports} lamports to ${s.tip.account} is below the minimum ${o.minTipLamports} for this routing mode`,
+      { context: { signature: s.signature, tipLamports: s.tip.lamports.toString(), minTipLamports: o.minTipLamports.toString() } },
+    );
+  }
+  return s;
+}

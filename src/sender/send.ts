@@ -1,0 +1,666 @@
+/**
+ * `createSender(config)`: the orchestration. For each intent: build and sign (build.ts), journal the
+ * signed bytes durably (journal.ts), submit through `/fast` (submit.ts), rebroadcast the SAME bytes
+ * every `rebroadcastMs` until the signature shows up, and wait for the one shared tracker
+ * (confirm.ts) to report confirmed, failed or — proven — expired. Only after a proven expiry may an
+ * intent be signed again (`onExpired: 'resign'`), so an intent never has two live signatures and
+ * never lands twice. Intent ids are idempotency keys: sending an id the journal already knows joins
+ * or returns that intent instead of starting another.
+ *
+ * Everything a sender starts (timers, tracker polling, requests) hangs off one AbortController that
+ * `close()` aborts; each send also follows its caller's AbortSignal.
+ */
+import { randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
+import { createClient } from '../rpc/client.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
+import { linkSignals, senderAbortError, sleep } from './abort.js';
+import { createBuilder, planFromJournal, planToJournal, prepareInput, type Built, type Prepared, type SendInput } from './build.js';
+import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
+import { createTracker, type TrackerStats } from './confirm.js';
+import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
+import { isTerminal, openJournal, type IntentView, type Journal, type JournalRecord } from './journal.js';
+import { logsOf, toNumber, type Commitment, type SenderRpc } from './rpc.js';
+import { toSigner, type Signer, type SignerInput } from './signer.js';
+import { rankSenders, SENDER_REGIONS, submitOnce } from './submit.js';
+
+export interface SenderConfig extends SenderOptions {
+  /**
+   * The RPC client (`createClient(...)` from src/rpc/client.ts, or anything with the same methods).
+   * When absent, the sender creates one from `url` / `baseUrl` / `senderUrl` / `apiKey` (CAIRN_*
+   * environment, default: the local devnet) and closes it on `close()`.
+   */
+  client?: SenderRpc;
+  url?: string;
+  baseUrl?: string;
+  senderUrl?: string;
+  /**
+   * Region choice for a client the sender creates: a region name of `SENDER_REGIONS` ('fra', 'ams',
+   * …), or a list of candidate sender hosts of which the lowest `/ping` round trip wins (timed once,
+   * before the first request). Ignored when `client` is given.
+   */
+  region?: string;
+  senderUrls?: readonly string[];
+  apiKey?: string;
+  /** Close the client on `close()` (default: true only for a client the sender created). */
+  ownsClient?: boolean;
+  /** Signers `resume()` may use to re-sign expired intents (looked up by address). */
+  signers?: readonly SignerInput[];
+  /** Ping `/fast` when idle for this long (ms), to keep the connection warm; 0 = off (default). */
+  warmMs?: number;
+}
+
+export interface SendOptions {
+  /** Idempotency key (default: a random UUID). */
+  id?: string;
+  signal?: AbortSignal;
+  commitment?: Commitment;
+  onExpired?: 'fail' | 'resign';
+}
+
+export interface SendTimings {
+  /** Build + sign duration, ms (last attempt). */
+  buildMs: number;
+  /** From the call to the first `/fast` answer, ms. */
+  firstSubmitMs?: number;
+  /** From the call to the first status seen, ms. */
+  landedMs?: number;
+  /** From the call to the requested commitment, ms. */
+  confirmedMs?: number;
+}
+
+export interface SendOutcome {
+  id: string;
+  signature: string;
+  slot: number;
+  commitment: Commitment;
+  /** Signed versions of the intent (1, or more after re-signing expired ones). */
+  attempts: number;
+  /** Submits of the final signature (first send + rebroadcasts). */
+  sends: number;
+  timings: SendTimings;
+  /** True when the outcome was read back from the journal (sent by an earlier process). */
+  fromJournal?: boolean;
+}
+
+export type SendManyItem =
+  | { index: number; id: string; ok: true; outcome: SendOutcome }
+  | { index: number; id: string; ok: false; error: Error };
+
+export interface SendManyOptions {
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Idempotency key per input (default: random). */
+  idOf?: (input: SendInput, index: number) => string;
+  commitment?: Commitment;
+  onExpired?: 'fail' | 'resign';
+}
+
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /** Extra signers for re-signing (added to the sender's). */
+  signers?: readonly SignerInput[];
+  concurrency?: number;
+}
+
+export interface SenderStats {
+  tracker: TrackerStats;
+  submits: number;
+  rebroadcasts: number;
+  inFlight: number;
+}
+
+export interface Sender {
+  send(input: SendInput, options?: SendOptions): Promise<SendOutcome>;
+  sendMany(inputs: Iterable<SendInput> | AsyncIterable<SendInput>, options?: SendManyOptions): AsyncIterableIterator<SendManyItem>;
+  /** Drive every unfinished intent of the journal to an end. */
+  resume(options?: ResumeOptions): Promise<SendManyItem[]>;
+  on<K extends SenderEventName>(name: K, fn: SenderListener<K>): () => void;
+  readonly stats: SenderStats;
+  readonly config: ResolvedSenderOptions;
+  close(): Promise<void>;
+}
+
+interface Current {
+  wire: Uint8Array;
+  signature: string;
+  lastValidBlockHeight: number;
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set([
+  ErrorCodes.SENDER_ABORTED,
+  ErrorCodes.SENDER_TRANSACTION_FAILED,
+  ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
+  ErrorCodes.SENDER_REJECTED,
+]);
+
+/** Build failures that would fail again on retry. */
+const DETERMINISTIC: ReadonlySet<string> = new Set([
+  ErrorCodes.INPUT_INVALID,
+  ErrorCodes.SENDER_MISSING_TIP,
+  ErrorCodes.SENDER_MISSING_CU_PRICE,
+  ErrorCodes.SENDER_INVALID_TRANSACTION,
+  ErrorCodes.SENDER_TRANSACTION_FAILED,
+]);
+
+const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+
+/**
+ * Create a sender.
+ *
+ * @example
+ * const client = createClient({ url: 'http://127.0.0.1:8899' });
+ * const sender = createSender({ client, cuPrice: 200_000, cuLimit: 1_000, journal: 'sends.jsonl' });
+ * const out = await sender.send({ instructions: [transferInstruction(payer.address, to, 5000n)], payer });
+ * console.log(out.signature, out.slot);
+ * await sender.close();
+ */
+export function createSender(config: SenderConfig): Sender {
+  if (!config || typeof config !== 'object') throw new InputError('config', 'expected an object');
+  const endpointOpts = {
+    ...(config.url ? { url: config.url } : {}),
+    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
+    ...(config.senderUrl ? { senderUrl: config.senderUrl } : {}),
+    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+  };
+  let rpc: SenderRpc;
+  if (config.client) rpc = config.client;
+  else if (config.senderUrls !== undefined) {
+    if (!Array.isArray(config.senderUrls) || config.senderUrls.length === 0) throw new InputError('senderUrls', 'expected a non-empty array of URLs');
+    const urls = [...config.senderUrls];
+    // Time /ping once, lazily: createSender stays synchronous, the first call waits for the choice.
+    const chosen = rankSenders(urls, { samples: 3 }).then(([best]) =>
+      createClient({ ...endpointOpts, senderUrl: best.rttMs === Infinity ? urls[0] : best.url }),
+    );
+    chosen.catch(() => undefined);
+    rpc = lazyRpc(chosen);
+  } else if (config.region !== undefined) {
+    const url = SENDER_REGIONS[config.region];
+    if (!url) throw new InputError('region', `expected one of ${Object.keys(SENDER_REGIONS).join(', ')}, got ${JSON.stringify(config.region)}`);
+    rpc = createClient({ ...endpointOpts, senderUrl: url });
+  } else rpc = createClient(endpointOpts);
+  const ownsClient = config.ownsClient ?? config.client === undefined;
+  if (!rpc || typeof rpc.sendTransaction !== 'function' || typeof rpc.getSignatureStatuses !== 'function') {
+    throw new InputError('config.client', 'expected an RPC client (createClient from cairn/rpc)');
+  }
+  const cfg = resolveSenderConfig(config);
+  const warmMs = config.warmMs ?? 0;
+  if (!Number.isInteger(warmMs) || warmMs < 0) throw new InputError('warmMs', 'expected a non-negative integer (ms)');
+  const keyring = new Map<string, Signer>();
+  (config.signers ?? []).forEach((s, i) => {
+    const k = toSigner(s, `signers[${i}]`);
+    keyring.set(k.address, k);
+  });
+  const life = new AbortController();
+  // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
+  setMaxListeners(0, life.signal);
+  const events = new SenderEvents();
+  const builder = createBuilder(rpc, cfg);
+  const tracker = createTracker({ rpc, pollMs: cfg.pollMs });
+  const inflight = new Map<string, Promise<SendOutcome>>();
+  const counters = { submits: 0, rebroadcasts: 0 };
+  let closed = false;
+  let lastActivity = Date.now();
+  let journalP: Promise<Journal> | undefined;
+  const journal = (): Promise<Journal> | undefined => {
+    if (!cfg.journal) return undefined;
+    journalP ??= openJournal(cfg.journal);
+    return journalP;
+  };
+  const record = async (rec: JournalRecord): Promise<void> => {
+    const j = journal();
+    if (j) await (await j).append(rec);
+  };
+
+  let warmTimer: ReturnType<typeof setInterval> | undefined;
+  if (warmMs > 0 && rpc.ping) {
+    warmTimer = setInterval(() => {
+      if (Date.now() - lastActivity >= warmMs) rpc.ping!({ signal: life.signal }).catch(() => undefined);
+    }, warmMs);
+    warmTimer.unref();
+  }
+
+  const assertOpen = (): void => {
+    if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'sender is closed');
+  };
+
+  /** The heart: drive one intent to an end. `from` = a signed attempt found in the journal. */
+  const drive = async (
+    id: string,
+    prepared: Prepared | undefined,
+    o: { signal: AbortSignal; commitment: Commitment; onExpired: 'fail' | 'resign'; from?: Current & { attempt: number }; resumed?: boolean },
+  ): Promise<SendOutcome> => {
+    const t0 = performance.now();
+    const timings: SendTimings = { buildMs: 0 };
+    let attempt = o.from?.attempt ?? 0;
+    let current: Current | undefined = o.from;
+    let minHeight: number | undefined;
+    let searchHistory = !!o.resumed;
+    for (;;) {
+      if (o.signal.aborted) throw senderAbortError(o.signal, 'send');
+      let fresh = false;
+      if (!current) {
+        if (!prepared) {
+          throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `intent ${id}: cannot re-sign (no plan or signer available)`, {
+            context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
+          });
+        }
+        if (prepared.kind === 'wire') {
+          const lvbh = await wireLastValid(prepared.recentBlockhash, prepared.lastValidBlockHeight, o.signal);
+          current = { wire: prepared.wire, signature: prepared.signature, lastValidBlockHeight: lvbh };
+        } else {
+          let built: Built;
+          try {
+            built = await builder.build(prepared, {
+              signal: o.signal,
+              freshBlockhash: minHeight !== undefined,
+              ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
+            });
+          } catch (e) {
+            // Nothing was signed or sent. A deterministic refusal ends the intent; a transient RPC
+            // failure leaves it 'created', so resume() (or the same id later) can try again.
+            if (e instanceof CairnError && DETERMINISTIC.has(e.code)) {
+              await record({ op: 'failed', id, at: Date.now(), error: e.message });
+              events.emit('failed', { id, error: e });
+            }
+            throw e;
+          }
+          timings.buildMs = built.buildMs;
+          current = { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+        }
+        attempt++;
+        // Durable BEFORE the bytes leave: after a crash this record names the only live signature.
+        await record({
+          op: 'signed',
+          id,
+          at: Date.now(),
+          signature: current.signature,
+          wire: b64(current.wire),
+          lastValidBlockHeight: current.lastValidBlockHeight,
+          attempt,
+        });
+        fresh = true;
+      }
+      const cur = current;
+      let sends = 0;
+      let landed = false;
+      const submit = async (): Promise<void> => {
+        lastActivity = Date.now();
+        counters.submits++;
+        sends++;
+        const r = await submitOnce(rpc, cur.wire, cfg.swqosOnly, o.signal);
+        if (!r.ok && r.fatal) throw r.error;
+      };
+      if (fresh || o.resumed) {
+        try {
+          await submit();
+        } catch (e) {
+          if (e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED) {
+            await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message });
+            events.emit('failed', { id, signature: cur.signature, error: e });
+          }
+          throw e;
+        }
+        timings.firstSubmitMs ??= performance.now() - t0;
+        events.emit('sent', { id, signature: cur.signature, attempt });
+      }
+      // Rebroadcast the same bytes until the signature shows up (or the track ends).
+      // Never two submits of one intent in flight: a slow host must not turn rebroadcasting into a storm.
+      let submitting = false;
+      const rebroadcast = setInterval(() => {
+        if (landed || submitting || o.signal.aborted) return;
+        submitting = true;
+        counters.rebroadcasts++;
+        submit()
+          .then(
+            () => events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
+            () => undefined,
+          )
+          .finally(() => (submitting = false));
+      }, cfg.rebroadcastMs);
+      let result;
+      try {
+        result = await tracker.track({
+          signature: cur.signature,
+          lastValidBlockHeight: cur.lastValidBlockHeight,
+          commitment: o.commitment,
+          searchHistory,
+          signal: o.signal,
+          onLanded: (slot) => {
+            landed = true;
+            timings.landedMs = performance.now() - t0;
+            events.emit('landed', { id, signature: cur.signature, slot });
+            void record({ op: 'landed', id, at: Date.now(), signature: cur.signature, slot }).catch(() => undefined);
+          },
+        });
+      } finally {
+        clearInterval(rebroadcast);
+      }
+      if (result.kind === 'confirmed') {
+        timings.confirmedMs = performance.now() - t0;
+        await record({ op: 'confirmed', id, at: Date.now(), signature: cur.signature, slot: result.slot, commitment: result.commitment });
+        events.emit('confirmed', { id, signature: cur.signature, slot: result.slot, commitment: result.commitment });
+        return { id, signature: cur.signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
+      }
+      if (result.kind === 'failed') {
+        let logs: string[] | undefined;
+        if (cfg.fetchLogs) {
+          // getTransaction has no 'processed' view: a failure seen at processed may need a slot.
+          for (let i = 0; i < 3 && !logs; i++) {
+            try {
+              logs = logsOf(await rpc.getTransaction(cur.signature, { commitment: 'confirmed' }, { signal: o.signal })).logs;
+            } catch {
+              /* logs are a courtesy: the failure itself is certain */
+            }
+            if (!logs && i < 2) await sleep(cfg.pollMs, o.signal);
+          }
+        }
+        const err = new TransactionFailedError(
+          ErrorCodes.SENDER_TRANSACTION_FAILED,
+          `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}`,
+          { context: { signature: cur.signature, err: result.err, slot: result.slot, ...(logs ? { logs } : {}) } },
+        );
+        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message });
+        events.emit('failed', { id, signature: cur.signature, error: err });
+        throw err;
+      }
+      // Proven expired: the final status read after the height passed found nothing.
+      await record({
+        op: 'expired',
+        id,
+        at: Date.now(),
+        signature: cur.signature,
+        lastValidBlockHeight: result.lastValidBlockHeight,
+        blockHeight: result.blockHeight,
+      });
+      const willResign = o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns;
+      events.emit('expired', {
+        id,
+        signature: cur.signature,
+        lastValidBlockHeight: result.lastValidBlockHeight,
+        blockHeight: result.blockHeight,
+        willResign,
+      });
+      if (!willResign) {
+        const err = new BlockhashExpiredError(
+          ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
+          `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
+          { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight } },
+        );
+        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message });
+        throw err;
+      }
+      current = undefined;
+      minHeight = result.blockHeight;
+      searchHistory = false;
+    }
+  };
+
+  const wireLastValid = async (recentBlockhash: string, given: number | undefined, signal: AbortSignal): Promise<number> => {
+    if (given !== undefined) return given;
+    const latest = await builder.blockhash(signal);
+    if (latest.blockhash === recentBlockhash) return latest.lastValidBlockHeight;
+    // Unknown blockhash age: assume the longest possible life, so expiry is never declared early.
+    const height = toNumber(await rpc.getBlockHeight(undefined, { signal }), 'getBlockHeight');
+    return height + 151;
+  };
+
+  /** Start (or join) one intent; the caller's signal is linked to the sender's life. */
+  const start = (id: string, run: (signal: AbortSignal) => Promise<SendOutcome>, signal?: AbortSignal): Promise<SendOutcome> => {
+    const existing = inflight.get(id);
+    if (existing) return existing;
+    const link = linkSignals(life.signal, signal);
+    const p = run(link.signal)
+      .catch((e: unknown) => {
+        // After an abort, whatever broke (a request, a wait, the closed tracker) is reported as the
+        // abort — unless the intent had already reached a real outcome.
+        if (link.signal.aborted && !(e instanceof CairnError && OUTCOMES.has(e.code))) throw senderAbortError(link.signal, 'send');
+        throw e;
+      })
+      .finally(() => {
+        link.release();
+        inflight.delete(id);
+      });
+    inflight.set(id, p);
+    return p;
+  };
+
+  const fromJournalView = (v: IntentView): SendOutcome | Error => {
+    const end = v.end;
+    if (end?.op === 'confirmed') {
+      return {
+        id: v.id,
+        signature: end.signature,
+        slot: end.slot,
+        commitment: end.commitment as Commitment,
+        attempts: v.attempts,
+        sends: 0,
+        timings: { buildMs: 0 },
+        fromJournal: true,
+      };
+    }
+    const msg = end?.op === 'failed' ? end.error : end?.op === 'abandoned' ? end.reason : `intent ${v.id} ended`;
+    return new CairnError(end?.op === 'failed' && /expired/.test(msg) ? ErrorCodes.SENDER_BLOCKHASH_EXPIRED : ErrorCodes.SENDER_TRANSACTION_FAILED, msg, {
+      context: { id: v.id, fromJournal: true, ...(end && 'signature' in end ? { signature: end.signature } : {}) },
+    });
+  };
+
+  /** Continue an intent found unfinished in the journal. */
+  const resumeView = (v: IntentView, extra: ReadonlyMap<string, Signer>, o: { signal?: AbortSignal; commitment?: Commitment; onExpired?: 'fail' | 'resign' }) => {
+    const ring = new Map([...keyring, ...extra]);
+    let prepared: Prepared | undefined;
+    if (v.plan) {
+      const p = planFromJournal(v.plan, ring);
+      if ('kind' in p) prepared = p;
+    }
+    const from = v.state === 'signed' || v.state === 'landed' ? v.signed : undefined;
+    return start(
+      v.id,
+      async (signal) => {
+        if (!from && !prepared && v.state !== 'expired') {
+          // created but never signed, and nothing to build it from: nothing was ever sent.
+          await record({ op: 'abandoned', id: v.id, at: Date.now(), reason: 'no plan to build from (never sent)' });
+          throw new CairnError(ErrorCodes.SENDER_JOURNAL, `intent ${v.id} was never sent and cannot be rebuilt`, { context: { id: v.id } });
+        }
+        const onExpired = o.onExpired ?? cfg.onExpired;
+        if (v.state === 'expired' && (onExpired !== 'resign' || !prepared)) {
+          const end = v.end as Extract<JournalRecord, { op: 'expired' }>;
+          const err = new BlockhashExpiredError(
+            ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
+            `transaction ${end.signature} expired (height ${end.blockHeight} > ${end.lastValidBlockHeight})${prepared ? '' : '; no signer to re-sign'}`,
+            { context: { signature: end.signature, lastValidBlockHeight: end.lastValidBlockHeight, blockHeight: end.blockHeight } },
+          );
+          await record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message });
+          throw err;
+        }
+        return drive(v.id, prepared, {
+          signal,
+          commitment: o.commitment ?? cfg.commitment,
+          onExpired,
+          resumed: true,
+          ...(from ? { from: { wire: new Uint8Array(Buffer.from(from.wire, 'base64')), signature: from.signature, lastValidBlockHeight: from.lastValidBlockHeight, attempt: from.attempt } } : {}),
+        });
+      },
+      o.signal,
+    );
+  };
+
+  const send: Sender['send'] = async (input, options = {}) => {
+    assertOpen();
+    if (options === null || typeof options !== 'object') throw new InputError('options', 'expected an object');
+    const id = options.id ?? randomUUID();
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InputError('options.id', 'expected a non-empty string ≤ 200 chars');
+    const commitment = options.commitment ?? cfg.commitment;
+    const onExpired = options.onExpired ?? cfg.onExpired;
+    const joined = inflight.get(id);
+    if (joined) return joined;
+    const jp = journal();
+    if (jp) {
+      const view = (await jp).intents().get(id);
+      if (view) {
+        if (isTerminal(view.state)) {
+          const r = fromJournalView(view);
+          if (r instanceof Error) throw r;
+          return r;
+        }
+        return resumeView(view, new Map(), { ...(options.signal ? { signal: options.signal } : {}), commitment, onExpired });
+      }
+    }
+    const prepared = prepareInput(input, cfg);
+    return start(
+      id,
+      async (signal) => {
+        await record({ op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' && cfg.journal ? { plan: planToJournal(prepared) } : {}) });
+        return drive(id, prepared, { signal, commitment, onExpired });
+      },
+      options.signal,
+    );
+  };
+
+  async function* sendMany(inputs: Iterable<SendInput> | AsyncIterable<SendInput>, o: SendManyOptions = {}): AsyncGenerator<SendManyItem> {
+    assertOpen();
+    const concurrency = o.concurrency ?? cfg.concurrency;
+    if (!Number.isInteger(concurrency) || concurrency < 1) throw new InputError('concurrency', `expected a positive integer, got ${String(concurrency)}`);
+    if (!inputs || (typeof (inputs as Iterable<SendInput>)[Symbol.iterator] !== 'function' && typeof (inputs as AsyncIterable<SendInput>)[Symbol.asyncIterator] !== 'function')) {
+      throw new InputError('inputs', 'expected an iterable or async iterable of send inputs');
+    }
+    const link = linkSignals(o.signal);
+    const it: AsyncIterator<SendInput> | Iterator<SendInput> =
+      typeof (inputs as AsyncIterable<SendInput>)[Symbol.asyncIterator] === 'function'
+        ? (inputs as AsyncIterable<SendInput>)[Symbol.asyncIterator]()
+        : (inputs as Iterable<SendInput>)[Symbol.iterator]();
+    const ready: SendManyItem[] = [];
+    let wake: (() => void) | undefined;
+    let running = 0;
+    let index = 0;
+    let exhausted = false;
+    try {
+      for (;;) {
+        while (!exhausted && running < concurrency) {
+          const next = await it.next();
+          if (next.done) {
+            exhausted = true;
+            break;
+          }
+          const i = index++;
+          const input = next.value;
+          let id: string;
+          try {
+            id = o.idOf ? o.idOf(input, i) : randomUUID();
+          } catch (e) {
+            ready.push({ index: i, id: '', ok: false, error: e instanceof Error ? e : new Error(String(e)) });
+            continue;
+          }
+          running++;
+          send(input, {
+            id,
+            signal: link.signal,
+            ...(o.commitment ? { commitment: o.commitment } : {}),
+            ...(o.onExpired ? { onExpired: o.onExpired } : {}),
+          }).then(
+            (outcome) => ready.push({ index: i, id, ok: true, outcome }),
+            (error: unknown) => ready.push({ index: i, id, ok: false, error: error instanceof Error ? error : new Error(String(error)) }),
+          ).finally(() => {
+            running--;
+            wake?.();
+          });
+        }
+        if (ready.length > 0) {
+          yield ready.shift()!;
+          continue;
+        }
+        if (exhausted && running === 0) return;
+        await new Promise<void>((r) => (wake = r));
+        wake = undefined;
+      }
+    } finally {
+      // Consumer stopped early (break / throw): stop what is still running.
+      if (running > 0) link.abort(new Error('sendMany stopped by its consumer'));
+      link.release();
+    }
+  }
+
+  const resume: Sender['resume'] = async (o = {}) => {
+    assertOpen();
+    const jp = journal();
+    if (!jp) throw new InputError('journal', 'resume() needs a sender created with a journal path');
+    const j = await jp;
+    const extra = new Map<string, Signer>();
+    (o.signers ?? []).forEach((s, i) => {
+      const k = toSigner(s, `signers[${i}]`);
+      extra.set(k.address, k);
+    });
+    const pending = [...j.intents().values()].filter((v) => !isTerminal(v.state) && !inflight.has(v.id));
+    const concurrency = o.concurrency ?? cfg.concurrency;
+    const out: SendManyItem[] = [];
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < pending.length) {
+        const i = next++;
+        const v = pending[i];
+        try {
+          const outcome = await resumeView(v, extra, o.signal ? { signal: o.signal } : {});
+          out.push({ index: i, id: v.id, ok: true, outcome });
+        } catch (e) {
+          out.push({ index: i, id: v.id, ok: false, error: e instanceof Error ? e : new Error(String(e)) });
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, worker));
+    return out;
+  };
+
+  return {
+    send,
+    sendMany: (inputs, o) => sendMany(inputs, o),
+    resume,
+    on: (name, fn) => events.on(name, fn),
+    get stats() {
+      return { tracker: { ...tracker.stats }, submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size };
+    },
+    config: cfg,
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (warmTimer) clearInterval(warmTimer);
+      life.abort(new CairnError(ErrorCodes.SENDER_CLOSED, 'sender closed'));
+      tracker.close();
+      await Promise.allSettled([...inflight.values()]);
+      if (journalP) await (await journalP).close();
+      events.clear();
+      if (ownsClient) await rpc.close?.();
+    },
+  };
+}
+
+/** A SenderRpc whose calls wait for a client that is still being chosen. */
+function lazyRpc(p: Promise<SenderRpc>): SenderRpc {
+  const fwd =
+    (m: keyof SenderRpc) =>
+    async (...args: unknown[]): Promise<unknown> => {
+      const c = await p;
+      return (c[m] as (...a: unknown[]) => Promise<unknown>).apply(c, args);
+    };
+  return {
+    getLatestBlockhash: fwd('getLatestBlockhash'),
+    getBlockHeight: fwd('getBlockHeight'),
+    getSignatureStatuses: fwd('getSignatureStatuses'),
+    getTransaction: fwd('getTransaction'),
+    simulateTransaction: fwd('simulateTransaction'),
+    getPriorityFeeEstimate: fwd('getPriorityFeeEstimate'),
+    sendTransaction: fwd('sendTransaction'),
+    ping: fwd('ping'),
+    close: async () => {
+      const c = await p.catch(() => undefined);
+      await c?.close?.();
+    },
+  } as SenderRpc;
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  } catch {
+    return String(v);
+  }
+}

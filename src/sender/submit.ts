@@ -1,0 +1,118 @@
+/**
+ * Submission through `/fast`. The client already posts base64 with `skipPreflight: true,
+ * maxRetries: 0` over keep-alive and retries 429 (honouring `Retry-After`) and 5xx/network errors
+ * with backoff; this layer decides what a failure MEANS for an intent:
+ * - 400 / JSON-RPC -32602 (missing tip, missing CU price, bad parameters): the host refused the
+ *   bytes, nothing is live: fail fast with the host's message (`SENDER_REJECTED`).
+ * - anything else after the client's retries (still rate limited, server down, network): the bytes
+ *   may or may not have arrived, so the intent stays live and the rebroadcast loop tries again.
+ *
+ * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
+ */
+import http from 'node:http';
+import https from 'node:https';
+import { CairnError, ErrorCodes, HttpError, RpcError, isAbortError } from '../errors.js';
+import { senderAbortError } from './abort.js';
+import type { SenderRpc } from './rpc.js';
+
+/** The regional plain-HTTP hosts for servers (sender-facts.md). */
+export const SENDER_REGIONS: Readonly<Record<string, string>> = {
+  slc: 'http://slc-sender.helius-rpc.com',
+  ewr: 'http://ewr-sender.helius-rpc.com',
+  lon: 'http://lon-sender.helius-rpc.com',
+  fra: 'http://fra-sender.helius-rpc.com',
+  ams: 'http://ams-sender.helius-rpc.com',
+  sg: 'http://sg-sender.helius-rpc.com',
+  tyo: 'http://tyo-sender.helius-rpc.com',
+};
+
+export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: Error };
+
+/** True when the host refused the transaction itself (400 / -32602), as opposed to a transient failure. */
+export function isRejection(e: unknown): boolean {
+  if (e instanceof RpcError) {
+    const status = (e.context as { status?: number }).status;
+    return e.rpcCode === -32602 || status === 400;
+  }
+  return e instanceof HttpError && e.code === ErrorCodes.RPC_HTTP && e.context.status === 400;
+}
+
+/**
+ * Submit once. Never throws for transient failures (they are returned with `fatal: false`); throws
+ * only on abort.
+ */
+export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: boolean, signal: AbortSignal): Promise<SubmitResult> {
+  try {
+    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, { signal });
+    return { ok: true };
+  } catch (e) {
+    if (signal.aborted || isAbortError(e)) throw senderAbortError(signal, 'submit');
+    if (isRejection(e)) {
+      const msg = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        fatal: true,
+        error: new CairnError(ErrorCodes.SENDER_REJECTED, `/fast refused the transaction: ${msg}`, { context: { host: msg }, cause: e }),
+      };
+    }
+    return { ok: false, fatal: false, error: e instanceof Error ? e : new Error(String(e)) };
+  }
+}
+
+/** Time `GET {url}/ping` (no key, fresh connection each sample so the handshake counts like a cold send would). */
+export function timePing(baseUrl: string, signal?: AbortSignal, timeoutMs = 3_000): Promise<number> {
+  return new Promise((resolve, reject) => {
+    let u: URL;
+    try {
+      u = new URL(`${baseUrl.replace(/\/+$/, '')}/ping`);
+    } catch (e) {
+      reject(e);
+      return;
+    }
+    const mod = u.protocol === 'https:' ? https : http;
+    const t0 = performance.now();
+    const req = mod.request(u, { method: 'GET', agent: false, timeout: timeoutMs, signal }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const body = Buffer.concat(chunks).toString('utf8').trim().toLowerCase();
+        if (res.statusCode === 200 && body === 'ok') resolve(performance.now() - t0);
+        else reject(new CairnError(ErrorCodes.RPC_SERVER, `ping ${u.host}: HTTP ${res.statusCode}`, { context: { status: res.statusCode } }));
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new CairnError(ErrorCodes.RPC_TIMEOUT, `ping ${u.host}: timed out after ${timeoutMs} ms`)));
+    req.on('error', (e) => reject(signal?.aborted ? senderAbortError(signal, 'ping') : e));
+    req.end();
+  });
+}
+
+/**
+ * Rank sender hosts by median `/ping` round trip (unreachable ones last, with `rttMs: Infinity`).
+ *
+ * @example
+ * const [best] = await rankSenders(Object.values(SENDER_REGIONS), { samples: 3 });
+ * const client = createClient({ senderUrl: best.url });
+ */
+export async function rankSenders(
+  urls: readonly string[],
+  o: { samples?: number; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<{ url: string; rttMs: number }[]> {
+  const samples = o.samples ?? 3;
+  const out = await Promise.all(
+    urls.map(async (url) => {
+      const times: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        try {
+          times.push(await timePing(url, o.signal, o.timeoutMs));
+        } catch (e) {
+          if (o.signal?.aborted) throw senderAbortError(o.signal, 'region choice');
+          void e;
+        }
+      }
+      times.sort((a, b) => a - b);
+      return { url, rttMs: times.length ? times[Math.floor(times.length / 2)] : Infinity };
+    }),
+  );
+  return out.sort((a, b) => a.rttMs - b.rttMs);
+}

@@ -1,0 +1,159 @@
+/**
+ * The tracker's timing logic, with fake timers and a scripted in-memory chain (heights and statuses
+ * set by the test). Everything across HTTP is covered against the real devnet in send.test.ts; this
+ * file pins the races the devnet cannot stage on demand: a transaction that lands at its last valid
+ * height while the tip has already moved past it, and the exact number of calls per tick.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTracker } from '../../src/sender/confirm.js';
+import type { SenderRpc, StatusLike } from '../../src/sender/rpc.js';
+import { CairnError } from '../../src/errors.js';
+
+function scriptedChain() {
+  const chain = {
+    height: 100,
+    statuses: new Map<string, StatusLike>(),
+    calls: [] as { method: string; items?: number; history?: boolean }[],
+  };
+  const rpc: SenderRpc = {
+    getLatestBlockhash: async () => ({ blockhash: '11111111111111111111111111111111', lastValidBlockHeight: chain.height + 150 }),
+    getBlockHeight: async () => {
+      chain.calls.push({ method: 'getBlockHeight' });
+      return chain.height;
+    },
+    getSignatureStatuses: async (sigs, cfg) => {
+      chain.calls.push({ method: 'getSignatureStatuses', items: sigs.length, history: !!cfg?.searchTransactionHistory });
+      return { context: { slot: 1 }, value: sigs.map((s) => chain.statuses.get(s) ?? null) };
+    },
+    getTransaction: async () => null,
+    simulateTransaction: async () => ({ err: null, logs: [], unitsConsumed: 150 }),
+    getPriorityFeeEstimate: async () => ({}),
+    sendTransaction: async () => 'x',
+  };
+  return { chain, rpc };
+}
+
+const st = (slot: number, c: 'processed' | 'confirmed' | 'finalized', err: unknown = null): StatusLike => ({
+  slot,
+  confirmations: c === 'finalized' ? null : 1,
+  err,
+  confirmationStatus: c,
+});
+
+describe('tracker (fake timers)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('asks once per 256 signatures plus one height per tick, and sleeps when idle', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const sigs = Array.from({ length: 300 }, (_, i) => `sig${i}`);
+    const done = sigs.map((signature) => t.track({ signature, lastValidBlockHeight: 1000, commitment: 'confirmed' }));
+    await vi.advanceTimersByTimeAsync(100);
+    const tick1 = chain.calls.splice(0);
+    expect(tick1.filter((c) => c.method === 'getSignatureStatuses').map((c) => c.items)).toEqual([256, 44]);
+    expect(tick1.filter((c) => c.method === 'getBlockHeight')).toHaveLength(1);
+    for (const s of sigs) chain.statuses.set(s, st(5, 'processed'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(t.size).toBe(300); // processed is not confirmed yet
+    for (const s of sigs) chain.statuses.set(s, st(5, 'confirmed'));
+    chain.calls.length = 0;
+    await vi.advanceTimersByTimeAsync(100);
+    const results = await Promise.all(done);
+    expect(results.every((r) => r.kind === 'confirmed' && r.slot === 5)).toBe(true);
+    expect(chain.calls.filter((c) => c.method === 'getSignatureStatuses')).toHaveLength(2);
+    expect(t.size).toBe(0);
+    expect(vi.getTimerCount()).toBe(0);
+    chain.calls.length = 0;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(chain.calls).toHaveLength(0);
+    t.close();
+  });
+
+  it('a transaction landing at its last valid height is found by the final read, not reported expired', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const p = t.track({ signature: 'late', lastValidBlockHeight: 110, commitment: 'confirmed' });
+    chain.height = 111; // the tip moved past, the status cache has not caught up yet
+    await vi.advanceTimersByTimeAsync(100);
+    expect(t.size).toBe(1);
+    chain.statuses.set('late', st(42, 'confirmed'));
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(p).resolves.toMatchObject({ kind: 'confirmed', slot: 42 });
+    t.close();
+  });
+
+  it('expiry is reported only after one more empty read, with searchTransactionHistory and both heights', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const p = t.track({ signature: 'gone', lastValidBlockHeight: 110, commitment: 'confirmed' });
+    await vi.advanceTimersByTimeAsync(100);
+    chain.height = 115;
+    await vi.advanceTimersByTimeAsync(100);
+    let settled = false;
+    void p.then(() => (settled = true));
+    await Promise.resolve();
+    expect(settled).toBe(false); // height seen past the window, final read not done yet
+    chain.calls.length = 0;
+    chain.height = 120;
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(p).resolves.toEqual({ kind: 'expired', lastValidBlockHeight: 110, blockHeight: 115 });
+    expect(chain.calls.find((c) => c.method === 'getSignatureStatuses')?.history).toBe(true);
+    t.close();
+  });
+
+  it('err in a status is a failure, reported at the requested commitment; landing is signalled at once', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    chain.statuses.set('bad', st(7, 'processed', { InstructionError: [0, 'Custom'] }));
+    const landed: number[] = [];
+    const p = t.track({ signature: 'bad', lastValidBlockHeight: 1000, commitment: 'finalized', onLanded: (s) => landed.push(s) });
+    await vi.advanceTimersByTimeAsync(100);
+    expect(landed).toEqual([7]);
+    expect(t.size).toBe(1);
+    chain.statuses.set('bad', st(7, 'finalized', { InstructionError: [0, 'Custom'] }));
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(p).resolves.toMatchObject({ kind: 'failed', slot: 7, err: { InstructionError: [0, 'Custom'] } });
+    t.close();
+  });
+
+  it('abort rejects at once and stops polling; close rejects the rest with SENDER_CLOSED', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const ac = new AbortController();
+    const a = t.track({ signature: 'a', lastValidBlockHeight: 1000, commitment: 'confirmed', signal: ac.signal });
+    const b = t.track({ signature: 'b', lastValidBlockHeight: 1000, commitment: 'confirmed' });
+    ac.abort();
+    await expect(a).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+    expect(t.size).toBe(1);
+    t.close();
+    await expect(b).rejects.toBeInstanceOf(CairnError);
+    await expect(b).rejects.toMatchObject({ code: 'SENDER_CLOSED' });
+    chain.calls.length = 0;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(chain.calls).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('keeps polling through a failing tick', async () => {
+    const { chain, rpc } = scriptedChain();
+    let fail = true;
+    const orig = rpc.getBlockHeight;
+    rpc.getBlockHeight = async (...a) => {
+      if (fail) {
+        fail = false;
+        throw new Error('boom');
+      }
+      return orig(...a);
+    };
+    const errors: unknown[] = [];
+    const t = createTracker({ rpc, pollMs: 100, onError: (e) => errors.push(e) });
+    chain.statuses.set('x', st(3, 'confirmed'));
+    const p = t.track({ signature: 'x', lastValidBlockHeight: 1000, commitment: 'confirmed' });
+    await vi.advanceTimersByTimeAsync(200);
+    await expect(p).resolves.toMatchObject({ kind: 'confirmed' });
+    expect(errors).toHaveLength(1);
+    expect(t.stats.tickErrors).toBe(1);
+    t.close();
+  });
+});
