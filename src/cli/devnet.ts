@@ -1,0 +1,161 @@
+/**
+ * `cairn devnet`: run the embedded devnet in the foreground until Ctrl-C / SIGTERM. Prints the URL
+ * (one URL for JSON-RPC, `/fast`, `/ping` and the REST paths) and the websocket URL, then waits;
+ * on a signal it stops the server, the slot clock and every module, and returns 0 so the process
+ * exits with nothing left behind.
+ */
+import { InputError } from '../errors.js';
+import { loadKeysFile, type DevnetKey } from '../devnet/auth.js';
+import { FAULT_ENDPOINTS } from '../devnet/faults.js';
+import { startDevnet, type DevnetOptions } from '../devnet/index.js';
+import type { EndpointFaults, FaultEndpoint } from '../devnet/types.js';
+import { DEFAULT_DEVNET_PORT } from '../config.js';
+
+/** Where the command writes and which signals stop it (the process by default; tests pass their own). */
+export interface DevnetCliIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  /** Resolves when the command should stop (default: SIGINT or SIGTERM). */
+  stopSignal?: Promise<unknown>;
+  /** Called once the devnet listens (tests). */
+  onReady?: (url: string) => void;
+}
+
+const usage = `usage: cairn devnet [--port ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--keys FILE]
+                    [--fault endpoint:key=value[,key=value]] … [--seed N]
+  endpoints: ${FAULT_ENDPOINTS.join(', ')}
+  fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs
+  keys file: a JSON array of { key, rps?, burst?, endpoints?, allowIps?, wallet? }
+  example:   cairn devnet --slot-ms 200 --fault fast:dropRate=0.1 --fault rpc:latencyMs=50
+`;
+
+function num(v: string | undefined, flag: string, min: number, max: number): number {
+  const n = Number(v);
+  if (v === undefined || v === '' || !Number.isFinite(n) || n < min || n > max) {
+    throw new InputError(flag, `expected a number in ${min}..${max}, got ${JSON.stringify(v ?? '')}`);
+  }
+  return n;
+}
+
+/** Parse `endpoint:key=value[,key=value]` into the faults map (merging repeated flags). */
+export function parseFault(spec: string, into: Partial<Record<FaultEndpoint, EndpointFaults>>): void {
+  const m = /^([a-z]+):(.+)$/.exec(spec);
+  if (!m) throw new InputError('--fault', `expected endpoint:key=value, got ${JSON.stringify(spec)}`);
+  const endpoint = m[1] as FaultEndpoint;
+  if (!FAULT_ENDPOINTS.includes(endpoint)) {
+    throw new InputError('--fault', `unknown endpoint ${JSON.stringify(m[1])}; expected one of ${FAULT_ENDPOINTS.join(', ')}`);
+  }
+  const f: Record<string, number> = { ...(into[endpoint] ?? {}) } as Record<string, number>;
+  for (const pair of m[2]!.split(',')) {
+    const [k, v] = pair.split('=');
+    if (!k || v === undefined) throw new InputError('--fault', `expected key=value, got ${JSON.stringify(pair)}`);
+    f[k] = num(v, `--fault ${endpoint}:${k}`, 0, 1e9);
+  }
+  into[endpoint] = f as EndpointFaults;
+}
+
+/** Parse the command line into devnet options (exported for tests). */
+export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
+  const o: DevnetOptions = { port: DEFAULT_DEVNET_PORT };
+  const faults: Partial<Record<FaultEndpoint, EndpointFaults>> = {};
+  let keys: DevnetKey[] | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const eq = a.indexOf('=');
+    const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
+    const value = () => (a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : argv[++i]);
+    switch (flag) {
+      case '-h':
+      case '--help':
+        return 'help';
+      case '--port':
+        o.port = num(value(), '--port', 0, 65535);
+        break;
+      case '--host':
+        o.host = value() ?? '';
+        if (!o.host) throw new InputError('--host', 'expected a host name or IP');
+        break;
+      case '--slot-ms':
+        o.slotMs = num(value(), '--slot-ms', 1, 60_000);
+        break;
+      case '--seed':
+        o.seed = Math.trunc(num(value(), '--seed', 0, 2 ** 32 - 1));
+        break;
+      case '--keys': {
+        const f = value();
+        if (!f) throw new InputError('--keys', 'expected a file path');
+        keys = loadKeysFile(f);
+        break;
+      }
+      case '--fault': {
+        const f = value();
+        if (!f) throw new InputError('--fault', 'expected endpoint:key=value');
+        parseFault(f, faults);
+        break;
+      }
+      default:
+        throw new InputError('argv', `unknown option ${JSON.stringify(a)}`);
+    }
+  }
+  if (keys) o.keys = keys;
+  if (Object.keys(faults).length) o.faults = faults;
+  return o;
+}
+
+function signalPromise(): { promise: Promise<string>; dispose: () => void } {
+  let dispose = () => {};
+  const promise = new Promise<string>((resolve) => {
+    const on = (s: string) => () => resolve(s);
+    const int = on('SIGINT');
+    const term = on('SIGTERM');
+    process.once('SIGINT', int);
+    process.once('SIGTERM', term);
+    dispose = () => {
+      process.off('SIGINT', int);
+      process.off('SIGTERM', term);
+    };
+  });
+  return { promise, dispose };
+}
+
+/**
+ * Run `cairn devnet`. Resolves with the exit code once stopped.
+ *
+ * @example
+ * // cairn devnet --port 8899 --slot-ms 400
+ * process.exitCode = await run(process.argv.slice(3));
+ */
+export async function run(argv: string[], io: DevnetCliIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
+  let options: DevnetOptions | 'help';
+  try {
+    options = parseDevnetArgs(argv);
+  } catch (e) {
+    io.stderr.write(`cairn devnet: ${e instanceof Error ? e.message : String(e)}\n${usage}`);
+    return 2;
+  }
+  if (options === 'help') {
+    io.stdout.write(usage);
+    return 0;
+  }
+  const signals = io.stopSignal ? null : signalPromise();
+  let devnet;
+  try {
+    devnet = await startDevnet({ ...options, log: (l) => io.stderr.write(`${l}\n`) });
+  } catch (e) {
+    signals?.dispose();
+    io.stderr.write(`cairn devnet: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  io.stdout.write(
+    `devnet listening on ${devnet.url}\n` +
+      `  websocket ${devnet.wsUrl}\n` +
+      `  slot ${devnet.chain.slotMs()} ms, ${options.keys?.length ? `${options.keys.length} API key(s)` : 'no API key needed'}\n` +
+      `  faucet: requestAirdrop on ${devnet.url}\n`,
+  );
+  io.onReady?.(devnet.url);
+  const why = await (io.stopSignal ?? signals!.promise);
+  signals?.dispose();
+  await devnet.stop();
+  io.stdout.write(`devnet stopped${typeof why === 'string' ? ` (${why})` : ''}\n`);
+  return 0;
+}

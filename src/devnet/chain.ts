@@ -1,0 +1,814 @@
+/**
+ * The devnet's chain: LiteSVM executes every transaction for real (signatures, fees, rent, program
+ * errors, logs) while this module supplies what LiteSVM does not model — a slot clock, a ring of
+ * recent blockhashes honouring the 150-block validity window, batched execution at slot boundaries,
+ * commitment levels, and a status cache that never executes a signature twice.
+ *
+ * Why the ring: LiteSVM knows only its latest blockhash (one `expireBlockhash()` and the previous one
+ * fails with `BlockhashNotFound`), so it runs with `withBlockhashCheck(false)` and the window is
+ * enforced here, before execution.
+ *
+ * Why "not landed": a transaction whose fee payer was not charged (bad signature, unknown fee payer,
+ * not enough for the fee, expired blockhash) is never included in a block on a real cluster. Such a
+ * transaction gets no status and no ledger entry; rebroadcasting the same bytes later may still land.
+ */
+import { createPrivateKey, createPublicKey, sign as edSign } from 'node:crypto';
+import bs58 from 'bs58';
+import { LiteSVM, FailedTransactionMetadata } from 'litesvm';
+import { InputError } from '../errors.js';
+import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
+
+/** Slots between a transaction's slot and its `finalized` status. A real cluster needs ~32; the
+ * devnet uses 3 so that tests and bots see finality within ~1.2 s at the default 400 ms slot. */
+export const DEFAULT_FINALIZE_SLOTS = 3;
+/** A blockhash is valid for this many blocks after the one that produced it (as on mainnet). */
+export const BLOCKHASH_VALIDITY = 150;
+
+export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
+export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
+const SYSTEM_PROGRAM_BYTES = new Uint8Array(32);
+const COMPUTE_BUDGET_BYTES = bs58.decode(COMPUTE_BUDGET_PROGRAM);
+
+// ---------------------------------------------------------------------------------------------
+// Wire format
+
+export interface WireInstruction {
+  programIdIndex: number;
+  accounts: Uint8Array;
+  data: Uint8Array;
+}
+
+/** A decoded transaction: views into the submitted bytes (no copies). */
+export interface DecodedWire {
+  signatures: Uint8Array[];
+  /** The message bytes (what the signatures sign). */
+  message: Uint8Array;
+  version: 'legacy' | 0;
+  numRequiredSignatures: number;
+  numReadonlySigned: number;
+  numReadonlyUnsigned: number;
+  accountKeys: Uint8Array[];
+  recentBlockhash: Uint8Array;
+  instructions: WireInstruction[];
+  /** v0 only: number of address-table lookups (their accounts are not resolved here). */
+  lookupCount: number;
+}
+
+function shortVec(b: Uint8Array, o: { i: number }, what: string): number {
+  let len = 0;
+  for (let shift = 0; shift < 21; shift += 7) {
+    if (o.i >= b.length) throw new InputError('transaction', `truncated while reading ${what}`);
+    const x = b[o.i++]!;
+    len |= (x & 0x7f) << shift;
+    if ((x & 0x80) === 0) return len;
+  }
+  throw new InputError('transaction', `bad compact-u16 length for ${what}`);
+}
+
+function take(b: Uint8Array, o: { i: number }, n: number, what: string): Uint8Array {
+  if (o.i + n > b.length) {
+    throw new InputError('transaction', `truncated: ${what} needs ${n} bytes at offset ${o.i}, only ${b.length - o.i} left`);
+  }
+  const v = b.subarray(o.i, o.i + n);
+  o.i += n;
+  return v;
+}
+
+/**
+ * Decode signed wire bytes (legacy or v0). Throws `InputError` (field `transaction`) on anything
+ * malformed; never reads past the buffer.
+ *
+ * @example
+ * const tx = decodeWire(Buffer.from(base64, 'base64'));
+ * bs58.encode(tx.signatures[0]); // the transaction's signature
+ */
+export function decodeWire(bytes: Uint8Array): DecodedWire {
+  if (!(bytes instanceof Uint8Array)) throw new InputError('transaction', 'expected bytes');
+  if (bytes.length > 1232) throw new InputError('transaction', `too large: ${bytes.length} bytes, the limit is 1232`);
+  const o = { i: 0 };
+  const nsig = shortVec(bytes, o, 'signature count');
+  if (nsig === 0) throw new InputError('transaction', 'has no signatures');
+  const signatures: Uint8Array[] = [];
+  for (let k = 0; k < nsig; k++) signatures.push(take(bytes, o, 64, 'signature'));
+  const messageStart = o.i;
+  if (o.i >= bytes.length) throw new InputError('transaction', 'truncated: no message');
+  let version: 'legacy' | 0 = 'legacy';
+  if (bytes[o.i]! & 0x80) {
+    const v = bytes[o.i]! & 0x7f;
+    if (v !== 0) throw new InputError('transaction', `unsupported message version ${v}`);
+    version = 0;
+    o.i++;
+  }
+  const header = take(bytes, o, 3, 'message header');
+  const nkeys = shortVec(bytes, o, 'account key count');
+  const accountKeys: Uint8Array[] = [];
+  for (let k = 0; k < nkeys; k++) accountKeys.push(take(bytes, o, 32, 'account key'));
+  const recentBlockhash = take(bytes, o, 32, 'recent blockhash');
+  const nix = shortVec(bytes, o, 'instruction count');
+  const instructions: WireInstruction[] = [];
+  for (let k = 0; k < nix; k++) {
+    const programIdIndex = take(bytes, o, 1, 'program index')[0]!;
+    const accounts = take(bytes, o, shortVec(bytes, o, 'instruction accounts'), 'instruction accounts');
+    const data = take(bytes, o, shortVec(bytes, o, 'instruction data'), 'instruction data');
+    instructions.push({ programIdIndex, accounts, data });
+  }
+  let lookupCount = 0;
+  if (version === 0) {
+    lookupCount = shortVec(bytes, o, 'address table lookup count');
+    for (let k = 0; k < lookupCount; k++) {
+      take(bytes, o, 32, 'lookup table address');
+      take(bytes, o, shortVec(bytes, o, 'writable indexes'), 'writable indexes');
+      take(bytes, o, shortVec(bytes, o, 'readonly indexes'), 'readonly indexes');
+    }
+  }
+  if (o.i !== bytes.length) throw new InputError('transaction', `${bytes.length - o.i} trailing bytes after the message`);
+  if (header[0] !== nsig) {
+    throw new InputError('transaction', `message requires ${header[0]} signatures, ${nsig} given`);
+  }
+  if (nkeys < header[0]!) throw new InputError('transaction', 'fewer account keys than required signatures');
+  const total = nkeys; // static keys only; lookups extend the index space
+  for (const ix of instructions) {
+    if (lookupCount === 0 && ix.programIdIndex >= total) {
+      throw new InputError('transaction', `instruction program index ${ix.programIdIndex} out of range (${total} keys)`);
+    }
+  }
+  return {
+    signatures,
+    message: bytes.subarray(messageStart),
+    version,
+    numRequiredSignatures: header[0]!,
+    numReadonlySigned: header[1]!,
+    numReadonlyUnsigned: header[2]!,
+    accountKeys,
+    recentBlockhash,
+    instructions,
+    lookupCount,
+  };
+}
+
+function eq32(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function isSystemProgram(key: Uint8Array): boolean {
+  return eq32(key, SYSTEM_PROGRAM_BYTES);
+}
+export function isComputeBudgetProgram(key: Uint8Array): boolean {
+  return eq32(key, COMPUTE_BUDGET_BYTES);
+}
+
+/** Compute-budget settings found in a decoded transaction (price in µlamports/CU, or null). */
+export function computeBudgetOf(tx: DecodedWire): { unitPrice: bigint | null; unitLimit: number | null } {
+  let unitPrice: bigint | null = null;
+  let unitLimit: number | null = null;
+  for (const ix of tx.instructions) {
+    const program = tx.accountKeys[ix.programIdIndex];
+    if (!program || !isComputeBudgetProgram(program)) continue;
+    const d = ix.data;
+    if (d[0] === 3 && d.length >= 9) {
+      unitPrice = new DataView(d.buffer, d.byteOffset + 1, 8).getBigUint64(0, true);
+    } else if (d[0] === 2 && d.length >= 5) {
+      unitLimit = new DataView(d.buffer, d.byteOffset + 1, 4).getUint32(0, true);
+    }
+  }
+  return { unitPrice, unitLimit };
+}
+
+/** Whether key `index` of the message is writable (legacy rules over the static keys). */
+export function isWritableIndex(tx: DecodedWire, index: number): boolean {
+  const n = tx.accountKeys.length;
+  if (index < tx.numRequiredSignatures) return index < tx.numRequiredSignatures - tx.numReadonlySigned;
+  return index < n - tx.numReadonlyUnsigned;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Transaction errors, in the JSON shape the RPC reports in `err`
+
+const TX_ERRORS = [
+  'AccountInUse', 'AccountLoadedTwice', 'AccountNotFound', 'ProgramAccountNotFound', 'InsufficientFundsForFee',
+  'InvalidAccountForFee', 'AlreadyProcessed', 'BlockhashNotFound', 'CallChainTooDeep', 'MissingSignatureForFee',
+  'InvalidAccountIndex', 'SignatureFailure', 'InvalidProgramForExecution', 'SanitizeFailure', 'ClusterMaintenance',
+  'AccountBorrowOutstanding', 'WouldExceedMaxBlockCostLimit', 'UnsupportedVersion', 'InvalidWritableAccount',
+  'WouldExceedMaxAccountCostLimit', 'WouldExceedAccountDataBlockLimit', 'TooManyAccountLocks',
+  'AddressLookupTableNotFound', 'InvalidAddressLookupTableOwner', 'InvalidAddressLookupTableData',
+  'InvalidAddressLookupTableIndex', 'InvalidRentPayingAccount', 'WouldExceedMaxVoteCostLimit',
+  'WouldExceedAccountDataTotalLimit', 'MaxLoadedAccountsDataSizeExceeded', 'ResanitizationNeeded',
+  'InvalidLoadedAccountsDataSizeLimit', 'UnbalancedTransaction', 'ProgramCacheHitMaxLimit', 'CommitCancelled',
+];
+const IX_ERRORS = [
+  'GenericError', 'InvalidArgument', 'InvalidInstructionData', 'InvalidAccountData', 'AccountDataTooSmall',
+  'InsufficientFunds', 'IncorrectProgramId', 'MissingRequiredSignature', 'AccountAlreadyInitialized',
+  'UninitializedAccount', 'UnbalancedInstruction', 'ModifiedProgramId', 'ExternalAccountLamportSpend',
+  'ExternalAccountDataModified', 'ReadonlyLamportChange', 'ReadonlyDataModified', 'DuplicateAccountIndex',
+  'ExecutableModified', 'RentEpochModified', 'NotEnoughAccountKeys', 'AccountDataSizeChanged',
+  'AccountNotExecutable', 'AccountBorrowFailed', 'AccountBorrowOutstanding', 'DuplicateAccountOutOfSync',
+  'InvalidError', 'ExecutableDataModified', 'ExecutableLamportChange', 'ExecutableAccountNotRentExempt',
+  'UnsupportedProgramId', 'CallDepth', 'MissingAccount', 'ReentrancyNotAllowed', 'MaxSeedLengthExceeded',
+  'InvalidSeeds', 'InvalidRealloc', 'ComputationalBudgetExceeded', 'PrivilegeEscalation',
+  'ProgramEnvironmentSetupFailure', 'ProgramFailedToComplete', 'ProgramFailedToCompile', 'Immutable',
+  'IncorrectAuthority', 'AccountNotRentExempt', 'InvalidAccountOwner', 'ArithmeticOverflow', 'UnsupportedSysvar',
+  'IllegalOwner', 'MaxAccountsDataAllocationsExceeded', 'MaxAccountsExceeded', 'MaxInstructionTraceLengthExceeded',
+  'BuiltinProgramsMustConsumeComputeUnits', 'BorshIoError',
+];
+
+/** Convert LiteSVM's error object into the RPC's JSON `err` (`"AlreadyProcessed"`,
+ * `{"InstructionError":[0,{"Custom":1}]}`, `{"InsufficientFundsForRent":{"account_index":1}}`). */
+export function txErrorToJson(e: unknown): unknown {
+  if (typeof e === 'number') return TX_ERRORS[e] ?? `Unknown(${e})`;
+  const o = e as { constructor?: { name?: string }; index?: number; accountIndex?: number; err?: () => unknown };
+  const name = o?.constructor?.name ?? '';
+  if (name.endsWith('InstructionError') && typeof o.err === 'function') {
+    const inner = o.err() as unknown;
+    let ie: unknown;
+    if (typeof inner === 'number') ie = IX_ERRORS[inner] ?? `Unknown(${inner})`;
+    else if (inner && typeof (inner as { code?: unknown }).code === 'number') ie = { Custom: (inner as { code: number }).code };
+    else if (inner && typeof (inner as { msg?: unknown }).msg === 'string') ie = { BorshIoError: (inner as { msg: string }).msg };
+    else ie = String(inner);
+    return { InstructionError: [o.index, ie] };
+  }
+  if (name.endsWith('DuplicateInstruction')) return { DuplicateInstruction: o.index };
+  if (name.endsWith('InsufficientFundsForRent')) return { InsufficientFundsForRent: { account_index: o.accountIndex } };
+  if (name.endsWith('ProgramExecutionTemporarilyRestricted')) {
+    return { ProgramExecutionTemporarilyRestricted: { account_index: o.accountIndex } };
+  }
+  return String(e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing helpers (the devnet's own faucet and authority sign with node:crypto's ed25519)
+
+const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+
+export interface DevnetKeypair {
+  address: string;
+  publicKey: Uint8Array;
+  /** 64 bytes: seed ‖ public key (the Solana CLI layout). */
+  secretKey: Uint8Array;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+/** A keypair from a 32-byte seed. */
+export function keypairFromSeed(seed: Uint8Array): DevnetKeypair {
+  if (seed.length !== 32) throw new InputError('seed', `expected 32 bytes, got ${seed.length}`);
+  const der = new Uint8Array(48);
+  der.set(PKCS8_ED25519_PREFIX);
+  der.set(seed, 16);
+  const key = createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' });
+  const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
+  const publicKey = new Uint8Array(spki.subarray(spki.length - 32));
+  const secretKey = new Uint8Array(64);
+  secretKey.set(seed);
+  secretKey.set(publicKey, 32);
+  return {
+    address: bs58.encode(publicKey),
+    publicKey,
+    secretKey,
+    sign: (m) => new Uint8Array(edSign(null, m, key)),
+  };
+}
+
+function u64le(v: bigint): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, v, true);
+  return b;
+}
+
+/** A signed legacy System transfer (the devnet's airdrops). */
+export function buildTransferWire(from: DevnetKeypair, to: Uint8Array, lamports: bigint, blockhash: Uint8Array): Uint8Array {
+  const data = new Uint8Array(12);
+  new DataView(data.buffer).setUint32(0, 2, true);
+  data.set(u64le(lamports), 4);
+  const msg = new Uint8Array(3 + 1 + 96 + 32 + 1 + 1 + 1 + 2 + 1 + data.length);
+  let i = 0;
+  msg.set([1, 0, 1], i); i += 3; // 1 signer, 0 readonly signed, 1 readonly unsigned (system program)
+  msg[i++] = 3;
+  msg.set(from.publicKey, i); i += 32;
+  msg.set(to, i); i += 32;
+  msg.set(SYSTEM_PROGRAM_BYTES, i); i += 32;
+  msg.set(blockhash, i); i += 32;
+  msg[i++] = 1; // one instruction
+  msg[i++] = 2; // program index
+  msg[i++] = 2; msg[i++] = 0; msg[i++] = 1; // accounts [0, 1]
+  msg[i++] = data.length;
+  msg.set(data, i);
+  const sig = from.sign(msg);
+  const wire = new Uint8Array(1 + 64 + msg.length);
+  wire[0] = 1;
+  wire.set(sig, 1);
+  wire.set(msg, 65);
+  return wire;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The chain
+
+export interface ChainOptions {
+  /** Slot length in ms (default 400). */
+  slotMs?: number;
+  /** Slots until `finalized` (default 3). */
+  finalizeSlots?: number;
+  /** Seeds the devnet's own keys and blockhashes; random when absent. */
+  seed?: number;
+  fundedAccounts?: { address: string; lamports: bigint }[];
+  /** Start the slot timer at once (default true). */
+  autoStart?: boolean;
+}
+
+export interface SimulationResult {
+  err: unknown | null;
+  logs: string[];
+  unitsConsumed: number;
+  /** Post-simulation accounts for the requested addresses (null when absent). */
+  accounts?: (AccountView | null)[];
+}
+
+export interface AccountView {
+  lamports: bigint;
+  owner: string;
+  data: Uint8Array;
+  executable: boolean;
+  space: number;
+}
+
+/** What one transaction's submission looks like when it did not execute (not landed). */
+export interface DroppedTransaction {
+  signature: string;
+  reason: string;
+}
+
+/** The chain plus the knobs the server and state modules need. */
+export interface DevnetChain extends Chain {
+  readonly svm: LiteSVM;
+  readonly faucet: DevnetKeypair;
+  readonly genesisHash: string;
+  readonly finalizeSlots: number;
+  slotMs(): number;
+  setSlotMs(ms: number): void;
+  slotAt(commitment: Commitment): number;
+  /** Unix time (s) the slot started; null for unknown slots. */
+  blockTime(slot: number): number | null;
+  /** Block height after which `blockhash` is no longer accepted, or null when unknown/expired. */
+  lastValidBlockHeight(blockhash: string): number | null;
+  isBlockhashValid(blockhash: string): boolean;
+  account(address: string): AccountView | null;
+  minimumBalanceForRentExemption(dataLen: number): bigint;
+  simulate(wire: Uint8Array, opts?: { sigVerify?: boolean; replaceRecentBlockhash?: boolean; accounts?: string[] }): SimulationResult;
+  /** Compute-unit prices (µlamports) of executed transactions in the last `lookbackSlots` slots,
+   * restricted to transactions touching one of `accounts` when given. */
+  recentComputeUnitPrices(lookbackSlots: number, accounts?: string[]): number[];
+  /** Transactions submitted but not executed yet. */
+  pendingCount(): number;
+  /** Called for submissions that did not land (fee not charged, expired blockhash). */
+  onDropped(cb: (d: DroppedTransaction) => void): () => void;
+  /** `submit` for bytes already decoded (the `/fast` path decodes once to check its rules). */
+  submitDecoded(wire: Uint8Array, decoded: DecodedWire, signature?: string): { signature: string; duplicate: boolean };
+  /** Called after every slot (after its batch executed); returns an unsubscribe function. */
+  onSlot(cb: (slot: number) => void): () => void;
+  /** Advance one slot now (tests; the timer keeps running). */
+  tick(): void;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+interface Pending {
+  signature: string;
+  wire: Uint8Array;
+  decoded: DecodedWire;
+}
+
+/**
+ * Base58 of 32-byte keys, cached by their hex: the same few accounts (payers, tip accounts, programs)
+ * recur in almost every transaction, and base58 costs far more than hex. Bounded; cleared when full.
+ */
+const b58Cache = new Map<string, string>();
+export function address58(key: Uint8Array): string {
+  const hex = Buffer.from(key.buffer, key.byteOffset, key.length).toString('hex');
+  let s = b58Cache.get(hex);
+  if (s === undefined) {
+    s = bs58.encode(key);
+    if (b58Cache.size >= 65_536) b58Cache.clear();
+    b58Cache.set(hex, s);
+  }
+  return s;
+}
+
+/** mulberry32: a small deterministic PRNG for seeded keys and blockhashes. */
+export function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function randomBytes32(rand: () => number): Uint8Array {
+  const b = new Uint8Array(32);
+  for (let i = 0; i < 32; i++) b[i] = Math.floor(rand() * 256);
+  return b;
+}
+
+/**
+ * Create the devnet chain. The slot timer starts at once unless `autoStart: false`.
+ *
+ * @example
+ * const chain = createChain({ slotMs: 100 });
+ * const { signature } = chain.submit(wire);
+ * await chain.waitForSlot(chain.slot() + 1);
+ * chain.status(signature); // { confirmationStatus: 'processed', … }
+ * await chain.stop();
+ */
+export function createChain(options: ChainOptions = {}): DevnetChain {
+  let slotMs = options.slotMs ?? 400;
+  if (!Number.isFinite(slotMs) || slotMs < 1) throw new InputError('slotMs', `expected a number ≥ 1, got ${slotMs}`);
+  const finalizeSlots = options.finalizeSlots ?? DEFAULT_FINALIZE_SLOTS;
+  const rand = mulberry32(options.seed ?? (Math.random() * 2 ** 32) >>> 0);
+
+  const svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n);
+  // The N-API object behind LiteSVM takes wire bytes directly: skipping kit's decode/encode round
+  // trip halves the cost per transaction on the hot path.
+  const inner = (svm as unknown as { inner: LiteSvmInner }).inner;
+
+  const faucet = keypairFromSeed(randomBytes32(rand));
+  const authorityKp = keypairFromSeed(randomBytes32(rand));
+  // Genesis balances are written straight into the accounts: LiteSVM's own airdrop source holds
+  // too little for a faucet, and genesis is not a transaction anyway.
+  const fund = (address: string, lamports: bigint, field: string) => {
+    const key = decodeAddress(address, field);
+    const prev = svm.getAccount(address as never);
+    svm.setAccount({
+      address: address as never,
+      lamports: ((prev.exists ? BigInt(prev.lamports) : 0n) + lamports) as never,
+      programAddress: (prev.exists ? prev.programAddress : SYSTEM_PROGRAM) as never,
+      executable: prev.exists ? prev.executable : false,
+      data: prev.exists ? prev.data : new Uint8Array(0),
+      space: prev.exists ? prev.space : 0n,
+    } as never);
+    void key;
+  };
+  fund(faucet.address, 10n ** 18n, 'faucet');
+  fund(authorityKp.address, 10n ** 15n, 'authority');
+  (options.fundedAccounts ?? []).forEach((f, i) => {
+    if (f === null || typeof f !== 'object') throw new InputError(`fundedAccounts[${i}]`, 'expected { address, lamports }');
+    if (typeof f.lamports !== 'bigint' || f.lamports < 0n) {
+      throw new InputError(`fundedAccounts[${i}].lamports`, `expected a bigint ≥ 0, got ${String(f.lamports)}`);
+    }
+    fund(f.address, f.lamports, `fundedAccounts[${i}].address`);
+  });
+
+  // The ring: blockhash → the block height that produced it. Pruned to the validity window.
+  const blockhashes = new Map<string, { height: number; bytes: Uint8Array }>();
+  const heightByHex = new Map<string, number>();
+  const hashOrder: string[] = [];
+  let slot = 0;
+  let latest: { blockhash: string; bytes: Uint8Array } = { blockhash: "", bytes: new Uint8Array(32) };
+  const blockTimes = new Map<number, number>();
+  const genesisHash = bs58.encode(randomBytes32(rand));
+
+  const newBlockhash = () => {
+    // LiteSVM's own blockhash changes too, so that recentBlockhashes/SlotHashes-reading programs see
+    // progress; the devnet's hash is its own (seeded) value.
+    svm.expireBlockhash();
+    const bytes = randomBytes32(rand);
+    const blockhash = bs58.encode(bytes);
+    blockhashes.set(blockhash, { height: slot, bytes });
+    heightByHex.set(Buffer.from(bytes).toString('hex'), slot);
+    hashOrder.push(blockhash);
+    while (hashOrder.length > BLOCKHASH_VALIDITY + 2) {
+      const old = hashOrder.shift()!;
+      const e = blockhashes.get(old);
+      if (e) heightByHex.delete(Buffer.from(e.bytes).toString('hex'));
+      blockhashes.delete(old);
+    }
+    latest = { blockhash, bytes };
+  };
+  newBlockhash();
+  blockTimes.set(0, Math.floor(Date.now() / 1000));
+
+  const seen = new Map<string, ExecutedTransaction | Pending>();
+  const ledger: ExecutedTransaction[] = [];
+  let queue: Pending[] = [];
+  const txListeners = new Set<(tx: ExecutedTransaction) => void>();
+  const dropListeners = new Set<(d: DroppedTransaction) => void>();
+  const slotListeners = new Set<(slot: number) => void>();
+  const slotWaiters: { slot: number; resolve: () => void; reject: (e: unknown) => void; cleanup: () => void }[] = [];
+  let timer: NodeJS.Timeout | undefined;
+  let stopped = false;
+
+  const lastValidBlockHeight = (hash: string): number | null => {
+    const e = blockhashes.get(hash);
+    if (!e) return null;
+    const last = e.height + BLOCKHASH_VALIDITY;
+    return slot <= last ? last : null;
+  };
+
+  const blockhashValidBytes = (b: Uint8Array): boolean => {
+    const h = heightByHex.get(Buffer.from(b.buffer, b.byteOffset, 32).toString('hex'));
+    return h !== undefined && slot <= h + BLOCKHASH_VALIDITY;
+  };
+
+  const drop = (p: Pending, reason: string) => {
+    seen.delete(p.signature);
+    for (const cb of dropListeners) cb({ signature: p.signature, reason });
+  };
+
+  const execute = (p: Pending, blockTime: number): ExecutedTransaction | null => {
+    const d = p.decoded;
+    if (!blockhashValidBytes(d.recentBlockhash)) {
+      drop(p, 'BlockhashNotFound');
+      return null;
+    }
+    const keys = d.accountKeys;
+    const preBalances = new Array<number>(keys.length);
+    for (let k = 0; k < keys.length; k++) preBalances[k] = Number(inner.getBalance(keys[k]!) ?? 0n);
+    const r = d.version === 'legacy' ? inner.sendLegacyTransaction(p.wire) : inner.sendVersionedTransaction(p.wire);
+    const postBalances = new Array<number>(keys.length);
+    for (let k = 0; k < keys.length; k++) postBalances[k] = Number(inner.getBalance(keys[k]!) ?? 0n);
+    const failed = r instanceof FailedTransactionMetadata;
+    const meta = failed ? (r as FailedTransactionMetadata).meta() : (r as unknown as ReturnType<FailedTransactionMetadata['meta']>);
+    // Fee payer not charged on a failure: the transaction would never have been in a block.
+    if (failed && preBalances[0] === postBalances[0]) {
+      drop(p, String(txErrorToJson((r as FailedTransactionMetadata).err())));
+      return null;
+    }
+    const { unitPrice } = computeBudgetOf(d);
+    const tx: ExecutedTransaction = {
+      signature: p.signature,
+      slot,
+      blockTime,
+      wire: p.wire,
+      accountKeys: keys.map(address58),
+      err: failed ? txErrorToJson((r as FailedTransactionMetadata).err()) : null,
+      logs: meta.logs(),
+      // A failed transaction moves nothing but the fee; a successful one's fee follows the runtime's
+      // formula (the payer's balance change also holds its transfers).
+      fee: failed ? preBalances[0]! - postBalances[0]! : feeOf(d),
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      preBalances,
+      postBalances,
+      computeUnitPrice: unitPrice === null ? 0 : Number(unitPrice),
+    };
+    return tx;
+  };
+
+  const tick = () => {
+    if (stopped) return;
+    slot++;
+    svm.warpToSlot(BigInt(slot));
+    newBlockhash();
+    const blockTime = Math.floor(Date.now() / 1000);
+    blockTimes.set(slot, blockTime);
+    if (blockTimes.size > 10_000) blockTimes.delete(slot - 10_000);
+    const batch = queue;
+    queue = [];
+    const executed: ExecutedTransaction[] = [];
+    for (const p of batch) {
+      const tx = execute(p, blockTime);
+      if (!tx) continue;
+      seen.set(p.signature, tx);
+      ledger.push(tx);
+      executed.push(tx);
+    }
+    // Listeners run after the whole batch so a slow listener never delays execution order.
+    for (const tx of executed) {
+      for (const cb of txListeners) {
+        try {
+          cb(tx);
+        } catch {
+          /* a listener's bug must not stop the chain */
+        }
+      }
+    }
+    for (const cb of slotListeners) {
+      try {
+        cb(slot);
+      } catch {
+        /* as above */
+      }
+    }
+    for (let i = slotWaiters.length - 1; i >= 0; i--) {
+      const w = slotWaiters[i]!;
+      if (w.slot <= slot) {
+        slotWaiters.splice(i, 1);
+        w.cleanup();
+        w.resolve();
+      }
+    }
+  };
+
+  const schedule = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      tick();
+      schedule();
+    }, slotMs);
+  };
+
+  const chain: DevnetChain = {
+    svm,
+    faucet,
+    genesisHash,
+    finalizeSlots,
+    authority: { address: authorityKp.address, secretKey: authorityKp.secretKey },
+    slot: () => slot,
+    blockHeight: () => slot,
+    slotAt: (c) => Math.max(0, c === 'processed' ? slot : c === 'confirmed' ? slot - 1 : slot - finalizeSlots),
+    slotMs: () => slotMs,
+    setSlotMs(ms) {
+      if (!Number.isFinite(ms) || ms < 1) throw new InputError('slotMs', `expected a number ≥ 1, got ${ms}`);
+      slotMs = ms;
+      if (timer && !stopped) {
+        clearTimeout(timer);
+        schedule();
+      }
+    },
+    latestBlockhash: (): LatestBlockhash => ({ blockhash: latest.blockhash, lastValidBlockHeight: slot + BLOCKHASH_VALIDITY }),
+    lastValidBlockHeight,
+    isBlockhashValid: (h) => lastValidBlockHeight(h) !== null,
+    blockTime: (s) => blockTimes.get(s) ?? null,
+    submit(wire) {
+      return chain.submitDecoded(wire, decodeWire(wire));
+    },
+    submitDecoded(wire, decoded, signature = bs58.encode(decoded.signatures[0]!)) {
+      if (seen.has(signature)) return { signature, duplicate: true };
+      const p: Pending = { signature, wire, decoded };
+      seen.set(signature, p);
+      queue.push(p);
+      return { signature, duplicate: false };
+    },
+    status(signature): SignatureStatus | null {
+      const e = seen.get(signature);
+      if (!e || !('slot' in e)) return null;
+      const age = slot - e.slot;
+      const confirmationStatus: Commitment = age >= finalizeSlots ? 'finalized' : age >= 1 ? 'confirmed' : 'processed';
+      return { slot: e.slot, confirmations: confirmationStatus === 'finalized' ? null : age, err: e.err, confirmationStatus };
+    },
+    transaction(signature) {
+      const e = seen.get(signature);
+      return e && 'slot' in e ? e : null;
+    },
+    ledger: () => ledger,
+    balance(address) {
+      return BigInt(inner.getBalance(decodeAddress(address, 'address')) ?? 0n);
+    },
+    account(address) {
+      const a = svm.getAccount(address as never);
+      if (!a.exists) return null;
+      return { lamports: BigInt(a.lamports), owner: a.programAddress, data: a.data, executable: a.executable, space: Number(a.space) };
+    },
+    minimumBalanceForRentExemption: (len) => svm.minimumBalanceForRentExemption(BigInt(len)),
+    airdrop(address, lamports) {
+      if (typeof lamports !== 'bigint' || lamports <= 0n) throw new InputError('lamports', `expected a bigint > 0, got ${String(lamports)}`);
+      const to = decodeAddress(address, 'address');
+      return chain.submit(buildTransferWire(faucet, to, lamports, latest.bytes)).signature;
+    },
+    simulate(wire, opts = {}) {
+      const d = decodeWire(wire);
+      let w = wire;
+      if (opts.replaceRecentBlockhash) {
+        w = Uint8Array.from(wire);
+        const off = d.recentBlockhash.byteOffset - wire.byteOffset;
+        w.set(latest.bytes, off);
+      } else if (!chain.isBlockhashValid(bs58.encode(d.recentBlockhash))) {
+        return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
+      }
+      const sigVerify = opts.sigVerify ?? true;
+      if (!sigVerify) inner.setSigverify(false);
+      let r: unknown;
+      try {
+        r = d.version === 'legacy' ? inner.simulateLegacyTransaction(w) : inner.simulateVersionedTransaction(w);
+      } finally {
+        if (!sigVerify) inner.setSigverify(true);
+      }
+      if (r instanceof FailedTransactionMetadata) {
+        const m = r.meta();
+        return { err: txErrorToJson(r.err()), logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+      }
+      const info = r as { meta(): { logs(): string[]; computeUnitsConsumed(): bigint }; postAccounts(): { address: Uint8Array; account(): { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean } }[] };
+      const m = info.meta();
+      const out: SimulationResult = { err: null, logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+      if (opts.accounts) {
+        const post = new Map<string, AccountView>();
+        for (const pa of info.postAccounts()) {
+          const acc = pa.account();
+          const data = acc.data();
+          post.set(bs58.encode(pa.address), { lamports: acc.lamports(), owner: bs58.encode(acc.owner()), data, executable: acc.executable(), space: data.length });
+        }
+        out.accounts = opts.accounts.map((a) => post.get(a) ?? chain.account(a));
+      }
+      return out;
+    },
+    recentComputeUnitPrices(lookbackSlots, accounts) {
+      const from = slot - lookbackSlots;
+      const want = accounts && accounts.length ? new Set(accounts) : null;
+      const out: number[] = [];
+      for (let i = ledger.length - 1; i >= 0; i--) {
+        const tx = ledger[i]!;
+        if (tx.slot <= from) break;
+        if (want && !tx.accountKeys.some((k) => want.has(k))) continue;
+        out.push(tx.computeUnitPrice);
+      }
+      return out;
+    },
+    pendingCount: () => queue.length,
+    waitForSlot(target, signal) {
+      if (slot >= target) return Promise.resolve();
+      if (stopped) return Promise.reject(new Error('devnet chain stopped'));
+      return new Promise<void>((resolve, reject) => {
+        if (signal?.aborted) {
+          reject(signal.reason ?? new Error('aborted'));
+          return;
+        }
+        const onAbort = () => {
+          const i = slotWaiters.indexOf(w);
+          if (i >= 0) slotWaiters.splice(i, 1);
+          reject(signal!.reason ?? new Error('aborted'));
+        };
+        const w = { slot: target, resolve, reject, cleanup: () => signal?.removeEventListener('abort', onAbort) };
+        signal?.addEventListener('abort', onAbort, { once: true });
+        slotWaiters.push(w);
+      });
+    },
+    onTransaction(cb) {
+      txListeners.add(cb);
+      return () => txListeners.delete(cb);
+    },
+    onSlot(cb) {
+      slotListeners.add(cb);
+      return () => slotListeners.delete(cb);
+    },
+    onDropped(cb) {
+      dropListeners.add(cb);
+      return () => dropListeners.delete(cb);
+    },
+    tick,
+    start() {
+      if (!timer && !stopped) schedule();
+    },
+    async stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      for (const w of slotWaiters.splice(0)) {
+        w.cleanup();
+        w.reject(new Error('devnet chain stopped'));
+      }
+    },
+  };
+  if (options.autoStart !== false) chain.start();
+  return chain;
+}
+
+const BUILTIN_PROGRAMS = new Set([
+  SYSTEM_PROGRAM,
+  COMPUTE_BUDGET_PROGRAM,
+  'Vote111111111111111111111111111111111111111',
+  'BPFLoader2111111111111111111111111111111111',
+  'BPFLoaderUpgradeab1e11111111111111111111111',
+  'LoaderV411111111111111111111111111111111111',
+  'Ed25519SigVerify111111111111111111111111111',
+  'KeccakSecp256k11111111111111111111111111111',
+]);
+
+/**
+ * The runtime's fee: 5,000 lamports per signature plus ⌈price × limit / 10^6⌉. Without a
+ * `setComputeUnitLimit` the limit is 3,000 CU per builtin instruction and 200,000 per other one,
+ * capped at 1.4M (Agave's defaults; LiteSVM charges the same, checked on this machine).
+ */
+export function feeOf(d: DecodedWire): number {
+  const { unitPrice, unitLimit } = computeBudgetOf(d);
+  let limit = unitLimit;
+  if (limit === null) {
+    limit = 0;
+    for (const ix of d.instructions) {
+      const key = d.accountKeys[ix.programIdIndex];
+      limit += key && BUILTIN_PROGRAMS.has(address58(key)) ? 3_000 : 200_000;
+    }
+  }
+  limit = Math.min(limit, 1_400_000);
+  const prio = unitPrice === null ? 0n : (unitPrice * BigInt(limit) + 999_999n) / 1_000_000n;
+  return 5_000 * d.numRequiredSignatures + Number(prio);
+}
+
+function decodeAddress(address: string, field: string): Uint8Array {
+  let b: Uint8Array;
+  try {
+    b = bs58.decode(address);
+  } catch (cause) {
+    throw new InputError(field, `not a base58 address: ${JSON.stringify(address)}`, { cause });
+  }
+  if (b.length !== 32) throw new InputError(field, `expected a 32-byte address, got ${b.length} bytes`);
+  return b;
+}
+
+interface LiteSvmInner {
+  getBalance(address: Uint8Array): bigint | null;
+  sendLegacyTransaction(wire: Uint8Array): unknown;
+  sendVersionedTransaction(wire: Uint8Array): unknown;
+  simulateLegacyTransaction(wire: Uint8Array): unknown;
+  simulateVersionedTransaction(wire: Uint8Array): unknown;
+  setSigverify(on: boolean): void;
+}

@@ -1,0 +1,169 @@
+/**
+ * The rules of the `/fast` submission host, as the real one enforces them (see the project's
+ * sender notes): JSON-RPC `sendTransaction` only; `params[1].maxRetries` must be 0; encoding
+ * `base58` or `base64`; the transaction must carry a `setComputeUnitPrice` instruction and a System
+ * transfer of at least the minimum tip to one of the tip accounts (`swqos_only=true` lowers the
+ * minimum). Violations answer HTTP 400 with JSON-RPC -32602 and a message naming what is missing.
+ * The minima and the tip accounts are configuration with the provider's latest known defaults.
+ */
+import bs58 from 'bs58';
+import { CairnError, InputError } from '../errors.js';
+import { computeBudgetOf, decodeWire, isSystemProgram, type DecodedWire } from './chain.js';
+import { DevnetRpcError } from './types.js';
+
+export const DEFAULT_TIP_ACCOUNTS: readonly string[] = [
+  '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE',
+  'D2L6yPZ2FmmmTKPgzaMKdhu6EWZcTpLy1Vhx8uvZe7NZ',
+  '9bnz4RShgq1hAnLnZbP8kbgBg1kEmcJBYQq3gQbmnSta',
+  '5VY91ws6B2hMmBFRsXkoAAdsPHBJwRfBht4DXox3xkwn',
+  '2nyhqdwKcJZR2vcqCyrYsaPVdAnFoJjiksCXJ7hfEYgD',
+  '2q5pghRs6arqVjRvT5gfgWfWcHWmw1ZuCzphgd5KfWGJ',
+  'wyvPkWjVZz1M8fHQnMMCDTQDbkManefNNhweYk5WkcF',
+  '3KCKozbAaF75qEU33jtzozcJ29yJuaLJTy2jFdzUY8bT',
+  '4vieeGHPYPG2MmyPRcYjdiDmmhN3ww7hsFNap8pVN3Ey',
+  '4TQLFNWK8AovT1gFvda5jfw2oJeRMKEmw7aH6MGBJ3or',
+];
+
+export interface FastRules {
+  /** Tip accounts (base58). */
+  tipAccounts?: readonly string[];
+  /** Minimum tip with dual routing, lamports (default 1,000,000 = 0.001 SOL). */
+  minTipLamports?: bigint;
+  /** Minimum tip with `swqos_only=true`, lamports (default 5,000 = 0.000005 SOL). */
+  minTipLamportsSwqos?: bigint;
+}
+
+export interface ResolvedFastRules {
+  tipAccounts: Set<string>;
+  /** The same accounts as hex of their bytes: the hot path compares bytes, never base58 strings. */
+  tipAccountsHex: Set<string>;
+  minTipLamports: bigint;
+  minTipLamportsSwqos: bigint;
+}
+
+export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
+  const tips = r.tipAccounts ?? DEFAULT_TIP_ACCOUNTS;
+  const hex = new Set<string>();
+  tips.forEach((t, i) => {
+    let b: Uint8Array;
+    try {
+      b = bs58.decode(t);
+    } catch (cause) {
+      throw new InputError(`fast.tipAccounts[${i}]`, `not base58: ${JSON.stringify(t)}`, { cause });
+    }
+    if (b.length !== 32) throw new InputError(`fast.tipAccounts[${i}]`, `expected a 32-byte address, got ${b.length} bytes`);
+    hex.add(Buffer.from(b).toString('hex'));
+  });
+  for (const [k, v] of [['minTipLamports', r.minTipLamports], ['minTipLamportsSwqos', r.minTipLamportsSwqos]] as const) {
+    if (v !== undefined && (typeof v !== 'bigint' || v < 0n)) throw new InputError(`fast.${k}`, `expected a bigint ≥ 0, got ${String(v)}`);
+  }
+  return {
+    tipAccountsHex: hex,
+    tipAccounts: new Set(tips),
+    minTipLamports: r.minTipLamports ?? 1_000_000n,
+    minTipLamportsSwqos: r.minTipLamportsSwqos ?? 5_000n,
+  };
+}
+
+const invalid = (message: string, data?: unknown) => new DevnetRpcError(-32602, message, 400, data);
+
+/** Decode `params[0]` in the given encoding; throws -32602 naming the problem. */
+export function decodeTransactionParam(encoded: unknown, encoding: string): Uint8Array {
+  if (typeof encoded !== 'string' || encoded.length === 0) {
+    throw invalid('Invalid request: params[0] must be the signed transaction as a non-empty string');
+  }
+  let bytes: Uint8Array;
+  if (encoding === 'base64') {
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw invalid('Invalid request: params[0] is not valid base64');
+    bytes = new Uint8Array(Buffer.from(encoded, 'base64'));
+  } else if (encoding === 'base58') {
+    try {
+      bytes = bs58.decode(encoded);
+    } catch {
+      throw invalid('Invalid request: params[0] is not valid base58');
+    }
+  } else {
+    throw invalid(`Invalid request: params[1].encoding must be "base58" or "base64", got ${JSON.stringify(encoding)}`);
+  }
+  return bytes;
+}
+
+/** The sum of System transfers to tip accounts in a decoded transaction (top-level instructions). */
+export function tipLamportsOf(tx: DecodedWire, tipAccountsHex: Set<string>): bigint {
+  let total = 0n;
+  for (const ix of tx.instructions) {
+    const program = tx.accountKeys[ix.programIdIndex];
+    if (!program || !isSystemProgram(program)) continue;
+    const d = ix.data;
+    // System instruction 2 = Transfer { lamports: u64 }; accounts [from, to].
+    if (d.length !== 12 || d[0] !== 2 || d[1] !== 0 || d[2] !== 0 || d[3] !== 0 || ix.accounts.length < 2) continue;
+    const to = tx.accountKeys[ix.accounts[1]!];
+    if (!to || !tipAccountsHex.has(Buffer.from(to.buffer, to.byteOffset, 32).toString('hex'))) continue;
+    total += new DataView(d.buffer, d.byteOffset + 4, 8).getBigUint64(0, true);
+  }
+  return total;
+}
+
+export interface FastSubmission {
+  wire: Uint8Array;
+  decoded: DecodedWire;
+}
+
+
+/**
+ * Check a `/fast` `sendTransaction` call against the host's rules. Returns the wire bytes to submit
+ * or throws `DevnetRpcError(-32602, …, 400)` with a message that names what is missing.
+ *
+ * @example
+ * const { wire } = checkFastSendTransaction(params, { swqosOnly: false }, resolveFastRules());
+ */
+export function checkFastSendTransaction(
+  params: unknown,
+  opts: { swqosOnly: boolean },
+  rules: ResolvedFastRules,
+): FastSubmission {
+  if (!Array.isArray(params) || params.length < 1) {
+    throw invalid('Invalid request: params must be an array [transaction, options]');
+  }
+  const config = params[1] as Record<string, unknown> | undefined;
+  if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
+    throw invalid('Invalid request: params[1] must be an options object');
+  }
+  const encoding = config?.encoding ?? 'base58';
+  if (typeof encoding !== 'string') throw invalid('Invalid request: params[1].encoding must be a string');
+  if (config?.maxRetries !== 0) {
+    throw invalid(
+      `Invalid request: params[1].maxRetries must be 0 (the client rebroadcasts itself), got ${config?.maxRetries === undefined ? 'nothing' : JSON.stringify(config.maxRetries)}`,
+    );
+  }
+  if (config.skipPreflight !== undefined && typeof config.skipPreflight !== 'boolean') {
+    throw invalid('Invalid request: params[1].skipPreflight must be a boolean');
+  }
+  const wire = decodeTransactionParam(params[0], encoding);
+  let decoded: DecodedWire;
+  try {
+    decoded = decodeWire(wire);
+  } catch (e) {
+    throw invalid(`Invalid request: params[0] is not a transaction: ${e instanceof CairnError ? e.message : String(e)}`);
+  }
+  const missing: string[] = [];
+  const keys: string[] = [];
+  if (computeBudgetOf(decoded).unitPrice === null) {
+    keys.push('computeUnitPrice');
+    missing.push('a priority fee (ComputeBudgetProgram.setComputeUnitPrice instruction)');
+  }
+  const min = opts.swqosOnly ? rules.minTipLamportsSwqos : rules.minTipLamports;
+  const tip = tipLamportsOf(decoded, rules.tipAccountsHex);
+  if (tip < min) {
+    keys.push('tip');
+    missing.push(
+      tip === 0n
+        ? `a tip (System transfer of at least ${min} lamports to one of the ${rules.tipAccounts.size} tip accounts${opts.swqosOnly ? ', swqos_only' : ''})`
+        : `a large enough tip (${tip} lamports to tip accounts, minimum ${min}${opts.swqosOnly ? ' with swqos_only' : ''})`,
+    );
+  }
+  if (missing.length) {
+    throw invalid(`Invalid request: transaction is missing ${missing.join(' and ')}`, { missing: keys });
+  }
+  return { wire, decoded };
+}

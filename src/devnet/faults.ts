@@ -1,0 +1,93 @@
+/**
+ * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops on `/fast`, 429s
+ * with `Retry-After`, 5xx answers and added latency. Every endpoint draws from its own PRNG stream
+ * seeded from the devnet's seed and the endpoint's name, and every request draws the same number of
+ * values whatever the settings, so one endpoint's traffic never shifts another's decisions and a
+ * given seed replays the exact same sequence of faults.
+ */
+import { InputError } from '../errors.js';
+import { mulberry32 } from './chain.js';
+import type { EndpointFaults, FaultEndpoint } from './types.js';
+
+export const FAULT_ENDPOINTS: readonly FaultEndpoint[] = ['rpc', 'fast', 'rest', 'wallet'];
+
+/** What to do with one request. */
+export interface FaultDecision {
+  /** Answer with this HTTP status (429, 500 or 503) instead of serving. */
+  status?: 429 | 500 | 503;
+  retryAfterSeconds?: number;
+  /** `/fast` only: answer with the signature but do not execute. */
+  drop: boolean;
+  latencyMs: number;
+}
+
+export interface Faults {
+  decide(endpoint: FaultEndpoint): FaultDecision;
+  set(endpoint: FaultEndpoint, faults: EndpointFaults): void;
+  get(endpoint: FaultEndpoint): EndpointFaults;
+}
+
+function hashName(seed: number, name: string): number {
+  let h = (seed ^ 0x9e3779b9) >>> 0;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+/** Validate one endpoint's settings; names the offending field. */
+export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFaults {
+  if (!FAULT_ENDPOINTS.includes(endpoint as FaultEndpoint)) {
+    throw new InputError('faults', `unknown endpoint ${JSON.stringify(endpoint)}; expected one of ${FAULT_ENDPOINTS.join(', ')}`);
+  }
+  if (f === null || typeof f !== 'object') throw new InputError(`faults.${endpoint}`, 'expected an object');
+  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'latencyMs']);
+  for (const [k, v] of Object.entries(f)) {
+    if (!known.has(k)) throw new InputError(`faults.${endpoint}.${k}`, `unknown setting; expected one of ${[...known].join(', ')}`);
+    if (v === undefined) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
+      throw new InputError(`faults.${endpoint}.${k}`, `expected a finite number ≥ 0, got ${JSON.stringify(v)}`);
+    }
+    if (k.endsWith('Rate') && v > 1) throw new InputError(`faults.${endpoint}.${k}`, `expected a rate in 0..1, got ${v}`);
+  }
+  if (f.dropRate && endpoint !== 'fast') throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast can drop transactions');
+  return { ...f };
+}
+
+/**
+ * Create the fault injector.
+ *
+ * @example
+ * const faults = createFaults(42, { fast: { dropRate: 0.1 } });
+ * faults.decide('fast'); // { drop: false, latencyMs: 0 } or { drop: true, … }
+ */
+export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint, EndpointFaults>> = {}): Faults {
+  const settings = new Map<FaultEndpoint, EndpointFaults>();
+  const streams = new Map<FaultEndpoint, () => number>();
+  for (const e of FAULT_ENDPOINTS) streams.set(e, mulberry32(hashName(seed, e)));
+  for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
+  return {
+    decide(endpoint) {
+      const rand = streams.get(endpoint)!;
+      // Always three draws, in this order, so the sequence does not depend on the settings.
+      const r5xx = rand();
+      const r429 = rand();
+      const rDrop = rand();
+      const f = settings.get(endpoint);
+      const d: FaultDecision = { drop: false, latencyMs: f?.latencyMs ?? 0 };
+      if (!f) return d;
+      if (f.serverErrorRate && r5xx < f.serverErrorRate) {
+        // Half of the server errors are 503 (unavailable), half 500 (internal), as the real host mixes them.
+        d.status = r5xx < f.serverErrorRate / 2 ? 503 : 500;
+      } else if (f.rateLimitRate && r429 < f.rateLimitRate) {
+        d.status = 429;
+        d.retryAfterSeconds = f.retryAfterSeconds ?? 1;
+      } else if (f.dropRate && rDrop < f.dropRate) {
+        d.drop = true;
+      }
+      return d;
+    },
+    set(endpoint, faults) {
+      settings.set(endpoint, validateFaults(endpoint, faults));
+    },
+    get: (endpoint) => ({ ...(settings.get(endpoint) ?? {}) }),
+  };
+}

@@ -1,0 +1,166 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { createFaults } from '../../src/devnet/faults.js';
+import { createAuth } from '../../src/devnet/auth.js';
+import { buildTx, fastParams, rpc, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from './helpers.js';
+
+const devnets: Devnet[] = [];
+afterEach(async () => {
+  await Promise.all(devnets.splice(0).map((d) => d.stop()));
+});
+async function start(o: Parameters<typeof startDevnet>[0]): Promise<Devnet> {
+  const d = await startDevnet({ wsPortPlusOne: false, stateModules: false, ...o });
+  devnets.push(d);
+  return d;
+}
+const post = (url: string, body: unknown = { jsonrpc: '2.0', id: '1', method: 'getSlot', params: [] }) =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('API keys', () => {
+  it('is open with no keys configured', async () => {
+    const d = await start({ slotMs: 50 });
+    expect((await post(d.url)).status).toBe(200);
+  });
+
+  it('answers 401 for a missing or unknown key, 403 for an endpoint or IP not allowed', async () => {
+    const d = await start({
+      slotMs: 50,
+      keys: [
+        { key: 'good-key', name: 'ci' },
+        { key: 'rpc-only', endpoints: ['rpc'] },
+        { key: 'office-only', allowIps: ['10.0.0.0/8'] },
+      ],
+    });
+    const missing = await post(d.url);
+    expect(missing.status).toBe(401);
+    expect(((await missing.json()) as any).error.message).toMatch(/missing API key/);
+    const unknown = await post(`${d.url}/?api-key=nope-nope`);
+    expect(unknown.status).toBe(401);
+    expect(await unknown.text()).not.toContain('nope-nope');
+    expect((await post(`${d.url}/?api-key=good-key`)).status).toBe(200);
+    const rest = await fetch(`${d.url}/v1/wallet/${newAddress()}/transfers?api-key=rpc-only`);
+    expect(rest.status).toBe(403);
+    expect(((await rest.json()) as any).error).toMatch(/wallet endpoint/);
+    expect((await post(`${d.url}/?api-key=office-only`)).status).toBe(403);
+    // /fast and /ping need no key
+    expect((await fetch(`${d.url}/ping`)).status).toBe(200);
+    const fast = await post(`${d.url}/fast`, { jsonrpc: '2.0', id: '1', method: 'sendTransaction', params: ['x', { encoding: 'base64', maxRetries: 0 }] });
+    expect(fast.status).toBe(400); // reached the rules, not the key check
+  });
+
+  it('gives a 5 rps key 429s with Retry-After beyond its rate', async () => {
+    const d = await start({ slotMs: 50, keys: [{ key: 'five-rps', rps: 5 }] });
+    const t0 = performance.now();
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, async () => {
+        const r = await post(`${d.url}/?api-key=five-rps`);
+        const body = (await r.json()) as any;
+        return { status: r.status, retryAfter: r.headers.get('retry-after'), code: body.error?.code };
+      }),
+    );
+    const seconds = (performance.now() - t0) / 1000;
+    const statuses = answers.map((a) => a.status);
+    const passed = statuses.filter((s) => s === 200).length;
+    // a bucket of 5 plus whatever refilled at 5 rps while the requests were in flight
+    expect(passed).toBeGreaterThanOrEqual(5);
+    expect(passed).toBeLessThanOrEqual(5 + Math.ceil(seconds * 5));
+    expect(passed).toBeLessThan(15);
+    for (const a of answers.filter((x) => x.status === 429)) {
+      expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+      expect(a.code).toBe(-32005);
+    }
+    expect(d.control.requestLog().filter((e) => e.status === 429).length).toBe(statuses.filter((s) => s === 429).length);
+  });
+
+  it('refills the bucket over time (token bucket, injected clock)', () => {
+    let now = 0;
+    const auth = createAuth([{ key: 'k-rate', rps: 5, burst: 2 }], () => now);
+    expect(auth.check('rpc', 'k-rate', '127.0.0.1').ok).toBe(true);
+    expect(auth.check('rpc', 'k-rate', '127.0.0.1').ok).toBe(true);
+    const third = auth.check('rpc', 'k-rate', '127.0.0.1');
+    expect(third).toMatchObject({ ok: false, status: 429, retryAfterSeconds: 1 });
+    now += 200; // one token at 5 rps
+    expect(auth.check('rpc', 'k-rate', '127.0.0.1').ok).toBe(true);
+    expect(() => createAuth([{ key: 'x y z', rps: 1 }])).toThrow(/keys.key/);
+    expect(() => createAuth([{ key: 'abcd', rps: -1 }])).toThrow(/keys.rps/);
+  });
+});
+
+describe('faults', () => {
+  it('replays the same decisions under the same seed, independently per endpoint', () => {
+    const settings = { rpc: { rateLimitRate: 0.3, serverErrorRate: 0.2 }, fast: { dropRate: 0.5 } };
+    const a = createFaults(42, settings);
+    const b = createFaults(42, settings);
+    const c = createFaults(43, settings);
+    const seqA = Array.from({ length: 200 }, () => a.decide('rpc'));
+    // traffic on another endpoint in between must not shift rpc's sequence
+    const seqB = Array.from({ length: 200 }, () => (b.decide('fast'), b.decide('rpc')));
+    const seqC = Array.from({ length: 200 }, () => c.decide('rpc'));
+    expect(seqB).toEqual(seqA);
+    expect(seqC).not.toEqual(seqA);
+    const n429 = seqA.filter((d) => d.status === 429).length;
+    const n5xx = seqA.filter((d) => d.status === 500 || d.status === 503).length;
+    // ≈ 200 × 0.2 server errors and ≈ 200 × 0.8 × 0.3 rate limits (binomial, 5 σ bounds)
+    expect(n5xx).toBeGreaterThan(40 - 30);
+    expect(n5xx).toBeLessThan(40 + 30);
+    expect(n429).toBeGreaterThan(48 - 33);
+    expect(n429).toBeLessThan(48 + 33);
+    expect(() => createFaults(1, { rpc: { dropRate: 0.1 } })).toThrow(/only \/fast/);
+    expect(() => createFaults(1, { rpc: { rateLimitRate: 2 } })).toThrow(/faults.rpc.rateLimitRate/);
+  });
+
+  it('serves exactly the configured 429s and 5xx over HTTP, with Retry-After, reproducibly', async () => {
+    const faults = { rpc: { rateLimitRate: 0.25, retryAfterSeconds: 3, serverErrorRate: 0.25 } };
+    const run = async (seed: number) => {
+      const d = await start({ slotMs: 50, seed, faults });
+      const out: string[] = [];
+      for (let i = 0; i < 40; i++) {
+        const r = await post(d.url);
+        const body = (await r.json()) as any;
+        out.push(r.status === 429 ? `429:${r.headers.get('retry-after')}:${body.error.code}` : r.status >= 500 ? `${r.status}:${body.error.code}` : '200');
+      }
+      return out;
+    };
+    const first = await run(9);
+    const second = await run(9);
+    expect(second).toEqual(first);
+    // the HTTP answers are the injector's decisions, one for one
+    const model = createFaults(9, faults);
+    const expected = Array.from({ length: 40 }, () => {
+      const f = model.decide('rpc');
+      return f.status === 429 ? '429:3:-32005' : f.status === 503 ? '503:-32002' : f.status === 500 ? '500:-32603' : '200';
+    });
+    expect(first).toEqual(expected);
+    expect(first.some((s) => s.startsWith('429'))).toBe(true);
+    expect(first.some((s) => s.startsWith('5'))).toBe(true);
+  });
+
+  it('drops on /fast silently: accepted with the signature, never lands', async () => {
+    const payer = newKeypair();
+    const d = await start({ slotMs: 10, seed: 5, faults: { fast: { dropRate: 1 } }, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }] });
+    const wire = buildTx({ payer, blockhash: d.chain.latestBlockhash().blockhash, cuPrice: 1, tip: 1_000_000 });
+    const r = await rpc(d.url, 'sendTransaction', fastParams(wire), '/fast');
+    expect(r.status).toBe(200);
+    await d.chain.waitForSlot(d.chain.slot() + 3);
+    expect(d.chain.status(r.body.result)).toBeNull();
+    // at run time: back to normal, the same bytes land
+    d.control.setFaults('fast', { dropRate: 0 });
+    await rpc(d.url, 'sendTransaction', fastParams(wire), '/fast');
+    await d.chain.waitForSlot(d.chain.slot() + 2);
+    expect(d.chain.status(r.body.result)?.err).toBeNull();
+  });
+
+  it('adds latency and changes the slot time at run time', async () => {
+    const d = await start({ slotMs: 200, faults: { rest: { latencyMs: 150 } } });
+    const wallet = newAddress();
+    expect((await fetch(`${d.url}/v1/wallet/${wallet}/transfers`)).status).toBe(200);
+    const t = performance.now();
+    await fetch(`${d.url}/v0/webhooks`);
+    expect(performance.now() - t).toBeGreaterThanOrEqual(145);
+    d.control.setSlotMs(5);
+    const s0 = d.chain.slot();
+    await new Promise((r) => setTimeout(r, 300));
+    // at 200 ms a slot, 300 ms would give at most 2 slots
+    expect(d.chain.slot() - s0).toBeGreaterThanOrEqual(5);
+  });
+});
