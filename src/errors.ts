@@ -57,7 +57,10 @@ export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 /** Secrets registered here are scrubbed from every message, context and log line cairn produces. */
 const secrets = new Set<string>();
 
-/** The registered secrets, for leak checks (the test suite scans every error and log line for them). */
+/**
+ * The registered secrets, for leak checks (the test suite scans every error and log line for them).
+ * Internal: not re-exported from the package root.
+ */
 export function registeredSecrets(): readonly string[] {
   return [...secrets];
 }
@@ -66,7 +69,7 @@ let errorObserver: ((e: CairnError) => void) | undefined;
 
 /**
  * Watch every CairnError as it is built (one observer; `undefined` removes it). The test suite uses
- * this to prove that no error anywhere carries a registered secret.
+ * this to prove that no error anywhere carries a registered secret. Internal: not re-exported.
  */
 export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
   errorObserver = fn;

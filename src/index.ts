@@ -3,7 +3,31 @@
  * full, and the entry point of each other part. Each part is also its own subpath with its complete
  * surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`.
  */
-export * from './errors.js';
+// errors.ts also holds the test suite's leak-guard hooks (registeredSecrets, observeErrors): they are
+// internal and deliberately not re-exported, so no importer can read a registered key.
+export {
+  ErrorCodes,
+  CairnError,
+  InputError,
+  HttpError,
+  UnauthorizedError,
+  ForbiddenError,
+  RateLimitedError,
+  ServerError,
+  NetworkError,
+  TimeoutError,
+  AbortError,
+  BadResponseError,
+  RpcError,
+  TransactionFailedError,
+  BlockhashExpiredError,
+  registerSecret,
+  redact,
+  isAbortError,
+  type ErrorCode,
+  type CairnErrorOptions,
+  type HttpErrorContext,
+} from './errors.js';
 export * from './config.js';
 export * from './rpc/index.js';
 export { createVerifier, verifyAssetProofJson, verifyAssetLeaf, verifyAccountProof, verifyAccountHash, verifyNewAddressProof, verifyValidityProof, type Verdict, type Verifier, type ValidityVerdict } from './merkle/index.js';

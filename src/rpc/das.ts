@@ -147,8 +147,8 @@ export async function getAssetBatch(
   assertArray('params.ids', params.ids, assertAddress);
   checkFlags('params.options', params.options, GET_ASSET_OPTIONS);
   if (params.ids.length === 0) return [];
-  const parts = await mapLimit(chunk(params.ids, MAX_ASSET_BATCH), ctx.batchConcurrency, async (ids) => {
-    const r = await ctx.rpc.call({ method: 'getAssetBatch', params: clean({ ids, options: params.options }), validate: S.assetBatch }, opts);
+  const parts = await mapLimit(chunk(params.ids, MAX_ASSET_BATCH), ctx.batchConcurrency, opts?.signal, async (ids, _i, signal) => {
+    const r = await ctx.rpc.call({ method: 'getAssetBatch', params: clean({ ids, options: params.options }), validate: S.assetBatch }, { ...opts, signal });
     if (r.length !== ids.length) {
       throw new BadResponseError(ErrorCodes.RPC_SCHEMA, `getAssetBatch: result has ${r.length} entries for ${ids.length} ids`, {
         context: { method: 'getAssetBatch', path: 'result' },
@@ -171,8 +171,8 @@ export async function getAssetProofBatch(
   assertObject('params', params);
   assertArray('params.ids', params.ids, assertAddress);
   if (params.ids.length === 0) return {};
-  const parts = await mapLimit(chunk(params.ids, MAX_ASSET_BATCH), ctx.batchConcurrency, (ids) =>
-    ctx.rpc.call({ method: 'getAssetProofBatch', params: { ids }, validate: S.assetProofBatch }, opts),
+  const parts = await mapLimit(chunk(params.ids, MAX_ASSET_BATCH), ctx.batchConcurrency, opts?.signal, (ids, _i, signal) =>
+    ctx.rpc.call({ method: 'getAssetProofBatch', params: { ids }, validate: S.assetProofBatch }, { ...opts, signal }),
   );
   return parts.length === 1 ? parts[0] : Object.assign({}, ...parts);
 }

@@ -105,24 +105,36 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 }
 
 /**
- * Map `items` through `fn` with at most `limit` in flight, results in input order. The first failure
- * rejects at once (in-flight calls finish in the background under the caller's signal).
+ * Map `items` through `fn` with at most `limit` in flight, results in input order. Each call gets a
+ * signal linked to the caller's: the first failure rejects at once AND aborts the calls still in
+ * flight (and their retries), so nothing keeps running after the caller has its error.
  */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  signal: AbortSignal | undefined,
+  fn: (item: T, index: number, signal: AbortSignal) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(signal?.reason);
+  if (signal?.aborted) ac.abort(signal.reason);
+  else signal?.addEventListener('abort', onAbort, { once: true });
   let next = 0;
-  let failed = false;
   const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
+    while (!ac.signal.aborted && next < items.length) {
       const i = next++;
-      try {
-        out[i] = await fn(items[i], i);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
+      out[i] = await fn(items[i], i, ac.signal);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
-  return out;
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+    if (ac.signal.aborted) throw ac.signal.reason ?? new Error('aborted');
+    return out;
+  } catch (e) {
+    ac.abort(new Error('a sibling request failed'));
+    throw e;
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }

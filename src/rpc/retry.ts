@@ -53,7 +53,15 @@ export function retryAfterOf(error: unknown): number | undefined {
 }
 
 /**
- * The default policy: 3 retries; `Retry-After` honoured exactly when present, else backoff.
+ * The longest `Retry-After` the default policy waits for. A server asking for more is answered with
+ * an immediate `RateLimitedError` carrying `retryAfterMs`, so no call hangs for minutes or hours and
+ * the caller decides what to do.
+ */
+export const MAX_HONOURED_RETRY_AFTER_MS = 60_000;
+
+/**
+ * The default policy: 3 retries; `Retry-After` honoured exactly when present (up to
+ * `MAX_HONOURED_RETRY_AFTER_MS`; beyond it the error is returned at once), else backoff.
  *
  * @example
  * const client = createClient({ retry: { retries: 5 } }); // the rest stays default
@@ -61,7 +69,11 @@ export function retryAfterOf(error: unknown): number | undefined {
 export const defaultRetryPolicy: RetryPolicy = {
   retries: 3,
   delay: ({ attempt, error }) => retryAfterOf(error) ?? backoffDelay(attempt),
-  shouldRetry: ({ error }) => !isAbortError(error) && error instanceof CairnError && RETRYABLE.has(error.code),
+  shouldRetry: ({ error }) =>
+    !isAbortError(error) &&
+    error instanceof CairnError &&
+    RETRYABLE.has(error.code) &&
+    (retryAfterOf(error) ?? 0) <= MAX_HONOURED_RETRY_AFTER_MS,
 };
 
 /** Merge a partial policy over a base; an explicit `undefined` keeps the base value. */

@@ -101,10 +101,10 @@ export async function getSignatureStatuses(
   }
   if (signatures.length === 0) return [];
   const cfg = config?.searchTransactionHistory ? { searchTransactionHistory: true } : undefined;
-  const parts = await mapLimit(chunk(signatures, MAX_SIGNATURES_PER_STATUS_CALL), ctx.batchConcurrency, async (sigs) => {
+  const parts = await mapLimit(chunk(signatures, MAX_SIGNATURES_PER_STATUS_CALL), ctx.batchConcurrency, opts?.signal, async (sigs, _i, signal) => {
     const r = await ctx.rpc.call(
       { method: 'getSignatureStatuses', params: cfg ? [sigs, cfg] : [sigs], validate: S.signatureStatuses },
-      opts,
+      { ...opts, signal },
     );
     if (r.value.length !== sigs.length) {
       throw new BadResponseError(

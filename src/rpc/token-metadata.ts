@@ -46,7 +46,7 @@ export async function getTokenMetadata(
     ctx.logger,
   );
   if (params.mintAccounts.length === 0) return [];
-  const parts = await mapLimit(chunk(params.mintAccounts, MAX_MINT_ACCOUNTS), ctx.batchConcurrency, async (mintAccounts) => {
+  const parts = await mapLimit(chunk(params.mintAccounts, MAX_MINT_ACCOUNTS), ctx.batchConcurrency, opts.signal, async (mintAccounts, _i, signal) => {
     const body: Record<string, unknown> = { mintAccounts };
     if (params.includeOffChain !== undefined) body.includeOffChain = params.includeOffChain;
     if (params.disableCache !== undefined) body.disableCache = params.disableCache;
@@ -55,7 +55,7 @@ export async function getTokenMetadata(
       method: 'POST',
       body: stringifyJson(body),
       label: 'getTokenMetadata',
-      signal: opts.signal,
+      signal,
       timeoutMs: opts.timeoutMs,
       retry: opts.retry,
     });

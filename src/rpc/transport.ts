@@ -86,8 +86,6 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Server-sent error bodies kept in error contexts are cut to this many characters. */
 const ERROR_BODY_CHARS = 2_000;
-/** A `Retry-After` beyond this is treated as "give up now" rather than hanging a caller for hours. */
-const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 /**
  * Build a transport.
@@ -298,10 +296,11 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   const v = Array.isArray(value) ? value[0] : value;
   if (v === undefined || v.trim() === '') return undefined;
   const s = v.trim();
-  if (/^\d+(\.\d+)?$/.test(s)) return Math.min(MAX_RETRY_AFTER_MS, Math.round(Number(s) * 1000));
+  // The server's value as it is: the retry policy decides whether it is worth waiting for.
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
   const at = Date.parse(s);
   if (Number.isNaN(at)) return undefined;
-  return Math.min(MAX_RETRY_AFTER_MS, Math.max(0, at - now));
+  return Math.max(0, at - now);
 }
 
 /** Pull a human message out of an error body: `{error:"…"}`, `{error:{message}}`, `{message}` or text. */

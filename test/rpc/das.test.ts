@@ -43,6 +43,26 @@ describe('DAS methods send the exact method and params', () => {
     });
   });
 
+  it('getAssetBatch: the first chunk that fails stops its siblings and their retries', async () => {
+    const ids = Array.from({ length: 2_500 }, (_, i) => addr(i));
+    const c = createClient({ url: srv.url, apiKey: API_KEY, batchConcurrency: 3, retry: { retries: 5, delay: () => 200 } });
+    srv.handler = async (req) => {
+      const { id, params } = req.body;
+      // chunk 1 is refused for good; chunks 2 and 3 keep answering 503 (retryable)
+      if (params.ids[0] === ids[0]) {
+        await new Promise((r) => setTimeout(r, 50));
+        return { status: 400, body: { jsonrpc: '2.0', id, error: { code: -32602, message: 'bad ids' } } };
+      }
+      return { status: 503, body: { error: 'busy' } };
+    };
+    await expect(c.getAssetBatch({ ids })).rejects.toMatchObject({ code: 'RPC_ERROR' });
+    const seen = srv.requests.length;
+    await new Promise((r) => setTimeout(r, 700));
+    // without the sibling abort, chunks 2 and 3 would retry every 200 ms in the background
+    expect(srv.requests.length).toBe(seen);
+    await c.close();
+  });
+
   it('getAssetBatch splits 2,500 ids into 3 requests and keeps the order', async () => {
     const ids = Array.from({ length: 2_500 }, (_, i) => addr(i));
     // answer out of order in time: the later chunks come back first

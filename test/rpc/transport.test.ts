@@ -147,6 +147,18 @@ describe('transport: status mapping', () => {
     expect(hits()).toHaveLength(2);
   });
 
+  it('a Retry-After longer than the policy honours fails at once with RateLimitedError, no hour-long hang', async () => {
+    srv.handler = () => ({ status: 429, headers: { 'retry-after': '86400' }, body: { error: 'come back tomorrow' } });
+    const t = createTransport({ apiKey: API_KEY });
+    open.push(t);
+    const t0 = Date.now();
+    const e = await t.request({ url: srv.url, method: 'GET' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(RateLimitedError);
+    expect((e as RateLimitedError).context.retryAfterMs).toBe(86_400_000);
+    expect(hits()).toHaveLength(1);
+    expect(Date.now() - t0).toBeLessThan(5_000);
+  });
+
   it('parses Retry-After as seconds or an HTTP date', () => {
     expect(parseRetryAfter('2')).toBe(2_000);
     expect(parseRetryAfter('1.5')).toBe(1_500);
