@@ -9,6 +9,7 @@
 import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
 import type { CairnClient } from '../rpc/client.js';
+import { sleep } from '../rpc/retry.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { resetDeprecationWarnings, warnDeprecatedOnce } from '../rpc/deprecation.js';
 import { verifyAssetLeaf } from '../merkle/asset-leaf.js';
@@ -129,21 +130,6 @@ export function validateMintInput(p: MintCompressedNftParams): void {
     });
     if (p.creators.length > 0 && sum !== 100) throw new InputError('creators', `shares must sum to 100, got ${sum}`, { expected: '100', got: sum });
   }
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }
 
 /** The asset, waiting for the indexer when it does not show it yet ("not found" answers). */

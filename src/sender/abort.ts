@@ -1,7 +1,7 @@
 /**
- * Abort plumbing for the sender: a typed `SENDER_ABORTED` error, a linked controller that follows a
- * caller's signal (and is released in `finally`, so no listener outlives its operation), and an
- * abortable sleep whose timer never keeps the process alive after an abort.
+ * Abort plumbing for the sender: a typed `SENDER_ABORTED` error, and a linked controller that follows
+ * a caller's signal (and is released in `finally`, so no listener outlives its operation). The one
+ * abortable wait of the toolkit is `sleep` in src/rpc/retry.ts; the sender uses that one.
  */
 import { setMaxListeners } from 'node:events';
 import { AbortError, ErrorCodes } from '../errors.js';
@@ -38,20 +38,4 @@ export function linkSignals(...signals: (AbortSignal | undefined)[]): { signal: 
       offs.length = 0;
     },
   };
-}
-
-/** Wait `ms` or reject with SENDER_ABORTED as soon as `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(senderAbortError(signal, 'wait'));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(senderAbortError(signal, 'wait'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -8,7 +8,7 @@
  * Blockhash, fee estimate and automatic tip are cached for a short while and shared by every send,
  * so a burst of 1,000 transfers costs one `getLatestBlockhash`, not 1,000.
  */
-import { CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
+import { BadResponseError, CairnError, ErrorCodes, InputError, RpcError, TransactionFailedError } from '../errors.js';
 import { senderAbortError } from './abort.js';
 import { addressBytes, addressText, encodeBase58, type AddressLike } from './address.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
@@ -225,8 +225,8 @@ function scan(ixs: readonly InstructionInput[], cfg: ResolvedSenderOptions): { p
       const view = new DataView(ix.data.buffer, ix.data.byteOffset, 12);
       if (view.getUint32(0, true) !== SYSTEM_TRANSFER) continue;
       if (!tipSet.has(addressText(ix.keys[1].pubkey, `instructions[${i}].keys[1]`))) continue;
-      const l = view.getBigUint64(4, true);
-      if (tip === undefined || l > tip) tip = l;
+      // Summed, as the /fast check counts it (inspect.ts): several small tips make one.
+      tip = (tip ?? 0n) + view.getBigUint64(4, true);
     }
   }
   return { price, limit, ...(tip !== undefined ? { tip } : {}) };
@@ -241,7 +241,7 @@ function scan(ixs: readonly InstructionInput[], cfg: ResolvedSenderOptions): { p
  */
 export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Builder {
   const bh: Cached<{ blockhash: string; lastValidBlockHeight: number }> = { at: 0 };
-  const fee: Cached<bigint> = { at: 0 };
+  const fee: Cached<bigint | undefined> = { at: 0 };
   const autoTip: Cached<bigint> = { at: 0 };
 
   const cached = async <T>(c: Cached<T>, ttl: number, fetch: () => Promise<T>, fresh = false): Promise<T> => {
@@ -292,22 +292,32 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
   const cuPrice = async (signal: AbortSignal, feeKey: string): Promise<bigint> => {
     const c = cfg.cuPrice;
     if (typeof c === 'bigint') return c;
+    // `undefined` = the cluster does not serve the method: never cached, so a cluster that gains it
+    // (or a transient answer mistaken for it) is asked again on the next build.
     const est = await race(
-      cached(fee, c.refreshMs, async () => {
+      cached<bigint | undefined>(fee, c.refreshMs, async () => {
+        let r: unknown;
         try {
-          const r = (await rpc.getPriorityFeeEstimate({ accountKeys: [feeKey], options: { priorityLevel: c.estimate } })) as { priorityFeeEstimate?: unknown } | null;
-          const v = r?.priorityFeeEstimate;
-          const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN;
-          if (!Number.isFinite(n) || n < 0) return cfg.fallbackCuPrice;
-          return BigInt(Math.ceil(n * c.multiplier));
-        } catch {
-          // Not every cluster serves getPriorityFeeEstimate (sender-facts.md): fall back.
-          return cfg.fallbackCuPrice;
+          r = await rpc.getPriorityFeeEstimate({ accountKeys: [feeKey], options: { priorityLevel: c.estimate } });
+        } catch (e) {
+          // Only "this cluster has no such method" falls back (sender-facts.md: not every cluster
+          // serves it). A bad key, a rate limit, a server error or a bug must be seen, not hidden.
+          if (isUnsupportedMethod(e)) return undefined;
+          throw e;
         }
+        const v = (r as { priorityFeeEstimate?: unknown } | null)?.priorityFeeEstimate;
+        const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN;
+        if (!Number.isFinite(n) || n < 0) {
+          throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `getPriorityFeeEstimate: "priorityFeeEstimate" expected a number >= 0, got ${safeText(v)}`, {
+            context: { method: 'getPriorityFeeEstimate', path: 'priorityFeeEstimate', detail: safeText(v) },
+          });
+        }
+        return BigInt(Math.ceil(n * c.multiplier));
       }),
       signal,
     );
-    return est > cfg.maxCuPrice ? cfg.maxCuPrice : est;
+    const price = est ?? cfg.fallbackCuPrice;
+    return price > cfg.maxCuPrice ? cfg.maxCuPrice : price;
   };
 
   const tipAmount = async (signal: AbortSignal): Promise<bigint> => {
@@ -393,4 +403,21 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
   };
 
   return { build, blockhash };
+}
+
+/**
+ * True when the RPC answered that it does not serve the method: JSON-RPC -32601 ("Method not
+ * found"), or a server error whose message says the method is not supported.
+ */
+export function isUnsupportedMethod(e: unknown): boolean {
+  if (!(e instanceof RpcError)) return false;
+  return e.rpcCode === -32601 || /method not found|not supported|unsupported method/i.test(e.message);
+}
+
+function safeText(v: unknown): string {
+  try {
+    return v === undefined ? 'undefined' : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)).slice(0, 100);
+  } catch {
+    return String(v);
+  }
 }

@@ -55,7 +55,10 @@ export interface SenderOptions {
   cuPrice?: CuPriceSetting;
   /** Cap on any CU price cairn computes, µlamports/CU (default 5,000,000). */
   maxCuPrice?: bigint | number;
-  /** Used when the fee estimate is unavailable (default 200,000 µlamports/CU, as public examples). */
+  /**
+   * Used when the cluster does not serve `getPriorityFeeEstimate` (JSON-RPC -32601 / "not supported")
+   * (default 200,000 µlamports/CU, as public examples). Any other estimate failure fails the build.
+   */
   fallbackCuPrice?: bigint | number;
   /** CU limit (default: simulate × 1.1, min 1,000; 200,000 if simulation fails to report units). */
   cuLimit?: CuLimitSetting;

@@ -8,6 +8,10 @@
  * (which starts after that height was observed, so a transaction that landed at or below the last
  * valid height is found), with `searchTransactionHistory`. Only if that read is empty too does the
  * tracker report `expired`, with both heights. A status with `err` is a landed, failed transaction.
+ *
+ * Several callers may wait on one signature (the same signed bytes under two ids): each is a waiter
+ * with its own signal and commitment; one leaving never strands the others, the signature stays
+ * polled until its last waiter has left, and `close()` rejects every waiter.
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { senderAbortError as abortErrorFor } from './abort.js';
@@ -57,16 +61,28 @@ export interface TrackerOptions {
   onError?: (e: unknown) => void;
 }
 
-interface Entry {
+/**
+ * One caller waiting on a signature. Several callers may track the same signature (the same signed
+ * bytes sent under two ids, or a resumed intent joined by a new send): each has its own signal,
+ * commitment and `onLanded`, and leaves on its own.
+ */
+interface Waiter {
   req: TrackRequest;
   resolve: (r: TrackResult) => void;
   reject: (e: unknown) => void;
-  landed: boolean;
+  unlisten?: () => void;
+}
+
+interface Entry {
+  signature: string;
+  waiters: Set<Waiter>;
+  /** The latest of the waiters' values: expiry is never declared before any of them expects it. */
+  lastValidBlockHeight: number;
+  searchHistory: boolean;
+  /** Slot of the first status seen (undefined until the signature shows up). */
+  landedSlot?: number;
   /** Height that proved the blockhash past its window; the next read decides. */
   expiredAt?: number;
-  /** True once a read that started after `expiredAt` was observed has been issued. */
-  finalReadPending?: boolean;
-  unlisten?: () => void;
 }
 
 /**
@@ -85,9 +101,21 @@ export function createTracker(opts: TrackerOptions): Tracker {
   let closed = false;
   const life = new AbortController();
 
-  const finish = (sig: string, e: Entry): void => {
-    if (entries.get(sig) === e) entries.delete(sig);
-    e.unlisten?.();
+  /** Remove one waiter; the entry goes when its last waiter has left. */
+  const leave = (e: Entry, w: Waiter): void => {
+    e.waiters.delete(w);
+    w.unlisten?.();
+    if (e.waiters.size === 0 && entries.get(e.signature) === e) entries.delete(e.signature);
+  };
+
+  /** Resolve every waiter of `e` for which `result` has an answer (undefined = keep waiting). */
+  const settle = (e: Entry, result: (w: Waiter) => TrackResult | undefined): void => {
+    for (const w of [...e.waiters]) {
+      const r = result(w);
+      if (r === undefined) continue;
+      leave(e, w);
+      w.resolve(r);
+    }
   };
 
   const schedule = (delay: number): void => {
@@ -114,7 +142,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
       stats.heightCalls++;
       const statusP = chunks.map((chunk) => {
         stats.statusCalls++;
-        const history = chunk.some(([, e]) => e.req.searchHistory || e.expiredAt !== undefined);
+        const history = chunk.some(([, e]) => e.searchHistory || e.expiredAt !== undefined);
         return rpc
           .getSignatureStatuses(
             chunk.map(([s]) => s),
@@ -130,30 +158,30 @@ export function createTracker(opts: TrackerOptions): Tracker {
         const statuses = statusLists[c];
         for (let i = 0; i < chunk.length; i++) {
           const [sig, e] = chunk[i];
-          if (entries.get(sig) !== e) continue; // aborted meanwhile
+          if (entries.get(sig) !== e) continue; // every waiter left meanwhile
           const s = statuses[i];
           if (s) {
-            if (!e.landed) {
-              e.landed = true;
-              e.req.onLanded?.(s.slot);
+            if (e.landedSlot === undefined) {
+              e.landedSlot = s.slot;
+              for (const w of [...e.waiters]) w.req.onLanded?.(s.slot);
             }
-            if (!reached(s, e.req.commitment)) continue;
-            // A failure is final once it reached the requested commitment (a processed one could
-            // still be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
-            if (s.err !== null && s.err !== undefined) {
-              finish(sig, e);
-              e.resolve({ kind: 'failed', slot: s.slot, err: s.err, status: s });
-            } else {
-              finish(sig, e);
-              e.resolve({ kind: 'confirmed', slot: s.slot, commitment: e.req.commitment, status: s });
-            }
+            // A failure is final once it reached a waiter's commitment (a processed one could still
+            // be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
+            const failed = s.err !== null && s.err !== undefined;
+            settle(e, (w) =>
+              !reached(s, w.req.commitment)
+                ? undefined
+                : failed
+                  ? { kind: 'failed', slot: s.slot, err: s.err, status: s }
+                  : { kind: 'confirmed', slot: s.slot, commitment: w.req.commitment, status: s },
+            );
             continue;
           }
-          if (finalReads.has(e)) {
+          if (finalReads.has(e) && e.expiredAt !== undefined) {
             // This read started after a height past the window was observed: the signature is dead.
-            finish(sig, e);
-            e.resolve({ kind: 'expired', lastValidBlockHeight: e.req.lastValidBlockHeight, blockHeight: e.expiredAt! });
-          } else if (height > e.req.lastValidBlockHeight && e.expiredAt === undefined) {
+            const dead: TrackResult = { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
+            settle(e, () => dead);
+          } else if (height > e.lastValidBlockHeight && e.expiredAt === undefined) {
             e.expiredAt = height;
           }
         }
@@ -174,31 +202,32 @@ export function createTracker(opts: TrackerOptions): Tracker {
       if (closed) return Promise.reject(new CairnError(ErrorCodes.SENDER_CLOSED, 'tracker is closed'));
       if (req.signal?.aborted) return Promise.reject(abortErrorFor(req.signal, 'confirmation'));
       return new Promise<TrackResult>((resolve, reject) => {
-        const prev = entries.get(req.signature);
-        if (prev) {
-          // Same signature twice (a resumed intent joined by a new send): both get the one answer.
-          const inner = prev.resolve;
-          const innerReject = prev.reject;
-          prev.resolve = (r) => {
-            inner(r);
-            resolve(r);
-          };
-          prev.reject = (e) => {
-            innerReject(e);
-            reject(e);
-          };
-          return;
+        const w: Waiter = { req, resolve, reject };
+        let e = entries.get(req.signature);
+        if (e) {
+          // Same signature again: join. Expiry waits for the latest window any waiter expects.
+          if (req.lastValidBlockHeight > e.lastValidBlockHeight) {
+            e.lastValidBlockHeight = req.lastValidBlockHeight;
+            if (e.expiredAt !== undefined && e.expiredAt <= e.lastValidBlockHeight) delete e.expiredAt;
+          }
+          if (req.searchHistory) e.searchHistory = true;
+        } else {
+          e = { signature: req.signature, waiters: new Set(), lastValidBlockHeight: req.lastValidBlockHeight, searchHistory: !!req.searchHistory };
+          entries.set(req.signature, e);
         }
-        const e: Entry = { req, resolve, reject, landed: false };
+        const entry = e;
+        entry.waiters.add(w);
         if (req.signal) {
+          const signal = req.signal;
           const onAbort = (): void => {
-            finish(req.signature, e);
-            reject(abortErrorFor(req.signal, 'confirmation'));
+            leave(entry, w);
+            reject(abortErrorFor(signal, 'confirmation'));
           };
-          req.signal.addEventListener('abort', onAbort, { once: true });
-          e.unlisten = () => req.signal!.removeEventListener('abort', onAbort);
+          signal.addEventListener('abort', onAbort, { once: true });
+          w.unlisten = () => signal.removeEventListener('abort', onAbort);
         }
-        entries.set(req.signature, e);
+        // Joined after the signature showed up: this caller learns it now, not never.
+        if (entry.landedSlot !== undefined) req.onLanded?.(entry.landedSlot);
         schedule(pollMs);
       });
     },
@@ -213,9 +242,12 @@ export function createTracker(opts: TrackerOptions): Tracker {
       timer = undefined;
       life.abort();
       const err = new CairnError(ErrorCodes.SENDER_CLOSED, 'sender closed while confirming');
-      for (const [sig, e] of [...entries]) {
-        finish(sig, e);
-        e.reject(err);
+      // Every waiter of every entry, joined ones included: none may be left pending.
+      for (const e of [...entries.values()]) {
+        for (const w of [...e.waiters]) {
+          leave(e, w);
+          w.reject(err);
+        }
       }
     },
   };

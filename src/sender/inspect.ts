@@ -1,8 +1,13 @@
 /**
  * Inspection of signed wire bytes before they leave the process: `/fast` rejects a transaction
- * without a `setComputeUnitPrice` instruction or without a System transfer of at least the minimum
- * tip to one of the tip accounts, and a rejection costs a round trip and tells less. Checking here
- * gives a typed error (`SENDER_MISSING_CU_PRICE`, `SENDER_MISSING_TIP`) that says what was found.
+ * without a `setComputeUnitPrice` instruction or without a tip of at least the minimum to the tip
+ * accounts, and a rejection costs a round trip and tells less. Checking here gives a typed error
+ * (`SENDER_MISSING_CU_PRICE`, `SENDER_MISSING_TIP`) that says what was found.
+ *
+ * The tip is the SUM of the System transfers to tip accounts, the rule the devnet's `/fast` applies
+ * (src/devnet/fast.ts `tipLamportsOf`): the real host documents only "a transfer of at least the
+ * minimum tip", so cairn and the devnet agree on one reading rather than refusing what the host
+ * accepts (two 500,000-lamport tips pass both).
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { addressBytes, encodeBase58 } from './address.js';
@@ -19,8 +24,11 @@ export interface WireSummary {
   /** µlamports/CU from `setComputeUnitPrice`, undefined when absent. */
   cuPrice?: bigint;
   cuLimit?: number;
-  /** Largest System transfer to a tip account, with its destination; undefined when none. */
-  tip?: { lamports: bigint; account: string };
+  /**
+   * System transfers to tip accounts: `lamports` is their sum, `account` the destination of the
+   * largest, `transfers` how many there are; undefined when none.
+   */
+  tip?: { lamports: bigint; account: string; transfers: number };
 }
 
 export interface InspectOptions {
@@ -52,7 +60,10 @@ export function summarizeWire(wire: Uint8Array, tipAccounts: readonly string[]):
   const keys = parts.staticKeys;
   let cuPrice: bigint | undefined;
   let cuLimit: number | undefined;
-  let tip: WireSummary['tip'];
+  let tipSum = 0n;
+  let tipTransfers = 0;
+  let largest = -1n;
+  let largestAt = -1;
   for (const ix of parts.instructions) {
     const program = hex(keys[ix.programIdIndex]);
     const d = ix.data;
@@ -69,9 +80,15 @@ export function summarizeWire(wire: Uint8Array, tipAccounts: readonly string[]):
       const to = hex(keys[toIndex]);
       if (!tips.has(to)) continue;
       const lamports = view.getBigUint64(4, true);
-      if (!tip || lamports > tip.lamports) tip = { lamports, account: encodeBase58(keys[toIndex]) };
+      if (lamports > largest) {
+        largest = lamports;
+        largestAt = toIndex;
+      }
+      tipSum += lamports;
+      tipTransfers++;
     }
   }
+  const tip: WireSummary['tip'] = tipTransfers > 0 ? { lamports: tipSum, account: encodeBase58(keys[largestAt]), transfers: tipTransfers } : undefined;
   return {
     parsed,
     signature: encodeBase58(parsed.signatures[0] ?? new Uint8Array(64)),
@@ -124,7 +141,7 @@ export function assertSendable(wire: Uint8Array, o: InspectOptions): WireSummary
   if (s.tip.lamports < o.minTipLamports) {
     throw new CairnError(
       ErrorCodes.SENDER_MISSING_TIP,
-      `tip of ${s.tip.lamports} lamports to ${s.tip.account} is below the minimum ${o.minTipLamports} for this routing mode`,
+      `tip of ${s.tip.lamports} lamports${s.tip.transfers > 1 ? ` (sum of ${s.tip.transfers} transfers)` : ''} to ${s.tip.transfers > 1 ? 'tip accounts' : s.tip.account} is below the minimum ${o.minTipLamports} for this routing mode`,
       { context: { signature: s.signature, tipLamports: s.tip.lamports.toString(), minTipLamports: o.minTipLamports.toString() } },
     );
   }

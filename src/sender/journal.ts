@@ -29,9 +29,10 @@ export type JournalRecord =
   | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight: number; attempt: number }
   | { op: 'landed'; id: string; at: number; signature: string; slot: number }
   | { op: 'confirmed'; id: string; at: number; signature: string; slot: number; commitment: string }
-  | { op: 'failed'; id: string; at: number; signature?: string; slot?: number; error: string }
+  // `code` and `context` of the error that ended the intent (absent in records written before they existed)
+  | { op: 'failed'; id: string; at: number; signature?: string; slot?: number; error: string; code?: string; context?: Record<string, unknown> }
   | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number }
-  | { op: 'abandoned'; id: string; at: number; reason: string };
+  | { op: 'abandoned'; id: string; at: number; reason: string; code?: string; context?: Record<string, unknown> };
 
 /** What the journal knows about one intent after folding its records. */
 export interface IntentView {

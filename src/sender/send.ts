@@ -13,12 +13,14 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { createClient } from '../rpc/client.js';
+import { sleep } from '../rpc/retry.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
-import { linkSignals, senderAbortError, sleep } from './abort.js';
+import { linkSignals, senderAbortError } from './abort.js';
 import { createBuilder, planFromJournal, planToJournal, prepareInput, type Built, type Prepared, type SendInput } from './build.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
+import { errorFromJournal, journalFailure } from './journal-error.js';
 import { isTerminal, openJournal, type IntentView, type Journal, type JournalRecord } from './journal.js';
 import { logsOf, toNumber, type Commitment, type SenderRpc } from './rpc.js';
 import { toSigner, type Signer, type SignerInput } from './signer.js';
@@ -163,13 +165,27 @@ export function createSender(config: SenderConfig): Sender {
     ...(config.senderUrl ? { senderUrl: config.senderUrl } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
   };
+  // Validate everything first: nothing (no client, no ping) is started for a sender that fails here.
+  const cfg = resolveSenderConfig(config);
+  const warmMs = config.warmMs ?? 0;
+  if (!Number.isInteger(warmMs) || warmMs < 0) throw new InputError('warmMs', 'expected a non-negative integer (ms)');
+  const keyring = new Map<string, Signer>();
+  (config.signers ?? []).forEach((s, i) => {
+    const k = toSigner(s, `signers[${i}]`);
+    keyring.set(k.address, k);
+  });
+  // The sender's life: everything it starts hangs off this, from the region choice on.
+  const life = new AbortController();
+  // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
+  setMaxListeners(0, life.signal);
   let rpc: SenderRpc;
   if (config.client) rpc = config.client;
   else if (config.senderUrls !== undefined) {
     if (!Array.isArray(config.senderUrls) || config.senderUrls.length === 0) throw new InputError('senderUrls', 'expected a non-empty array of URLs');
     const urls = [...config.senderUrls];
     // Time /ping once, lazily: createSender stays synchronous, the first call waits for the choice.
-    const chosen = rankSenders(urls, { samples: 3 }).then(([best]) =>
+    // Under the sender's life signal: close() cuts the pings short and no ping leaves after it.
+    const chosen = rankSenders(urls, { samples: 3, signal: life.signal }).then(([best]) =>
       createClient({ ...endpointOpts, senderUrl: best.rttMs === Infinity ? urls[0] : best.url }),
     );
     chosen.catch(() => undefined);
@@ -183,17 +199,6 @@ export function createSender(config: SenderConfig): Sender {
   if (!rpc || typeof rpc.sendTransaction !== 'function' || typeof rpc.getSignatureStatuses !== 'function') {
     throw new InputError('config.client', 'expected an RPC client (createClient from cairn/rpc)');
   }
-  const cfg = resolveSenderConfig(config);
-  const warmMs = config.warmMs ?? 0;
-  if (!Number.isInteger(warmMs) || warmMs < 0) throw new InputError('warmMs', 'expected a non-negative integer (ms)');
-  const keyring = new Map<string, Signer>();
-  (config.signers ?? []).forEach((s, i) => {
-    const k = toSigner(s, `signers[${i}]`);
-    keyring.set(k.address, k);
-  });
-  const life = new AbortController();
-  // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
-  setMaxListeners(0, life.signal);
   const events = new SenderEvents();
   const builder = createBuilder(rpc, cfg);
   const tracker = createTracker({ rpc, pollMs: cfg.pollMs });
@@ -260,7 +265,7 @@ export function createSender(config: SenderConfig): Sender {
             // Nothing was signed or sent. A deterministic refusal ends the intent; a transient RPC
             // failure leaves it 'created', so resume() (or the same id later) can try again.
             if (e instanceof CairnError && DETERMINISTIC.has(e.code)) {
-              await record({ op: 'failed', id, at: Date.now(), error: e.message });
+              await record({ op: 'failed', id, at: Date.now(), error: e.message, ...journalFailure(e) });
               events.emit('failed', { id, error: e });
             }
             throw e;
@@ -296,7 +301,7 @@ export function createSender(config: SenderConfig): Sender {
           await submit();
         } catch (e) {
           if (e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED) {
-            await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message });
+            await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message, ...journalFailure(e) });
             events.emit('failed', { id, signature: cur.signature, error: e });
           }
           throw e;
@@ -360,7 +365,7 @@ export function createSender(config: SenderConfig): Sender {
           `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}`,
           { context: { signature: cur.signature, err: result.err, slot: result.slot, ...(logs ? { logs } : {}) } },
         );
-        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message });
+        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message, ...journalFailure(err) });
         events.emit('failed', { id, signature: cur.signature, error: err });
         throw err;
       }
@@ -387,7 +392,7 @@ export function createSender(config: SenderConfig): Sender {
           `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
           { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight } },
         );
-        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message });
+        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message, ...journalFailure(err) });
         throw err;
       }
       current = undefined;
@@ -439,10 +444,8 @@ export function createSender(config: SenderConfig): Sender {
         fromJournal: true,
       };
     }
-    const msg = end?.op === 'failed' ? end.error : end?.op === 'abandoned' ? end.reason : `intent ${v.id} ended`;
-    return new CairnError(end?.op === 'failed' && /expired/.test(msg) ? ErrorCodes.SENDER_BLOCKHASH_EXPIRED : ErrorCodes.SENDER_TRANSACTION_FAILED, msg, {
-      context: { id: v.id, fromJournal: true, ...(end && 'signature' in end ? { signature: end.signature } : {}) },
-    });
+    if (end?.op === 'failed' || end?.op === 'abandoned') return errorFromJournal(end, v.id);
+    return new CairnError(ErrorCodes.SENDER_JOURNAL, `intent ${v.id} ended in state ${v.state}`, { context: { id: v.id, fromJournal: true } });
   };
 
   /** Continue an intent found unfinished in the journal. */
@@ -459,8 +462,9 @@ export function createSender(config: SenderConfig): Sender {
       async (signal) => {
         if (!from && !prepared && v.state !== 'expired') {
           // created but never signed, and nothing to build it from: nothing was ever sent.
-          await record({ op: 'abandoned', id: v.id, at: Date.now(), reason: 'no plan to build from (never sent)' });
-          throw new CairnError(ErrorCodes.SENDER_JOURNAL, `intent ${v.id} was never sent and cannot be rebuilt`, { context: { id: v.id } });
+          const err = new CairnError(ErrorCodes.SENDER_JOURNAL, `intent ${v.id} was never sent and cannot be rebuilt`, { context: { id: v.id } });
+          await record({ op: 'abandoned', id: v.id, at: Date.now(), reason: err.message, ...journalFailure(err) });
+          throw err;
         }
         const onExpired = o.onExpired ?? cfg.onExpired;
         if (v.state === 'expired' && (onExpired !== 'resign' || !prepared)) {
@@ -470,7 +474,7 @@ export function createSender(config: SenderConfig): Sender {
             `transaction ${end.signature} expired (height ${end.blockHeight} > ${end.lastValidBlockHeight})${prepared ? '' : '; no signer to re-sign'}`,
             { context: { signature: end.signature, lastValidBlockHeight: end.lastValidBlockHeight, blockHeight: end.blockHeight } },
           );
-          await record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message });
+          await record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message, ...journalFailure(err) });
           throw err;
         }
         return drive(v.id, prepared, {

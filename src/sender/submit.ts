@@ -103,6 +103,7 @@ export async function rankSenders(
     urls.map(async (url) => {
       const times: number[] = [];
       for (let i = 0; i < samples; i++) {
+        if (o.signal?.aborted) throw senderAbortError(o.signal, 'region choice');
         try {
           times.push(await timePing(url, o.signal, o.timeoutMs));
         } catch (e) {

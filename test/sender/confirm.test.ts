@@ -135,6 +135,68 @@ describe('tracker (fake timers)', () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it('two callers on one signature: each leaves on its own signal, the other still gets its answer', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const a = new AbortController();
+    const b = new AbortController();
+    const landedB: number[] = [];
+    const pa = t.track({ signature: 'same', lastValidBlockHeight: 1000, commitment: 'confirmed', signal: a.signal });
+    const pb = t.track({ signature: 'same', lastValidBlockHeight: 1000, commitment: 'finalized', signal: b.signal, onLanded: (s) => landedB.push(s) });
+    a.abort();
+    await expect(pa).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+    expect(t.size).toBe(1); // 'b' still waits: the signature is still polled
+    chain.statuses.set('same', st(9, 'confirmed'));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(landedB).toEqual([9]); // the joined caller hears the landing too
+    // a third caller joining after the landing learns of it at once, and resolves at its own commitment
+    const landedC: number[] = [];
+    const pc = t.track({ signature: 'same', lastValidBlockHeight: 1000, commitment: 'confirmed', onLanded: (s) => landedC.push(s) });
+    expect(landedC).toEqual([9]);
+    await vi.advanceTimersByTimeAsync(100);
+    await expect(pc).resolves.toMatchObject({ kind: 'confirmed', commitment: 'confirmed', slot: 9 });
+    expect(t.size).toBe(1); // 'b' wants finalized
+    b.abort();
+    await expect(pb).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+    expect(t.size).toBe(0);
+    chain.calls.length = 0;
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(chain.calls).toHaveLength(0);
+    expect(vi.getTimerCount()).toBe(0);
+    t.close();
+  });
+
+  it('close() rejects every caller of a shared signature, the joined ones included', async () => {
+    const { rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const first = new AbortController();
+    const p1 = t.track({ signature: 'dup', lastValidBlockHeight: 1000, commitment: 'confirmed', signal: first.signal });
+    const p2 = t.track({ signature: 'dup', lastValidBlockHeight: 1000, commitment: 'confirmed' });
+    const p3 = t.track({ signature: 'dup', lastValidBlockHeight: 1000, commitment: 'confirmed' });
+    first.abort();
+    await expect(p1).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+    t.close();
+    await expect(p2).rejects.toMatchObject({ code: 'SENDER_CLOSED' });
+    await expect(p3).rejects.toMatchObject({ code: 'SENDER_CLOSED' });
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('a joined caller with a later window postpones expiry until that window has passed', async () => {
+    const { chain, rpc } = scriptedChain();
+    const t = createTracker({ rpc, pollMs: 100 });
+    const p1 = t.track({ signature: 'w', lastValidBlockHeight: 110, commitment: 'confirmed' });
+    const p2 = t.track({ signature: 'w', lastValidBlockHeight: 130, commitment: 'confirmed' });
+    chain.height = 120;
+    await vi.advanceTimersByTimeAsync(300);
+    expect(t.size).toBe(1); // past 110 but not past 130: not dead yet
+    chain.height = 131;
+    await vi.advanceTimersByTimeAsync(200);
+    const want = { kind: 'expired', lastValidBlockHeight: 130, blockHeight: 131 };
+    await expect(p1).resolves.toEqual(want);
+    await expect(p2).resolves.toEqual(want);
+    t.close();
+  });
+
   it('keeps polling through a failing tick', async () => {
     const { chain, rpc } = scriptedChain();
     let fail = true;

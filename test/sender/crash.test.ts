@@ -1,6 +1,6 @@
 /**
- * Crash test (issue 5): a child process sends N journaled intents (200 by default, 500 with
- * CAIRN_CRASH_N=500) and is killed with SIGKILL at
+ * Crash test (issue 5): a child process sends N journaled intents (500, as issue 5 asks; another
+ * size with CAIRN_CRASH_N) and is killed with SIGKILL at
  * several moments (early, midway, at a random time); a new sender in this process calls `resume()`
  * and then offers all N intents again under the same ids. The devnet's ledger must show every
  * intent executed exactly once — no loss, no double landing.
@@ -15,9 +15,9 @@ import { createSender, generateSigner, transferInstruction } from '../../src/sen
 import { readJournal } from '../../src/sender/journal.js';
 import { setup, transferTo, type Env } from './helpers.js';
 
-// Issue 5 asks for 500 intents; on the shared 2-core box (load ~10) that takes ~15 s per kill point,
-// so the default here is 200 per kill point. CAIRN_CRASH_N=500 runs the full size.
-const N = Number(process.env.CAIRN_CRASH_N ?? 200);
+// Issue 5 asks for 500 intents per kill point. Measured on the shared 2-core box (other engineers'
+// tests running): the whole file takes ~18-20 s at 500, well under its ~60 s budget.
+const N = Number(process.env.CAIRN_CRASH_N ?? 500);
 const child = join(import.meta.dirname, 'fixtures', 'crash-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'cairn-crash-'));
 let env: Env;

@@ -6,10 +6,11 @@
  * ids; web3.js transaction inputs; swqos_only; simulated CU limit and estimated CU price.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import bs58 from 'bs58';
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
 import { BlockhashExpiredError, TransactionFailedError, CairnError } from '../../src/errors.js';
 import { addressBytes } from '../../src/sender/address.js';
-import { createSender, generateSigner, transferInstruction, type SenderEventMap } from '../../src/sender/index.js';
+import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SenderEventMap } from '../../src/sender/index.js';
 import { recording, setup, sleep, transferTo, type Env } from './helpers.js';
 
 let env: Env;
@@ -17,6 +18,9 @@ const fast = { cuPrice: 200_000, cuLimit: 1_000, pollMs: 50, rebroadcastMs: 300 
 
 beforeAll(async () => {
   env = await setup(50);
+  // Tip accounts exist (are rent-exempt) on the real cluster: so here too, so that a small tip to one
+  // of them never fails for rent, whichever test happens to run first.
+  for (const t of resolveSenderConfig({}).tipAccounts) await env.devnet.control.airdrop(t, 10n ** 9n);
 });
 afterAll(async () => {
   await env?.stop();
@@ -213,9 +217,37 @@ describe('sender against the devnet', () => {
     await expect(sender.send({ wire: mk(true, false) })).rejects.toMatchObject({ code: 'SENDER_MISSING_TIP', message: /tip account/ });
     expect(env.devnet.control.requestLog().filter((e) => e.endpoint === 'fast')).toHaveLength(0);
     // and correct bytes go through as they are
-    const out = await sender.send({ wire: mk(true, true) });
-    expect(out.signature).toBe(new Transaction().signature === null ? out.signature : out.signature);
+    const good = mk(true, true);
+    const out = await sender.send({ wire: good });
+    // the outcome names the caller's own signature, and the chain executed exactly those bytes
+    expect(out.signature).toBe(bs58.encode(good.subarray(1, 65)));
+    const landed = env.devnet.chain.transaction(out.signature);
+    expect(landed?.err).toBeNull();
+    expect(Buffer.from(landed!.wire).equals(Buffer.from(good))).toBe(true);
+    await sender.close();
+  });
+
+  it('the sender and the devnet /fast agree on the tip rule (sum of the transfers to tip accounts)', async () => {
+    const sender = createSender({ client: env.client, ...fast });
+    const kp = Keypair.fromSecretKey(env.payer.secretKey());
+    const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
+    const mk = (tips: number[]) => {
+      const tx = new Transaction({ feePayer: kp.publicKey, blockhash, lastValidBlockHeight });
+      tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }));
+      tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }));
+      tips.forEach((lamports, i) => tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[i]), lamports })));
+      tx.sign(kp);
+      return new Uint8Array(tx.serialize());
+    };
+    // two 500,000-lamport tips: accepted by cairn, accepted by the host, executed
+    const out = await sender.send({ wire: mk([500_000, 500_000]), lastValidBlockHeight });
     expect(env.devnet.chain.transaction(out.signature)?.err).toBeNull();
+    // 400,000 + 500,000: refused by cairn before sending, and the host refuses the same bytes
+    const short = mk([400_000, 500_000]);
+    env.devnet.control.clearRequestLog();
+    await expect(sender.send({ wire: short })).rejects.toMatchObject({ code: 'SENDER_MISSING_TIP', message: /900000 lamports/ });
+    expect(env.devnet.control.requestLog().filter((e) => e.endpoint === 'fast')).toHaveLength(0);
+    await expect(env.client.sendTransaction(short)).rejects.toMatchObject({ message: /tip/ });
     await sender.close();
   });
 
@@ -249,6 +281,53 @@ describe('sender against the devnet', () => {
     await sleep(100);
     expect(resources()).toBeLessThanOrEqual(baseline);
     await expect(sender.send({ instructions: [], payer: env.payer })).rejects.toMatchObject({ code: 'SENDER_CLOSED' });
+  });
+
+  it('the same signed bytes under two ids: aborting one leaves the other alive, and each abort and close() are prompt', async () => {
+    const sender = createSender({ client: env.client, ...fast, rebroadcastMs: 100 });
+    const kp = Keypair.fromSecretKey(env.payer.secretKey());
+    const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
+    const tx = new Transaction({ feePayer: kp.publicKey, blockhash, lastValidBlockHeight });
+    tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }));
+    tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }));
+    tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[0]), lamports: 1_000_000 }));
+    tx.sign(kp);
+    const wire = new Uint8Array(tx.serialize());
+    env.devnet.control.setFaults('fast', { dropRate: 1 });
+    try {
+      const acA = new AbortController();
+      const acB = new AbortController();
+      const a = sender.send({ wire, lastValidBlockHeight }, { id: 'a', signal: acA.signal });
+      const b = sender.send({ wire, lastValidBlockHeight }, { id: 'b', signal: acB.signal });
+      let bSettled = false;
+      b.then(
+        () => (bSettled = true),
+        () => (bSettled = true),
+      );
+      await sleep(300);
+      acA.abort(new Error('stop a'));
+      await expect(a).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+      await sleep(300);
+      expect(bSettled).toBe(false); // 'b' still tracks (and rebroadcasts) the shared signature
+      expect(sender.stats.inFlight).toBe(1);
+      const t0 = performance.now();
+      acB.abort(new Error('stop b'));
+      await expect(b).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+      expect(performance.now() - t0).toBeLessThan(200);
+      // and with both ids alive, close() rejects both and returns at once
+      const c = sender.send({ wire, lastValidBlockHeight }, { id: 'c' });
+      const d = sender.send({ wire, lastValidBlockHeight }, { id: 'd' });
+      await sleep(200);
+      const t1 = performance.now();
+      await sender.close();
+      expect(performance.now() - t1).toBeLessThan(500);
+      await expect(c).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+      await expect(d).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+      expect(sender.stats.inFlight).toBe(0);
+    } finally {
+      env.devnet.control.setFaults('fast', {});
+      await sender.close();
+    }
   });
 
   it('an id is an idempotency key: the same id twice lands once', async () => {
@@ -374,6 +453,31 @@ describe('sender and the /fast host', () => {
     await sleep(200);
     expect(pings()).toBe(n);
   });
+
+  it('close() during the /ping region choice returns at once, and no ping leaves after it', async () => {
+    const http = await import('node:http');
+    // a /fast host that takes its time to answer /ping (a far region, or a congested one)
+    let pings = 0;
+    const slow = http.createServer((req, res) => {
+      if (req.url?.startsWith('/ping')) pings++;
+      setTimeout(() => res.end('ok'), 2_000).unref();
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(slow.address() as import('node:net').AddressInfo).port}`;
+    try {
+      const sender = createSender({ url: env.devnet.url, senderUrls: [url], ...fast });
+      while (pings === 0) await sleep(10);
+      const t0 = performance.now();
+      await sender.close();
+      expect(performance.now() - t0).toBeLessThan(300);
+      const n = pings;
+      await sleep(2_500); // longer than one held /ping: a sample loop still running would send the next
+      expect(pings).toBe(n);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
+  }, 20_000);
 });
 
 describe('cairn send (CLI)', () => {
