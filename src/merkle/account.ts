@@ -9,7 +9,7 @@
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
-import { b58Field, ByteReader, ByteWriter, equalBytes, FieldError, inField, nodesField, toB58, u32Field, uintField } from './codec.js';
+import { b58Field, type BatchWriter, equalBytes, FieldError, inField, nodesField, type RecordReader, toB58, u32Field, u32Value, u64Value, uintField } from './codec.js';
 
 /** Tree types as the indexer numbers them in `merkleContext.treeType` / `treeContext.treeType`. */
 export const TreeType = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 } as const;
@@ -269,70 +269,102 @@ export function parseAccountProof(item: unknown): AccountProof {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Records (what crosses to a worker).
+// Packed records (what crosses to a worker). The packers check, in the parsers' order, what the main
+// thread can see at a glance (shapes, numbers) and copy the base58 strings as they are; the workers
+// decode them. `unpack*(pack*(item))` equals `parse*(item)`, and a bad field gives the same reason.
 
-/** account-proof record: u8 flags (bit0 proveByIndex), u8 treeType (0 unknown), u32 leafIndex, hash, root, u32 n, nodes. */
-export function encodeAccountProof(p: AccountProof): Uint8Array {
-  return new ByteWriter(80 + p.proof.length)
-    .u8(p.proveByIndex ? 1 : 0)
-    .u8(p.treeType ?? 0)
-    .u32(p.leafIndex)
-    .bytes(p.hash)
-    .bytes(p.root)
-    .u32(p.proof.length / 32)
-    .bytes(p.proof)
-    .finish();
+/**
+ * Pack a `getCompressedAccountProof` value for a worker (`parseAccountProof`'s checks, in its order).
+ *
+ * @example
+ * const w = new BatchWriter(1); w.begin(); packAccountProof(res.value, w);
+ */
+export function packAccountProof(item: unknown, w: BatchWriter): void {
+  if (!obj(item)) throw new FieldError('proof', 'expected an object');
+  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  w.b58(item.hash, 'hash');
+  w.b58(item.root, 'root');
+  w.nodes(item.proof, 'proof');
+  w.u32(u32Value(item.leafIndex, 'leafIndex'));
+  w.u8(ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'treeContext.treeType') : 0);
+  w.u8(item.proveByIndex === true ? 1 : 0);
 }
 
-export function decodeAccountProof(rec: Uint8Array): AccountProof {
-  const r = new ByteReader(rec);
-  const flags = r.u8('flags');
-  const tt = r.u8('treeType');
+/** The worker side of `packAccountProof`: decodes the fields (throws what `parseAccountProof` would). */
+export function unpackAccountProof(r: RecordReader): AccountProof {
+  const hash = r.b58('hash');
+  const root = r.b58('root');
+  const proof = r.nodes('proof');
   const leafIndex = r.u32('leafIndex');
-  const hash = r.bytes(32, 'hash');
-  const root = r.bytes(32, 'root');
-  const n = r.u32('proof length');
-  const proof = r.bytes(n * 32, 'proof');
-  return { hash, root, proof, leafIndex, proveByIndex: (flags & 1) !== 0, ...(tt ? { treeType: tt as TreeType } : {}) };
+  const tt = r.u8('treeType');
+  const proveByIndex = r.u8('proveByIndex') === 1;
+  return { hash, root, proof, leafIndex, ...(tt ? { treeType: tt as TreeType } : {}), proveByIndex };
 }
 
 /**
- * account-hash record: u8 flags (bit0 address, bit1 data, bit2 token, bit3 delegate, bit4 frozen),
- * u8 treeType, owner, tree, u32 leafIndex, u64 lamports, hash, [address], [disc 8, dataHash],
- * [mint, owner, u64 amount, [delegate]].
+ * Pack a compressed account (any shape `parseCompressedAccount` takes) for a worker.
+ *
+ * @example
+ * const w = new BatchWriter(1); w.begin(); packCompressedAccount(res.value.items[0], w);
  */
-export function encodeAccountClaim(a: AccountClaim): Uint8Array {
-  const t = a.token ?? null;
-  const flags = (a.address ? 1 : 0) | (a.data ? 2 : 0) | (t ? 4 : 0) | (t?.delegate ? 8 : 0) | (t?.frozen ? 16 : 0);
-  const w = new ByteWriter(320).u8(flags).u8(a.treeType ?? TreeType.StateV1).bytes(a.owner).bytes(a.tree).u32(a.leafIndex).u64(a.lamports).bytes(a.hash);
-  if (a.address) w.bytes(a.address);
-  if (a.data) w.bytes(a.data.discriminator).bytes(a.data.dataHash);
-  if (t) {
-    w.bytes(t.mint).bytes(t.owner).u64(t.amount);
-    if (t.delegate) w.bytes(t.delegate);
+export function packCompressedAccount(item: unknown, w: BatchWriter): void {
+  const u = unwrapAccount(item);
+  if (!u) throw new FieldError('account', 'expected a compressed account with hash, owner, leafIndex');
+  const a = u.account;
+  const ctx = obj(a.merkleContext) ? a.merkleContext : null;
+  w.b58(a.hash, 'hash');
+  w.b58(a.owner, 'owner');
+  w.u8(ctx ? 1 : 0);
+  w.b58(ctx ? ctx.tree : a.tree, ctx ? 'merkleContext.tree' : 'tree');
+  w.u32(u32Value(a.leafIndex, 'leafIndex'));
+  w.u64(u64Value(a.lamports ?? 0, 'lamports'));
+  if (a.address === null || a.address === undefined) w.none();
+  else w.b58(a.address, 'address');
+  w.u8(ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1);
+  if (a.data !== null && a.data !== undefined) {
+    if (!obj(a.data)) throw new FieldError('data', 'expected an object or null');
+    w.u8(1);
+    w.u64(u64Value(a.data.discriminator, 'data.discriminator'));
+    w.b58(a.data.dataHash, 'data.dataHash');
+  } else {
+    w.u8(0);
   }
-  return w.finish();
+  const t = u.token;
+  // A token account with extensions (tlv) hashes differently; only the plain v1 form is re-derived.
+  if (t && (t.tlv === null || t.tlv === undefined)) {
+    if (t.state !== 'initialized' && t.state !== 'frozen') throw new FieldError('tokenData.state', `expected "initialized" or "frozen", got ${String(t.state)}`);
+    w.u8(t.state === 'frozen' ? 2 : 1);
+    w.b58(t.mint, 'tokenData.mint');
+    w.b58(t.owner, 'tokenData.owner');
+    w.u64(u64Value(t.amount, 'tokenData.amount'));
+    if (t.delegate === null || t.delegate === undefined) w.none();
+    else w.b58(t.delegate, 'tokenData.delegate');
+  } else {
+    w.u8(0);
+  }
 }
 
-export function decodeAccountClaim(rec: Uint8Array): AccountClaim {
-  const r = new ByteReader(rec);
-  const flags = r.u8('flags');
+/** The worker side of `packCompressedAccount` (throws what `parseCompressedAccount` would). */
+export function unpackCompressedAccount(r: RecordReader): AccountClaim {
+  const hash = r.b58('hash');
+  const owner = r.b58('owner');
+  const tree = r.b58(r.u8('context') === 1 ? 'merkleContext.tree' : 'tree');
+  const leafIndex = r.u32('leafIndex');
+  const lamports = r.u64('lamports');
+  const address = r.optB58('address');
   const treeType = r.u8('treeType') as TreeType;
-  const a: AccountClaim = {
-    owner: r.bytes(32, 'owner'),
-    tree: r.bytes(32, 'tree'),
-    leafIndex: r.u32('leafIndex'),
-    lamports: r.u64('lamports'),
-    hash: r.bytes(32, 'hash'),
-    treeType,
-    address: null,
-    data: null,
-  };
-  if (flags & 1) a.address = r.bytes(32, 'address');
-  if (flags & 2) a.data = { discriminator: r.bytes(8, 'discriminator'), dataHash: r.bytes(32, 'dataHash') };
-  if (flags & 4) {
-    a.token = { mint: r.bytes(32, 'mint'), owner: r.bytes(32, 'token owner'), amount: r.u64('amount'), delegate: null, frozen: (flags & 16) !== 0 };
-    if (flags & 8) a.token.delegate = r.bytes(32, 'delegate');
+  const out: AccountClaim = { hash, owner, tree, leafIndex, lamports, address, data: null, treeType };
+  if (r.u8('data') === 1) {
+    // The JSON discriminator is the 8 bytes read as a little-endian u64: the record holds them so.
+    const discriminator = r.u64Bytes('data.discriminator');
+    out.data = { discriminator, dataHash: r.b58('data.dataHash') };
   }
-  return a;
+  const token = r.u8('tokenData');
+  if (token !== 0) {
+    const mint = r.b58('tokenData.mint');
+    const tokenOwner = r.b58('tokenData.owner');
+    const amount = r.u64('tokenData.amount');
+    out.token = { mint, owner: tokenOwner, amount, delegate: r.optB58('tokenData.delegate'), frozen: token === 2 };
+  }
+  return out;
 }

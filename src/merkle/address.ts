@@ -11,7 +11,7 @@ import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField, keccak256 } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import { TreeType } from './account.js';
-import { b58Field, below248, ByteReader, ByteWriter, compareBytes, equalBytes, FieldError, inField, nodesField, toB58, u32Field, uintField } from './codec.js';
+import { b58Field, type BatchWriter, below248, compareBytes, equalBytes, FieldError, inField, nodesField, type RecordReader, toB58, u32Field, u32Value, u64Value, uintField } from './codec.js';
 
 /** Heights of the address trees. */
 export const ADDRESS_TREE_HEIGHT = { v1: 26, v2: 40 } as const;
@@ -171,31 +171,42 @@ export function parseNewAddressProof(item: unknown): NewAddressProof {
   };
 }
 
-/** Record: u8 version (0 = by height), u32 lowElementLeafIndex, u64 nextIndex, address, lower, higher, root, u32 n, nodes. */
-export function encodeNewAddressProof(p: NewAddressProof): Uint8Array {
-  return new ByteWriter(150 + p.proof.length)
-    .u8(p.version ?? 0)
-    .u32(p.lowElementLeafIndex)
-    .u64(p.nextIndex)
-    .bytes(p.address)
-    .bytes(p.lowerRangeAddress)
-    .bytes(p.higherRangeAddress)
-    .bytes(p.root)
-    .u32(p.proof.length / 32)
-    .bytes(p.proof)
-    .finish();
+/**
+ * Pack one `getMultipleNewAddressProofs(V2)` item for a worker (`parseNewAddressProof`'s checks, in its
+ * order; the base58 fields are copied as they are and decoded by the worker).
+ *
+ * @example
+ * const w = new BatchWriter(1); w.begin(); packNewAddressProof(res.value[0], w);
+ */
+export function packNewAddressProof(item: unknown, w: BatchWriter): void {
+  if (!obj(item)) throw new FieldError('item', 'expected an object');
+  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  let version = 0;
+  if (ctx && ctx.treeType !== undefined) {
+    const t = u32Value(ctx.treeType, 'treeContext.treeType');
+    if (t === TreeType.AddressV1) version = 1;
+    else if (t === TreeType.AddressV2) version = 2;
+    else throw new FieldError('treeContext.treeType', `expected an address tree (2 or 4), got ${t}`);
+  }
+  w.u8(version);
+  w.b58(item.address, 'address');
+  w.b58(item.lowerRangeAddress, 'lowerRangeAddress');
+  w.b58(item.higherRangeAddress, 'higherRangeAddress');
+  w.u64(u64Value(item.nextIndex ?? 0, 'nextIndex'));
+  w.u32(u32Value(item.lowElementLeafIndex, 'lowElementLeafIndex'));
+  w.b58(item.root, 'root');
+  w.nodes(item.proof, 'proof');
 }
 
-export function decodeNewAddressProof(rec: Uint8Array): NewAddressProof {
-  const r = new ByteReader(rec);
+/** The worker side of `packNewAddressProof` (throws what `parseNewAddressProof` would). */
+export function unpackNewAddressProof(r: RecordReader): NewAddressProof {
   const v = r.u8('version');
-  const lowElementLeafIndex = r.u32('lowElementLeafIndex');
+  const address = r.b58('address');
+  const lowerRangeAddress = r.b58('lowerRangeAddress');
+  const higherRangeAddress = r.b58('higherRangeAddress');
   const nextIndex = r.u64('nextIndex');
-  const address = r.bytes(32, 'address');
-  const lowerRangeAddress = r.bytes(32, 'lowerRangeAddress');
-  const higherRangeAddress = r.bytes(32, 'higherRangeAddress');
-  const root = r.bytes(32, 'root');
-  const n = r.u32('proof length');
-  const proof = r.bytes(n * 32, 'proof');
+  const lowElementLeafIndex = r.u32('lowElementLeafIndex');
+  const root = r.b58('root');
+  const proof = r.nodes('proof');
   return { address, lowerRangeAddress, higherRangeAddress, nextIndex, lowElementLeafIndex, root, proof, ...(v === 1 || v === 2 ? { version: v } : {}) };
 }

@@ -1,10 +1,11 @@
 /**
- * The JSON edge of the Merkle engine. Everything the service returns is parsed here once, on the main
- * thread: response envelopes are unwrapped into a flat list of items, base58/hex/number fields become
- * bytes and bigints (each failure names its field), and per-item records are framed into one compact
- * binary batch that crosses to a worker as a transferable `ArrayBuffer`. Nothing downstream of this
- * module touches a string.
+ * The JSON edge of the Merkle engine. Response envelopes are unwrapped into a flat list of items, and
+ * base58/number fields become bytes and bigints, each failure naming its field. For the worker pool
+ * the items' fields are packed as they are into one framed batch that crosses to a worker as a
+ * transferable `ArrayBuffer` (`BatchWriter`), and decoded there (`RecordReader`, with a base58
+ * decoder that reads the bytes directly): the main thread only copies, the workers decode and verify.
  */
+import { Buffer } from 'node:buffer';
 import bs58 from 'bs58';
 import { InputError } from '../errors.js';
 
@@ -81,6 +82,83 @@ export function b58Decode32Into(s: string, out: Uint8Array, off: number): boolea
     out[off + 30 - 2 * j] = limbs[j]! >>> 8;
   }
   // bs58 semantics: each leading '1' is one leading zero byte, and the number fills the rest exactly.
+  let lead = 0;
+  while (lead < 32 && out[off + lead] === 0) lead++;
+  return lead === ones;
+}
+
+// Base58 straight from the ASCII bytes a packed record carries (the worker side of the pool). The
+// characters are grouped four at a time from the right into "digits" base 58^4 (< 2^24); the value
+// is then Σ digit[g] · 58^(4g), summed limb by limb over a table of the powers in 24-bit limbs. Every
+// product is < 2^48 and every column sum < 2^52, so double arithmetic is exact, and there is one
+// carry pass instead of a multiply-and-carry per digit: about twice as fast as the string decoder.
+const B58_BYTE = (() => {
+  const m = new Int8Array(256).fill(-1);
+  for (let i = 0; i < 58; i++) m[B58_ALPHABET.charCodeAt(i)] = i;
+  return m;
+})();
+/** POW[g·11 + j] = 24-bit limb j of 58^(4g), for g, j in 0..10. */
+const POW = new Float64Array(121);
+/** First group whose power reaches limb j (the table is triangular). */
+const POW_FIRST = new Int32Array(11);
+(() => {
+  const top = new Int32Array(11);
+  for (let g = 0; g < 11; g++) {
+    let p = 58n ** BigInt(4 * g);
+    let j = 0;
+    for (; p > 0n; j++, p >>= 24n) POW[g * 11 + j] = Number(p & 0xffffffn);
+    top[g] = j - 1;
+  }
+  for (let j = 0; j < 11; j++) {
+    let g = 0;
+    while (g < 11 && top[g]! < j) g++;
+    POW_FIRST[j] = g;
+  }
+})();
+const groups58 = new Float64Array(11);
+
+/**
+ * `b58Decode32Into` for a string given as its bytes, `src[start..end]`: false when they are not the
+ * base58 of exactly 32 bytes (bs58 semantics: each leading '1' is one leading zero byte).
+ *
+ * @example
+ * b58Decode32Bytes(new TextEncoder().encode('1'.repeat(32)), 0, 32, out, 0); // true, out = 32 zeros
+ */
+export function b58Decode32Bytes(src: Uint8Array, start: number, end: number, out: Uint8Array, off: number): boolean {
+  const n = end - start;
+  if (n < 32 || n > 44) return false;
+  let ones = 0;
+  while (ones < n && src[start + ones] === 49) ones++;
+  const lo = start + ones;
+  let g = 0;
+  for (let i = end; i > lo; ) {
+    const s = i - 4 > lo ? i - 4 : lo;
+    let chunk = 0;
+    for (let k = s; k < i; k++) {
+      const d = B58_BYTE[src[k]!]!;
+      if (d < 0) return false;
+      chunk = chunk * 58 + d;
+    }
+    groups58[g++] = chunk;
+    i = s;
+  }
+  let carry = 0;
+  for (let j = 0; j < 10; j++) {
+    let acc = carry;
+    for (let q = POW_FIRST[j]!; q < g; q++) acc += groups58[q]! * POW[q * 11 + j]!;
+    carry = Math.floor(acc / 16777216);
+    const x = acc - carry * 16777216;
+    const p = off + 31 - 3 * j;
+    out[p] = x & 255;
+    out[p - 1] = (x >>> 8) & 255;
+    out[p - 2] = x >>> 16;
+  }
+  let acc = carry;
+  for (let q = POW_FIRST[10]!; q < g; q++) acc += groups58[q]! * POW[q * 11 + 10]!;
+  // Limb 10 holds bits 240..; 32 bytes leave it 16 of them.
+  if (acc >= 65536) return false;
+  out[off + 1] = acc & 255;
+  out[off] = acc >>> 8;
   let lead = 0;
   while (lead < 32 && out[off + lead] === 0) lead++;
   return lead === ones;
@@ -249,126 +327,6 @@ export function unwrapItems(input: unknown, looksLikeItem: (v: Record<string, un
 }
 
 // ---------------------------------------------------------------------------------------------
-// Batch framing. Layout (little-endian): u32 count, u32 offsets[count + 1], then the records. An
-// empty record marks an item already decided on the main thread (its verdict never travels).
-
-/** Frame records into one transferable buffer. */
-export function encodeBatch(records: readonly Uint8Array[]): ArrayBuffer {
-  const n = records.length;
-  let size = 4 + 4 * (n + 1);
-  for (const r of records) size += r.length;
-  const buf = new ArrayBuffer(size);
-  const dv = new DataView(buf);
-  const bytes = new Uint8Array(buf);
-  dv.setUint32(0, n, true);
-  let off = 4 + 4 * (n + 1);
-  for (let i = 0; i < n; i++) {
-    dv.setUint32(4 + 4 * i, off, true);
-    bytes.set(records[i]!, off);
-    off += records[i]!.length;
-  }
-  dv.setUint32(4 + 4 * n, off, true);
-  return buf;
-}
-
-/** Views (no copies) of the records in a framed batch. Throws on a malformed frame. */
-export function decodeBatch(buf: ArrayBuffer): Uint8Array[] {
-  if (buf.byteLength < 8) throw new InputError('batch', `expected at least 8 bytes, got ${buf.byteLength}`);
-  const dv = new DataView(buf);
-  const n = dv.getUint32(0, true);
-  if (4 + 4 * (n + 1) > buf.byteLength) throw new InputError('batch', `header claims ${n} records in ${buf.byteLength} bytes`);
-  const out: Uint8Array[] = new Array(n);
-  for (let i = 0; i < n; i++) {
-    const a = dv.getUint32(4 + 4 * i, true);
-    const b = dv.getUint32(8 + 4 * i, true);
-    if (b < a || b > buf.byteLength) throw new InputError('batch', `record ${i} out of bounds`);
-    out[i] = new Uint8Array(buf, a, b - a);
-  }
-  return out;
-}
-
-/** A growable little-endian byte writer for building one record. */
-export class ByteWriter {
-  private buf: Uint8Array;
-  private dv: DataView;
-  length = 0;
-  constructor(capacity = 256) {
-    this.buf = new Uint8Array(capacity);
-    this.dv = new DataView(this.buf.buffer);
-  }
-  private ensure(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.dv = new DataView(next.buffer);
-  }
-  u8(v: number): this {
-    this.ensure(1);
-    this.buf[this.length++] = v;
-    return this;
-  }
-  u32(v: number): this {
-    this.ensure(4);
-    this.dv.setUint32(this.length, v, true);
-    this.length += 4;
-    return this;
-  }
-  u64(v: bigint): this {
-    this.ensure(8);
-    this.dv.setBigUint64(this.length, v, true);
-    this.length += 8;
-    return this;
-  }
-  bytes(b: Uint8Array): this {
-    this.ensure(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
-    return this;
-  }
-  finish(): Uint8Array {
-    return this.buf.slice(0, this.length);
-  }
-}
-
-/** The matching reader; every read is bounds-checked so a corrupt record fails as a typed error. */
-export class ByteReader {
-  private off = 0;
-  private readonly dv: DataView;
-  constructor(private readonly b: Uint8Array) {
-    this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  }
-  private need(n: number, what: string): void {
-    if (this.off + n > this.b.length) throw new InputError('record', `truncated record reading ${what}`);
-  }
-  u8(what = 'u8'): number {
-    this.need(1, what);
-    return this.b[this.off++]!;
-  }
-  u32(what = 'u32'): number {
-    this.need(4, what);
-    const v = this.dv.getUint32(this.off, true);
-    this.off += 4;
-    return v;
-  }
-  u64(what = 'u64'): bigint {
-    this.need(8, what);
-    const v = this.dv.getBigUint64(this.off, true);
-    this.off += 8;
-    return v;
-  }
-  bytes(n: number, what = 'bytes'): Uint8Array {
-    this.need(n, what);
-    const v = this.b.subarray(this.off, this.off + n);
-    this.off += n;
-    return v;
-  }
-  get remaining(): number {
-    return this.b.length - this.off;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // Field bounds, checked on bytes (no bigint on the hot path).
 
 /** The BN254 scalar field modulus r, 32 big-endian bytes: every Poseidon input must be below it. */
@@ -382,4 +340,378 @@ export function inField(b: Uint8Array): boolean {
 /** True when the 32 big-endian bytes are < 2^248 (addresses: the first byte is zero). */
 export function below248(b: Uint8Array): boolean {
   return b.length === 32 && b[0] === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Packed records: the main thread copies an item's fields into a batch as they are (strings as
+// their UTF-8 bytes, numbers checked and fixed-width), and the worker decodes them (base58 included)
+// right before verifying. Decoding is most of the cost of a cheap proof, so it belongs on the threads
+// that scale. Every field is one tagged op, written and read in the same order as the kind's parser
+// checks its fields; a problem the main thread can already see (a number out of range, a field that
+// is not a string) is written as a FAIL op at that point, and the worker, reading in order, reports
+// whichever comes first — exactly the reason the parser would have given.
+
+const T_STR = 1;
+/** Node list, u32 byte lengths. */
+const T_NODES = 2;
+/** Node list, u8 byte lengths (every element shorter than 256 bytes: the usual case). */
+const T_NODES8 = 10;
+const T_U8 = 3;
+const T_U32 = 4;
+const T_U64 = 5;
+const T_NONE = 7;
+const T_JSON = 8;
+const T_FAIL = 9;
+const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list'];
+
+/**
+ * The field problem the main thread saw while packing an item, raised by the worker when it reaches
+ * that field. Its message is the `FieldError` message the parser gives for it.
+ */
+export class PackedFieldError extends Error {}
+
+/**
+ * A u32 from a JSON value: the in-range integer fast path, else `u32Field` (same result, same errors).
+ *
+ * @example
+ * u32Value(7, 'leafIndex'); // 7
+ */
+export function u32Value(value: unknown, field: string): number {
+  if (typeof value === 'number' && value >= 0 && value <= 0xffffffff && Number.isInteger(value)) return value;
+  return u32Field(value, field);
+}
+
+/**
+ * A u64 from a JSON value: a safe non-negative integer as is, else `uintField(…, 64)` (a bigint).
+ *
+ * @example
+ * u64Value('18446744073709551615', 'lamports'); // 18446744073709551615n
+ */
+export function u64Value(value: unknown, field: string): number | bigint {
+  if (typeof value === 'number' && value >= 0 && Number.isSafeInteger(value)) return value;
+  return uintField(value, field, 64);
+}
+
+// Batch framing (little-endian): u32 count, u32 offsets[count + 1], then the records, each a run of
+// tagged ops. One batch is one ArrayBuffer, moved to a worker and back.
+const HEADER = (n: number): number => 4 + 4 * (n + 1);
+
+/**
+ * Packs `n` records straight into one framed batch (the `encodeBatch` layout), ready to transfer.
+ * Call `begin()` before each record, the field ops, then `finish()` once all `n` are written.
+ *
+ * @example
+ * const w = new BatchWriter(1);
+ * w.begin(); w.b58(item.root, 'root'); w.nodes(item.proof, 'proof'); w.u32(u32Value(item.leafIndex, 'leafIndex'));
+ * pool.run('account-proof', w.finish(), 1);
+ */
+export class BatchWriter {
+  private ab: ArrayBuffer;
+  private buf: Buffer;
+  private pos: number;
+  private i = 0;
+
+  /**
+   * @param n records the batch will hold
+   * @param bytesPerItem first guess of a record's size (the buffer grows as needed)
+   * @param reuse a spent batch buffer to write into when it is large enough (fresh memory costs page
+   *   faults on every batch; buffers coming back from the workers do not)
+   */
+  constructor(
+    private readonly n: number,
+    bytesPerItem = 256,
+    reuse?: ArrayBuffer,
+  ) {
+    const want = HEADER(n) + Math.max(16, n * bytesPerItem);
+    this.ab = reuse && reuse.byteLength >= want ? reuse : new ArrayBuffer(want);
+    this.buf = Buffer.from(this.ab);
+    this.pos = HEADER(n);
+  }
+
+  /** Bytes written so far (header included). */
+  get length(): number {
+    return this.pos;
+  }
+
+  private ensure(k: number): void {
+    if (this.pos + k <= this.ab.byteLength) return;
+    const next = new ArrayBuffer(Math.max(this.ab.byteLength * 2, this.pos + k));
+    new Uint8Array(next).set(new Uint8Array(this.ab, 0, this.pos));
+    this.ab = next;
+    this.buf = Buffer.from(next);
+  }
+
+  private put32(at: number, v: number): void {
+    const b = this.buf;
+    b[at] = v & 255;
+    b[at + 1] = (v >>> 8) & 255;
+    b[at + 2] = (v >>> 16) & 255;
+    b[at + 3] = v >>> 24;
+  }
+
+  /** Start the next record. */
+  begin(): void {
+    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    this.put32(4 + 4 * this.i++, this.pos);
+  }
+
+  u8(v: number): void {
+    this.ensure(2);
+    this.buf[this.pos] = T_U8;
+    this.buf[this.pos + 1] = v;
+    this.pos += 2;
+  }
+
+  u32(v: number): void {
+    this.ensure(5);
+    this.buf[this.pos] = T_U32;
+    this.put32(this.pos + 1, v);
+    this.pos += 5;
+  }
+
+  /** A u64 given as a safe integer or a bigint below 2^64. */
+  u64(v: number | bigint): void {
+    this.ensure(9);
+    this.buf[this.pos] = T_U64;
+    if (typeof v === 'number') {
+      this.put32(this.pos + 1, v >>> 0);
+      this.put32(this.pos + 5, Math.floor(v / 4294967296));
+    } else {
+      this.buf.writeBigUInt64LE(v, this.pos + 1);
+    }
+    this.pos += 9;
+  }
+
+  /** An absent optional field. */
+  none(): void {
+    this.ensure(1);
+    this.buf[this.pos++] = T_NONE;
+  }
+
+  private text(tag: number, s: string): void {
+    this.ensure(5 + 3 * s.length);
+    this.buf[this.pos] = tag;
+    const written = utf8Write(this.buf, s, this.pos + 5);
+    this.put32(this.pos + 1, written);
+    this.pos += 5 + written;
+  }
+
+  /** A base58 field: its string as bytes, or (not a string) the parser's error for it, thrown now. */
+  b58(value: unknown, field: string): void {
+    if (typeof value !== 'string') b58Field(value, field);
+    this.text(T_STR, value as string);
+  }
+
+  /** A list of base58 nodes (`nodesField`'s input): strings copied in one pass, decoded by the worker. */
+  nodes(value: unknown, field: string): void {
+    if (!Array.isArray(value)) nodesField(value, field);
+    const list = value as unknown[];
+    let k = 0;
+    let chars = 0;
+    let longest = 0;
+    for (; k < list.length; k++) {
+      const v = list[k];
+      if (typeof v !== 'string') break;
+      chars += v.length;
+      if (v.length > longest) longest = v.length;
+    }
+    this.ensure(5 + 4 * k + 3 * chars);
+    const b = this.buf;
+    this.put32(this.pos + 1, k);
+    const lens = this.pos + 5;
+    // One join and one copy for the common case; byte length = char length only when all is ASCII.
+    const short = longest < 256;
+    let at = lens + (short ? k : 4 * k);
+    const written = k === 0 ? 0 : utf8Write(b, k === list.length ? list.join('') : list.slice(0, k).join(''), at);
+    if (written === chars && short) {
+      b[this.pos] = T_NODES8;
+      for (let j = 0; j < k; j++) b[lens + j] = (list[j] as string).length;
+      this.pos = at + written;
+    } else {
+      // Non-ASCII or very long strings (invalid nodes either way): each one's own UTF-8 length.
+      b[this.pos] = T_NODES;
+      at = lens + 4 * k;
+      let p = at;
+      for (let j = 0; j < k; j++) {
+        const w = utf8Write(b, list[j] as string, p);
+        this.put32(lens + 4 * j, w);
+        p += w;
+      }
+      this.pos = p;
+    }
+    // The first element that is not a string: the parser's error for it.
+    if (k < list.length) b58Field(list[k], `${field}[${k}]`);
+  }
+
+  /** A value as JSON text (for kinds whose verifier reads the JSON itself). */
+  json(value: unknown): void {
+    this.text(T_JSON, JSON.stringify(value));
+  }
+
+  /** The item failed here with this message (see `PackedFieldError`); write nothing after it. */
+  fail(message: string): void {
+    this.text(T_FAIL, message);
+  }
+
+  /** The framed batch (exactly `n` records must have been begun). */
+  finish(): ArrayBuffer {
+    if (this.i !== this.n) throw new RangeError(`BatchWriter: ${this.i} of ${this.n} records written`);
+    this.put32(0, this.n);
+    this.put32(4 + 4 * this.n, this.pos);
+    // The whole buffer travels (a transfer costs nothing whatever its size) and comes back for reuse.
+    return this.ab;
+  }
+}
+
+type Utf8Writable = Buffer & { utf8Write?: (s: string, offset: number, length?: number) => number };
+
+/**
+ * `buf.write(s, offset)` for UTF-8 without its argument juggling, which costs more than copying a
+ * 44-character node here. `utf8Write` is the method `write` ends in (on Buffer.prototype since the
+ * first Node releases); `write` stays the fallback.
+ */
+function utf8Write(buf: Utf8Writable, s: string, offset: number): number {
+  return buf.utf8Write ? buf.utf8Write(s, offset, buf.length - offset) : buf.write(s, offset);
+}
+
+const utf8Decoder = new TextDecoder();
+
+/**
+ * Reads the records of a packed batch, one op at a time, in the order they were written. A FAIL op
+ * throws its `PackedFieldError`; a malformed record throws `InputError` naming what was being read.
+ *
+ * @example
+ * const r = new RecordReader(new Uint8Array(buf));
+ * for (let i = 0; i < r.count; i++) { r.select(i); const root = r.b58('root'); … }
+ */
+export class RecordReader {
+  private readonly b: Uint8Array;
+  private readonly dv: DataView;
+  private pos = 0;
+  private end = 0;
+  /** Records in the batch. */
+  readonly count: number;
+
+  constructor(batch: ArrayBuffer | Uint8Array) {
+    this.b = batch instanceof Uint8Array ? batch : new Uint8Array(batch);
+    this.dv = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
+    if (this.b.length < 8) throw new InputError('batch', `expected at least 8 bytes, got ${this.b.length}`);
+    const n = this.dv.getUint32(0, true);
+    if (HEADER(n) > this.b.length) throw new InputError('batch', `header claims ${n} records in ${this.b.length} bytes`);
+    this.count = n;
+  }
+
+  /** Read record `i` next. */
+  select(i: number): this {
+    const a = this.dv.getUint32(4 + 4 * i, true);
+    const z = this.dv.getUint32(8 + 4 * i, true);
+    if (a < HEADER(this.count) || z < a || z > this.b.length) throw new InputError('batch', `record ${i} out of bounds`);
+    this.pos = a;
+    this.end = z;
+    return this;
+  }
+
+  private need(k: number, what: string): void {
+    if (this.pos + k > this.end) throw new InputError('record', `truncated record reading ${what}`);
+  }
+
+  private tag(want: number, what: string): void {
+    this.need(1, what);
+    const t = this.b[this.pos++]!;
+    if (t === want) return;
+    if (t === T_FAIL) {
+      this.need(4, what);
+      const len = this.dv.getUint32(this.pos, true);
+      this.need(4 + len, what);
+      throw new PackedFieldError(utf8Decoder.decode(this.b.subarray(this.pos + 4, this.pos + 4 + len)));
+    }
+    throw new InputError('record', `expected a ${TAG_NAMES[want]} reading ${what}, found tag ${t}`);
+  }
+
+  private len32(what: string): number {
+    this.need(4, what);
+    const v = this.dv.getUint32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  u8(what = 'u8'): number {
+    this.tag(T_U8, what);
+    this.need(1, what);
+    return this.b[this.pos++]!;
+  }
+
+  u32(what = 'u32'): number {
+    this.tag(T_U32, what);
+    return this.len32(what);
+  }
+
+  u64(what = 'u64'): bigint {
+    this.tag(T_U64, what);
+    this.need(8, what);
+    const v = this.dv.getBigUint64(this.pos, true);
+    this.pos += 8;
+    return v;
+  }
+
+  /** The 8 bytes of a u64 as written (little-endian), without going through a bigint. */
+  u64Bytes(what = 'u64'): Uint8Array {
+    this.tag(T_U64, what);
+    this.need(8, what);
+    const v = this.b.slice(this.pos, this.pos + 8);
+    this.pos += 8;
+    return v;
+  }
+
+  /** Base58 field of 32 bytes, decoded here; a bad value throws the `b58Field` error naming `field`. */
+  b58(field: string): Uint8Array {
+    this.tag(T_STR, field);
+    const len = this.len32(field);
+    this.need(len, field);
+    const out = new Uint8Array(32);
+    const a = this.pos;
+    this.pos += len;
+    if (b58Decode32Bytes(this.b, a, a + len, out, 0)) return out;
+    return b58Field(utf8Decoder.decode(this.b.subarray(a, a + len)), field);
+  }
+
+  /** An optional base58 field: null when it was absent. */
+  optB58(field: string): Uint8Array | null {
+    if (this.pos < this.end && this.b[this.pos] === T_NONE) {
+      this.pos++;
+      return null;
+    }
+    return this.b58(field);
+  }
+
+  /** A node list, decoded and concatenated (32 bytes each), as `nodesField` returns it. */
+  nodes(field: string): Uint8Array {
+    const short = this.pos < this.end && this.b[this.pos] === T_NODES8;
+    this.tag(short ? T_NODES8 : T_NODES, field);
+    const k = this.len32(field);
+    const width = short ? 1 : 4;
+    this.need(width * k, field);
+    const lens = this.pos;
+    this.pos += width * k;
+    const out = new Uint8Array(32 * k);
+    for (let j = 0; j < k; j++) {
+      const len = short ? this.b[lens + j]! : this.dv.getUint32(lens + 4 * j, true);
+      this.need(len, field);
+      const a = this.pos;
+      this.pos += len;
+      if (!b58Decode32Bytes(this.b, a, a + len, out, 32 * j)) out.set(b58Field(utf8Decoder.decode(this.b.subarray(a, a + len)), `${field}[${j}]`), 32 * j);
+    }
+    // A list cut short by an element that is not a string ends in that element's FAIL op.
+    if (this.pos < this.end && this.b[this.pos] === T_FAIL) this.tag(T_NODES, field);
+    return out;
+  }
+
+  json(what = 'json'): unknown {
+    this.tag(T_JSON, what);
+    const len = this.len32(what);
+    this.need(len, what);
+    const text = utf8Decoder.decode(this.b.subarray(this.pos, this.pos + len));
+    this.pos += len;
+    return JSON.parse(text) as unknown;
+  }
 }

@@ -1,31 +1,30 @@
 /**
  * The registry of verify kinds shared by the CLI, the verifier and the workers. A kind knows how to
- * find its items in whatever the service returned (main thread), what an item's id is, how to turn
- * one item into a compact record (main thread: the only place JSON is read), and how to verify a
- * record (worker: bytes only).
+ * find its items in whatever the service returned (main thread), what an item's id is, how to pack
+ * one item into a record (main thread: a cheap copy of its fields, see codec.ts), and how to decode
+ * and verify a record (worker). Decoding (base58 above all) runs on the workers because the main
+ * thread is the one part of the pipeline that does not scale with threads.
  *
  * Value problems in a field (bad base58, wrong length, a u64 out of range) make that item invalid with
  * a reason naming the field; an item that is not of the kind at all makes the input unusable.
  */
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
-import { bad, type Verdict } from './verdict.js';
-import { b58Field, ByteReader, ByteWriter, decodeBatch, FieldError, nodesField, unwrapItems, type KeyedItem } from './codec.js';
+import type { Verdict } from './verdict.js';
+import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
 import { verifyAssetProof } from './asset.js';
 import { verifyAssetLeaf } from './asset-leaf.js';
 import {
-  decodeAccountClaim,
-  decodeAccountProof,
-  encodeAccountClaim,
-  encodeAccountProof,
   looksLikeAccount,
   looksLikeAccountProof,
-  parseAccountProof,
-  parseCompressedAccount,
+  packAccountProof,
+  packCompressedAccount,
+  unpackAccountProof,
+  unpackCompressedAccount,
   unwrapAccount,
   verifyAccountHash,
   verifyAccountProof,
 } from './account.js';
-import { decodeNewAddressProof, encodeNewAddressProof, looksLikeNewAddressProof, parseNewAddressProof, verifyNewAddressProof } from './address.js';
+import { looksLikeNewAddressProof, packNewAddressProof, unpackNewAddressProof, verifyNewAddressProof } from './address.js';
 
 /** The kinds `cairn verify` and `createVerifier` understand. */
 export const KIND_NAMES = ['asset-proof', 'asset-leaf', 'account-proof', 'account-hash', 'address-proof'] as const;
@@ -39,18 +38,27 @@ const obj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !A
 /** One verify kind. */
 export interface KindSpec {
   readonly name: KindName;
-  /** Items per batch sent to a worker: large for cheap checks, smaller for Poseidon paths. */
+  /**
+   * Items per batch sent to a worker: 10–20 ms of work on the 2-core reference machine, so the
+   * per-batch messaging (~0.15 ms of main-thread time there) stays about 1% and the last batches of
+   * a run leave little idle time on the other threads.
+   */
   readonly batchSize: number;
+  /** Rough packed bytes per item (the first guess for a batch buffer's size). */
+  readonly recordBytes: number;
   /** Shape test: is this object one item of the kind? */
   looksLike(v: Json): boolean;
   /** Flatten a response (any envelope) into items. Throws `InputError` when nothing fits. */
   extract(input: unknown): KeyedItem[];
   /** A human id for an item (asset id, account hash, address). */
   id(item: unknown, key?: string): string | undefined;
-  /** Item → record. Throws `FieldError` for a value problem in a field. */
-  encode(item: unknown): Uint8Array;
-  /** Record → verdict (in a worker). */
-  verify(record: Uint8Array): Verdict;
+  /**
+   * Item → record (main thread): a cheap copy of its fields into `w`. Throws `FieldError` for a
+   * problem it can see without decoding; `packItem` turns that into the record's FAIL op.
+   */
+  pack(item: unknown, w: BatchWriter): void;
+  /** Record → verdict (worker): decode the fields, then verify. */
+  verify(r: RecordReader): Verdict;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -68,19 +76,21 @@ export function extractWith(spec: Pick<KindSpec, 'looksLike' | 'name'>, input: u
 
 const accountProof: KindSpec = {
   name: 'account-proof',
-  batchSize: 32,
+  batchSize: 20,
+  recordBytes: 1400,
   looksLike: looksLikeAccountProof,
   extract(input) {
     return extractWith(this, input);
   },
   id: (item) => str((item as Json).hash),
-  encode: (item) => encodeAccountProof(parseAccountProof(item)),
-  verify: (rec) => verifyAccountProof(decodeAccountProof(rec)),
+  pack: packAccountProof,
+  verify: (r) => verifyAccountProof(unpackAccountProof(r)),
 };
 
 const accountHash: KindSpec = {
   name: 'account-hash',
   batchSize: 128,
+  recordBytes: 420,
   looksLike: looksLikeAccount,
   extract(input) {
     // getTransactionWithCompressionInfo: the accounts it closed and opened.
@@ -94,20 +104,21 @@ const accountHash: KindSpec = {
     return extractWith(this, input);
   },
   id: (item) => str(unwrapAccount(item)?.account.hash),
-  encode: (item) => encodeAccountClaim(parseCompressedAccount(item)),
-  verify: (rec) => verifyAccountHash(decodeAccountClaim(rec)),
+  pack: packCompressedAccount,
+  verify: (r) => verifyAccountHash(unpackCompressedAccount(r)),
 };
 
 const addressProof: KindSpec = {
   name: 'address-proof',
-  batchSize: 32,
+  batchSize: 20,
+  recordBytes: 1600,
   looksLike: looksLikeNewAddressProof,
   extract(input) {
     return extractWith(this, input);
   },
   id: (item) => str((item as Json).address),
-  encode: (item) => encodeNewAddressProof(parseNewAddressProof(item)),
-  verify: (rec) => verifyNewAddressProof(decodeNewAddressProof(rec)),
+  pack: packNewAddressProof,
+  verify: (r) => verifyNewAddressProof(unpackNewAddressProof(r)),
 };
 
 /** The mpl-bubblegum fixtures bundle `{assetId, getAsset, getAssetProof, …}`: take the named part. */
@@ -119,50 +130,48 @@ function bundled(input: unknown, part: 'getAsset' | 'getAssetProof'): KeyedItem[
 
 const assetProofKind: KindSpec = {
   name: 'asset-proof',
-  batchSize: 512,
+  batchSize: 1024,
+  recordBytes: 1400,
   looksLike: (v) => Array.isArray(v.proof) && 'leaf' in v && 'node_index' in v && 'root' in v,
   extract(input) {
     return bundled(input, 'getAssetProof') ?? extractWith(this, input);
   },
   // getAssetProof does not echo the asset id; the batch key (or the leaf) names the item.
   id: (item, key) => key ?? str((item as Json).leaf),
-  // Decoded here with the fast base58 path (asset.ts's parseAssetProof holds the same rules: 32-byte
-  // root, leaf and nodes, at most 64 nodes, a positive node_index); the worker runs verifyAssetProof.
-  encode(item) {
+  // asset.ts's parseAssetProof rules, in its order: 32-byte root, leaf and nodes, at most 64 nodes,
+  // a positive node_index. The worker decodes with the fast base58 path and runs verifyAssetProof.
+  pack(item, w) {
     const j = item as Json;
-    const root = b58Field(j.root, 'root');
-    const leaf = b58Field(j.leaf, 'leaf');
+    w.b58(j.root, 'root');
+    w.b58(j.leaf, 'leaf');
     if (Array.isArray(j.proof) && j.proof.length > 64) throw new FieldError('proof', `expected at most 64 nodes, got ${j.proof.length}`);
-    const proof = nodesField(j.proof, 'proof');
+    w.nodes(j.proof, 'proof');
     const ni = j.node_index;
     if (typeof ni !== 'number' || !Number.isSafeInteger(ni) || ni < 1) throw new FieldError('node_index', `expected a positive integer, got ${String(ni)}`);
-    return new ByteWriter(80 + proof.length).u64(BigInt(ni)).bytes(root).bytes(leaf).u32(proof.length / 32).bytes(proof).finish();
+    w.u64(ni);
   },
-  verify(rec) {
-    const r = new ByteReader(rec);
+  verify(r) {
+    const root = r.b58('root');
+    const leaf = r.b58('leaf');
+    const proof = r.nodes('proof');
     const nodeIndex = Number(r.u64('node_index'));
-    const root = r.bytes(32, 'root');
-    const leaf = r.bytes(32, 'leaf');
-    const proof = r.bytes(32 * r.u32('proof length'), 'proof');
     return verifyAssetProof({ nodeIndex, root, leaf, proof });
   },
 };
 
-const utf8 = new TextEncoder();
-const utf8d = new TextDecoder();
-
 const assetLeafKind: KindSpec = {
   name: 'asset-leaf',
-  batchSize: 64,
+  batchSize: 12,
+  recordBytes: 2400,
   looksLike: (v) => obj(v.compression) && 'id' in v,
   extract(input) {
     return bundled(input, 'getAsset') ?? extractWith(this, input);
   },
   id: (item) => str((item as Json).id),
   // asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the record
-  // is the item re-serialised compactly; the costly part (PDA, keccak leaves) still runs in a worker.
-  encode: (item) => utf8.encode(JSON.stringify(item)),
-  verify: (rec) => verifyAssetLeaf(JSON.parse(utf8d.decode(rec)) as unknown),
+  // is the item re-serialised compactly; the costly part (PDA, keccak leaves) runs in a worker.
+  pack: (item, w) => w.json(item),
+  verify: (r) => verifyAssetLeaf(r.json('asset')),
 };
 
 /** Every kind by name. */
@@ -186,43 +195,47 @@ export function getKind(name: string): KindSpec {
 }
 
 /**
- * Encode one item on the main thread: the record, or (for a value problem) the verdict decided here.
+ * Pack one item as the next record of `w` (main thread). A `FieldError` the packer raises becomes the
+ * record's FAIL op, so the worker reports it in the parser's order; anything else escapes (unusable
+ * input).
  *
  * @example
- * const r = encodeItem(kinds['account-proof'], item); // { record } or { verdict }
+ * const w = new BatchWriter(items.length);
+ * for (const item of items) packItem(kinds['account-proof'], item, w);
+ * const { valid } = verifyBatch('account-proof', w.finish());
  */
-export function encodeItem(spec: KindSpec, item: unknown): { record: Uint8Array } | { verdict: Verdict } {
+export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
+  w.begin();
   try {
-    return { record: spec.encode(item) };
+    spec.pack(item, w);
   } catch (e) {
-    if (e instanceof FieldError) return { verdict: bad(e.message) };
-    throw e;
+    if (e instanceof FieldError) w.fail(e.message);
+    else throw e;
   }
 }
 
-
 /**
- * Verify one framed batch of records of `kind` (what a worker does; also the in-thread path).
+ * Verify one packed batch of records of `kind` (what a worker does; also the in-thread path).
  * Returns one validity byte per item and the verdicts that carry details.
  *
  * @example
- * const { valid } = verifyBatch('account-proof', encodeBatch(records));
+ * const { valid, extras } = verifyBatch('account-proof', w.finish());
  */
 export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
   if (!isKindName(kind)) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `unknown kind "${kind}"`, { context: { field: 'kind' } });
   const spec = kinds[kind];
-  const records = decodeBatch(buf);
-  const valid = new Uint8Array(records.length);
+  const r = new RecordReader(buf);
+  const n = r.count;
+  const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];
-  for (let i = 0; i < records.length; i++) {
-    const rec = records[i]!;
-    // An empty record was decided on the main thread (its field did not parse).
-    if (rec.length === 0) continue;
+  for (let i = 0; i < n; i++) {
+    r.select(i);
     let v: Verdict;
     try {
-      v = spec.verify(rec);
+      v = spec.verify(r);
     } catch (e) {
-      // A kernel rejecting an input (e.g. ≥ r) is an invalid item, not a failed batch.
+      // A field that does not decode, or a kernel rejecting an input (e.g. ≥ r): an invalid item,
+      // not a failed batch.
       const msg = e instanceof Error ? e.message : String(e);
       v = { valid: false, reason: msg };
     }

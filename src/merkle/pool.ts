@@ -1,7 +1,9 @@
 /**
- * A small pool of `worker_threads` that verify framed batches (see codec.ts). One batch per worker at
- * a time, a FIFO queue in front; batches travel as transferred `ArrayBuffer`s, never copied. A worker
- * that dies fails only the batch it held (with `WorkerCrashedError`) and is replaced; `close()`
+ * A small pool of `worker_threads` that verify framed batches (see codec.ts). A FIFO queue in front;
+ * each worker is handed up to `depth` batches at once (default 2), so the next one already waits in
+ * its port when it finishes one and it never idles while the main thread is busy packing. Batches
+ * travel as transferred `ArrayBuffer`s, never copied. A worker that dies fails only the batch it was
+ * running (with `WorkerCrashedError`); the batches queued behind it go to its replacement. `close()`
  * terminates every thread; idle workers are `unref()`ed so a forgotten pool never holds the process.
  *
  * Workers must load TypeScript when cairn runs from source (vitest, tsx) and plain JS from dist/: the
@@ -49,11 +51,15 @@ export function abortError(signal: AbortSignal): AbortError {
 export interface BatchResult {
   valid: Uint8Array;
   extras: Array<[number, Verdict]>;
+  /** The batch buffer, handed back by the worker for the next batch to be packed into. */
+  buf?: ArrayBuffer;
 }
 
 export interface PoolOptions {
   /** Number of worker threads (default: available parallelism). */
   threads?: number;
+  /** Batches handed to one worker at a time (1 running + the rest waiting in its port; default 2). */
+  depth?: number;
   /** Enables the `__crash__`/`__throw__` kinds used by the pool's own tests. */
   testHooks?: boolean;
 }
@@ -62,20 +68,31 @@ interface Task {
   id: number;
   kind: string;
   buf: ArrayBuffer;
+  /** True once `buf` was transferred (detached here). */
+  moved: boolean;
+  /** Builds the batch again, for a batch moved to a worker that died before starting it. */
+  repack?: () => ArrayBuffer;
   items: number;
   resolve: (r: BatchResult) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
   settled: boolean;
-  startedAt: number;
 }
 
 interface Slot {
   worker: Worker;
-  task: Task | null;
+  /** Batches posted to this worker, oldest first; the first is the one it is running. */
+  tasks: Task[];
   started: boolean;
   lastError?: Error;
+}
+
+/** What a worker says once its module and kernels are loaded. */
+export interface WorkerReady {
+  ready: true;
+  /** The hash kernels this thread chose (they are chosen per thread). */
+  backends: { poseidon: string; keccak: string };
 }
 
 const bootstrap = `
@@ -105,6 +122,8 @@ const MAX_START_FAILURES = 3;
 /** The worker pool. Use `createVerifier` (verifier.ts) unless you are framing batches yourself. */
 export class WorkerPool {
   readonly threads: number;
+  /** Batches handed to one worker at a time. */
+  readonly depth: number;
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
   private nextId = 1;
@@ -113,7 +132,8 @@ export class WorkerPool {
   private broken: CairnError | null = null;
   private readonly spawnInfo: { entry: string; tsx?: string };
   private readonly testHooks: boolean;
-  /** Batches and items completed, and total busy milliseconds (for utilisation figures). */
+  private kernels: WorkerReady['backends'] | null = null;
+  /** Batches and items completed, and total milliseconds workers spent verifying (utilisation). */
   completedBatches = 0;
   completedItems = 0;
   busyMs = 0;
@@ -122,7 +142,10 @@ export class WorkerPool {
   constructor(options: PoolOptions = {}) {
     const n = options.threads ?? availableParallelism();
     if (!Number.isInteger(n) || n < 1 || n > 256) throw new CairnError(ErrorCodes.INPUT_INVALID, `"threads": expected an integer 1–256, got ${String(n)}`, { context: { field: 'threads' } });
+    const depth = options.depth ?? 2;
+    if (!Number.isInteger(depth) || depth < 1 || depth > 64) throw new CairnError(ErrorCodes.INPUT_INVALID, `"depth": expected an integer 1–64, got ${String(depth)}`, { context: { field: 'depth' } });
     this.threads = n;
+    this.depth = depth;
     this.testHooks = options.testHooks === true;
     this.spawnInfo = workerEntry();
     for (let i = 0; i < n; i++) this.slots.push(this.spawn());
@@ -133,10 +156,15 @@ export class WorkerPool {
     return this.queue.length;
   }
 
-  /** Fraction of wall time the workers spent busy since the pool started (0–1). */
+  /** Fraction of wall time the workers spent verifying since the pool started (0–1). */
   get utilization(): number {
     const wall = performance.now() - this.createdAt;
     return wall > 0 ? Math.min(1, this.busyMs / (wall * this.threads)) : 0;
+  }
+
+  /** The hash kernels the workers chose (null until one has started). */
+  get backends(): WorkerReady['backends'] | null {
+    return this.kernels;
   }
 
   private spawn(): Slot {
@@ -146,8 +174,8 @@ export class WorkerPool {
       stdout: false,
       stderr: false,
     });
-    const slot: Slot = { worker, task: null, started: false };
-    worker.on('message', (msg: WorkerReply | { ready: true }) => this.onMessage(slot, msg));
+    const slot: Slot = { worker, tasks: [], started: false };
+    worker.on('message', (msg: WorkerReply | WorkerReady) => this.onMessage(slot, msg));
     worker.on('error', (e: Error) => {
       slot.lastError = e;
     });
@@ -156,23 +184,25 @@ export class WorkerPool {
     return slot;
   }
 
-  private onMessage(slot: Slot, msg: WorkerReply | { ready: true }): void {
+  private onMessage(slot: Slot, msg: WorkerReply | WorkerReady): void {
     if ('ready' in msg) {
       slot.started = true;
       this.startFailures = 0;
+      this.kernels ??= msg.backends;
       return;
     }
-    const task = slot.task;
-    slot.task = null;
-    slot.worker.unref();
-    if (task && task.id === msg.id) {
-      this.busyMs += performance.now() - task.startedAt;
+    // Replies come in posting order; look the task up by id all the same.
+    const at = slot.tasks.findIndex((t) => t.id === msg.id);
+    const task = at < 0 ? undefined : slot.tasks.splice(at, 1)[0];
+    if (slot.tasks.length === 0) slot.worker.unref();
+    if (task) {
+      this.busyMs += msg.ms;
       this.settle(task, () => {
         if ('error' in msg) task.reject(fromSerialized(msg.error));
         else {
           this.completedBatches++;
           this.completedItems += task.items;
-          task.resolve({ valid: msg.valid, extras: msg.extras });
+          task.resolve({ valid: msg.valid, extras: msg.extras, ...(msg.buf ? { buf: msg.buf } : {}) });
         }
       });
     }
@@ -183,8 +213,18 @@ export class WorkerPool {
     const idx = this.slots.indexOf(slot);
     if (idx < 0) return; // terminated by close()
     if (!slot.started) this.startFailures++;
-    const task = slot.task;
-    slot.task = null;
+    // The oldest batch is the one the worker was running; the others never started and run again
+    // on the replacement, ahead of everything queued after them.
+    const [task, ...waiting] = slot.tasks;
+    slot.tasks = [];
+    const again = waiting.filter((t) => !t.settled);
+    for (const t of again) {
+      if (t.moved && t.repack) {
+        t.buf = t.repack();
+        t.moved = false;
+      }
+    }
+    this.queue.unshift(...again);
     const why = slot.lastError ? `: ${slot.lastError.message}` : '';
     if (task) {
       this.settle(task, () =>
@@ -225,31 +265,41 @@ export class WorkerPool {
   }
 
   private pump(): void {
-    for (const slot of this.slots) {
-      if (slot.task) continue;
+    while (this.queue.length > 0) {
+      // The least loaded worker (an idle one first) takes the next batch.
+      let slot: Slot | undefined;
+      for (const s of this.slots) if (s.tasks.length < this.depth && (!slot || s.tasks.length < slot.tasks.length)) slot = s;
+      if (!slot) return;
       let task = this.queue.shift();
       while (task && task.settled) task = this.queue.shift();
       if (!task) return;
-      slot.task = task;
-      task.startedAt = performance.now();
-      slot.worker.ref();
       const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf };
-      slot.worker.postMessage(req, [task.buf]);
+      // A batch that will wait behind another one must survive this worker dying first: it is moved
+      // only when it can be packed again, else it is sent as a copy and kept until answered.
+      if (slot.tasks.length === 0 || task.repack) {
+        slot.worker.postMessage(req, [task.buf]);
+        task.moved = true;
+      } else {
+        slot.worker.postMessage(req);
+      }
+      if (slot.tasks.push(task) === 1) slot.worker.ref();
     }
   }
 
   /**
-   * Verify one framed batch of `items` records of `kind` on some worker.
+   * Verify one framed batch of `items` records of `kind` on some worker. `repack` (optional) builds
+   * the same batch again; with it every batch is moved, never copied, even one that waits behind
+   * another in a worker's port (if that worker dies, the waiting batch is packed again).
    *
    * @example
-   * const r = await pool.run('account-proof', encodeBatch(records), records.length);
+   * const r = await pool.run('account-proof', writer.finish(), items.length);
    */
-  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal): Promise<BatchResult> {
+  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal, repack?: () => ArrayBuffer): Promise<BatchResult> {
     if (this.closed) return Promise.reject(new PoolClosedError(kind));
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<BatchResult>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, kind, buf, items, resolve, reject, settled: false, startedAt: 0 };
+      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, resolve, reject, settled: false, ...(repack ? { repack } : {}) };
       if (signal) {
         task.signal = signal;
         // An aborted batch already in a worker finishes there and its answer is dropped: batches are
@@ -270,9 +320,7 @@ export class WorkerPool {
     this.failQueue(err);
     const slots = this.slots.splice(0);
     for (const s of slots) {
-      const t = s.task;
-      s.task = null;
-      if (t) this.settle(t, () => t.reject(new PoolClosedError(t.kind)));
+      for (const t of s.tasks.splice(0)) this.settle(t, () => t.reject(new PoolClosedError(t.kind)));
     }
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }

@@ -1,12 +1,14 @@
 /**
- * `createVerifier`: the public face of the worker pool. JSON items are parsed once on the main thread
- * (kinds.ts), framed into batches of records (codec.ts), verified in workers (worker.ts), and the
- * verdicts come back in input order. `verifyStream` keeps at most `2 × threads` batches in flight and
- * pulls from its source only as the consumer reads, so memory stays bounded whatever the input size.
+ * `createVerifier`: the public face of the worker pool. Items are found in the JSON on the main thread
+ * (kinds.ts) and packed as they are into batches (codec.ts: a cheap copy, no decoding), decoded and
+ * verified in workers (worker.ts), and the verdicts come back in input order. The main thread is the
+ * part that does not scale with threads, so it does as little per item as it can. `verifyStream`
+ * keeps at most `threads × inflightPerThread` batches in flight and pulls from its source only as the
+ * consumer reads, so memory stays bounded whatever the input size.
  */
 import { InputError } from '../errors.js';
-import { encodeBatch, type KeyedItem } from './codec.js';
-import { encodeItem, getKind, verifyBatch, type KindName, type KindSpec } from './kinds.js';
+import { BatchWriter, type KeyedItem } from './codec.js';
+import { getKind, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 
@@ -16,9 +18,12 @@ export interface VerifierOptions {
    * cost, for a handful of items.
    */
   threads?: number;
-  /** Items per batch; default per kind (small for Poseidon paths, large for keccak). */
+  /**
+   * Items per batch; default per kind (about 10 ms of work each), and smaller for a short `verify`
+   * so every thread gets several batches.
+   */
   batchSize?: number;
-  /** Batches in flight per thread for streams (default 2). */
+  /** Batches in flight per thread (default 2: one running, one waiting in the worker's port). */
   inflightPerThread?: number;
   /** @internal pool crash tests */
   testHooks?: boolean;
@@ -40,6 +45,8 @@ export interface Verifier {
   verifyStream(kind: KindName, source: AsyncIterable<unknown> | Iterable<unknown>, options?: VerifyOptions): AsyncGenerator<Verdict>;
   /** Fraction of wall time workers were busy. */
   readonly utilization: number;
+  /** The hash kernels the worker threads chose (null inline, or before a worker has started). */
+  readonly kernels: { poseidon: string; keccak: string } | null;
   /** Items verified so far. */
   readonly completed: number;
   /** Stop every worker; nothing is left running. */
@@ -59,15 +66,27 @@ export interface Verifier {
  * }
  */
 export function createVerifier(options: VerifierOptions = {}): Verifier {
+  if (options.batchSize !== undefined && (!Number.isInteger(options.batchSize) || options.batchSize < 1)) {
+    throw new InputError('batchSize', `expected a positive integer, got ${String(options.batchSize)}`);
+  }
+  const inflightPerThread = options.inflightPerThread ?? 2;
+  if (!Number.isInteger(inflightPerThread) || inflightPerThread < 1 || inflightPerThread > 64) {
+    throw new InputError('inflightPerThread', `expected an integer 1–64, got ${String(inflightPerThread)}`);
+  }
   const inline = options.threads === 0;
-  const pool = inline ? null : new WorkerPool({ threads: options.threads, testHooks: options.testHooks });
+  const pool = inline ? null : new WorkerPool({ threads: options.threads, depth: inflightPerThread, testHooks: options.testHooks });
   let inlineClosed = false;
   let inlineCompleted = 0;
   const threads = pool ? pool.threads : 0;
+  const maxRunning = Math.max(1, threads * inflightPerThread);
+  /** Packed bytes per item seen so far, per kind: the next batch buffer is sized from it. */
+  const recordBytes = new Map<string, number>();
+  /** Batch buffers the workers handed back, packed into again (at most one per batch in flight). */
+  const spare: ArrayBuffer[] = [];
 
   /** One framed batch: on a worker, or here when the verifier is inline. */
-  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal): Promise<BatchResult> {
-    if (pool) return pool.run(kind, buf, items, signal);
+  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer): Promise<BatchResult> {
+    if (pool) return pool.run(kind, buf, items, signal, repack);
     if (inlineClosed) throw new PoolClosedError(kind);
     if (signal?.aborted) throw abortError(signal);
     // Yield between batches so a long inline run still lets timers and aborts through.
@@ -75,83 +94,92 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     if (signal?.aborted) throw abortError(signal);
     const r = verifyBatch(kind, buf);
     inlineCompleted += items;
-    return r;
-  }
-  const inflightPerThread = options.inflightPerThread ?? 2;
-  if (options.batchSize !== undefined && (!Number.isInteger(options.batchSize) || options.batchSize < 1)) {
-    throw new InputError('batchSize', `expected a positive integer, got ${String(options.batchSize)}`);
+    return { ...r, buf };
   }
 
-  /** Encode one chunk, run it, and assemble its verdicts in order. */
-  async function runChunk(spec: KindSpec, kindName: string, chunk: KeyedItem[], signal?: AbortSignal): Promise<Verdict[]> {
-    const records: Uint8Array[] = new Array(chunk.length);
-    const verdicts: Verdict[] = new Array(chunk.length);
-    const ids: (string | undefined)[] = new Array(chunk.length);
-    let toWorker = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const { item, key } = chunk[i]!;
-      ids[i] = key ?? spec.id(item, key);
-      const r = encodeItem(spec, item);
-      if ('record' in r) {
-        records[i] = r.record;
-        toWorker++;
-      } else {
-        records[i] = new Uint8Array(0);
-        verdicts[i] = r.verdict;
-      }
-    }
-    if (toWorker > 0) {
-      const res = await runBatch(kindName, encodeBatch(records), chunk.length, signal);
-      const extras = new Map(res.extras);
-      for (let i = 0; i < chunk.length; i++) {
-        if (verdicts[i]) continue;
-        verdicts[i] = extras.get(i) ?? { valid: res.valid[i] === 1 };
-      }
-    }
-    for (let i = 0; i < chunk.length; i++) {
-      const v = verdicts[i]!;
-      verdicts[i] = ids[i] === undefined ? v : { id: ids[i], ...v };
-    }
-    return verdicts;
+  /** Batch size for `total` items (unknown for streams). */
+  function sizeFor(spec: KindSpec, total?: number): number {
+    if (options.batchSize !== undefined) return options.batchSize;
+    // A short list is cut so each thread gets about four batches: the run then ends with every
+    // thread finishing at nearly the same time instead of one working alone on a last big batch.
+    if (total !== undefined && threads > 1) return Math.max(1, Math.min(spec.batchSize, Math.ceil(total / (threads * 4))));
+    return spec.batchSize;
   }
 
-  async function* pipeline(spec: KindSpec, source: AsyncIterable<KeyedItem> | Iterable<KeyedItem>, signal?: AbortSignal): AsyncGenerator<Verdict> {
-    const size = options.batchSize ?? spec.batchSize;
-    const maxInflight = Math.max(1, threads * inflightPerThread);
-    const inflight: Promise<Verdict[]>[] = [];
-    const launch = (chunk: KeyedItem[]): void => {
-      const p = runChunk(spec, spec.name, chunk, signal);
-      // Chunks behind a failed one may fail too; their rejections are observed here so none goes
-      // unhandled, and the first failure in order is the one the consumer sees.
-      p.catch(() => {});
-      inflight.push(p);
+  /** Pack one chunk, run it, and assemble its verdicts in order. */
+  async function runChunk(spec: KindSpec, chunk: KeyedItem[], signal?: AbortSignal): Promise<Verdict[]> {
+    const n = chunk.length;
+    const pack = (): ArrayBuffer => {
+      const w = new BatchWriter(n, recordBytes.get(spec.name) ?? spec.recordBytes, spare.pop());
+      for (let i = 0; i < n; i++) packItem(spec, chunk[i]!.item, w);
+      recordBytes.set(spec.name, Math.ceil((w.length / n) * 1.1));
+      return w.finish();
     };
-    let chunk: KeyedItem[] = [];
-    try {
-      for await (const it of source as AsyncIterable<KeyedItem>) {
-        if (signal?.aborted) throw abortError(signal);
-        chunk.push(it);
-        if (chunk.length >= size) {
-          launch(chunk);
-          chunk = [];
-          while (inflight.length >= maxInflight) yield* await inflight.shift()!;
-        }
+    const res = await runBatch(spec.name, pack(), n, signal, pack);
+    if (res.buf && spare.length < maxRunning) spare.push(res.buf);
+    const out: Verdict[] = new Array(n);
+    const extras = res.extras;
+    let e = 0;
+    for (let i = 0; i < n; i++) {
+      const { item, key } = chunk[i]!;
+      const id = key ?? spec.id(item, key);
+      if (e < extras.length && extras[e]![0] === i) {
+        const v = extras[e++]![1];
+        out[i] = id === undefined ? v : { id, ...v };
+      } else {
+        const valid = res.valid[i] === 1;
+        out[i] = id === undefined ? { valid } : { id, valid };
       }
-      if (chunk.length) launch(chunk);
-      chunk = [];
-      while (inflight.length) yield* await inflight.shift()!;
-    } finally {
-      inflight.length = 0;
     }
+    return out;
   }
 
-  async function* keyed(spec: KindSpec, source: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<KeyedItem> {
-    let i = 0;
-    for await (const item of source as AsyncIterable<unknown>) {
-      const o = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : null;
-      if (!o || !spec.looksLike(o)) throw new InputError(`items[${i}]`, `not a ${spec.name} item`);
-      i++;
-      yield { item };
+  /**
+   * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and
+   * yield their verdicts in order. A new chunk starts as soon as any running one finishes (not only
+   * the oldest), so a thread that finishes early is fed at once.
+   */
+  async function* pipeline(
+    spec: KindSpec,
+    next: (size: number) => Promise<KeyedItem[] | null> | KeyedItem[] | null,
+    size: number,
+    window: number,
+    signal?: AbortSignal,
+  ): AsyncGenerator<Verdict[]> {
+    const pending: { p: Promise<Verdict[]>; done: boolean }[] = [];
+    let running = 0;
+    let wake: (() => void) | null = null;
+    let exhausted = false;
+    for (;;) {
+      if (signal?.aborted) throw abortError(signal);
+      while (!exhausted && running < maxRunning && pending.length < window) {
+        const chunk = await next(size);
+        if (!chunk || chunk.length === 0) {
+          exhausted = true;
+          break;
+        }
+        const entry = { p: runChunk(spec, chunk, signal), done: false };
+        running++;
+        // Chunks behind a failed one may fail too; every rejection is observed here so none goes
+        // unhandled, and the first failure in order is the one the consumer sees.
+        const onDone = (): void => {
+          entry.done = true;
+          running--;
+          const w = wake;
+          wake = null;
+          w?.();
+        };
+        entry.p.then(onDone, onDone);
+        pending.push(entry);
+      }
+      const head = pending[0];
+      if (!head) return;
+      if (head.done) {
+        pending.shift();
+        yield await head.p;
+        continue;
+      }
+      await new Promise<void>((r) => (wake = r));
     }
   }
 
@@ -160,6 +188,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     get utilization() {
       return pool ? pool.utilization : 0;
     },
+    get kernels() {
+      return pool ? pool.backends : null;
+    },
     get completed() {
       return pool ? pool.completedItems : inlineCompleted;
     },
@@ -167,17 +198,46 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       const spec = getKind(kind);
       if (opts.signal?.aborted) throw abortError(opts.signal);
       const items = spec.extract(input);
+      let at = 0;
+      const next = (size: number): KeyedItem[] | null => (at < items.length ? items.slice(at, (at += size)) : null);
       const out: Verdict[] = [];
-      for await (const v of pipeline(spec, items, opts.signal)) out.push(v);
+      // The items are in memory already: a wider window than a stream's costs nothing.
+      for await (const verdicts of pipeline(spec, next, sizeFor(spec, items.length), 2 * maxRunning, opts.signal)) {
+        for (const v of verdicts) out.push(v);
+      }
       return out;
     },
     verifyStream(kind, source, opts = {}) {
-      const spec = getKind(kind);
-      return pipeline(spec, keyed(spec, source), opts.signal);
+      // An unknown kind throws here, at the call, not at the first read.
+      return stream(getKind(kind), source, opts.signal);
     },
     async close() {
       inlineClosed = true;
       if (pool) await pool.close();
     },
   };
+
+  /** `verifyStream`: items pulled a batch at a time, only as the consumer reads. */
+  async function* stream(spec: KindSpec, source: AsyncIterable<unknown> | Iterable<unknown>, signal?: AbortSignal): AsyncGenerator<Verdict> {
+    const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
+    let i = 0;
+    const next = async (size: number): Promise<KeyedItem[] | null> => {
+      const chunk: KeyedItem[] = [];
+      while (chunk.length < size) {
+        const r = await it.next();
+        if (r.done) break;
+        const item = r.value as unknown;
+        const o = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : null;
+        if (!o || !spec.looksLike(o)) throw new InputError(`items[${i}]`, `not a ${spec.name} item`);
+        i++;
+        chunk.push({ item });
+      }
+      return chunk.length > 0 ? chunk : null;
+    };
+    try {
+      for await (const verdicts of pipeline(spec, next, sizeFor(spec), maxRunning, signal)) yield* verdicts;
+    } finally {
+      await it.return?.();
+    }
+  }
 }

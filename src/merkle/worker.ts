@@ -1,14 +1,17 @@
 /**
  * The worker side of the pool: receives a framed batch of records for one kind, verifies each record
  * on bytes, and answers with a compact result (one validity byte per item, transferred back, plus the
- * few verdicts that carry a reason or status). Errors that escape a batch travel as `{ code, message,
+ * few verdicts that carry a reason or status; the batch buffer travels back for reuse). Errors that escape a batch travel as `{ code, message,
  * context }` and are rebuilt on the main thread; anything worse kills the thread and the pool fails
  * only that batch.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { verifyBatch } from './kinds.js';
+import { poseidonBackend } from './hash/poseidon.js';
+import { keccakBackend } from './hash/keccak.js';
 import type { Verdict } from './verdict.js';
+import type { WorkerReady } from './pool.js';
 
 /** A request from the pool. `kind: '__crash__'` exists only for the pool's crash tests. */
 export interface WorkerRequest {
@@ -17,10 +20,13 @@ export interface WorkerRequest {
   buf: ArrayBuffer;
 }
 
-/** A reply: `valid[i]` is 1 for a valid item; `extras` holds `[i, verdict]` for items with details. */
+/**
+ * A reply: `valid[i]` is 1 for a valid item; `extras` holds `[i, verdict]` for items with details;
+ * `ms` is the time the batch took here (the pool's utilisation figure).
+ */
 export type WorkerReply =
-  | { id: number; valid: Uint8Array; extras: Array<[number, Verdict]> }
-  | { id: number; error: { code: string; message: string; context: object } };
+  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer }
+  | { id: number; ms: number; error: { code: string; message: string; context: object } };
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
 const testHooks = data?.testHooks === true;
@@ -40,15 +46,19 @@ if (parentPort && data?.cairnVerifier === true) {
       return;
     }
     let reply: WorkerReply;
+    const t0 = performance.now();
     try {
       const r = verifyBatch(msg.kind, msg.buf);
-      reply = { id: msg.id, valid: r.valid, extras: r.extras };
-      port.postMessage(reply, [r.valid.buffer as ArrayBuffer]);
+      // The batch buffer goes back too: the main thread packs the next batch into it.
+      reply = { id: msg.id, ms: performance.now() - t0, valid: r.valid, extras: r.extras, buf: msg.buf };
+      port.postMessage(reply, [r.valid.buffer as ArrayBuffer, msg.buf]);
     } catch (e) {
       const err = e instanceof CairnError ? e : new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, e instanceof Error ? e.message : String(e));
-      reply = { id: msg.id, error: { code: err.code, message: err.message, context: err.context } };
+      reply = { id: msg.id, ms: performance.now() - t0, error: { code: err.code, message: err.message, context: err.context } };
       port.postMessage(reply);
     }
   });
-  port.postMessage({ ready: true });
+  // Choose (and load) the hash kernels now, not inside the first batch; the pool reports them.
+  const ready: WorkerReady = { ready: true, backends: { poseidon: poseidonBackend(), keccak: keccakBackend() } };
+  port.postMessage(ready);
 }

@@ -3,13 +3,14 @@ import { readFileSync } from 'node:fs';
 import {
   b58Field,
   b58Decode32,
+  b58Decode32Bytes,
+  BatchWriter,
+  PackedFieldError,
+  RecordReader,
+  toB58,
   below248,
   bigintToBe,
   beToBigint,
-  ByteReader,
-  ByteWriter,
-  decodeBatch,
-  encodeBatch,
   FieldError,
   inField,
   BN254_R,
@@ -107,28 +108,6 @@ describe('lossless JSON', () => {
   });
 });
 
-describe('batch framing', () => {
-  it('round-trips records, including empty ones, without copying', () => {
-    const recs = [new Uint8Array([1, 2, 3]), new Uint8Array(0), new Uint8Array(70).fill(9)];
-    const buf = encodeBatch(recs);
-    const out = decodeBatch(buf);
-    expect(out.map((r) => Array.from(r))).toEqual(recs.map((r) => Array.from(r)));
-    expect(out[2]!.buffer).toBe(buf);
-  });
-  it('rejects a corrupt frame with a typed error', () => {
-    const buf = encodeBatch([new Uint8Array(10)]);
-    new DataView(buf).setUint32(8, 9999, true);
-    expect(() => decodeBatch(buf)).toThrow(InputError);
-    expect(() => decodeBatch(new ArrayBuffer(3))).toThrow(InputError);
-  });
-  it('reader/writer round-trip and bounds checks', () => {
-    const rec = new ByteWriter(2).u8(5).u32(0xdeadbeef).u64(2n ** 64n - 1n).bytes(new Uint8Array([7, 8])).finish();
-    const r = new ByteReader(rec);
-    expect([r.u8(), r.u32(), r.u64(), Array.from(r.bytes(2))]).toEqual([5, 0xdeadbeef, 2n ** 64n - 1n, [7, 8]]);
-    expect(() => r.u8('flags')).toThrow(/truncated record reading flags/);
-  });
-});
-
 describe('field bounds on bytes', () => {
   it('r itself and above are out of the field, r-1 is in', () => {
     const r = beToBigint(BN254_R);
@@ -172,5 +151,125 @@ describe('b58Decode32 agrees with bs58 on every input', () => {
     expect(b58Decode32('1'.repeat(32))).toEqual(new Uint8Array(32));
     expect(b58Decode32('1'.repeat(33))).toBeNull();
     expect(b58Decode32('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz')).toBeNull();
+  });
+});
+
+describe('b58Decode32Bytes (the worker-side decoder) agrees with bs58', () => {
+  const ascii = (s: string) => new TextEncoder().encode(s);
+  it('random 32-byte values, leading zeros included, decode from bytes at any offset', async () => {
+    const fc = (await import('fast-check')).default;
+    const bs58 = (await import('bs58')).default;
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.nat({ max: 32 }), fc.nat({ max: 7 }), (b, zeros, pad) => {
+        const v = Uint8Array.from(b);
+        v.fill(0, 0, zeros);
+        const src = ascii('x'.repeat(pad) + bs58.encode(v) + 'y');
+        const out = new Uint8Array(40).fill(0xee);
+        expect(b58Decode32Bytes(src, pad, src.length - 1, out, 4)).toBe(true);
+        expect(out.subarray(4, 36)).toEqual(v);
+        expect(out[3]).toBe(0xee);
+        expect(out[36]).toBe(0xee);
+      }),
+      { numRuns: 300 },
+    );
+  });
+  it('rejects what is not exactly 32 bytes of base58, as bs58 would', async () => {
+    const fc = (await import('fast-check')).default;
+    const bs58 = (await import('bs58')).default;
+    const out = new Uint8Array(32);
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 40 }), (b) => {
+        const src = ascii(bs58.encode(b));
+        expect(b58Decode32Bytes(src, 0, src.length, out, 0)).toBe(b.length === 32);
+      }),
+      { numRuns: 300 },
+    );
+    for (const s of ['z'.repeat(44), '1'.repeat(33), '0' + '1'.repeat(40), 'l'.repeat(40), bs58.encode(new Uint8Array(32).fill(255)).replace(/.$/, 'I')]) {
+      expect(b58Decode32Bytes(ascii(s), 0, s.length, out, 0)).toBe(false);
+    }
+    const max = bs58.encode(new Uint8Array(32).fill(255));
+    expect(b58Decode32Bytes(ascii(max), 0, max.length, out, 0)).toBe(true);
+    expect(out).toEqual(new Uint8Array(32).fill(255));
+  });
+});
+
+describe('packed batches: BatchWriter → RecordReader', () => {
+  const node = (i: number) => toB58(new Uint8Array(32).fill(i));
+  it('round-trips every op, record by record, into one transferable buffer', () => {
+    const w = new BatchWriter(3, 8); // a tiny first guess: the buffer must grow
+    w.begin();
+    w.b58(node(1), 'root');
+    w.nodes([node(2), node(3)], 'proof');
+    w.u8(7);
+    w.u32(0xdeadbeef);
+    w.u64(2 ** 53 - 1);
+    w.u64(2n ** 64n - 1n);
+    w.none();
+    w.begin();
+    w.json({ a: [1, 'x'] });
+    w.begin();
+    w.nodes([], 'proof');
+    const buf = w.finish();
+    expect(buf).toBeInstanceOf(ArrayBuffer);
+    const r = new RecordReader(buf);
+    expect(r.count).toBe(3);
+    r.select(0);
+    expect(r.b58('root')).toEqual(new Uint8Array(32).fill(1));
+    expect(r.nodes('proof')).toEqual(Uint8Array.from([...new Uint8Array(32).fill(2), ...new Uint8Array(32).fill(3)]));
+    expect([r.u8(), r.u32(), r.u64(), r.u64(), r.optB58('address')]).toEqual([7, 0xdeadbeef, 2n ** 53n - 1n, 2n ** 64n - 1n, null]);
+    expect(() => r.u8('flags')).toThrow(/truncated record reading flags/);
+    expect(r.select(1).json()).toEqual({ a: [1, 'x'] });
+    expect(r.select(2).nodes('proof')).toHaveLength(0);
+    // A spent buffer is written into again when it is large enough.
+    const again = new BatchWriter(1, 8, buf);
+    again.begin();
+    again.u8(1);
+    expect(again.finish()).toBe(buf);
+  });
+  it('bad values decode in the worker with the parser\'s message; FAIL ops surface in order', () => {
+    const w = new BatchWriter(5);
+    w.begin();
+    w.b58('abc', 'root');
+    w.begin();
+    w.nodes([node(4), 'héllo', node(7)], 'proof'); // a non-ASCII string among good ones
+    w.begin();
+    w.b58(node(5), 'hash');
+    w.fail('"leafIndex": expected an integer, got 1.5');
+    w.begin();
+    w.nodes([node(8), '2'.repeat(300)], 'proof'); // too long for one-byte lengths
+    w.begin();
+    expect(() => w.b58(42, 'owner')).toThrow(FieldError);
+    const r = new RecordReader(w.finish());
+    expect(() => r.select(0).b58('root')).toThrow(/^"root": expected 32 bytes, got 3$/);
+    expect(() => r.select(1).nodes('proof')).toThrow(/^"proof\[1\]": not valid base58$/);
+    r.select(2);
+    expect(r.b58('hash')).toHaveLength(32);
+    expect(() => r.u32('leafIndex')).toThrow(PackedFieldError);
+    expect(() => r.select(2).b58('hash') && r.u32('leafIndex')).toThrow('"leafIndex": expected an integer, got 1.5');
+    // Reading an op other than the one written is a corrupt record, not a verdict.
+    expect(() => r.select(2).u8('flags')).toThrow(/expected a u8 reading flags, found tag/);
+    expect(() => r.select(3).nodes('proof')).toThrow(/^"proof\[1\]": expected 32 bytes, got \d+$/);
+  });
+  it('the element that is not a string is reported after the strings before it', async () => {
+    const w = new BatchWriter(1);
+    w.begin();
+    try {
+      w.nodes([node(6), null], 'proof');
+    } catch (e) {
+      expect(e).toBeInstanceOf(FieldError);
+      w.fail((e as Error).message);
+    }
+    const r = new RecordReader(w.finish()).select(0);
+    expect(() => r.nodes('proof')).toThrow('"proof[1]": expected a base58 string, got null');
+  });
+  it('a corrupt header is a typed error', () => {
+    expect(() => new RecordReader(new ArrayBuffer(4))).toThrow(InputError);
+    const buf = new BatchWriter(1);
+    buf.begin();
+    const ab = buf.finish();
+    new DataView(ab).setUint32(8, 1e6, true); // record 0 ends past the buffer
+    expect(() => new RecordReader(ab).select(0)).toThrow(/record 0 out of bounds/);
+    new DataView(ab).setUint32(0, 1e6, true);
+    expect(() => new RecordReader(ab)).toThrow(/header claims/);
   });
 });

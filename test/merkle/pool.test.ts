@@ -2,8 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { PoolClosedError, WorkerCrashedError, WorkerPool } from '../../src/merkle/pool.js';
-import { encodeBatch } from '../../src/merkle/codec.js';
-import { encodeAccountProof, parseAccountProof } from '../../src/merkle/account.js';
+import { b58Field, BatchWriter, FieldError, nodesField } from '../../src/merkle/codec.js';
+import { packItem, kinds } from '../../src/merkle/kinds.js';
+import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
+import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
+import { verifyAssetProof } from '../../src/merkle/asset.js';
+import type { Verdict } from '../../src/merkle/verdict.js';
 import { CairnError, InputError } from '../../src/errors.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
@@ -172,7 +176,11 @@ describe('createVerifier', () => {
 });
 
 describe('WorkerPool crash handling', () => {
-  const batch = () => encodeBatch(proofItems.slice(0, 4).map((i) => encodeAccountProof(parseAccountProof(i))));
+  const batch = () => {
+    const w = new BatchWriter(4);
+    for (const item of proofItems.slice(0, 4)) packItem(kinds['account-proof'], item, w);
+    return w.finish();
+  };
 
   it('a worker that dies fails only its batch with a typed error; the pool recovers', async () => {
     // One thread: the batches queued behind the crash must still run on its replacement.
@@ -195,6 +203,18 @@ describe('WorkerPool crash handling', () => {
     await expect(pool.run('__throw__', new ArrayBuffer(8), 1)).rejects.toMatchObject({ code: 'MERKLE_WORKER_CRASHED' });
     expect(Array.from((await pool.run('account-proof', batch(), 4)).valid)).toEqual([1, 1, 1, 1]);
     expect(pool.liveWorkers).toBe(1);
+    // Batches already handed to the dying worker but waiting behind the fatal one run on its
+    // replacement: one sent as a copy, one moved and packed again through its repack callback.
+    let repacked = 0;
+    const crash2 = pool.run('__crash__', new ArrayBuffer(8), 1);
+    const waitingCopy = pool.run('account-proof', batch(), 4);
+    const crash3 = pool.run('__crash__', new ArrayBuffer(8), 1);
+    const waitingMoved = pool.run('account-proof', batch(), 4, undefined, () => (repacked++, batch()));
+    await expect(crash2).rejects.toBeInstanceOf(WorkerCrashedError);
+    expect(Array.from((await waitingCopy).valid)).toEqual([1, 1, 1, 1]);
+    await expect(crash3).rejects.toBeInstanceOf(WorkerCrashedError);
+    expect(Array.from((await waitingMoved).valid)).toEqual([1, 1, 1, 1]);
+    expect(repacked).toBe(1);
     // An error inside a batch travels back typed (the worker survives it), and so does a corrupt frame.
     await expect(pool.run('no-such-kind', batch(), 4)).rejects.toMatchObject({ code: 'MERKLE_INVALID_INPUT' });
     const buf = batch();
@@ -206,5 +226,144 @@ describe('WorkerPool crash handling', () => {
 
   it('rejects a bad thread count with a typed error', () => {
     expect(() => new WorkerPool({ threads: 0 })).toThrow(/"threads"/);
+  });
+});
+
+describe('packed records: the workers give exactly the parsers\' verdicts', () => {
+  // The main thread only copies fields; the workers decode them. Every verdict and every reason must
+  // be what parse-then-verify on one thread gives, for good items and for each kind of bad field,
+  // including two problems at once (the first field in the parser's order wins).
+  const photon = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
+  const bg = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', 'utf8'));
+  const addressItems: any[] = ['e2e_tests__nullfiier_and_address_queue_transactions-proof-address.json', 'mock_tests__get_multiple_new_address_proofs_interop.json'].flatMap((f) =>
+    kinds['address-proof'].extract(photon(f)).map((k) => k.item),
+  );
+  const tokenAccounts: any[] = kinds['account-hash'].extract(photon('e2e_tests__e2e_mint_and_transfer_transactions-bob-accounts-v2.json')).map((k) => k.item);
+
+  const expected = (fn: () => Verdict, id: string | undefined): Verdict => {
+    let v: Verdict;
+    try {
+      v = fn();
+    } catch (e) {
+      if (!(e instanceof FieldError)) throw e;
+      v = { valid: false, reason: e.message };
+    }
+    return id === undefined ? v : { id, ...v };
+  };
+  const assetProofExpected = (j: any): Verdict => {
+    const root = b58Field(j.root, 'root');
+    const leaf = b58Field(j.leaf, 'leaf');
+    if (Array.isArray(j.proof) && j.proof.length > 64) throw new FieldError('proof', `expected at most 64 nodes, got ${j.proof.length}`);
+    const proof = nodesField(j.proof, 'proof');
+    const ni = j.node_index;
+    if (typeof ni !== 'number' || !Number.isSafeInteger(ni) || ni < 1) throw new FieldError('node_index', `expected a positive integer, got ${String(ni)}`);
+    return verifyAssetProof({ nodeIndex: ni, root, leaf, proof });
+  };
+  const set = (item: any, path: string, value: unknown): any => {
+    const copy = structuredClone(item);
+    const keys = path.split('.');
+    let o = copy;
+    for (const k of keys.slice(0, -1)) o = o[k] ??= {};
+    o[keys.at(-1)!] = value;
+    return copy;
+  };
+  const withNode = (item: any, i: number, value: unknown) => ({ ...item, proof: item.proof.map((n: unknown, k: number) => (k === i ? value : n)) });
+
+  const p = proofItems[0];
+  const a = tokenAccounts[0];
+  const n = addressItems[0];
+  const ap = bg.getAssetProof;
+  const cases: { kind: 'account-proof' | 'account-hash' | 'address-proof' | 'asset-proof'; items: any[] }[] = [
+    {
+      kind: 'account-proof',
+      items: [
+        ...proofItems,
+        set(p, 'hash', 'xx'),
+        set(p, 'root', 12),
+        set(p, 'root', null),
+        set(p, 'root', p.root.slice(0, -1) + 'é'),
+        withNode(p, 3, '0OIl' + p.proof[3].slice(4)),
+        withNode(p, 5, 7),
+        withNode(p, 6, 'z'.repeat(44)),
+        set(p, 'leafIndex', -1),
+        set(p, 'leafIndex', '12'),
+        set(p, 'leafIndex', 1.5),
+        set(p, 'leafIndex', 2 ** 40),
+        set(p, 'treeContext', { treeType: 9 }),
+        set(p, 'treeContext', { treeType: 2 }),
+        set(p, 'proveByIndex', true),
+        set(set(p, 'hash', 'xx'), 'leafIndex', -1),
+        set(withNode(p, 1, null), 'hash', 'xx'),
+        set(withNode(p, 2, 'bad'), 'leafIndex', -1),
+        { ...p, proof: p.proof.slice(0, 20) },
+      ],
+    },
+    {
+      kind: 'account-hash',
+      items: [
+        ...accountItems,
+        ...tokenAccounts,
+        set(a, 'account.lamports', -5),
+        set(a, 'account.lamports', '18446744073709551616'),
+        set(a, 'account.lamports', '18446744073709551615'),
+        set(a, 'account.owner', 'zz'),
+        set(a, 'account.data', 5),
+        set(a, 'account.data.discriminator', 'x'),
+        set(a, 'account.data.discriminator', '18446744073709551615'),
+        set(a, 'account.address', 'abc'),
+        set(a, 'account.merkleContext.tree', 1),
+        set(a, 'account.merkleContext.treeType', 7),
+        set(a, 'tokenData.state', 'weird'),
+        set(a, 'tokenData.amount', 2 ** 60),
+        set(a, 'tokenData.delegate', 'nope'),
+        set(a, 'tokenData.mint', a.account.hash),
+        set(set(a, 'account.owner', 'zz'), 'account.lamports', -5),
+      ],
+    },
+    {
+      kind: 'address-proof',
+      items: [
+        ...addressItems,
+        set(n, 'treeContext', { treeType: 1 }),
+        set(n, 'nextIndex', -1),
+        set(n, 'lowElementLeafIndex', 2 ** 33),
+        set(n, 'address', 'bad'),
+        set(n, 'higherRangeAddress', n.lowerRangeAddress),
+        withNode(n, 0, null),
+        set(set(n, 'address', 'bad'), 'nextIndex', -1),
+      ],
+    },
+    {
+      kind: 'asset-proof',
+      items: [
+        ap,
+        set(ap, 'root', 'x'),
+        set(ap, 'node_index', 0),
+        set(ap, 'node_index', '5'),
+        withNode(ap, 3, {}),
+        { ...ap, proof: Array.from({ length: 65 }, () => ap.proof[0]) },
+        set(set(ap, 'leaf', 3), 'node_index', 0),
+      ],
+    },
+  ];
+
+  it.each(cases.map((c) => [c.kind, c]))('%s', async (_kind, { kind, items }) => {
+    const spec = kinds[kind];
+    const want = items.map((item) => {
+      const id = spec.id(item);
+      if (kind === 'account-proof') return expected(() => verifyAccountProof(parseAccountProof(item)), id);
+      if (kind === 'account-hash') return expected(() => verifyAccountHash(parseCompressedAccount(item)), id);
+      if (kind === 'address-proof') return expected(() => verifyNewAddressProof(parseNewAddressProof(item)), id);
+      return expected(() => assetProofExpected(item), id);
+    });
+    // The cases must exercise both outcomes and main-thread as well as worker-side reasons.
+    expect(want.some((v) => v.valid)).toBe(true);
+    expect(want.filter((v) => !v.valid).length).toBeGreaterThan(3);
+    const inline = createVerifier({ threads: 0 });
+    open.push(inline);
+    expect(await inline.verify(kind, items)).toEqual(want);
+    const pooled = createVerifier({ threads: 1, batchSize: 5 });
+    open.push(pooled);
+    expect(await pooled.verify(kind, items)).toEqual(want);
   });
 });

@@ -90,9 +90,10 @@ describe('native and wasm agree on many inputs', () => {
       { numRuns: 300 },
     );
     fc.assert(
-      fc.property(fc.array(element, { minLength: 26, maxLength: 26 }), fc.integer({ min: 0, max: 2 ** 26 - 1 }), (sibs, index) => {
+      // the leaf is its own field element (deriving it from a sibling, e.g. sibs[0] ^ 1, can step onto r itself)
+      fc.property(element, fc.array(element, { minLength: 26, maxLength: 26 }), fc.integer({ min: 0, max: 2 ** 26 - 1 }), (leafValue, sibs, index) => {
         const proof = concat(sibs.map(be));
-        const leaf = be(sibs[0] ^ 1n);
+        const leaf = be(leafValue);
         expect(hex(under('native', () => poseidonPathRoot(leaf, proof, index)))).toBe(
           hex(under('wasm', () => poseidonPathRoot(leaf, proof, index))),
         );
