@@ -7,7 +7,7 @@
  */
 import { Buffer } from 'node:buffer';
 import bs58 from 'bs58';
-import { InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors.js';
 
 // ---------------------------------------------------------------------------------------------
 // Field decoding. Each helper throws `FieldError` naming the field; kinds turn it into a verdict
@@ -315,12 +315,14 @@ export function unwrapItems(input: unknown, looksLikeItem: (v: Record<string, un
     }
     break;
   }
-  if (v === null || v === undefined) return [];
+  // A null result is "not found", never "nothing to check, all valid".
+  if (v === null || v === undefined) throw new InputError('result', 'the response holds no result (null): the requested item was not found');
+  // null entries (unknown ids in a batch answer) stay as items: each becomes an invalid verdict.
   if (Array.isArray(v)) return v.map((item) => ({ item }));
   if (!isObject(v)) throw new InputError('input', `expected an object or an array, got ${describe(v)}`);
   if (looksLikeItem(v)) return [{ item: v }];
   const entries = Object.entries(v);
-  if (entries.length > 0 && entries.every(([, x]) => isObject(x) && looksLikeItem(x))) {
+  if (entries.length > 0 && entries.every(([, x]) => x === null || (isObject(x) && looksLikeItem(x)))) {
     return entries.map(([key, item]) => ({ item, key }));
   }
   throw new InputError('input', `found no item of this kind (keys: ${Object.keys(v).slice(0, 8).join(', ') || 'none'})`);
@@ -368,7 +370,12 @@ const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 
  * The field problem the main thread saw while packing an item, raised by the worker when it reaches
  * that field. Its message is the `FieldError` message the parser gives for it.
  */
-export class PackedFieldError extends Error {}
+/** A packed field that does not decode (its message already names the field): an invalid item. */
+export class PackedFieldError extends CairnError {
+  constructor(message: string) {
+    super(ErrorCodes.MERKLE_INVALID_INPUT, message);
+  }
+}
 
 /**
  * A u32 from a JSON value: the in-range integer fast path, else `u32Field` (same result, same errors).

@@ -67,7 +67,8 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export function extractWith(spec: Pick<KindSpec, 'looksLike' | 'name'>, input: unknown): KeyedItem[] {
   const items = unwrapItems(input, (v) => spec.looksLike(v));
   items.forEach(({ item }, i) => {
-    if (!obj(item) || !spec.looksLike(item)) {
+    // null = the service knew nothing for that id: an invalid item (see packItem), not a bad input
+    if (item !== null && (!obj(item) || !spec.looksLike(item))) {
       throw new InputError(`items[${i}]`, `not a ${spec.name} item (${obj(item) ? `keys: ${Object.keys(item).slice(0, 8).join(', ')}` : typeof item})`);
     }
   });
@@ -206,6 +207,10 @@ export function getKind(name: string): KindSpec {
  */
 export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
   w.begin();
+  if (item === null) {
+    w.fail('no data for this id: the service returned null (unknown or not indexed)');
+    return;
+  }
   try {
     spec.pack(item, w);
   } catch (e) {
@@ -235,9 +240,10 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
       v = spec.verify(r);
     } catch (e) {
       // A field that does not decode, or a kernel rejecting an input (e.g. ≥ r): an invalid item,
-      // not a failed batch.
-      const msg = e instanceof Error ? e.message : String(e);
-      v = { valid: false, reason: msg };
+      // not a failed batch. Anything else (a TypeError, a bug) fails the batch loudly instead of
+      // passing for an "invalid proof".
+      if (!(e instanceof FieldError) && !(e instanceof CairnError)) throw e;
+      v = { valid: false, reason: e.message };
     }
     if (v.valid) valid[i] = 1;
     if (!v.valid || v.reason !== undefined || v.status !== undefined || v.computedRoot !== undefined) extras.push([i, v]);

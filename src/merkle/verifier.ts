@@ -122,7 +122,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     let e = 0;
     for (let i = 0; i < n; i++) {
       const { item, key } = chunk[i]!;
-      const id = key ?? spec.id(item, key);
+      const id = key ?? (item === null ? undefined : spec.id(item, key));
       if (e < extras.length && extras[e]![0] === i) {
         const v = extras[e++]![1];
         out[i] = id === undefined ? v : { id, ...v };

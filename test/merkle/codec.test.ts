@@ -52,7 +52,10 @@ describe('unwrapItems: every envelope the service uses', () => {
   });
   it('an empty page has no items', () => {
     expect(unwrapItems({ context: { slot: 3 }, value: { items: [], cursor: null } }, isProof)).toEqual([]);
-    expect(unwrapItems({ jsonrpc: '2.0', id: 1, result: null }, isProof)).toEqual([]);
+  });
+  it('a null result is "not found", never an empty success', () => {
+    expect(() => unwrapItems({ jsonrpc: '2.0', id: 1, result: null }, isProof)).toThrow(expect.objectContaining({ context: expect.objectContaining({ field: 'result' }) }));
+    expect(() => unwrapItems({ context: { slot: 1 }, value: null }, isProof)).toThrow(/not found/);
   });
   it('a JSON-RPC error response is unusable input, with the server message', () => {
     const e = (() => {
