@@ -35,8 +35,10 @@ export interface FastRules {
 
 export interface ResolvedFastRules {
   tipAccounts: Set<string>;
-  /** The same accounts as hex of their bytes: the hot path compares bytes, never base58 strings. */
+  /** The same accounts as hex of their bytes. */
   tipAccountsHex: Set<string>;
+  /** And as bytes: the hot path compares bytes, never strings. */
+  tipAccountsBytes: Uint8Array[];
   minTipLamports: bigint;
   minTipLamportsSwqos: bigint;
 }
@@ -44,6 +46,7 @@ export interface ResolvedFastRules {
 export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
   const tips = r.tipAccounts ?? DEFAULT_TIP_ACCOUNTS;
   const hex = new Set<string>();
+  const bytes: Uint8Array[] = [];
   tips.forEach((t, i) => {
     let b: Uint8Array;
     try {
@@ -53,12 +56,14 @@ export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
     }
     if (b.length !== 32) throw new InputError(`fast.tipAccounts[${i}]`, `expected a 32-byte address, got ${b.length} bytes`);
     hex.add(Buffer.from(b).toString('hex'));
+    bytes.push(Uint8Array.from(b));
   });
   for (const [k, v] of [['minTipLamports', r.minTipLamports], ['minTipLamportsSwqos', r.minTipLamportsSwqos]] as const) {
     if (v !== undefined && (typeof v !== 'bigint' || v < 0n)) throw new InputError(`fast.${k}`, `expected a bigint ≥ 0, got ${String(v)}`);
   }
   return {
     tipAccountsHex: hex,
+    tipAccountsBytes: bytes,
     tipAccounts: new Set(tips),
     minTipLamports: r.minTipLamports ?? 1_000_000n,
     minTipLamportsSwqos: r.minTipLamportsSwqos ?? 5_000n,
@@ -88,8 +93,25 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
   return bytes;
 }
 
-/** The sum of System transfers to tip accounts in a decoded transaction (top-level instructions). */
-export function tipLamportsOf(tx: DecodedWire, tipAccountsHex: Set<string>): bigint {
+function isTipAccount(key: Uint8Array, tips: Set<string> | readonly Uint8Array[]): boolean {
+  if (tips instanceof Set) return tips.has(Buffer.from(key.buffer, key.byteOffset, 32).toString('hex'));
+  for (const t of tips) {
+    if (t[0] !== key[0] || t[31] !== key[31]) continue;
+    let i = 1;
+    while (i < 31 && t[i] === key[i]) i++;
+    if (i === 31) return true;
+  }
+  return false;
+}
+
+/**
+ * The sum of System transfers to tip accounts in a decoded transaction (top-level instructions).
+ * The tip accounts come as hex of their bytes or, faster, as the bytes themselves.
+ *
+ * @example
+ * tipLamportsOf(decodeWire(wire), resolveFastRules().tipAccountsBytes); // 1000000n
+ */
+export function tipLamportsOf(tx: DecodedWire, tipAccounts: Set<string> | readonly Uint8Array[]): bigint {
   let total = 0n;
   for (const ix of tx.instructions) {
     const program = tx.accountKeys[ix.programIdIndex];
@@ -98,7 +120,7 @@ export function tipLamportsOf(tx: DecodedWire, tipAccountsHex: Set<string>): big
     // System instruction 2 = Transfer { lamports: u64 }; accounts [from, to].
     if (d.length !== 12 || d[0] !== 2 || d[1] !== 0 || d[2] !== 0 || d[3] !== 0 || ix.accounts.length < 2) continue;
     const to = tx.accountKeys[ix.accounts[1]!];
-    if (!to || !tipAccountsHex.has(Buffer.from(to.buffer, to.byteOffset, 32).toString('hex'))) continue;
+    if (!to || !isTipAccount(to, tipAccounts)) continue;
     total += new DataView(d.buffer, d.byteOffset + 4, 8).getBigUint64(0, true);
   }
   return total;
@@ -153,7 +175,7 @@ export function checkFastSendTransaction(
     missing.push('a priority fee (ComputeBudgetProgram.setComputeUnitPrice instruction)');
   }
   const min = opts.swqosOnly ? rules.minTipLamportsSwqos : rules.minTipLamports;
-  const tip = tipLamportsOf(decoded, rules.tipAccountsHex);
+  const tip = tipLamportsOf(decoded, rules.tipAccountsBytes);
   if (tip < min) {
     keys.push('tip');
     missing.push(

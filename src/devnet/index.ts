@@ -53,6 +53,8 @@ export interface DevnetOptions {
   waitForModules?: boolean;
   /** Load the DAS and compression modules at all (default true; false serves without them). */
   stateModules?: boolean;
+  /** Pre-verify signatures on a worker thread when `/fast` traffic bursts (default true). */
+  verifierThread?: boolean;
 }
 
 export interface DevnetControl {
@@ -124,6 +126,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     ...(options.slotMs !== undefined ? { slotMs: options.slotMs } : {}),
     seed,
     ...(options.fundedAccounts ? { fundedAccounts: options.fundedAccounts } : {}),
+    ...(options.verifierThread !== undefined ? { verifierThread: options.verifierThread } : {}),
   });
   const modules: DevnetModule[] = [];
   try {

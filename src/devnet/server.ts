@@ -8,11 +8,10 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import bs58 from 'bs58';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CairnError, redact } from '../errors.js';
 import type { Auth } from './auth.js';
-import type { DevnetChain } from './chain.js';
+import { encodeBase58, type DevnetChain } from './chain.js';
 import { checkFastSendTransaction, type ResolvedFastRules } from './fast.js';
 import type { Faults } from './faults.js';
 import {
@@ -129,9 +128,12 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
     if (requestLog.length > REQUEST_LOG_CAPACITY + 10_000) requestLog.splice(0, requestLog.length - REQUEST_LOG_CAPACITY);
   };
 
-  const send = (res: ServerResponse, status: number, body: string, headers: Record<string, string> = {}) => {
+  const send = (res: ServerResponse, status: number, body: string, headers?: Record<string, string>) => {
     if (res.headersSent || res.destroyed) return;
-    res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });
+    // The flat [name, value, …] form skips the header-object bookkeeping on every response.
+    const h = ['content-type', 'application/json', 'content-length', String(Buffer.byteLength(body))];
+    if (headers) for (const k of Object.keys(headers)) h.push(k, headers[k]!);
+    res.writeHead(status, h);
     res.end(body);
   };
 
@@ -182,7 +184,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
   const callOne = async (
     call: unknown,
     endpoint: 'rpc' | 'fast',
-    signal: AbortSignal,
+    signalOf: () => AbortSignal,
     drop: boolean,
     swqosOnly: boolean,
   ): Promise<{ body: Record<string, unknown>; status: number; method: string; items?: number }> => {
@@ -202,7 +204,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
           throw new DevnetRpcError(-32601, `Method not found: /fast serves sendTransaction only, got ${JSON.stringify(method)}`, 400);
         }
         const { wire, decoded } = checkFastSendTransaction(c.params, { swqosOnly }, fastRules);
-        const signature = bs58.encode(decoded.signatures[0]!);
+        const signature = encodeBase58(decoded.signatures[0]!);
         // Fault "drop": accepted, answered, never executed.
         result = drop ? signature : chain.submitDecoded(wire, decoded, signature).signature;
       } else {
@@ -212,7 +214,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
           h = methods.get(method);
         }
         if (!h) throw new DevnetRpcError(-32601, `Method not found: ${method}`);
-        result = await h(c.params, { signal, endpoint });
+        result = await h(c.params, { signal: signalOf(), endpoint });
       }
       return { body: { jsonrpc: '2.0', id, result: result === undefined ? null : result }, status: 200, method, ...(items !== undefined ? { items } : {}) };
     } catch (e) {
@@ -232,15 +234,24 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
     const rawUrl = req.url ?? '/';
     const q = rawUrl.indexOf('?');
     const path = q < 0 ? rawUrl : rawUrl.slice(0, q);
-    const query = new URLSearchParams(q < 0 ? '' : rawUrl.slice(q + 1));
+    // Most requests (all of /fast) carry no query string: no URLSearchParams for them.
+    const query = q < 0 ? null : new URLSearchParams(rawUrl.slice(q + 1));
     const method = req.method ?? 'GET';
-    const ac = new AbortController();
+    // The request's AbortSignal (aborted when the client goes away or the devnet stops) is made on
+    // first use: /fast never needs one unless a latency fault makes it wait.
+    let ac: AbortController | null = null;
     const onClose = () => {
-      if (!res.writableFinished) ac.abort(new Error('client went away'));
+      if (!res.writableFinished) ac?.abort(new Error('client went away'));
     };
-    res.on('close', onClose);
-    active.add(ac);
-    const signal = ac.signal;
+    const signalOf = (): AbortSignal => {
+      if (ac) return ac.signal;
+      ac = new AbortController();
+      active.add(ac);
+      if (res.destroyed && !res.writableFinished) ac.abort(new Error('client went away'));
+      else res.on('close', onClose);
+      return ac.signal;
+    };
+    const goneAway = (): boolean => (ac ? ac.signal.aborted : closing || (res.destroyed && !res.writableFinished));
     try {
       // 1. route
       let endpoint: FaultEndpoint | 'ping';
@@ -275,9 +286,9 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
 
       // 2. keys
       const ip = req.socket.remoteAddress ?? '';
-      const verdict = auth.check(endpoint, query.get('api-key'), ip);
+      const verdict = auth.check(endpoint, query ? query.get('api-key') : null, ip);
       if (!verdict.ok) {
-        const headers: Record<string, string> = verdict.retryAfterSeconds ? { 'retry-after': String(verdict.retryAfterSeconds) } : {};
+        const headers: Record<string, string> | undefined = verdict.retryAfterSeconds ? { 'retry-after': String(verdict.retryAfterSeconds) } : undefined;
         const code = verdict.status === 429 ? -32005 : verdict.status === 401 ? -32401 : -32403;
         const body = endpoint === 'rpc' || endpoint === 'fast' ? rpcError(null, code, verdict.message) : { error: verdict.message };
         record({ at, endpoint, method: label || endpoint, status: verdict.status });
@@ -293,10 +304,11 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
 
       // 4. faults
       const fault = faults.decide(endpoint);
-      if (fault.latencyMs > 0) await sleep(fault.latencyMs, signal);
-      if (signal.aborted) return;
+      if (fault.latencyMs > 0) await sleep(fault.latencyMs, signalOf());
+      // Gone meanwhile (client left, or the devnet is stopping): nothing to answer.
+      if (goneAway()) return;
       if (fault.status) {
-        const headers: Record<string, string> = fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds ?? 1) } : {};
+        const headers: Record<string, string> | undefined = fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds ?? 1) } : undefined;
         const code = fault.status === 429 ? -32005 : fault.status === 503 ? -32002 : -32603;
         const message = fault.status === 429 ? 'Too many requests' : fault.status === 503 ? 'Service unavailable' : 'Internal error';
         const body = endpoint === 'rpc' || endpoint === 'fast' ? rpcError(null, code, message) : { error: message };
@@ -333,7 +345,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
       // 6. REST
       if (route) {
         try {
-          const result = await route.route.handler({ params: route.params, query, body: parsed, signal });
+          const result = await route.route.handler({ params: route.params, query: query ?? new URLSearchParams(), body: parsed, signal: signalOf() });
           record({ at, endpoint, method: label, status: 200 });
           return send(res, 200, stringify(result ?? null));
         } catch (e) {
@@ -358,7 +370,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
         return send(res, 405, stringify(rpcError(null, -32600, 'JSON-RPC takes POST')), { allow: 'POST' });
       }
       const rpcEndpoint = endpoint as 'rpc' | 'fast';
-      const swqosOnly = query.get('swqos_only') === 'true';
+      const swqosOnly = query !== null && query.get('swqos_only') === 'true';
       if (Array.isArray(parsed)) {
         if (parsed.length === 0) {
           record({ at, endpoint, method: 'batch', status: 200 });
@@ -366,18 +378,20 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
         }
         const out: Record<string, unknown>[] = [];
         for (const call of parsed) {
-          const r = await callOne(call, rpcEndpoint, signal, fault.drop, swqosOnly);
+          const r = await callOne(call, rpcEndpoint, signalOf, fault.drop, swqosOnly);
           record({ at, endpoint: rpcEndpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
           out.push(r.body);
         }
         return send(res, 200, stringify(out));
       }
-      const r = await callOne(parsed, rpcEndpoint, signal, fault.drop, swqosOnly);
+      const r = await callOne(parsed, rpcEndpoint, signalOf, fault.drop, swqosOnly);
       record({ at, endpoint: rpcEndpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
       return send(res, r.status, stringify(r.body));
     } finally {
-      res.off('close', onClose);
-      active.delete(ac);
+      if (ac) {
+        res.off('close', onClose);
+        active.delete(ac);
+      }
     }
   };
 

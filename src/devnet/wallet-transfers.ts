@@ -104,12 +104,34 @@ export function createWalletTransfers({ chain }: { chain: DevnetChain }): Devnet
     if (!list) byWallet.set(wallet, (list = []));
     list.push({ ...r, seq: seq++ });
   };
-  const unsubscribe = chain.onTransaction((tx) => {
+  const index = (tx: ExecutedTransaction) => {
     for (const t of transfersOf(chain, tx)) {
       const common = { signature: tx.signature, timestamp: tx.blockTime, mint: t.mint, amount: toAmount(t.raw, t.decimals), amountRaw: t.raw.toString(), decimals: t.decimals, symbol: t.symbol };
       push(t.from, { ...common, direction: 'out', counterparty: t.to });
       push(t.to, { ...common, direction: 'in', counterparty: t.from });
     }
+  };
+  // Indexed on read, not on write: the chain executes thousands of transfers per second on /fast and
+  // most are never asked about. SOL transfers need nothing but the transaction, so they wait here in
+  // execution order; an SPL transfer reads its token accounts (mint, owner) as they are right after
+  // it ran, so it is indexed at once — after everything queued before it, keeping the order.
+  const unindexed: ExecutedTransaction[] = [];
+  const flush = () => {
+    const txs = unindexed.splice(0);
+    for (const tx of txs) {
+      try {
+        index(tx);
+      } catch {
+        /* as when indexing ran inside the chain's listener loop: one bad record never blocks the rest */
+      }
+    }
+  };
+  const unsubscribe = chain.onTransaction((tx) => {
+    if (tx.err !== null) return;
+    if (tx.accountKeys.includes(TOKEN_PROGRAM)) {
+      flush();
+      index(tx);
+    } else unindexed.push(tx);
   });
 
   const list = (req: RestRequest) => {
@@ -126,6 +148,7 @@ export function createWalletTransfers({ chain }: { chain: DevnetChain }): Devnet
       if (!m) throw badRequest('cursor', 'not a cursor from a previous page (pagination.nextCursor)');
       before = Number(m[1]);
     }
+    flush();
     const all = byWallet.get(wallet) ?? [];
     const data: TransferRecord[] = [];
     let i = all.length - 1;
@@ -143,7 +166,10 @@ export function createWalletTransfers({ chain }: { chain: DevnetChain }): Devnet
   return {
     methods: {},
     routes: { 'GET /v1/wallet/:wallet/transfers': list },
-    records: (wallet) => (byWallet.get(wallet) ?? []).map(({ seq: _s, ...r }) => r).reverse(),
+    records: (wallet) => {
+      flush();
+      return (byWallet.get(wallet) ?? []).map(({ seq: _s, ...r }) => r).reverse();
+    },
     close: () => void unsubscribe(),
   };
 }
