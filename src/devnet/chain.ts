@@ -368,6 +368,9 @@ export interface DevnetChain extends Chain {
   recentComputeUnitPrices(lookbackSlots: number, accounts?: string[]): number[];
   /** Transactions submitted but not executed yet. */
   pendingCount(): number;
+  /** How many executed transactions skipped LiteSVM's own signature check because the verifier
+   * thread had already checked them (0 while the thread has not started). */
+  preverifiedCount(): number;
   /** Called for submissions that did not land (fee not charged, expired blockhash). */
   onDropped(cb: (d: DroppedTransaction) => void): () => void;
   /** `submit` for bytes already decoded (the `/fast` path decodes once to check its rules). */
@@ -701,6 +704,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let verifier: SignatureVerifier | null = null;
+  let preverified = 0;
   if (options.verifierThread !== undefined && typeof options.verifierThread !== 'boolean') {
     throw new InputError('verifierThread', `expected a boolean, got ${JSON.stringify(options.verifierThread)}`);
   }
@@ -757,6 +761,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     }
     // Signatures already checked by the verifier thread are not checked twice (see VERIFIER_SOURCE).
     // The switch is flipped only when it changes; tick() turns verification back on at the end.
+    if (p.verified === true) preverified++;
     if (p.verified === true ? sigverifyOn : !sigverifyOn) {
       sigverifyOn = !sigverifyOn;
       inner.setSigverify(sigverifyOn);
@@ -976,6 +981,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       return out;
     },
     pendingCount: () => queue.length,
+    preverifiedCount: () => preverified,
     waitForSlot(target, signal) {
       if (slot >= target) return Promise.resolve();
       if (stopped) return Promise.reject(new Error('devnet chain stopped'));
