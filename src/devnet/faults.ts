@@ -49,6 +49,8 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
     if (k.endsWith('Rate') && v > 1) throw new InputError(`faults.${endpoint}.${k}`, `expected a rate in 0..1, got ${v}`);
   }
   if (f.dropRate && endpoint !== 'fast') throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast can drop transactions');
+  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0);
+  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate must be ≤ 1, got ${sum}`);
   return { ...f };
 }
 
@@ -66,21 +68,22 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
   for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
   return {
     decide(endpoint) {
-      const rand = streams.get(endpoint)!;
-      // Always three draws, in this order, so the sequence does not depend on the settings.
-      const r5xx = rand();
-      const r429 = rand();
-      const rDrop = rand();
+      // One draw per request, on disjoint intervals [5xx | 429 | drop | none], so each configured
+      // rate is exactly the observed rate even when several are set at once (their sum is ≤ 1).
+      const r = streams.get(endpoint)!();
       const f = settings.get(endpoint);
       const d: FaultDecision = { drop: false, latencyMs: f?.latencyMs ?? 0 };
       if (!f) return d;
-      if (f.serverErrorRate && r5xx < f.serverErrorRate) {
+      const e5 = f.serverErrorRate ?? 0;
+      const e429 = e5 + (f.rateLimitRate ?? 0);
+      const eDrop = e429 + (f.dropRate ?? 0);
+      if (r < e5) {
         // Half of the server errors are 503 (unavailable), half 500 (internal), as the real host mixes them.
-        d.status = r5xx < f.serverErrorRate / 2 ? 503 : 500;
-      } else if (f.rateLimitRate && r429 < f.rateLimitRate) {
+        d.status = r < e5 / 2 ? 503 : 500;
+      } else if (r < e429) {
         d.status = 429;
         d.retryAfterSeconds = f.retryAfterSeconds ?? 1;
-      } else if (f.dropRate && rDrop < f.dropRate) {
+      } else if (r < eDrop) {
         d.drop = true;
       }
       return d;

@@ -10,6 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { CairnError, redact } from '../errors.js';
+import { stringifyJson } from '../rpc/json.js';
 import type { Auth } from './auth.js';
 import { encodeBase58, type DevnetChain } from './chain.js';
 import { checkFastSendTransaction, type ResolvedFastRules } from './fast.js';
@@ -67,8 +68,9 @@ function stringify(v: unknown): string {
   try {
     return JSON.stringify(v);
   } catch (e) {
-    // BigInt somewhere in a handler's result: numbers on the wire, as the real service sends them.
-    if (e instanceof TypeError) return JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? Number(x) : x));
+    // BigInt somewhere in a handler's result (a u64 above 2^53): written as exact digits, a JSON
+    // number as the real service sends it, never rounded through Number.
+    if (e instanceof TypeError) return stringifyJson(v);
     throw e;
   }
 }

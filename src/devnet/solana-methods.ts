@@ -196,7 +196,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       };
     },
     getLatestBlockhash: (params) => {
-      cfg(arr(params, 'getLatestBlockhash', 0)[0], 'params[0]');
+      commitmentOf(cfg(arr(params, 'getLatestBlockhash', 0)[0], 'params[0]'));
       return { context: ctxProcessed(), value: chain.latestBlockhash() };
     },
     isBlockhashValid: (params) => {
