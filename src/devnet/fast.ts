@@ -10,19 +10,9 @@ import bs58 from 'bs58';
 import { CairnError, InputError } from '../errors.js';
 import { computeBudgetOf, decodeWire, isSystemProgram, type DecodedWire } from './chain.js';
 import { DevnetRpcError } from './types.js';
+import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 
-export const DEFAULT_TIP_ACCOUNTS: readonly string[] = [
-  '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE',
-  'D2L6yPZ2FmmmTKPgzaMKdhu6EWZcTpLy1Vhx8uvZe7NZ',
-  '9bnz4RShgq1hAnLnZbP8kbgBg1kEmcJBYQq3gQbmnSta',
-  '5VY91ws6B2hMmBFRsXkoAAdsPHBJwRfBht4DXox3xkwn',
-  '2nyhqdwKcJZR2vcqCyrYsaPVdAnFoJjiksCXJ7hfEYgD',
-  '2q5pghRs6arqVjRvT5gfgWfWcHWmw1ZuCzphgd5KfWGJ',
-  'wyvPkWjVZz1M8fHQnMMCDTQDbkManefNNhweYk5WkcF',
-  '3KCKozbAaF75qEU33jtzozcJ29yJuaLJTy2jFdzUY8bT',
-  '4vieeGHPYPG2MmyPRcYjdiDmmhN3ww7hsFNap8pVN3Ey',
-  '4TQLFNWK8AovT1gFvda5jfw2oJeRMKEmw7aH6MGBJ3or',
-];
+export { DEFAULT_TIP_ACCOUNTS };
 
 export interface FastRules {
   /** Tip accounts (base58). */
@@ -65,8 +55,8 @@ export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
     tipAccountsHex: hex,
     tipAccountsBytes: bytes,
     tipAccounts: new Set(tips),
-    minTipLamports: r.minTipLamports ?? 1_000_000n,
-    minTipLamportsSwqos: r.minTipLamportsSwqos ?? 5_000n,
+    minTipLamports: r.minTipLamports ?? DEFAULT_MIN_TIP_LAMPORTS.dual,
+    minTipLamportsSwqos: r.minTipLamportsSwqos ?? DEFAULT_MIN_TIP_LAMPORTS.swqosOnly,
   };
 }
 

@@ -7,22 +7,9 @@ import { InputError } from '../errors.js';
 import { addressBytes } from './address.js';
 import { toU64 } from './instructions.js';
 
-/** The provider's tip accounts (sender-facts.md); one is picked at random per transaction. */
-export const DEFAULT_TIP_ACCOUNTS: readonly string[] = [
-  '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE',
-  'D2L6yPZ2FmmmTKPgzaMKdhu6EWZcTpLy1Vhx8uvZe7NZ',
-  '9bnz4RShgq1hAnLnZbP8kbgBg1kEmcJBYQq3gQbmnSta',
-  '5VY91ws6B2hMmBFRsXkoAAdsPHBJwRfBht4DXox3xkwn',
-  '2nyhqdwKcJZR2vcqCyrYsaPVdAnFoJjiksCXJ7hfEYgD',
-  '2q5pghRs6arqVjRvT5gfgWfWcHWmw1ZuCzphgd5KfWGJ',
-  'wyvPkWjVZz1M8fHQnMMCDTQDbkManefNNhweYk5WkcF',
-  '3KCKozbAaF75qEU33jtzozcJ29yJuaLJTy2jFdzUY8bT',
-  '4vieeGHPYPG2MmyPRcYjdiDmmhN3ww7hsFNap8pVN3Ey',
-  '4TQLFNWK8AovT1gFvda5jfw2oJeRMKEmw7aH6MGBJ3or',
-];
-
-/** Latest known minimum tips in lamports: 0.001 SOL dual routing, 0.000005 SOL with swqos_only. */
-export const DEFAULT_MIN_TIP_LAMPORTS = { dual: 1_000_000n, swqosOnly: 5_000n } as const;
+// The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).
+import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
+export { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS };
 
 export type PriorityLevel = 'Min' | 'Low' | 'Medium' | 'High' | 'VeryHigh' | 'UnsafeMax';
 export type Commitment = 'processed' | 'confirmed' | 'finalized';

@@ -51,7 +51,7 @@ describe('cairn devnet', () => {
     expect(err).toMatch(/--slot-ms/);
   });
 
-  it('as a process: starts, serves, and exits 0 on SIGTERM with nothing left behind', async () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('as a process: starts, serves, and exits 0 on %s with nothing left behind', async (signal) => {
     const child = spawn(process.execPath, ['bin/cairn.js', 'devnet', '--port', '0', '--slot-ms', '50'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const url = await new Promise<string>((resolve, reject) => {
@@ -68,7 +68,7 @@ describe('cairn devnet', () => {
     });
     expect(await (await fetch(`${url}/ping`)).text()).toBe('ok');
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    child.kill('SIGTERM');
+    child.kill(signal); // SIGINT is what Ctrl-C sends
     const code = await Promise.race([exited, new Promise<string>((r) => setTimeout(() => r('timeout'), 10_000))]);
     expect(code).toBe(0);
     await expect(fetch(`${url}/ping`)).rejects.toThrow();
