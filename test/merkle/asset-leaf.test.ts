@@ -183,6 +183,45 @@ describe('every leaf input, mutated, is a mismatch', () => {
     });
   }
 
+  it('any single bit flipped in any 32-byte field or the nonce is invalid (property)', () => {
+    // every base58 field that feeds the leaf, as [path getter, setter]
+    const fields = (a: A): [string, () => string | null, (v: string) => void][] => [
+      ['id', () => a.id, (v) => (a.id = v)],
+      ['ownership.owner', () => a.ownership.owner, (v) => (a.ownership.owner = v)],
+      ['ownership.delegate', () => a.ownership.delegate, (v) => (a.ownership.delegate = v)],
+      ['compression.tree', () => a.compression.tree, (v) => (a.compression.tree = v)],
+      ['compression.data_hash', () => a.compression.data_hash, (v) => (a.compression.data_hash = v)],
+      ['compression.creator_hash', () => a.compression.creator_hash, (v) => (a.compression.creator_hash = v)],
+      ['compression.asset_hash', () => a.compression.asset_hash, (v) => (a.compression.asset_hash = v)],
+      ['compression.collection_hash', () => a.compression.collection_hash ?? null, (v) => (a.compression.collection_hash = v)],
+      ['compression.asset_data_hash', () => a.compression.asset_data_hash ?? null, (v) => (a.compression.asset_data_hash = v)],
+      ...a.creators.map((c: A, i: number): [string, () => string, (v: string) => void] => [`creators[${i}].address`, () => c.address, (v) => (c.address = v)]),
+    ];
+    fc.assert(
+      fc.property(fc.nat(), fc.nat(), fc.integer({ min: 0, max: 255 }), (si, fi, bit) => {
+        const { name, asset } = subjects[si % subjects.length]!;
+        const a = clone(asset);
+        const live = fields(a).filter(([, get]) => typeof get() === 'string' && get() !== '');
+        const [path, get, set] = live[fi % live.length]!;
+        const bytes = bs58.decode(get()!);
+        bytes[bit >> 3] ^= 1 << (bit & 7);
+        set(bs58.encode(bytes));
+        const v = verifyAssetLeaf(a);
+        expect(v.valid, `${name}: bit ${bit} of ${path}`).toBe(false);
+      }),
+      { numRuns: 400 },
+    );
+    fc.assert(
+      fc.property(fc.nat(), fc.integer({ min: 0, max: 40 }), (si, bit) => {
+        const a = clone(subjects[si % subjects.length]!.asset);
+        const m = 2 ** bit; // arithmetic, not ^, which would truncate to 32 bits
+        a.compression.leaf_id += Math.floor(a.compression.leaf_id / m) % 2 ? -m : m;
+        expect(verifyAssetLeaf(a).valid).toBe(false);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('a field that does not decode is a mismatch naming the field', () => {
     const a = clone(mpl[1].getAsset);
     a.ownership.owner = 'not base58 0OIl';
