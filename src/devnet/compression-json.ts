@@ -7,6 +7,7 @@
 import bs58 from 'bs58';
 import type { ExecutedTransaction } from './types.js';
 import type { AccountRecord, TokenDataRecord } from './compression-store.js';
+import { transactionMetaJson } from './solana-methods.js';
 
 /** Exact JSON integer: a number when safe, else a bigint for the server to print verbatim. */
 export function u64Json(v: bigint): number | bigint {
@@ -67,20 +68,7 @@ export function confirmedTransactionJson(tx: ExecutedTransaction): Record<string
     slot: tx.slot,
     blockTime: tx.blockTime,
     transaction: [Buffer.from(tx.wire).toString('base64'), 'base64'],
-    meta: {
-      err: tx.err,
-      status: tx.err === null ? { Ok: null } : { Err: tx.err },
-      fee: tx.fee,
-      preBalances: tx.preBalances,
-      postBalances: tx.postBalances,
-      innerInstructions: [],
-      logMessages: tx.logs,
-      preTokenBalances: [],
-      postTokenBalances: [],
-      rewards: [],
-      loadedAddresses: { writable: [], readonly: [] },
-      computeUnitsConsumed: tx.computeUnitsConsumed,
-    },
+    meta: transactionMetaJson(tx),
     version: versioned ? 0 : 'legacy',
   };
 }

@@ -47,6 +47,24 @@ export function addressParam(v: unknown, field: string): string {
   return v;
 }
 
+/** The `meta` of an executed transaction as `getTransaction` shows it (shared with the compression methods). */
+export function transactionMetaJson(tx: ExecutedTransaction): Record<string, unknown> {
+  return {
+    err: tx.err,
+    status: tx.err === null ? { Ok: null } : { Err: tx.err },
+    fee: tx.fee,
+    preBalances: tx.preBalances,
+    postBalances: tx.postBalances,
+    innerInstructions: [],
+    logMessages: tx.logs,
+    preTokenBalances: [],
+    postTokenBalances: [],
+    rewards: [],
+    loadedAddresses: { writable: [], readonly: [] },
+    computeUnitsConsumed: tx.computeUnitsConsumed,
+  };
+}
+
 function commitmentOf(c: Record<string, unknown>, def: Commitment = 'finalized'): Commitment {
   const v = c.commitment ?? def;
   if (v === 'processed' || v === 'confirmed' || v === 'finalized') return v;
@@ -106,20 +124,7 @@ export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, enc
     blockTime: tx.blockTime,
     version: d.version,
     transaction,
-    meta: {
-      err: tx.err,
-      status: tx.err === null ? { Ok: null } : { Err: tx.err },
-      fee: tx.fee,
-      preBalances: tx.preBalances,
-      postBalances: tx.postBalances,
-      innerInstructions: [],
-      logMessages: tx.logs,
-      preTokenBalances: [],
-      postTokenBalances: [],
-      rewards: [],
-      loadedAddresses: { writable: [], readonly: [] },
-      computeUnitsConsumed: tx.computeUnitsConsumed,
-    },
+    meta: transactionMetaJson(tx),
   };
 }
 
