@@ -18,48 +18,14 @@ import { createKeccak } from 'hash-wasm';
 import { availableKeccakKernels, keccakBackend, keccakVerifyBatch, type KeccakKernel } from '../src/merkle/hash/keccak.js';
 import { loadNative } from '../src/merkle/hash/native.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../src/merkle/asset.js';
+import { measure as measureOn } from './_measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 5;
 const ROUND_MS = quick ? 30 : 60;
 
-/** CPU time of this process in ms (user + system): unlike wall time, it does not count the time
- * other processes on this shared 2-core box hold the CPU. */
-function cpuMs(): number {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-}
-
-/**
- * Median µs per op over ROUNDS rounds, in CPU time (wall time alongside); `fn(n)` performs n ops.
- * Calibrated so a round lasts ~ROUND_MS of CPU.
- */
-function measure(fn: (n: number) => void): { cpu: number; wall: number } {
-  fn(16); // warm up / JIT
-  let n = 1;
-  for (;;) {
-    const t = cpuMs();
-    fn(n);
-    const dt = cpuMs() - t;
-    if (dt > 10) {
-      n = Math.max(1, Math.round((n * ROUND_MS) / dt));
-      break;
-    }
-    n *= 4;
-  }
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const w = performance.now();
-    const t = cpuMs();
-    fn(n);
-    cpu.push(((cpuMs() - t) * 1000) / n);
-    wall.push(((performance.now() - w) * 1000) / n);
-  }
-  const med = (a: number[]) => a.sort((x, y) => x - y)[a.length >> 1]!;
-  return { cpu: med(cpu), wall: med(wall) };
-}
+const measure = (fn: (n: number) => void) => measureOn(fn, ROUNDS, ROUND_MS);
 
 function rand(n: number, seed: number): Uint8Array {
   let x = seed | 1;

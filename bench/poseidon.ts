@@ -27,43 +27,14 @@ import {
 import { loadNativeWithReason } from '../src/merkle/hash/native.js';
 import { loadPoseidonWasm } from '../src/merkle/hash/poseidon-wasm.js';
 import { BN254_R, poseidonParams } from '../src/merkle/hash/poseidon-params.js';
+import { measure as measureOn } from './_measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
 const ROUNDS = quick ? 3 : 7;
 const ROUND_MS = quick ? 40 : 120;
 
-const cpuMs = (): number => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1000;
-};
-
-/** Median µs per op over ROUNDS rounds of ~ROUND_MS CPU each; `fn(n)` performs n ops. */
-function measure(fn: (n: number) => void): { cpu: number; wall: number } {
-  fn(2);
-  let n = 1;
-  for (;;) {
-    const t = cpuMs();
-    fn(n);
-    const dt = cpuMs() - t;
-    if (dt > 15) {
-      n = Math.max(1, Math.round((n * ROUND_MS) / dt));
-      break;
-    }
-    n *= 4;
-  }
-  const cpu: number[] = [];
-  const wall: number[] = [];
-  for (let r = 0; r < ROUNDS; r++) {
-    const w = performance.now();
-    const t = cpuMs();
-    fn(n);
-    cpu.push(((cpuMs() - t) * 1000) / n);
-    wall.push(((performance.now() - w) * 1000) / n);
-  }
-  const med = (a: number[]): number => a.sort((x, y) => x - y)[a.length >> 1];
-  return { cpu: med(cpu), wall: med(wall) };
-}
+const measure = (fn: (n: number) => void) => measureOn(fn, ROUNDS, ROUND_MS);
 
 const be = (x: bigint): Uint8Array => new Uint8Array(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
 const toBig = (b: Uint8Array): bigint => BigInt('0x' + Buffer.from(b).toString('hex'));
