@@ -3,7 +3,8 @@
  *
  * 1. Throughput: small JSON-RPC calls (`getSlot`) from this process to a loopback server running in
  *    a child process (so the server does not share our event loop), for a fixed time per row, 32 calls
- *    in flight. Rows: cairn over its keep-alive pool; cairn with a fresh connection per call; Node's
+ *    in flight, with this process's CPU per call. Rows: cairn over its keep-alive pool (the lean
+ *    client of http-pool.ts); the same over node:http's agent; cairn with a fresh connection per call; Node's
  *    global fetch (undici, keep-alive) with a hand-written envelope; @solana/web3.js `Connection.getSlot`
  *    (the peer library). Target: >= 5,000 calls/s for cairn keep-alive.
  * 2. Parse + validate a 1,000-asset getAssetBatch response built from test/vectors/das (each asset
@@ -20,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import { Connection } from '@solana/web3.js';
 import { Bench } from 'tinybench';
 import { createClient } from '../src/rpc/client.js';
+import { createTransport } from '../src/rpc/transport.js';
 import { parseJson } from '../src/rpc/json.js';
 import { unwrap } from '../src/rpc/jsonrpc.js';
 import * as S from '../src/rpc/shapes.js';
@@ -52,10 +54,14 @@ const child = fork(serverFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ip
 const port: number = await new Promise((r) => child.once('message', (m) => r(m as number)));
 const url = `http://127.0.0.1:${port}`;
 
-async function throughput(name: string, call: () => Promise<unknown>): Promise<{ name: string; calls: number; seconds: number; callsPerSec: number }> {
+async function throughput(
+  name: string,
+  call: () => Promise<unknown>,
+): Promise<{ name: string; calls: number; seconds: number; callsPerSec: number; cpuUsPerCall: number }> {
   // warm-up: open the connections, JIT the path
   for (let i = 0; i < 200; i++) await call();
   let calls = 0;
+  const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   const deadline = t0 + TIME_MS;
   await Promise.all(
@@ -67,12 +73,18 @@ async function throughput(name: string, call: () => Promise<unknown>): Promise<{
     }),
   );
   const seconds = (performance.now() - t0) / 1000;
-  const row = { name, calls, seconds: +seconds.toFixed(3), callsPerSec: Math.round(calls / seconds) };
-  console.log(`${name.padEnd(46)} ${String(row.callsPerSec).padStart(7)} calls/s`);
+  const cpu = process.cpuUsage(cpu0);
+  // CPU of this process (the client) per call: the server runs in its own process
+  const cpuUsPerCall = Math.round((cpu.user + cpu.system) / calls);
+  const row = { name, calls, seconds: +seconds.toFixed(3), callsPerSec: Math.round(calls / seconds), cpuUsPerCall };
+  console.log(`${name.padEnd(46)} ${String(row.callsPerSec).padStart(7)} calls/s ${String(cpuUsPerCall).padStart(6)} µs CPU/call`);
   return row;
 }
 
 const keepAlive = createClient({ url, apiKey: 'bench-key' });
+// the same client over node:http's keep-alive agent (the transport's client before http-pool.ts)
+const nodeHttpTransport = createTransport({ apiKey: 'bench-key', client: 'node:http' });
+const viaNodeHttp = createClient({ url, apiKey: 'bench-key', transport: nodeHttpTransport });
 const fresh = createClient({ url, apiKey: 'bench-key', keepAlive: false });
 const web3 = new Connection(`${url}/?api-key=bench-key`, { commitment: 'confirmed', disableRetryOnRateLimit: true });
 let fetchId = 0;
@@ -91,11 +103,13 @@ const viaFetch = async (): Promise<unknown> => {
 console.log(`throughput: ${CONCURRENCY} in flight, ${TIME_MS} ms per row (machine shared, load ${os.loadavg()[0].toFixed(1)})`);
 const rows = [];
 rows.push(await throughput('cairn, keep-alive pool', () => keepAlive.getSlot()));
+rows.push(await throughput('cairn over node:http keep-alive agent', () => viaNodeHttp.getSlot()));
 rows.push(await throughput('cairn, fresh connection per call', () => fresh.getSlot()));
 rows.push(await throughput('Node fetch (undici, keep-alive), raw envelope', viaFetch));
 rows.push(await throughput('@solana/web3.js 1.98 Connection.getSlot', () => web3.getSlot()));
 await keepAlive.close();
 await fresh.close();
+await nodeHttpTransport.close();
 child.disconnect();
 child.kill();
 rmSync(serverFile, { force: true });
@@ -163,9 +177,9 @@ const md = [
   '',
   `Small JSON-RPC calls to a loopback server in a child process, ${CONCURRENCY} in flight, ${TIME_MS} ms per row:`,
   '',
-  '| client | calls/s | vs cairn keep-alive |',
-  '|---|---:|---:|',
-  ...rows.map((r) => `| ${r.name} | ${r.callsPerSec} | ${(r.callsPerSec / ka).toFixed(2)}× |`),
+  '| client | calls/s | vs cairn keep-alive | client CPU µs/call |',
+  '|---|---:|---:|---:|',
+  ...rows.map((r) => `| ${r.name} | ${r.callsPerSec} | ${(r.callsPerSec / ka).toFixed(2)}× | ${r.cpuUsPerCall} |`),
   '',
   `Parse + validate a 1000-asset getAssetBatch response (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB, from test/vectors/das):`,
   '',

@@ -1,11 +1,12 @@
 /**
- * The one way a request leaves cairn. `createTransport` owns a keep-alive connection pool
- * (node:http / node:https agents: measured about twice the calls per second of Node's fetch on
- * loopback, see bench/results/rpc.md), and for every request it adds the API key as the `api-key`
- * query parameter (and nowhere else), applies a per-attempt timeout, links the caller's
- * AbortSignal, caps the response size, maps HTTP statuses to typed errors (401, 403, 429 with
- * `Retry-After`, 5xx, other 4xx) and retries through the policy in `retry.ts`. URLs in errors and
- * log lines never carry the key: they are built from the key-less URL and pass through `redact()`.
+ * The one way a request leaves cairn. `createTransport` owns the keep-alive connections: plain
+ * `http:` goes through the lean HTTP/1.1 pool of http-pool.ts (about a quarter of node:http's client
+ * CPU per small request, see bench/results/rpc.md), `https:` through node:https's agent. For every
+ * request it adds the API key as the `api-key` query parameter (and nowhere else), applies a
+ * per-attempt timeout, links the caller's AbortSignal, caps the response size, maps HTTP statuses to
+ * typed errors (401, 403, 429 with `Retry-After`, 5xx, other 4xx) and retries through the policy in
+ * `retry.ts`. URLs in errors and log lines never carry the key: they are built from the key-less URL
+ * and pass through `redact()`. The URL work is done once per distinct URL, not per call.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -24,6 +25,7 @@ import {
   redact,
   registerSecret,
 } from '../errors.js';
+import { createHttpPool, type HttpFailure } from './http-pool.js';
 import { parseJson } from './json.js';
 import { abortErrorFor, resolveRetryPolicy, withRetry, type RetryPolicy } from './retry.js';
 
@@ -80,6 +82,11 @@ export interface TransportOptions {
   keepAlive?: boolean;
   /** Sockets per host (default 64). */
   maxSockets?: number;
+  /**
+   * HTTP client for plain `http:` URLs: `'lean'` (default, http-pool.ts: about a quarter of
+   * node:http's CPU per request) or `'node:http'`. `https:` always uses node:https.
+   */
+  client?: 'lean' | 'node:http';
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -109,18 +116,35 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const httpsAgent = new https.Agent(agentOpts);
   let closed = false;
 
+  const pool = options.client === 'node:http' ? undefined : createHttpPool({ keepAlive, maxSockets });
+  const targets = new TargetCache();
+
   async function request(req: TransportRequest): Promise<TransportResponse> {
     if (closed) throw new CairnError(ErrorCodes.RPC_NETWORK, 'transport is closed', { context: {} });
-    const timeoutMs = checkPositive(req.timeoutMs, 'timeoutMs', timeoutDefault);
+    const timeoutMs = req.timeoutMs === undefined ? timeoutDefault : checkPositive(req.timeoutMs, 'timeoutMs', timeoutDefault);
     const policy = req.retry ? resolveRetryPolicy(basePolicy, req.retry) : basePolicy;
-    const { target, display } = buildUrl(req, req.auth === false ? undefined : apiKey);
+    const target = targets.get(req, req.auth === false ? undefined : apiKey);
+    const display = target.display;
+    const send = (): Promise<Omit<TransportResponse, 'attempts'>> =>
+      pool && target.protocol === 'http:' ? viaPool(target, req, timeoutMs) : viaNodeHttp(target, req, timeoutMs);
+    // the success path skips the retry loop: one attempt, no extra closures; a failure enters the
+    // loop as its first attempt, so policy, logging and abort handling are exactly withRetry's
+    if (req.signal?.aborted) throw abortErrorFor(req.signal);
+    let attempts = 1;
+    let first: unknown;
+    try {
+      const res = (await send()) as TransportResponse;
+      res.attempts = 1;
+      return res;
+    } catch (error) {
+      first = error;
+    }
     const label = req.label ? `${req.label} ` : '';
-    let attempts = 0;
     try {
       const res = await withRetry(
         (attempt) => {
           attempts = attempt;
-          return once(target, display, req, timeoutMs);
+          return attempt === 1 ? Promise.reject(first) : send();
         },
         policy,
         req.signal,
@@ -136,12 +160,26 @@ export function createTransport(options: TransportOptions = {}): Transport {
     }
   }
 
-  function once(
-    target: URL,
-    display: string,
-    req: TransportRequest,
-    timeoutMs: number,
-  ): Promise<Omit<TransportResponse, 'attempts'>> {
+  /** Plain http: through the lean keep-alive pool (http-pool.ts). */
+  function viaPool(target: Target, req: TransportRequest, timeoutMs: number): Promise<Omit<TransportResponse, 'attempts'>> {
+    return new Promise((resolve, reject) => {
+      pool!.request(
+        { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal },
+        (err, res) => {
+          if (err) return reject(failureError(err, target.display, req, timeoutMs, maxBytes));
+          try {
+            resolve(interpret(res!.status, res!.headers, res!.body.toString('utf8'), target.display, req));
+          } catch (e) {
+            reject(e);
+          }
+        },
+      );
+    });
+  }
+
+  /** https: (and every URL with `client: 'node:http'`) through node's agents. */
+  function viaNodeHttp(target: Target, req: TransportRequest, timeoutMs: number): Promise<Omit<TransportResponse, 'attempts'>> {
+    const display = target.display;
     const ctxBase = { url: display, method: req.method };
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -163,17 +201,9 @@ export function createTransport(options: TransportOptions = {}): Transport {
         } else resolve(value!);
       };
       const onAbort = (): void => finish(abortErrorFor(req.signal, `${req.label ?? req.method} request`));
-      const timer = setTimeout(
-        () =>
-          finish(
-            new TimeoutError(ErrorCodes.RPC_TIMEOUT, `${req.label ?? req.method} to ${display} timed out after ${timeoutMs} ms`, {
-              context: ctxBase,
-            }),
-          ),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => finish(timeoutError(display, req, timeoutMs)), timeoutMs);
       const r = (isHttps ? https : http).request(
-        target,
+        target.href,
         { method: req.method, headers, agent: isHttps ? httpsAgent : httpAgent },
         (res) => {
           const status = res.statusCode ?? 0;
@@ -199,22 +229,11 @@ export function createTransport(options: TransportOptions = {}): Transport {
           res.on('end', () => {
             if (settled) return;
             if (!res.complete) return finish(truncated(display, req));
-            const text = Buffer.concat(chunks, total).toString('utf8');
-            if (status < 200 || status >= 300) return finish(statusError(status, res.headers, text, display, req));
-            if (req.responseType === 'text') return finish(null, { status, headers: res.headers, body: text });
-            let body: unknown;
             try {
-              body = parseJson(text);
-            } catch (cause) {
-              return finish(
-                new BadResponseError(
-                  ErrorCodes.RPC_BAD_RESPONSE,
-                  `${req.label ?? req.method} to ${display}: response is not JSON (${(cause as Error).message}); body starts ${JSON.stringify(text.slice(0, 80))}`,
-                  { context: { ...ctxBase, detail: 'not JSON' }, cause },
-                ),
-              );
+              finish(null, interpret(status, res.headers, Buffer.concat(chunks, total).toString('utf8'), display, req));
+            } catch (e) {
+              finish(e);
             }
-            finish(null, { status, headers: res.headers, body });
           });
         },
       );
@@ -237,6 +256,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     request,
     async close() {
       closed = true;
+      pool?.close();
       httpAgent.destroy();
       httpsAgent.destroy();
     },
@@ -251,8 +271,42 @@ function checkPositive(v: number | undefined, field: string, fallback: number): 
   return v;
 }
 
-/** The URL that is sent (with the key) and the one that may be shown (without it). */
-function buildUrl(req: TransportRequest, apiKey: string | undefined): { target: URL; display: string } {
+/** Where one request goes: the URL as sent (with the key) and as shown (without it). */
+interface Target {
+  protocol: string;
+  hostname: string;
+  port: number;
+  /** `Host` header value. */
+  host: string;
+  /** Path and query as sent, with the key. */
+  path: string;
+  /** Full URL as sent, with the key. */
+  href: string;
+  /** The key-less URL for errors and logs. */
+  display: string;
+}
+
+/** Targets per URL are built once: parsing and re-serialising a URL on every call costs more than the request's own encoding. */
+class TargetCache {
+  private readonly map = new Map<string, Target>();
+
+  get(req: TransportRequest, apiKey: string | undefined): Target {
+    let plain = true;
+    if (req.query) for (const k in req.query) if (req.query[k] !== undefined) plain = false;
+    if (!plain) return buildTarget(req, apiKey);
+    const key = apiKey === undefined ? `-${req.url}` : `+${req.url}`;
+    let t = this.map.get(key);
+    if (t === undefined) {
+      t = buildTarget(req, apiKey);
+      // a bounded cache: callers with endless distinct URLs only lose the speed-up
+      if (this.map.size >= 256) this.map.clear();
+      this.map.set(key, t);
+    }
+    return t;
+  }
+}
+
+function buildTarget(req: TransportRequest, apiKey: string | undefined): Target {
   let target: URL;
   try {
     target = new URL(req.url);
@@ -267,12 +321,64 @@ function buildUrl(req: TransportRequest, apiKey: string | undefined): { target: 
   }
   const display = target.toString();
   if (apiKey) target.searchParams.set('api-key', apiKey);
-  return { target, display };
+  const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
+  const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+  return { protocol: target.protocol, hostname, port, host: target.host, path: target.pathname + target.search, href: target.href, display };
 }
 
 function describe(error: unknown): string {
   if (error instanceof CairnError) return `${error.code}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
+}
+
+/** A 2xx body as JSON or text; any other status as its typed error (thrown). */
+function interpret(
+  status: number,
+  headers: http.IncomingHttpHeaders,
+  text: string,
+  display: string,
+  req: TransportRequest,
+): Omit<TransportResponse, 'attempts'> {
+  if (status < 200 || status >= 300) throw statusError(status, headers, text, display, req);
+  if (req.responseType === 'text') return { status, headers, body: text };
+  let body: unknown;
+  try {
+    body = parseJson(text);
+  } catch (cause) {
+    throw new BadResponseError(
+      ErrorCodes.RPC_BAD_RESPONSE,
+      `${req.label ?? req.method} to ${display}: response is not JSON (${(cause as Error).message}); body starts ${JSON.stringify(text.slice(0, 80))}`,
+      { context: { url: display, method: req.method, detail: 'not JSON' }, cause },
+    );
+  }
+  return { status, headers, body };
+}
+
+/** The pool's failure kinds as the same typed errors the node:http path raises. */
+function failureError(f: HttpFailure, display: string, req: TransportRequest, timeoutMs: number, maxBytes: number): Error {
+  switch (f.kind) {
+    case 'abort':
+      return abortErrorFor(req.signal, `${req.label ?? req.method} request`);
+    case 'timeout':
+      return timeoutError(display, req, timeoutMs);
+    case 'too-large':
+      return tooLarge(display, req, f.got, maxBytes);
+    case 'truncated':
+      return truncated(display, req, f.cause);
+    default: {
+      const cause = f.cause ?? f;
+      return new NetworkError(ErrorCodes.RPC_NETWORK, `${req.label ?? req.method} to ${display} failed: ${(cause as Error).message}`, {
+        context: { url: display, method: req.method },
+        cause,
+      });
+    }
+  }
+}
+
+function timeoutError(display: string, req: TransportRequest, timeoutMs: number): TimeoutError {
+  return new TimeoutError(ErrorCodes.RPC_TIMEOUT, `${req.label ?? req.method} to ${display} timed out after ${timeoutMs} ms`, {
+    context: { url: display, method: req.method },
+  });
 }
 
 function tooLarge(display: string, req: TransportRequest, got: number, max: number): BadResponseError {
