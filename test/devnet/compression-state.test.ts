@@ -5,6 +5,7 @@ import { Keypair } from '@solana/web3.js';
 import { createChain, type DevnetChain } from '../../src/devnet/chain.js';
 import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
+import { rpcError } from './helpers.js';
 import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { g1FromBytes, g2FromBytes } from '../../src/merkle/bn254.js';
@@ -17,16 +18,6 @@ const photon = (name: string) => JSON.parse(fs.readFileSync(new URL(`../vectors/
 let chain: DevnetChain;
 let zk: CompressionState;
 const call = (method: string, params: unknown): any => zk.methods[method](params, ctx);
-
-function rpcError(fn: () => unknown): DevnetRpcError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DevnetRpcError);
-    return e as DevnetRpcError;
-  }
-  throw new Error('expected a DevnetRpcError');
-}
 
 function keysDeep(v: unknown): unknown {
   if (Array.isArray(v)) return v.length ? [keysDeep(v[0])] : [];

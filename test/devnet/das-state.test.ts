@@ -5,6 +5,7 @@ import { Keypair } from '@solana/web3.js';
 import { createChain, type DevnetChain } from '../../src/devnet/chain.js';
 import { createDasState, type DasState } from '../../src/devnet/das-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
+import { rpcError } from './helpers.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
 import { assetIdPda, creatorHash, dataHashV1, leafHashV1 } from '../../src/devnet/das-leaf.js';
@@ -16,16 +17,6 @@ const vectorAsset = JSON.parse(fs.readFileSync(new URL('../vectors/das/cnft_test
 let chain: DevnetChain;
 let das: DasState;
 const call = (method: string, params: unknown): any => das.methods[method](params, ctx);
-
-function rpcError(fn: () => unknown): DevnetRpcError {
-  try {
-    fn();
-  } catch (e) {
-    expect(e).toBeInstanceOf(DevnetRpcError);
-    return e as DevnetRpcError;
-  }
-  throw new Error('expected a DevnetRpcError');
-}
 
 /** Same nested key structure (types of leaves are checked loosely: null may stand for a value). */
 function shapeOf(v: unknown): unknown {

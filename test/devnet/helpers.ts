@@ -7,6 +7,8 @@ import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
 import { keypairFromSeed, type DevnetKeypair } from '../../src/devnet/chain.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/fast.js';
+import { DevnetRpcError } from '../../src/devnet/types.js';
+import { expect } from 'vitest';
 
 export const LAMPORTS_PER_SOL = 1_000_000_000;
 const SYSTEM = new Uint8Array(32);
@@ -90,4 +92,15 @@ export async function waitFor<T>(fn: () => T | null | undefined | false, timeout
     if (Date.now() > end) throw new Error('waitFor: timed out');
     await new Promise((r) => setTimeout(r, stepMs));
   }
+}
+
+/** Run a state-module handler that must refuse: returns its DevnetRpcError (fails the test otherwise). */
+export function rpcError(fn: () => unknown): DevnetRpcError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(DevnetRpcError);
+    return e as DevnetRpcError;
+  }
+  throw new Error('expected a DevnetRpcError');
 }
