@@ -1,6 +1,6 @@
 /*
- * The cairn N-API addon (build/Release/cairn_native.node): the Poseidon functions below plus the
- * Keccak ones that native/keccak.c registers. Each function takes the caller's buffers and writes
+ * The cairn N-API addon (build/Release/cairn_native.node): the Poseidon and PDA functions below plus
+ * the Keccak ones that native/keccak.c registers. Each function takes the caller's buffers and writes
  * into them, so a JS call allocates nothing; batch entry points let one crossing cover many hashes
  * or whole Merkle paths. Shapes are checked here (TypeError / RangeError with code
  * MERKLE_INVALID_INPUT naming the argument); field overflow is reported by return value so the
@@ -10,6 +10,7 @@
 #include <node_api.h>
 #include "poseidon.h"
 #include "keccak.h"
+#include "pda.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -184,6 +185,36 @@ static napi_value js_verify_batch(napi_env env, napi_callback_info info) {
   return num(env, valid);
 }
 
+/* ed25519OnCurve(bytes: Uint8Array(32)): boolean, curve25519-dalek decompression semantics */
+static napi_value js_on_curve(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *in;
+  size_t len;
+  if (argc < 1 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"point\": expected Uint8Array");
+  if (len != 32) return throw_range(env, "\"point\": expected 32 bytes");
+  napi_value r;
+  napi_get_boolean(env, cairn_ed25519_on_curve(in) != 0, &r);
+  return r;
+}
+
+/* findPda(preimage: Uint8Array, bumpAt: number, out: Uint8Array(>=32)): number (bump, or -1).
+ * The preimage is seeds ‖ bump ‖ program id ‖ "ProgramDerivedAddress"; its bump byte is written. */
+static napi_value js_find_pda(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *in, *out;
+  size_t len, olen;
+  uint64_t at;
+  if (argc < 3 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"preimage\": expected Uint8Array");
+  if (len > CAIRN_PDA_MAX_INPUT) return throw_range(env, "\"preimage\": longer than 16 seeds of 32 bytes allow");
+  if (get_index(env, argv[1], &at) || at >= len) return throw_range(env, "\"bumpAt\": expected an index into the preimage");
+  if (bytes(env, argv[2], &out, &olen) || olen < 32) return throw_type(env, "\"out\": expected Uint8Array of at least 32 bytes");
+  return num(env, cairn_find_pda(in, len, (size_t)at, out));
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -191,9 +222,11 @@ static napi_value init(napi_env env, napi_value exports) {
     {"poseidonPathRootInto", NULL, js_path_root_into, NULL, NULL, NULL, napi_enumerable, NULL},
     {"poseidonPathRootBatch", NULL, js_path_root_batch, NULL, NULL, NULL, napi_enumerable, NULL},
     {"poseidonVerifyBatch", NULL, js_verify_batch, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"ed25519OnCurve", NULL, js_on_curve, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"findPda", NULL, js_find_pda, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
-    napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon functions");
+    napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");
     return NULL;
   }
   return cairn_keccak_register(env, exports);

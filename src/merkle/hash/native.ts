@@ -42,6 +42,11 @@ export interface NativeBindings {
     out: Uint8Array,
     verdicts: Uint8Array,
   ): number;
+  // PDA functions (native/pda.c); absent from an addon built before they existed.
+  /** Whether 32 bytes decompress to an ed25519 point (curve25519-dalek rules). */
+  ed25519OnCurve?(point: Uint8Array): boolean;
+  /** find_program_address over a prepared preimage; writes the address to out, returns the bump or -1. */
+  findPda?(preimage: Uint8Array, bumpAt: number, out: Uint8Array): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;
