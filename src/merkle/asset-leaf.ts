@@ -11,12 +11,12 @@
  * it could not be re-derived — it is never reported as a forgery on that ground alone.
  */
 import bs58 from 'bs58';
-import { sha256 } from '@noble/hashes/sha2.js';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { InputError } from '../errors.js';
 import { equalBytes, keccak256 } from './hash/keccak.js';
+import { findPdaInto } from './hash/pda.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset.js';
 import { bad, ok, type Verdict } from './verdict.js';
+import type { Projection } from './codec.js';
 
 /** mpl-bubblegum's program id, `BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY`. */
 export const BUBBLEGUM_PROGRAM_ID: Uint8Array = bs58.decode('BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY');
@@ -51,16 +51,6 @@ function bytes32(v: unknown, field: string): Uint8Array {
   return v;
 }
 
-/** Solana's `is_on_curve` (curve25519-dalek decompression, which accepts non-canonical y like ZIP-215). */
-function isOnCurve(b: Uint8Array): boolean {
-  try {
-    ed25519.Point.fromBytes(b, true);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * `Pubkey::find_program_address`: the first bump from 255 down whose
  * `sha256(seeds ‖ bump ‖ programId ‖ "ProgramDerivedAddress")` is off the ed25519 curve.
@@ -74,15 +64,12 @@ export function findProgramAddress(seeds: Uint8Array[], programId: Uint8Array): 
   seeds.forEach((s, i) => {
     if (!(s instanceof Uint8Array) || s.length > 32) throw new InputError(`seeds[${i}]`, 'expected at most 32 bytes');
   });
-  const bump = new Uint8Array(1);
-  const input = concat([...seeds, bump, programId, PDA_MARKER]);
-  const bumpAt = input.length - 1 - 32 - PDA_MARKER.length;
-  for (let b = 255; b >= 0; b--) {
-    input[bumpAt] = b;
-    const h = sha256(input);
-    if (!isOnCurve(h)) return [h, b];
-  }
-  throw new InputError('seeds', 'no viable bump seed');
+  const input = concat([...seeds, new Uint8Array(1), programId, PDA_MARKER]);
+  const out = new Uint8Array(32);
+  // SHA-256 and the on-curve test per bump run in the PDA kernel (native, WASM or JS: hash/pda.ts).
+  const b = findPdaInto(input, input.length - 1 - 32 - PDA_MARKER.length, out);
+  if (b < 0) throw new InputError('seeds', 'no viable bump seed');
+  return [out, b];
 }
 
 /**
@@ -276,23 +263,33 @@ function sfbpSuffix(sfbp: number): Uint8Array {
   return Uint8Array.of(sfbp & 0xff, sfbp >>> 8);
 }
 
-/** borsh(MetadataArgs V1). */
-export function metadataArgsV1Bytes(m: MetadataArgsV1): Uint8Array {
-  const w = new Borsh()
+/**
+ * borsh(MetadataArgs V1) in two parts: `head` (name … edition nonce) and `tail` (token standard …
+ * creators). Re-deriving a data hash tries up to 20 values of the tail's enums against one head.
+ */
+function metadataV1Head(m: MetadataArgsV1): Borsh {
+  return new Borsh()
     .str(m.name, 'name')
     .str(m.symbol, 'symbol')
     .str(m.uri, 'uri')
     .u16(m.sellerFeeBasisPoints, 'sellerFeeBasisPoints')
     .bool(m.primarySaleHappened, 'primarySaleHappened')
     .bool(m.isMutable, 'isMutable')
-    .optU8(m.editionNonce, 'editionNonce')
-    .optU8(m.tokenStandard, 'tokenStandard');
+    .optU8(m.editionNonce, 'editionNonce');
+}
+
+function metadataV1Tail(w: Borsh, m: MetadataArgsV1, creators: Uint8Array): Borsh {
+  w.optU8(m.tokenStandard, 'tokenStandard');
   if (m.collection) w.u8(1).bool(m.collection.verified, 'collection.verified').raw(bytes32(m.collection.key, 'collection.key'));
   else w.u8(0);
   if (m.uses) w.u8(1).u8(m.uses.useMethod, 'uses.useMethod').raw(u64le(m.uses.remaining, 'uses.remaining')).raw(u64le(m.uses.total, 'uses.total'));
   else w.u8(0);
-  w.u8(m.tokenProgramVersion, 'tokenProgramVersion').raw(creatorBytes(m.creators, 'creators', true));
-  return w.done();
+  return w.u8(m.tokenProgramVersion, 'tokenProgramVersion').raw(creators);
+}
+
+/** borsh(MetadataArgs V1). */
+export function metadataArgsV1Bytes(m: MetadataArgsV1): Uint8Array {
+  return metadataV1Tail(metadataV1Head(m), m, creatorBytes(m.creators, 'creators', true)).done();
 }
 
 /** borsh(MetadataArgsV2). */
@@ -320,7 +317,12 @@ export function metadataArgsV2Bytes(m: MetadataArgsV2): Uint8Array {
  *   tokenProgramVersion: 0, creators: [] });
  */
 export function dataHashV1(m: MetadataArgsV1): Uint8Array {
-  return keccak256(concat([keccak256(metadataArgsV1Bytes(m)), sfbpSuffix(m.sellerFeeBasisPoints)]));
+  return dataHashOf(metadataArgsV1Bytes(m), m.sellerFeeBasisPoints);
+}
+
+/** `keccak256(keccak256(metadata) ‖ seller_fee_basis_points u16 LE)`. */
+function dataHashOf(metadata: Uint8Array, sfbp: number): Uint8Array {
+  return keccak256(concat([keccak256(metadata), sfbpSuffix(sfbp)]));
 }
 
 /** V2 `data_hash`, same construction over `MetadataArgsV2`. */
@@ -414,11 +416,15 @@ function rederiveDataHash(asset: Json, v2: boolean, creators: Creator[], dataHas
       ? [{ key: collection.key, verified: true }, { key: collection.key, verified: false }]
       : [{ key: collection.key, verified: collection.verified }]
     : [null];
+  // The head and the creators are serialised once; each candidate only appends its tail to the head.
+  const first: MetadataArgsV1 = { ...base, editionNonce: (editionNonce as number | null | undefined) ?? null, tokenStandard: 0, collection: null, uses, tokenProgramVersion: 0 };
+  const head = metadataV1Head(first).done();
+  const creatorsBorsh = creatorBytes(creators, 'creators', true);
   for (const tokenStandard of standards) {
-    for (const coll of collections) {
+    for (const collection of collections) {
       for (const tokenProgramVersion of [0, 1]) {
-        const m: MetadataArgsV1 = { ...base, editionNonce: (editionNonce as number | null | undefined) ?? null, tokenStandard, collection: coll, uses, tokenProgramVersion };
-        if (equalBytes(dataHashV1(m), dataHash)) return { matched: true };
+        const bytes = metadataV1Tail(new Borsh().raw(head), { ...first, tokenStandard, collection, tokenProgramVersion }, creatorsBorsh).done();
+        if (equalBytes(dataHashOf(bytes, sfbp as number), dataHash)) return { matched: true };
       }
     }
   }
@@ -426,6 +432,34 @@ function rederiveDataHash(asset: Json, v2: boolean, creators: Creator[], dataHas
 }
 
 const ZERO32 = new Uint8Array(32);
+
+/**
+ * Every path of a getAsset object that `verifyAssetLeaf` (and the helpers above) reads. The worker
+ * pool packs only these (kinds.ts), so a new read here must be added here too; a test checks that
+ * the verdict on the projected copy equals the verdict on the original for every vector and mutation.
+ */
+export const ASSET_LEAF_READS: Projection = {
+  id: true,
+  compression: {
+    compressed: true,
+    asset_hash: true,
+    tree: true,
+    leaf_id: true,
+    data_hash: true,
+    creator_hash: true,
+    collection_hash: true,
+    asset_data_hash: true,
+    flags: true,
+  },
+  ownership: { owner: true, delegate: true, frozen: true, non_transferable: true },
+  creators: [{ address: true, verified: true, share: true }],
+  grouping: [{ group_key: true, group_value: true, verified: true }],
+  content: { json_uri: true, metadata: { name: true, symbol: true } },
+  royalty: { basis_points: true, primary_sale_happened: true },
+  mutable: true,
+  supply: { edition_nonce: true },
+  uses: { use_method: true, remaining: true, total: true },
+};
 
 /**
  * Recompute a compressed NFT's leaf from its `getAsset` JSON and compare it with

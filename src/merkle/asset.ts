@@ -11,6 +11,7 @@
 import bs58 from 'bs58';
 import { InputError } from '../errors.js';
 import { equalBytes, keccak256, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
+import { b58Decode32 } from './codec.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import type { TreeAccount } from './tree-account.js';
 
@@ -73,6 +74,9 @@ function describe(v: unknown): string {
 /** A base58 string of exactly 32 bytes, or an InputError naming `field`. */
 export function b58Bytes32(value: unknown, field: string): Uint8Array {
   if (typeof value !== 'string') throw new InputError(field, `expected a base58 string, got ${describe(value)}`, { expected: 'base58', got: describe(value) });
+  // The common case without bs58's generic (quadratic, allocating) decoder; bs58 gives the errors.
+  const fast = b58Decode32(value);
+  if (fast) return fast;
   let out: Uint8Array;
   try {
     out = bs58.decode(value);

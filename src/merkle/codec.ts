@@ -364,7 +364,34 @@ const T_U64 = 5;
 const T_NONE = 7;
 const T_JSON = 8;
 const T_FAIL = 9;
-const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list'];
+// Projected JSON values (see `Projection`).
+const T_NULL = 11;
+const T_TRUE = 12;
+const T_FALSE = 13;
+const T_F64 = 14;
+const T_OBJ = 15;
+const T_ARR = 16;
+const T_BIGINT = 17;
+const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list', 'null', 'true', 'false', 'number', 'object', 'array', 'bigint'];
+
+/**
+ * The parts of a JSON value a verifier reads, for packing just those: `true` keeps a value whole, an
+ * object keeps only the keys it lists (each with its own projection), `[p]` applies `p` to every
+ * element of an array. A value whose shape differs from the projection (a string where an object
+ * was expected, an array for an object) is kept whole, so the verifier sees exactly what it would
+ * have seen in the original at every path the projection lists — and `undefined` everywhere else.
+ *
+ * @example
+ * const P: Projection = { id: true, ownership: { owner: true }, creators: [{ address: true }] };
+ */
+export type Projection = true | { readonly [key: string]: Projection } | readonly [Projection];
+
+const projectionKeys = new WeakMap<object, string[]>();
+function keysOf(p: { readonly [key: string]: Projection }): string[] {
+  let k = projectionKeys.get(p);
+  if (!k) projectionKeys.set(p, (k = Object.keys(p)));
+  return k;
+}
 
 /**
  * The field problem the main thread saw while packing an item, raised by the worker when it reaches
@@ -550,6 +577,67 @@ export class BatchWriter {
     if (k < list.length) b58Field(list[k], `${field}[${k}]`);
   }
 
+  /**
+   * The parts of `value` that `p` lists (see `Projection`), each as a typed op: strings are copied
+   * as bytes and numbers as doubles, with no JSON text built for the whole value.
+   */
+  projected(value: unknown, p: Projection): void {
+    if (p !== true && value !== null && typeof value === 'object') {
+      if (Array.isArray(p)) {
+        if (Array.isArray(value)) {
+          this.ensure(5);
+          this.buf[this.pos] = T_ARR;
+          this.put32(this.pos + 1, value.length);
+          this.pos += 5;
+          for (let i = 0; i < value.length; i++) this.projected(value[i], p[0] as Projection);
+          return;
+        }
+      } else if (!Array.isArray(value)) {
+        this.ensure(1);
+        this.buf[this.pos++] = T_OBJ;
+        const o = value as Record<string, unknown>;
+        const obj = p as { readonly [key: string]: Projection };
+        for (const k of keysOf(obj)) this.projected(o[k], obj[k]!);
+        return;
+      }
+    }
+    this.whole(value);
+  }
+
+  /** One JSON value kept whole: a typed op for a primitive, JSON text for anything else. */
+  private whole(v: unknown): void {
+    switch (typeof v) {
+      case 'string':
+        this.text(T_STR, v);
+        return;
+      case 'number':
+        this.ensure(9);
+        this.buf[this.pos] = T_F64;
+        this.buf.writeDoubleLE(v, this.pos + 1);
+        this.pos += 9;
+        return;
+      case 'boolean':
+        this.ensure(1);
+        this.buf[this.pos++] = v ? T_TRUE : T_FALSE;
+        return;
+      case 'bigint':
+        this.text(T_BIGINT, v.toString());
+        return;
+      case 'undefined':
+      case 'function':
+      case 'symbol':
+        // what JSON would drop
+        this.none();
+        return;
+    }
+    if (v === null) {
+      this.ensure(1);
+      this.buf[this.pos++] = T_NULL;
+      return;
+    }
+    this.text(T_JSON, JSON.stringify(v));
+  }
+
   /** A value as JSON text (for kinds whose verifier reads the JSON itself). */
   json(value: unknown): void {
     this.text(T_JSON, JSON.stringify(value));
@@ -583,6 +671,14 @@ function utf8Write(buf: Utf8Writable, s: string, offset: number): number {
 
 const utf8Decoder = new TextDecoder();
 
+type Utf8Sliceable = Buffer & { utf8Slice?: (start: number, end: number) => string };
+
+/** UTF-8 text of `b[a..z)`: Buffer's `utf8Slice` (what `toString` ends in) when present. */
+function utf8Slice(b: Uint8Array, a: number, z: number): string {
+  const nb = (b instanceof Buffer ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)) as Utf8Sliceable;
+  return nb.utf8Slice ? nb.utf8Slice(a, z) : utf8Decoder.decode(b.subarray(a, z));
+}
+
 /**
  * Reads the records of a packed batch, one op at a time, in the order they were written. A FAIL op
  * throws its `PackedFieldError`; a malformed record throws `InputError` naming what was being read.
@@ -600,7 +696,9 @@ export class RecordReader {
   readonly count: number;
 
   constructor(batch: ArrayBuffer | Uint8Array) {
-    this.b = batch instanceof Uint8Array ? batch : new Uint8Array(batch);
+    const u8 = batch instanceof Uint8Array ? batch : new Uint8Array(batch);
+    // A Buffer view (no copy), for its fast UTF-8 slicing.
+    this.b = Buffer.from(u8.buffer, u8.byteOffset, u8.byteLength);
     this.dv = new DataView(this.b.buffer, this.b.byteOffset, this.b.byteLength);
     if (this.b.length < 8) throw new InputError('batch', `expected at least 8 bytes, got ${this.b.length}`);
     const n = this.dv.getUint32(0, true);
@@ -670,6 +768,15 @@ export class RecordReader {
     return v;
   }
 
+  /** A string field (UTF-8). */
+  str(what = 'string'): string {
+    this.tag(T_STR, what);
+    const len = this.len32(what);
+    this.need(len, what);
+    this.pos += len;
+    return utf8Slice(this.b, this.pos - len, this.pos);
+  }
+
   /** Base58 field of 32 bytes, decoded here; a bad value throws the `b58Field` error naming `field`. */
   b58(field: string): Uint8Array {
     this.tag(T_STR, field);
@@ -711,6 +818,56 @@ export class RecordReader {
     // A list cut short by an element that is not a string ends in that element's FAIL op.
     if (this.pos < this.end && this.b[this.pos] === T_FAIL) this.tag(T_NODES, field);
     return out;
+  }
+
+  /** A value written by `BatchWriter.projected` with the same projection, rebuilt. */
+  projected(p: Projection, what: string): unknown {
+    this.need(1, what);
+    const t = this.b[this.pos]!;
+    switch (t) {
+      case T_OBJ: {
+        if (p === true || Array.isArray(p)) throw new InputError('record', `unexpected object reading ${what}`);
+        this.pos++;
+        const obj = p as { readonly [key: string]: Projection };
+        const o: Record<string, unknown> = {};
+        for (const k of keysOf(obj)) {
+          const v = this.projected(obj[k]!, k);
+          if (v !== undefined) o[k] = v;
+        }
+        return o;
+      }
+      case T_ARR: {
+        if (!Array.isArray(p)) throw new InputError('record', `unexpected array reading ${what}`);
+        this.pos++;
+        const n = this.len32(what);
+        if (n > this.end - this.pos) throw new InputError('record', `truncated record reading ${what}`);
+        const a: unknown[] = new Array(n);
+        for (let i = 0; i < n; i++) a[i] = this.projected(p[0] as Projection, what);
+        return a;
+      }
+      case T_STR:
+        return this.str(what);
+      case T_F64:
+        this.pos++;
+        this.need(8, what);
+        this.pos += 8;
+        return this.dv.getFloat64(this.pos - 8, true);
+      case T_NULL:
+      case T_TRUE:
+      case T_FALSE:
+      case T_NONE:
+        this.pos++;
+        return t === T_NULL ? null : t === T_TRUE ? true : t === T_FALSE ? false : undefined;
+      case T_BIGINT: {
+        this.pos++;
+        const len = this.len32(what);
+        this.need(len, what);
+        this.pos += len;
+        return BigInt(utf8Decoder.decode(this.b.subarray(this.pos - len, this.pos)));
+      }
+      default:
+        return this.json(what); // T_JSON, or T_FAIL / a bad tag raised there
+    }
   }
 
   json(what = 'json'): unknown {

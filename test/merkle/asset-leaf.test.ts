@@ -23,6 +23,9 @@ import {
   type MetadataArgsV1,
 } from '../../src/merkle/asset-leaf.js';
 import { InputError } from '../../src/errors.js';
+import { ASSET_LEAF_READS } from '../../src/merkle/asset-leaf.js';
+import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
+import { kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
 
 const dasDir = new URL('../vectors/das/', import.meta.url);
 const das = readdirSync(dasDir)
@@ -234,6 +237,120 @@ describe('every leaf input, mutated, is a mismatch', () => {
   it('input that is not an asset throws an InputError', () => {
     expect(() => verifyAssetLeaf(null)).toThrow(InputError);
     expect(() => verifyAssetLeaf({ id: 'x' })).toThrow(/compression/);
+  });
+});
+
+describe('the worker pool packs only what the verifier reads (ASSET_LEAF_READS)', () => {
+  type A = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  const other = '9r8QbojCUTjYdXekAcSvyC8M1ASH174W5wJqQGgHyVLq';
+  const subjects = [...compressedAssets.map((a) => a.asset), ...mpl.map((v) => v.getAsset), ...das.filter((d) => !d.json.items).map((d) => d.json)];
+  /** Value and shape changes: every read path gets a wrong type, an absence, a null somewhere. */
+  const variants: [string, (a: A) => void][] = [
+    ['as is', () => {}],
+    ['owner changed', (a) => (a.ownership.owner = other)],
+    ['name as a number', (a) => (a.content.metadata.name = 7)],
+    ['metadata missing', (a) => delete a.content.metadata],
+    ['content a string', (a) => (a.content = 'x')],
+    ['creators an object', (a) => (a.creators = { 0: a.creators[0] })],
+    ['creators with null', (a) => (a.creators = [null])],
+    ['a creator share as a string', (a) => a.creators[0] && (a.creators[0].share = String(a.creators[0].share))],
+    ['grouping an object', (a) => (a.grouping = { group_key: 'collection', group_value: other })],
+    ['grouping with a verified flag', (a) => (a.grouping = [{ group_key: 'collection', group_value: other, verified: false }])],
+    ['leaf_id as a decimal string', (a) => (a.compression.leaf_id = String(a.compression.leaf_id))],
+    ['leaf_id above 2^53', (a) => (a.compression.leaf_id = '18446744073709551615')],
+    ['leaf_id fractional', (a) => (a.compression.leaf_id = 1.5)],
+    ['flags null', (a) => (a.compression.flags = null)],
+    ['delegate null', (a) => (a.ownership.delegate = null)],
+    ['ownership an array', (a) => (a.ownership = [a.ownership])],
+    ['uses present', (a) => (a.uses = { use_method: 'Burn', remaining: 1, total: 2 })],
+    ['uses with a nested object', (a) => (a.uses = { use_method: { x: 1 }, remaining: 1, total: 2 })],
+    ['edition_nonce 3', (a) => (a.supply = { edition_nonce: 3 })],
+    ['a name in UTF-8', (a) => (a.content.metadata.name = 'Żółw 🐢 #1')],
+    ['compressed false', (a) => (a.compression.compressed = false)],
+    ['mutable as a string', (a) => (a.mutable = 'true')],
+    ['royalty basis points as a bigint', (a) => (a.royalty.basis_points = 500n)],
+  ];
+
+  const roundTrip = (asset: unknown): unknown => {
+    const w = new BatchWriter(1);
+    w.begin();
+    w.projected(asset, ASSET_LEAF_READS);
+    return new RecordReader(w.finish()).select(0).projected(ASSET_LEAF_READS, 'asset');
+  };
+
+  it('the record rebuilt in a worker gives the verdict the full JSON gives, for every asset and variant', () => {
+    let checked = 0;
+    for (const asset of subjects) {
+      for (const [what, change] of variants) {
+        const a = clone(asset) as A;
+        try {
+          change(a);
+        } catch {
+          continue; // the variant does not apply to this asset's shape
+        }
+        const direct = (() => {
+          try {
+            return verifyAssetLeaf(a);
+          } catch (e) {
+            return { threw: (e as Error).message };
+          }
+        })();
+        const packed = (() => {
+          try {
+            return verifyAssetLeaf(roundTrip(a));
+          } catch (e) {
+            return { threw: (e as Error).message };
+          }
+        })();
+        expect(packed, `${String(a.id)}: ${what}`).toEqual(direct);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(subjects.length * (variants.length - 4));
+  });
+
+  it('every path the verifier reads survives the trip with its value and type', () => {
+    const a = clone(mpl[1].getAsset) as A;
+    a.uses = { use_method: 'Multiple', remaining: 2, total: 5 };
+    a.supply = { edition_nonce: 9 };
+    a.grouping = [{ group_key: 'collection', group_value: other, verified: true }];
+    const r = roundTrip(a) as A;
+    expect(r.id).toBe(a.id);
+    expect(r.compression).toEqual(Object.fromEntries(Object.keys((ASSET_LEAF_READS as A).compression).filter((k) => k in a.compression).map((k) => [k, a.compression[k]])));
+    expect(r.ownership.owner).toBe(a.ownership.owner);
+    expect(r.creators).toEqual(a.creators.map((c: A) => ({ address: c.address, verified: c.verified, share: c.share })));
+    expect(r.grouping).toEqual(a.grouping);
+    expect(r.content).toEqual({ json_uri: a.content.json_uri, metadata: { name: a.content.metadata.name, symbol: a.content.metadata.symbol } });
+    expect(r.royalty).toEqual({ basis_points: a.royalty.basis_points, primary_sale_happened: a.royalty.primary_sale_happened });
+    expect(r.uses).toEqual(a.uses);
+    expect(r.supply).toEqual(a.supply);
+    expect(r.mutable).toBe(a.mutable);
+  });
+
+  it('a whole batch verified as the pool does equals verifyAssetLeaf item by item', () => {
+    const items = subjects.flatMap((s) => variants.slice(0, 12).map(([, change]) => {
+      const a = clone(s) as A;
+      try {
+        change(a);
+      } catch {
+        /* as is */
+      }
+      return a;
+    }));
+    const w = new BatchWriter(items.length);
+    for (const it of items) packItem(kinds['asset-leaf'], it, w);
+    const { valid, extras } = verifyBatch('asset-leaf', w.finish());
+    const detail = new Map(extras);
+    items.forEach((it, i) => {
+      let want;
+      try {
+        want = verifyAssetLeaf(it);
+      } catch (e) {
+        want = { valid: false, reason: (e as Error).message };
+      }
+      expect(valid[i] === 1).toBe(want.valid);
+      expect(detail.get(i) ?? { valid: true }).toEqual(want.valid && want.status === undefined ? { valid: true } : want);
+    });
   });
 });
 
