@@ -11,7 +11,8 @@
  * the 2 cores with it in max(M, (W + M) / 2): the 2-thread speedup can reach at most the ratio of
  * the two. That bound holds whatever else runs on the machine, where the wall-clock speedup does not.
  *
- * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S]`.
+ * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S] [--rounds R] [--kinds a,b]`; `--stream 0` skips
+ * the stream and writes no result files (for a quick look at a few kinds).
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -132,6 +133,16 @@ interface Row {
 }
 
 const ROUNDS = arg('--rounds', 3);
+/** `--kinds asset-proof,asset-leaf` times only those kinds (all by default). */
+const ONLY: KindName[] = (() => {
+  const i = process.argv.indexOf('--kinds');
+  const all = Object.keys(inputs) as KindName[];
+  if (i < 0) return all;
+  const want = String(process.argv[i + 1]).split(',');
+  const bad = want.filter((k) => !all.includes(k as KindName));
+  if (bad.length) throw new Error(`--kinds: unknown kind(s) ${bad.join(', ')}; expected some of ${all.join(', ')}`);
+  return want as KindName[];
+})();
 
 /**
  * What the machine allows right now: a plain CPU loop run in 1 and then 2 bare worker threads (no
@@ -267,7 +278,7 @@ async function main(): Promise<void> {
   const load0 = loadavg()[0]!;
   const peerFns = await peers();
   const rows: Row[] = [];
-  for (const kind of Object.keys(inputs) as KindName[]) {
+  for (const kind of ONLY) {
     const base = inputs[kind];
     if (!base.length) throw new Error(`no ${kind} items in the vectors`);
     // Size each kind so a one-thread round takes about TARGET_S seconds on this machine, now.
@@ -304,6 +315,7 @@ async function main(): Promise<void> {
       `${kind.padEnd(14)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
     );
   }
+  if (STREAM_N === 0) return; // a quick look at some kinds: no stream, no result files
   console.log(`streaming ${STREAM_N} asset proofs through 2 threads…`);
   const stream = await stream100k(STREAM_N);
   console.log(stream);
