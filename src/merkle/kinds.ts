@@ -59,6 +59,13 @@ export interface KindSpec {
   pack(item: unknown, w: BatchWriter): void;
   /** Record → verdict (worker): decode the fields, then verify. */
   verify(r: RecordReader): Verdict;
+  /**
+   * Statuses a valid verdict of this kind may carry with nothing else to say (no reason, no computed
+   * root). Such a verdict travels back from a worker as a code in its validity byte instead of an
+   * object (see `verifyBatch`): cloning thousands of `{ id, valid, status }` objects cost the main
+   * thread more than verifying cheap kinds does.
+   */
+  readonly statuses?: readonly string[];
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -169,6 +176,7 @@ const assetLeafKind: KindSpec = {
     return bundled(input, 'getAsset') ?? extractWith(this, input);
   },
   id: (item) => str((item as Json).id),
+  statuses: ['matches', 'cannot-derive'],
   // asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the record
   // holds the parts of the item it reads (ASSET_LEAF_READS), as typed ops rather than JSON text: the
   // main thread copies ~40 values instead of stringifying the whole asset, and the worker rebuilds
@@ -223,7 +231,9 @@ export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
 
 /**
  * Verify one packed batch of records of `kind` (what a worker does; also the in-thread path).
- * Returns one validity byte per item and the verdicts that carry details.
+ * Returns one code byte per item — bit 0 the validity; bits 1–7, when set, the index + 1 of a status
+ * in the kind's `statuses` that is all the verdict says — and the verdicts that carry more details.
+ * The verdict's own `id` does not travel: the caller names items itself (`decodeVerdict`).
  *
  * @example
  * const { valid, extras } = verifyBatch('account-proof', w.finish());
@@ -231,6 +241,7 @@ export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
 export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
   if (!isKindName(kind)) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `unknown kind "${kind}"`, { context: { field: 'kind' } });
   const spec = kinds[kind];
+  const statuses = spec.statuses ?? [];
   const r = new RecordReader(buf);
   const n = r.count;
   const valid = new Uint8Array(n);
@@ -248,7 +259,30 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
       v = { valid: false, reason: e.message };
     }
     if (v.valid) valid[i] = 1;
-    if (!v.valid || v.reason !== undefined || v.status !== undefined || v.computedRoot !== undefined) extras.push([i, v]);
+    if (!v.valid || v.reason !== undefined || v.computedRoot !== undefined) extras.push([i, v]);
+    else if (v.status !== undefined) {
+      const s = statuses.indexOf(v.status);
+      if (s >= 0 && s < 127) valid[i] |= (s + 1) << 1;
+      else extras.push([i, v]);
+    }
   }
   return { valid, extras };
+}
+
+/**
+ * The verdict of item `i` of a batch answer: its detailed verdict from `extras` when it has one
+ * (`extra`), else rebuilt from its code byte; `id` (the caller's name for the item) goes first.
+ *
+ * @example
+ * const v = decodeVerdict(kinds['asset-leaf'], res.valid[i], undefined, 'AssetId…');
+ */
+export function decodeVerdict(spec: KindSpec, code: number, extra: Verdict | undefined, id: string | undefined): Verdict {
+  if (extra) return id === undefined ? extra : { id, ...extra };
+  const valid = (code & 1) === 1;
+  const s = code >> 1;
+  if (s > 0) {
+    const status = spec.statuses![s - 1]!;
+    return id === undefined ? { valid, status } : { id, valid, status };
+  }
+  return id === undefined ? { valid } : { id, valid };
 }

@@ -8,7 +8,7 @@
  */
 import { InputError } from '../errors.js';
 import { BatchWriter, type KeyedItem } from './codec.js';
-import { getKind, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
+import { decodeVerdict, getKind, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 
@@ -117,19 +117,20 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
     const res = await runBatch(spec.name, pack(), n, signal, pack);
     if (res.buf && spare.length < maxRunning) spare.push(res.buf);
+    return assemble(spec, res, n, (i) => {
+      const { item, key } = chunk[i]!;
+      return key ?? (item === null ? undefined : spec.id(item, key));
+    });
+  }
+
+  /** Verdicts in order: the detailed ones from `extras`, the rest from their code bytes. */
+  function assemble(spec: KindSpec, res: BatchResult, n: number, idOf: (i: number) => string | undefined): Verdict[] {
     const out: Verdict[] = new Array(n);
     const extras = res.extras;
     let e = 0;
     for (let i = 0; i < n; i++) {
-      const { item, key } = chunk[i]!;
-      const id = key ?? (item === null ? undefined : spec.id(item, key));
-      if (e < extras.length && extras[e]![0] === i) {
-        const v = extras[e++]![1];
-        out[i] = id === undefined ? v : { id, ...v };
-      } else {
-        const valid = res.valid[i] === 1;
-        out[i] = id === undefined ? { valid } : { id, valid };
-      }
+      const extra = e < extras.length && extras[e]![0] === i ? extras[e++]![1] : undefined;
+      out[i] = decodeVerdict(spec, res.valid[i]!, extra, idOf(i));
     }
     return out;
   }
