@@ -260,6 +260,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 // would round them silently. Long integer literals outside strings are quoted before parsing, and
 // the field decoders above accept decimal strings.
 
+const SIXTEEN_DIGITS = /\d{16}/;
+
 /**
  * Parse JSON text, keeping integers of 16 or more digits exact (as decimal strings).
  *
@@ -267,6 +269,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * parseJsonLossless('{"lamports":18446744073709551615}') // { lamports: '18446744073709551615' }
  */
 export function parseJsonLossless(text: string): unknown {
+  // No run of 16 digits anywhere (the usual case: base58 rarely holds one): nothing can be lost.
+  if (!SIXTEEN_DIGITS.test(text)) return JSON.parse(text) as unknown;
   const quoted = text.replace(/"(?:[^"\\]|\\.)*"|(-?\d{16,})(?![.eE\d])/g, (m, big: string | undefined) => (big === undefined ? m : `"${big}"`));
   return JSON.parse(quoted) as unknown;
 }
