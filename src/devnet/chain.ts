@@ -20,7 +20,7 @@ import { createPrivateKey, createPublicKey, sign as edSign } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import bs58 from 'bs58';
-import { LiteSVM, FailedTransactionMetadata } from 'litesvm';
+import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { InputError } from '../errors.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
@@ -618,6 +618,14 @@ function randomBytes32(rand: () => number): Uint8Array {
 }
 
 /**
+ * litesvm, loaded on first use: it (with @solana/kit behind it) is ~40% of `import 'cairn'` and only
+ * the devnet needs it. It is a CommonJS package, so a synchronous require keeps `createChain` sync.
+ */
+function loadLiteSvm(): typeof import('litesvm') {
+  return createRequire(import.meta.url)('litesvm') as typeof import('litesvm');
+}
+
+/**
  * Create the devnet chain. The slot timer starts at once unless `autoStart: false`.
  *
  * @example
@@ -633,6 +641,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   const finalizeSlots = options.finalizeSlots ?? DEFAULT_FINALIZE_SLOTS;
   const rand = mulberry32(options.seed ?? (Math.random() * 2 ** 32) >>> 0);
 
+  const { LiteSVM, FailedTransactionMetadata } = loadLiteSvm();
   const svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n);
   // The N-API object behind LiteSVM takes wire bytes directly: skipping kit's decode/encode round
   // trip halves the cost per transaction on the hot path.
@@ -781,10 +790,10 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     // Accounts loaded through address-table lookups are not in `keys`: they may have changed unseen.
     if (d.lookupCount > 0) balanceCache.clear();
     const failed = r instanceof FailedTransactionMetadata;
-    const meta = failed ? (r as FailedTransactionMetadata).meta() : (r as unknown as ReturnType<FailedTransactionMetadata['meta']>);
+    const meta = failed ? (r as FailedTx).meta() : (r as unknown as ReturnType<FailedTx['meta']>);
     // Fee payer not charged on a failure: the transaction would never have been in a block.
     if (failed && preBalances[0] === postBalances[0]) {
-      drop(p, String(txErrorToJson((r as FailedTransactionMetadata).err())));
+      drop(p, String(txErrorToJson((r as FailedTx).err())));
       return null;
     }
     const budget = computeBudgetOf(d);
@@ -795,7 +804,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       blockTime,
       wire: p.wire,
       accountKeys: addresses,
-      err: failed ? txErrorToJson((r as FailedTransactionMetadata).err()) : null,
+      err: failed ? txErrorToJson((r as FailedTx).err()) : null,
       logs: meta.logs(),
       // A failed transaction moves nothing but the fee; a successful one's fee follows the runtime's
       // formula (the payer's balance change also holds its transfers).
