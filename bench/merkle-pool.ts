@@ -132,7 +132,7 @@ interface Row {
   plainLoop2: number;
 }
 
-const ROUNDS = arg('--rounds', 3);
+const ROUNDS = arg('--rounds', 5);
 /** `--kinds asset-proof,asset-leaf` times only those kinds (all by default). */
 const ONLY: KindName[] = (() => {
   const i = process.argv.indexOf('--kinds');
