@@ -9,8 +9,8 @@
  * square), but it is checked anyway. The sign bit plays no part: dalek accepts x = 0 with sign 1.
  *
  * Field arithmetic: five 51-bit limbs with 128-bit products where the compiler has them (x86-64,
- * arm64), sixteen 16-bit limbs in 64-bit words elsewhere (wasm32). Neither needs to be constant time:
- * every input is public.
+ * arm64), ten 25/26-bit limbs with 64-bit products elsewhere (wasm32; -DCAIRN_FE_PORTABLE forces it for
+ * testing). Neither needs to be constant time: every input is public.
  */
 #include "pda.h"
 #ifdef __wasm__
@@ -97,7 +97,7 @@ static const uint8_t D_BYTES[32] = {
   0x98, 0xe8, 0x79, 0x77, 0x79, 0x40, 0xc7, 0x8c, 0x73, 0xfe, 0x6f, 0x2b, 0xee, 0x6c, 0x03, 0x52,
 };
 
-#if defined(__SIZEOF_INT128__) && !defined(__wasm__) && !defined(CAIRN_FE16)
+#if defined(__SIZEOF_INT128__) && !defined(__wasm__) && !defined(CAIRN_FE_PORTABLE)
 
 typedef uint64_t fe[5];
 typedef unsigned __int128 u128;
@@ -196,73 +196,163 @@ static void fe_tobytes(uint8_t s[32], const fe f) {
   for (int i = 0; i < 32; i++) s[i] = (uint8_t)(w[i / 8] >> (8 * (i % 8)));
 }
 
-#else /* sixteen 16-bit limbs, products summed in int64 */
+#else /* ten limbs of 26 and 25 bits alternately (radix 2^25.5), products summed in 64 bits */
 
-typedef int64_t fe[16];
+/* wasm32 has a 64-bit multiply but no 64×64→128, so 51-bit limbs would need the product split in
+ * software. Ten limbs at bit offsets 0, 26, 51, 77, ..., 230 (even limbs 26 bits wide, odd limbs 25)
+ * keep every partial product inside a u64 with room to sum ten of them: 100 multiplies per fe_mul,
+ * 55 per fe_sq, against 256 for sixteen 16-bit limbs.
+ *
+ * Limb i sits at bit ceil(25.5·i), so f_i·g_j lands at bit ceil(25.5·(i+j)) + 1 when i and j are
+ * both odd (hence the doubled odd limbs below) and exactly on limb i+j otherwise; for i+j ≥ 10 it
+ * wraps onto limb i+j-10 times 19 (2^255 = 19 mod p, and 25.5·10 = 255).
+ *
+ * Limbs are never negative. "Carried" means even limbs < 2^26 and odd limbs < 2^25 + 2^15; every fe
+ * leaving fe_frombytes, fe_one, fe_mul, fe_sq, fe_add and fe_sub is carried. For carried inputs each
+ * product column of fe_mul/fe_sq is < 2^59 (the worst is column 0: 1 + 4·19 + 5·38 weighted terms),
+ * far from overflow. */
+typedef uint64_t fe[10];
+#define M26 ((uint64_t)0x3ffffff)
+#define M25 ((uint64_t)0x1ffffff)
 
+static uint32_t load32(const uint8_t *s) { return (uint32_t)s[0] | (uint32_t)s[1] << 8 | (uint32_t)s[2] << 16 | (uint32_t)s[3] << 24; }
+
+/* Bit 255 (the x sign) is dropped; a y ≥ p stays as it is (its limbs are still in range) and
+ * reduces in the arithmetic. Each limb fits in the four bytes from its first one. */
 static void fe_frombytes(fe h, const uint8_t s[32]) {
-  for (int i = 0; i < 16; i++) h[i] = s[2 * i] + ((int64_t)s[2 * i + 1] << 8);
-  h[15] &= 0x7fff;
+  h[0] = load32(s) & M26;
+  h[1] = (load32(s + 3) >> 2) & M25;
+  h[2] = (load32(s + 6) >> 3) & M26;
+  h[3] = (load32(s + 9) >> 5) & M25;
+  h[4] = (load32(s + 12) >> 6) & M26;
+  h[5] = load32(s + 16) & M25;
+  h[6] = (load32(s + 19) >> 1) & M26;
+  h[7] = (load32(s + 22) >> 3) & M25;
+  h[8] = (load32(s + 25) >> 4) & M26;
+  h[9] = (load32(s + 28) >> 6) & M25;
 }
 
-/* Move each limb's excess up; the carry out of the top limb re-enters at the bottom times 38
- * (2^256 = 38 mod p). Limbs end within [0, 2^16) except limb 0, which may hold a little more. */
-static void fe_carry(fe h) {
-  for (int i = 0; i < 16; i++) {
-    const int64_t c = h[i] >> 16; /* arithmetic shift: floors negative limbs too */
-    h[i] -= c * 65536;
-    if (i < 15) h[i + 1] += c;
-    else h[0] += 38 * c;
-  }
+/* Columns (each < 2^62) → carried limbs. Two carry chains run interleaved, 0→…→5 and 4→…→9→0 (×19),
+ * then 0→1 once more; limbs 1 and 5 are the ones left a little over 25 bits (by < 2^13). */
+static inline void fe_carry(fe h, uint64_t r0, uint64_t r1, uint64_t r2, uint64_t r3, uint64_t r4, uint64_t r5, uint64_t r6,
+                            uint64_t r7, uint64_t r8, uint64_t r9) {
+  r1 += r0 >> 26;
+  r0 &= M26;
+  r5 += r4 >> 26;
+  r4 &= M26;
+  r2 += r1 >> 25;
+  r1 &= M25;
+  r6 += r5 >> 25;
+  r5 &= M25;
+  r3 += r2 >> 26;
+  r2 &= M26;
+  r7 += r6 >> 26;
+  r6 &= M26;
+  r4 += r3 >> 25;
+  r3 &= M25;
+  r8 += r7 >> 25;
+  r7 &= M25;
+  r5 += r4 >> 26;
+  r4 &= M26;
+  r9 += r8 >> 26;
+  r8 &= M26;
+  r0 += 19 * (r9 >> 25);
+  r9 &= M25;
+  r1 += r0 >> 26;
+  r0 &= M26;
+  h[0] = r0;
+  h[1] = r1;
+  h[2] = r2;
+  h[3] = r3;
+  h[4] = r4;
+  h[5] = r5;
+  h[6] = r6;
+  h[7] = r7;
+  h[8] = r8;
+  h[9] = r9;
 }
 
 static void fe_mul(fe h, const fe f, const fe g) {
-  int64_t t[31];
-  for (int i = 0; i < 31; i++) t[i] = 0;
-  for (int i = 0; i < 16; i++)
-    for (int j = 0; j < 16; j++) t[i + j] += f[i] * g[j];
-  for (int i = 0; i < 15; i++) t[i] += 38 * t[i + 16];
-  for (int i = 0; i < 16; i++) h[i] = t[i];
-  fe_carry(h);
-  fe_carry(h);
+  const uint64_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8], f9 = f[9];
+  const uint64_t g0 = g[0], g1 = g[1], g2 = g[2], g3 = g[3], g4 = g[4], g5 = g[5], g6 = g[6], g7 = g[7], g8 = g[8], g9 = g[9];
+  const uint64_t f1_2 = 2 * f1, f3_2 = 2 * f3, f5_2 = 2 * f5, f7_2 = 2 * f7, f9_2 = 2 * f9;
+  const uint64_t g1_19 = 19 * g1, g2_19 = 19 * g2, g3_19 = 19 * g3, g4_19 = 19 * g4, g5_19 = 19 * g5;
+  const uint64_t g6_19 = 19 * g6, g7_19 = 19 * g7, g8_19 = 19 * g8, g9_19 = 19 * g9;
+  const uint64_t r0 = f0 * g0 + f1_2 * g9_19 + f2 * g8_19 + f3_2 * g7_19 + f4 * g6_19 + f5_2 * g5_19 + f6 * g4_19 + f7_2 * g3_19 + f8 * g2_19 + f9_2 * g1_19;
+  const uint64_t r1 = f0 * g1 + f1 * g0 + f2 * g9_19 + f3 * g8_19 + f4 * g7_19 + f5 * g6_19 + f6 * g5_19 + f7 * g4_19 + f8 * g3_19 + f9 * g2_19;
+  const uint64_t r2 = f0 * g2 + f1_2 * g1 + f2 * g0 + f3_2 * g9_19 + f4 * g8_19 + f5_2 * g7_19 + f6 * g6_19 + f7_2 * g5_19 + f8 * g4_19 + f9_2 * g3_19;
+  const uint64_t r3 = f0 * g3 + f1 * g2 + f2 * g1 + f3 * g0 + f4 * g9_19 + f5 * g8_19 + f6 * g7_19 + f7 * g6_19 + f8 * g5_19 + f9 * g4_19;
+  const uint64_t r4 = f0 * g4 + f1_2 * g3 + f2 * g2 + f3_2 * g1 + f4 * g0 + f5_2 * g9_19 + f6 * g8_19 + f7_2 * g7_19 + f8 * g6_19 + f9_2 * g5_19;
+  const uint64_t r5 = f0 * g5 + f1 * g4 + f2 * g3 + f3 * g2 + f4 * g1 + f5 * g0 + f6 * g9_19 + f7 * g8_19 + f8 * g7_19 + f9 * g6_19;
+  const uint64_t r6 = f0 * g6 + f1_2 * g5 + f2 * g4 + f3_2 * g3 + f4 * g2 + f5_2 * g1 + f6 * g0 + f7_2 * g9_19 + f8 * g8_19 + f9_2 * g7_19;
+  const uint64_t r7 = f0 * g7 + f1 * g6 + f2 * g5 + f3 * g4 + f4 * g3 + f5 * g2 + f6 * g1 + f7 * g0 + f8 * g9_19 + f9 * g8_19;
+  const uint64_t r8 = f0 * g8 + f1_2 * g7 + f2 * g6 + f3_2 * g5 + f4 * g4 + f5_2 * g3 + f6 * g2 + f7_2 * g1 + f8 * g0 + f9_2 * g9_19;
+  const uint64_t r9 = f0 * g9 + f1 * g8 + f2 * g7 + f3 * g6 + f4 * g5 + f5 * g4 + f6 * g3 + f7 * g2 + f8 * g1 + f9 * g0;
+  fe_carry(h, r0, r1, r2, r3, r4, r5, r6, r7, r8, r9);
 }
 
-static void fe_sq(fe h, const fe f) { fe_mul(h, f, f); }
+/* Squaring: 55 products instead of 100 (the Legendre exponentiation is ~255 squarings). */
+static void fe_sq(fe h, const fe f) {
+  const uint64_t f0 = f[0], f1 = f[1], f2 = f[2], f3 = f[3], f4 = f[4], f5 = f[5], f6 = f[6], f7 = f[7], f8 = f[8], f9 = f[9];
+  const uint64_t f0_2 = 2 * f0, f1_2 = 2 * f1, f2_2 = 2 * f2, f3_2 = 2 * f3, f4_2 = 2 * f4;
+  const uint64_t f5_2 = 2 * f5, f6_2 = 2 * f6, f7_2 = 2 * f7, f8_2 = 2 * f8, f9_2 = 2 * f9;
+  const uint64_t f1_4 = 4 * f1, f3_4 = 4 * f3, f5_4 = 4 * f5, f7_4 = 4 * f7;
+  const uint64_t f5_19 = 19 * f5, f6_19 = 19 * f6, f7_19 = 19 * f7, f8_19 = 19 * f8, f9_19 = 19 * f9;
+  const uint64_t r0 = f0 * f0 + f1_4 * f9_19 + f2_2 * f8_19 + f3_4 * f7_19 + f4_2 * f6_19 + f5_2 * f5_19;
+  const uint64_t r1 = f0_2 * f1 + f2_2 * f9_19 + f3_2 * f8_19 + f4_2 * f7_19 + f5_2 * f6_19;
+  const uint64_t r2 = f0_2 * f2 + f1_2 * f1 + f3_4 * f9_19 + f4_2 * f8_19 + f5_4 * f7_19 + f6 * f6_19;
+  const uint64_t r3 = f0_2 * f3 + f1_2 * f2 + f4_2 * f9_19 + f5_2 * f8_19 + f6_2 * f7_19;
+  const uint64_t r4 = f0_2 * f4 + f1_4 * f3 + f2 * f2 + f5_4 * f9_19 + f6_2 * f8_19 + f7_2 * f7_19;
+  const uint64_t r5 = f0_2 * f5 + f1_2 * f4 + f2_2 * f3 + f6_2 * f9_19 + f7_2 * f8_19;
+  const uint64_t r6 = f0_2 * f6 + f1_4 * f5 + f2_2 * f4 + f3_2 * f3 + f7_4 * f9_19 + f8 * f8_19;
+  const uint64_t r7 = f0_2 * f7 + f1_2 * f6 + f2_2 * f5 + f3_2 * f4 + f8_2 * f9_19;
+  const uint64_t r8 = f0_2 * f8 + f1_4 * f7 + f2_2 * f6 + f3_4 * f5 + f4 * f4 + f9_2 * f9_19;
+  const uint64_t r9 = f0_2 * f9 + f1_2 * f8 + f2_2 * f7 + f3_2 * f6 + f4_2 * f5;
+  fe_carry(h, r0, r1, r2, r3, r4, r5, r6, r7, r8, r9);
+}
 
+/* Carried (only two calls per on-curve test, so the carry costs nothing that matters). */
 static void fe_add(fe h, const fe f, const fe g) {
-  for (int i = 0; i < 16; i++) h[i] = f[i] + g[i];
+  fe_carry(h, f[0] + g[0], f[1] + g[1], f[2] + g[2], f[3] + g[3], f[4] + g[4], f[5] + g[5], f[6] + g[6], f[7] + g[7],
+           f[8] + g[8], f[9] + g[9]);
 }
 
+/* f - g + 2p, then carried. 2p's limbs are 2^27 - 38, 2^26 - 2, 2^27 - 2, 2^26 - 2, ...: at least
+ * any carried limb of g, so nothing goes negative. */
 static void fe_sub(fe h, const fe f, const fe g) {
-  for (int i = 0; i < 16; i++) h[i] = f[i] - g[i];
+  const uint64_t e = 0x7fffffe, o = 0x3fffffe;
+  fe_carry(h, f[0] + 0x7ffffda - g[0], f[1] + o - g[1], f[2] + e - g[2], f[3] + o - g[3], f[4] + e - g[4], f[5] + o - g[5],
+           f[6] + e - g[6], f[7] + o - g[7], f[8] + e - g[8], f[9] + o - g[9]);
 }
 
 static void fe_one(fe h) {
   h[0] = 1;
-  for (int i = 1; i < 16; i++) h[i] = 0;
+  for (int i = 1; i < 10; i++) h[i] = 0;
 }
 
+/* The canonical value (0 ≤ h < p) as little-endian bytes. */
 static void fe_tobytes(uint8_t s[32], const fe f) {
-  int64_t t[16], m[16];
-  for (int i = 0; i < 16; i++) t[i] = f[i];
-  fe_carry(t);
-  fe_carry(t);
-  fe_carry(t);
-  /* t < 2^256 now; subtract p at most twice, keeping the difference when it did not borrow. */
-  for (int round = 0; round < 2; round++) {
-    m[0] = t[0] - 0xffed;
-    for (int i = 1; i < 15; i++) {
-      m[i] = t[i] - 0xffff - ((m[i - 1] >> 16) & 1);
-      m[i - 1] &= 0xffff;
-    }
-    m[15] = t[15] - 0x7fff - ((m[14] >> 16) & 1);
-    m[14] &= 0xffff;
-    if (!((m[15] >> 16) & 1)) memcpy(t, m, sizeof t);
+  uint64_t t[10];
+  fe_carry(t, f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]);
+  /* t < 2^255 + 2^142 < 2p, so q = floor((t + 19) / 2^255), found by carrying 19 through the limbs,
+   * is 1 exactly when t ≥ p; then t + 19q with bit 255 cleared is t - qp. */
+  uint64_t q = 19;
+  for (int i = 0; i < 10; i++) q = (t[i] + q) >> (i & 1 ? 25 : 26);
+  t[0] += 19 * q;
+  for (int i = 0; i < 9; i++) {
+    const int w = i & 1 ? 25 : 26;
+    t[i + 1] += t[i] >> w;
+    t[i] &= ((uint64_t)1 << w) - 1;
   }
-  for (int i = 0; i < 16; i++) {
-    s[2 * i] = (uint8_t)t[i];
-    s[2 * i + 1] = (uint8_t)(t[i] >> 8);
+  t[9] &= M25;
+  uint64_t acc = 0;
+  int bits = 0, n = 0;
+  for (int i = 0; i < 10; i++) {
+    acc |= t[i] << bits;
+    bits += i & 1 ? 25 : 26;
+    for (; bits >= 8; bits -= 8, acc >>= 8) s[n++] = (uint8_t)acc;
   }
+  s[31] = (uint8_t)acc; /* the last 7 bits */
 }
 
 #endif

@@ -1,8 +1,8 @@
 /*
  * WebAssembly entry points around native/pda.c (SHA-256, the ed25519 on-curve test and the PDA
- * search), the portable fallback of the addon's `findPda`. pda.c picks its 16-bit-limb field code
+ * search), the portable fallback of the addon's `findPda`. pda.c picks its radix-2^25.5 field code
  * here (wasm32 has no 128-bit products). JS writes the preimage into the exported `io` buffer; the
- * address comes back in io[IO_OUT..]. Built by native/wasm/build.mjs; no libc is linked.
+ * address comes back in io[1024..1056). Built by native/wasm/build.mjs; no libc is linked.
  */
 #include <stddef.h>
 #include <stdint.h>
