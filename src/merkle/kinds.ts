@@ -11,7 +11,7 @@
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
-import { verifyAssetProof } from './asset.js';
+import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from './asset.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from './asset-leaf.js';
 import {
   looksLikeAccount,
@@ -59,6 +59,12 @@ export interface KindSpec {
   pack(item: unknown, w: BatchWriter): void;
   /** Record → verdict (worker): decode the fields, then verify. */
   verify(r: RecordReader): Verdict;
+  /**
+   * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once
+   * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
+   * does not decode comes back as that item's invalid verdict instead.
+   */
+  verifyMany?(r: RecordReader, n: number, decode: <T>(i: number, fn: () => T) => T | Verdict): Verdict[];
   /**
    * Statuses a valid verdict of this kind may carry with nothing else to say (no reason, no computed
    * root). Such a verdict travels back from a worker as a code in its validity byte instead of an
@@ -159,13 +165,35 @@ const assetProofKind: KindSpec = {
     w.u64(ni);
   },
   verify(r) {
-    const root = r.b58('root');
-    const leaf = r.b58('leaf');
-    const proof = r.nodes('proof');
-    const nodeIndex = Number(r.u64('node_index'));
-    return verifyAssetProof({ nodeIndex, root, leaf, proof });
+    return verifyAssetProof(decodeAssetProof(r));
+  },
+  // Equal-depth full proofs of a batch are hashed together (verifyAssetProofBatch: 4 paths per
+  // kernel pass), ~2× less keccak time per level than one path at a time.
+  verifyMany(r, n, decode) {
+    const out: Verdict[] = new Array(n);
+    const good: AssetProofBytes[] = [];
+    const at: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const p = decode(i, () => decodeAssetProof(r.select(i)));
+      if ('valid' in p) out[i] = p;
+      else {
+        good.push(p);
+        at.push(i);
+      }
+    }
+    const verdicts = verifyAssetProofBatch(good);
+    for (let k = 0; k < at.length; k++) out[at[k]!] = verdicts[k]!;
+    return out;
   },
 };
+
+function decodeAssetProof(r: RecordReader): AssetProofBytes {
+  const root = r.b58('root');
+  const leaf = r.b58('leaf');
+  const proof = r.nodes('proof');
+  const nodeIndex = Number(r.u64('node_index'));
+  return { nodeIndex, root, leaf, proof };
+}
 
 const assetLeafKind: KindSpec = {
   name: 'asset-leaf',
@@ -246,18 +274,9 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
   const n = r.count;
   const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];
+  const all = spec.verifyMany ? spec.verifyMany(r, n, (_i, fn) => guarded(fn)) : null;
   for (let i = 0; i < n; i++) {
-    r.select(i);
-    let v: Verdict;
-    try {
-      v = spec.verify(r);
-    } catch (e) {
-      // A field that does not decode, or a kernel rejecting an input (e.g. ≥ r): an invalid item,
-      // not a failed batch. Anything else (a TypeError, a bug) fails the batch loudly instead of
-      // passing for an "invalid proof".
-      if (!(e instanceof FieldError) && !(e instanceof CairnError)) throw e;
-      v = { valid: false, reason: e.message };
-    }
+    const v = all ? all[i]! : guarded(() => spec.verify(r.select(i)));
     if (v.valid) valid[i] = 1;
     if (!v.valid || v.reason !== undefined || v.computedRoot !== undefined) extras.push([i, v]);
     else if (v.status !== undefined) {
@@ -267,6 +286,20 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
     }
   }
   return { valid, extras };
+}
+
+/**
+ * `fn()`, or the invalid verdict for a field that does not decode or a kernel rejecting an input
+ * (e.g. ≥ r): an invalid item, not a failed batch. Anything else (a TypeError, a bug) fails the batch
+ * loudly instead of passing for an "invalid proof".
+ */
+function guarded<T>(fn: () => T): T | Verdict {
+  try {
+    return fn();
+  } catch (e) {
+    if (!(e instanceof FieldError) && !(e instanceof CairnError)) throw e;
+    return { valid: false, reason: e.message };
+  }
 }
 
 /**
