@@ -2,8 +2,8 @@
 /**
  * Builds the portable kernels: native/wasm/poseidon.wasm (native/poseidon.c with 32-bit limbs plus
  * the entry points in poseidon_wasm.c) and native/wasm/pda.wasm (native/pda.c plus pda_wasm.c),
- * compiled by clang for wasm32 with no libc. The .wasm files are committed, so installs never need
- * clang; rerun this after changing the C or the constants.
+ * compiled by clang for wasm32 with no libc (libc.c supplies memcpy and memset). The .wasm files
+ * are committed, so installs never need clang; rerun this after changing the C or the constants.
  *
  * Needs clang and lld with the wasm32 target (Debian: `apt-get install -y clang lld`).
  * Run: node native/wasm/build.mjs   (env CLANG overrides the compiler)
@@ -36,7 +36,7 @@ function compile(out, sources) {
   }
 }
 const out = join(here, 'poseidon.wasm');
-compile(out, ['poseidon_wasm.c', '../poseidon.c']);
+compile(out, ['poseidon_wasm.c', '../poseidon.c', 'libc.c']);
 // Self-check: P(1, 2) must be the circomlib value.
 const { exports: e } = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(out)), {});
 const io = new Uint8Array(e.memory.buffer, e.io(), 96);
@@ -55,7 +55,7 @@ console.log(`wrote ${out} (${statSync(out).size} bytes), self-check passed`);
 // and 254 hash onto the curve, so the search must reach 253 (values from @solana/web3.js).
 const PDA_CHECK = { bump: 253, address: 'd97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' };
 const pdaOut = join(here, 'pda.wasm');
-compile(pdaOut, ['pda_wasm.c', '../pda.c']);
+compile(pdaOut, ['pda_wasm.c', '../pda.c', 'libc.c']);
 {
   const { exports: p } = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(pdaOut)), {});
   const pre = Buffer.concat([Buffer.from('cairn'), Buffer.from([0]), Buffer.alloc(32), Buffer.from('ProgramDerivedAddress')]);

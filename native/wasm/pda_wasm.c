@@ -24,16 +24,3 @@ EXPORT("find_pda") int wasm_find_pda(int len, int bump_at) {
 
 /* 1 when io[0..32) is an ed25519 point (dalek decompression), else 0. */
 EXPORT("on_curve") int wasm_on_curve(void) { return cairn_ed25519_on_curve(io); }
-
-void *memcpy(void *dst, const void *src, size_t n) {
-  uint8_t *d = dst;
-  const uint8_t *s = src;
-  while (n--) *d++ = *s++;
-  return dst;
-}
-
-void *memset(void *dst, int c, size_t n) {
-  uint8_t *d = dst;
-  while (n--) *d++ = (uint8_t)c;
-  return dst;
-}

@@ -28,17 +28,3 @@ EXPORT("batch") int wasm_batch(int width, int count) {
 EXPORT("path_root") int wasm_path_root(int depth, double index) {
   return cairn_poseidon_path_root(io, io + 32, (size_t)depth, (uint64_t)index, io + 32 + 32 * depth);
 }
-
-/* The kernel uses memcpy/memset; without a libc we provide them (the compiler may also call them). */
-void *memcpy(void *dst, const void *src, size_t n) {
-  uint8_t *d = dst;
-  const uint8_t *s = src;
-  while (n--) *d++ = *s++;
-  return dst;
-}
-
-void *memset(void *dst, int c, size_t n) {
-  uint8_t *d = dst;
-  while (n--) *d++ = (uint8_t)c;
-  return dst;
-}
