@@ -8,16 +8,13 @@
  * and @noble/curves decompression, the reference). The fastest one that loads is chosen on first use;
  * `setPdaBackend()` or `CAIRN_PDA=native|wasm|js|auto` override the choice.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as nodeCrypto from 'node:crypto';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { CairnError, ErrorCodes } from '../../errors.js';
 import { loadNativeWithReason } from './native.js';
+import { backendChoice, instantiateKernel, ioView, type Backend, type KernelExports } from './backend-choice.js';
 
-export type PdaBackend = 'native' | 'wasm' | 'js';
+export type PdaBackend = Backend;
 
 /** Longest preimage: 16 seeds of 32 bytes, the bump, the program id, "ProgramDerivedAddress". */
 export const MAX_PDA_PREIMAGE = 16 * 32 + 1 + 32 + 21;
@@ -61,35 +58,14 @@ const jsKernel: PdaKernel = {
 
 // ------------------------------------------------------------------------------------ wasm
 
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-}
-interface PdaWasmExports {
-  memory: { readonly buffer: ArrayBuffer };
-  io(): number;
-  io_size(): number;
+interface PdaWasmExports extends KernelExports {
   find_pda(len: number, bumpAt: number): number;
   on_curve(): number;
 }
 
-/** native/wasm/pda.wasm from src/merkle/hash/ or dist/merkle/hash/ (three levels below the root). */
-export function pdaWasmPath(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'wasm', 'pda.wasm');
-}
-
 function loadWasm(): PdaKernel {
-  const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-  if (!WA) throw new Error('WebAssembly is not available in this runtime');
-  const e = new WA.Instance(new WA.Module(readFileSync(pdaWasmPath())), {}).exports as unknown as PdaWasmExports;
-  const base = e.io();
-  const size = e.io_size();
-  // The module never grows its memory (no allocator); re-derive the view all the same if it did.
-  let io = new Uint8Array(e.memory.buffer, base, size);
-  const view = (): Uint8Array => {
-    if (io.buffer !== e.memory.buffer) io = new Uint8Array(e.memory.buffer, base, size);
-    return io;
-  };
+  const e = instantiateKernel<PdaWasmExports>('pda.wasm');
+  const view = ioView(e);
   return {
     find(preimage, bumpAt, out) {
       const m = view();
@@ -109,55 +85,21 @@ function loadWasm(): PdaKernel {
 
 // ------------------------------------------------------------------------------------ choice
 
-let chosen: { backend: PdaBackend; kernel: PdaKernel } | undefined;
-let forced: PdaBackend | 'auto' | undefined;
-const failures: Partial<Record<PdaBackend, string>> = {};
-
-function tryBackend(b: PdaBackend): PdaKernel | null {
+const choice = backendChoice<PdaKernel>('PDA', 'CAIRN_PDA', (b) => {
   if (b === 'js') return jsKernel;
   if (b === 'native') {
     const n = loadNativeWithReason();
     const nb = n.bindings;
     // An addon built before the PDA functions existed loads fine but lacks them.
-    if (nb && typeof nb.findPda === 'function' && typeof nb.ed25519OnCurve === 'function') {
-      const find = nb.findPda.bind(nb);
-      const onCurve = nb.ed25519OnCurve.bind(nb);
-      return { find, onCurve };
-    }
-    failures.native = n.reason ?? 'the addon predates findPda (rebuild it: node scripts/build-native.mjs)';
-    return null;
+    if (nb?.findPda && nb.ed25519OnCurve) return { find: nb.findPda.bind(nb), onCurve: nb.ed25519OnCurve.bind(nb) };
+    return n.reason ?? 'the addon predates findPda (rebuild it: node scripts/build-native.mjs)';
   }
   try {
     return loadWasm();
   } catch (e) {
-    failures.wasm = `pda.wasm failed to load: ${(e as Error).message.split('\n')[0]}`;
-    return null;
+    return `pda.wasm failed to load: ${(e as Error).message.split('\n')[0]}`;
   }
-}
-
-function resolve(): PdaKernel {
-  if (chosen) return chosen.kernel;
-  const env = process.env.CAIRN_PDA;
-  const want = forced ?? (env === 'native' || env === 'wasm' || env === 'js' ? env : 'auto');
-  if (want !== 'auto') {
-    const k = tryBackend(want);
-    if (!k) {
-      throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, `PDA backend "${want}" is unavailable: ${failures[want]}`, {
-        context: { backend: want, reason: failures[want] },
-      });
-    }
-    chosen = { backend: want, kernel: k };
-    return k;
-  }
-  for (const b of ['native', 'wasm', 'js'] as const) {
-    const k = tryBackend(b);
-    if (k) {
-      chosen = { backend: b, kernel: k };
-      return k;
-    }
-  }
-  throw new Error('unreachable: the js backend always loads');
-}
+});
 
 /**
  * The backend in use (choosing one now if none was chosen yet).
@@ -166,8 +108,7 @@ function resolve(): PdaKernel {
  * pdaBackend(); // 'native' where the addon built, else 'wasm'
  */
 export function pdaBackend(): PdaBackend {
-  resolve();
-  return chosen!.backend;
+  return choice.resolve().backend;
 }
 
 /**
@@ -178,18 +119,12 @@ export function pdaBackend(): PdaBackend {
  * setPdaBackend('js'); // node:crypto + @noble/curves, the reference
  */
 export function setPdaBackend(b: PdaBackend | 'auto'): void {
-  if (b !== 'native' && b !== 'wasm' && b !== 'js' && b !== 'auto') {
-    throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `"backend": expected 'native' | 'wasm' | 'js' | 'auto', got ${String(b)}`, {
-      context: { field: 'backend', got: b },
-    });
-  }
-  forced = b;
-  chosen = undefined;
+  choice.set(b);
 }
 
 /** Why each backend that was tried could not load. */
 export function pdaBackendFailures(): Readonly<Partial<Record<PdaBackend, string>>> {
-  return { ...failures };
+  return choice.failures();
 }
 
 /**
@@ -205,7 +140,7 @@ export function findPdaInto(preimage: Uint8Array, bumpAt: number, out: Uint8Arra
   if (preimage.length > MAX_PDA_PREIMAGE) throw new RangeError(`"preimage": at most ${MAX_PDA_PREIMAGE} bytes`);
   if (!Number.isInteger(bumpAt) || bumpAt < 0 || bumpAt >= preimage.length) throw new RangeError('"bumpAt": expected an index into the preimage');
   if (out.length < 32) throw new RangeError('"out": expected at least 32 bytes');
-  return resolve().find(preimage, bumpAt, out);
+  return choice.resolve().kernel.find(preimage, bumpAt, out);
 }
 
 /**
@@ -216,5 +151,5 @@ export function findPdaInto(preimage: Uint8Array, bumpAt: number, out: Uint8Arra
  */
 export function isOnCurve(point: Uint8Array): boolean {
   if (!(point instanceof Uint8Array) || point.length !== 32) throw new RangeError('"point": expected 32 bytes');
-  return resolve().onCurve(point);
+  return choice.resolve().kernel.onCurve(point);
 }

@@ -5,26 +5,10 @@
  * inputs are copied into its exported `io` buffer and the result read back, one crossing per hash
  * or per whole Merkle path.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PoseidonKernel } from './poseidon-kernel.js';
+import { instantiateKernel, ioView, kernelWasmPath, type KernelExports } from './backend-choice.js';
 
-/** The few WebAssembly globals used here (tsconfig's lib has no DOM/WebAssembly typings). */
-interface WasmMemory {
-  readonly buffer: ArrayBuffer;
-}
-interface WasmApi {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
-  Memory: new (desc: { initial: number }) => WasmMemory;
-}
-const WA = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
-
-interface WasmExports {
-  memory: WasmMemory;
-  io(): number;
-  io_size(): number;
+interface WasmExports extends KernelExports {
   hash(n: number): number;
   batch(width: number, count: number): number;
   path_root(depth: number, index: number): number;
@@ -40,19 +24,12 @@ let loaded: PoseidonWasmLoad | undefined;
 
 /** native/wasm/poseidon.wasm from src/merkle/hash/ or dist/merkle/hash/ (three levels below the root). */
 export function poseidonWasmPath(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'wasm', 'poseidon.wasm');
+  return kernelWasmPath('poseidon.wasm');
 }
 
 function makeKernel(e: WasmExports): PoseidonKernel {
-  const base = e.io();
   const size = e.io_size();
-  // memory.buffer is replaced if the module ever grows its memory; the kernel never does (no
-  // allocator), but re-derive the view defensively when it happens.
-  let io = new Uint8Array(e.memory.buffer, base, size);
-  const view = (): Uint8Array => {
-    if (io.buffer !== e.memory.buffer) io = new Uint8Array(e.memory.buffer, base, size);
-    return io;
-  };
+  const view = ioView(e);
   const maxDepth = Math.floor(size / 32) - 2;
   return {
     hash(concat, n, out) {
@@ -94,10 +71,8 @@ export function loadPoseidonWasm(): PoseidonWasmLoad {
   if (loaded) return loaded;
   const path = poseidonWasmPath();
   try {
-    const mod = new WA.Module(readFileSync(path));
-    const inst = new WA.Instance(mod, {});
-    const e = inst.exports as unknown as WasmExports;
-    if (typeof e.hash !== 'function' || !(e.memory instanceof WA.Memory)) throw new Error('unexpected exports');
+    const e = instantiateKernel<WasmExports>('poseidon.wasm');
+    if (typeof e.hash !== 'function') throw new Error('unexpected exports');
     loaded = { kernel: makeKernel(e), reason: '' };
   } catch (err) {
     loaded = { kernel: null, reason: `${path}: ${(err as Error).message}` };

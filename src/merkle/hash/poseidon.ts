@@ -15,10 +15,11 @@ import { poseidonBigInt } from './poseidon-js.js';
 import { loadNativeWithReason } from './native.js';
 import { loadPoseidonWasm } from './poseidon-wasm.js';
 import type { PoseidonKernel } from './poseidon-kernel.js';
+import { backendChoice, type Backend } from './backend-choice.js';
 
 export { BN254_R };
 
-export type PoseidonBackend = 'native' | 'wasm' | 'js';
+export type PoseidonBackend = Backend;
 
 /** r as 32 big-endian bytes, for a byte-wise "< r" check without BigInt. */
 const R_BYTES = (() => {
@@ -101,59 +102,28 @@ const jsKernel: PoseidonKernel = {
   },
 };
 
-let chosen: { backend: PoseidonBackend; kernel: PoseidonKernel } | undefined;
-let forced: PoseidonBackend | 'auto' | undefined;
-const failures: Partial<Record<PoseidonBackend, string>> = {};
-
-function tryBackend(b: PoseidonBackend): PoseidonKernel | null {
+const choice = backendChoice<PoseidonKernel>('Poseidon', 'CAIRN_POSEIDON', (b) => {
   if (b === 'js') return jsKernel;
   if (b === 'native') {
     const n = loadNativeWithReason();
-    if (n.bindings && typeof n.bindings.poseidonInto === 'function') {
-      const nb = n.bindings;
-      return {
-        hash(concat, _n, out) {
-          nb.poseidonInto(concat, out);
-        },
-        batch(concat, width, _count, out) {
-          nb.poseidonBatch(concat, width, out);
-        },
-        pathRoot(leaf, proof, index, out) {
-          nb.poseidonPathRootInto(leaf, proof, index, out);
-        },
-      };
-    }
-    failures.native = n.reason ?? 'the addon has no poseidon functions';
-    return null;
+    const nb = n.bindings;
+    if (!nb || typeof nb.poseidonInto !== 'function') return n.reason ?? 'the addon has no poseidon functions';
+    return {
+      hash(concat, _n, out) {
+        nb.poseidonInto(concat, out);
+      },
+      batch(concat, width, _count, out) {
+        nb.poseidonBatch(concat, width, out);
+      },
+      pathRoot(leaf, proof, index, out) {
+        nb.poseidonPathRootInto(leaf, proof, index, out);
+      },
+    };
   }
   const w = loadPoseidonWasm();
-  if (w.kernel) return w.kernel;
-  failures.wasm = w.reason;
-  return null;
-}
-
-function resolve(): { backend: PoseidonBackend; kernel: PoseidonKernel } {
-  if (chosen) return chosen;
-  const env = process.env.CAIRN_POSEIDON;
-  const want = forced ?? (env === 'native' || env === 'wasm' || env === 'js' || env === 'auto' ? env : 'auto');
-  if (want !== 'auto') {
-    const k = tryBackend(want);
-    if (!k)
-      throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, `Poseidon backend "${want}" is unavailable: ${failures[want]}`, {
-        context: { backend: want, reason: failures[want] },
-      });
-    chosen = { backend: want, kernel: k };
-    return chosen;
-  }
-  for (const b of ['native', 'wasm', 'js'] as const) {
-    const k = tryBackend(b);
-    if (k) {
-      chosen = { backend: b, kernel: k };
-      return chosen;
-    }
-  }
-  throw new Error('unreachable: the js backend always loads');
-}
+  return w.kernel ?? w.reason;
+});
+const resolve = (): { backend: PoseidonBackend; kernel: PoseidonKernel } => choice.resolve();
 
 /**
  * The backend in use (choosing one now if none was chosen yet).
@@ -173,15 +143,12 @@ export function poseidonBackend(): PoseidonBackend {
  * setPoseidonBackend('js'); // the BigInt reference
  */
 export function setPoseidonBackend(b: PoseidonBackend | 'auto'): void {
-  if (b !== 'native' && b !== 'wasm' && b !== 'js' && b !== 'auto')
-    throw invalid('backend', `expected 'native' | 'wasm' | 'js' | 'auto', got ${String(b)}`, b);
-  forced = b;
-  chosen = undefined;
+  choice.set(b);
 }
 
 /** Why each backend that was tried could not load (for diagnostics and `cairn bench`). */
 export function poseidonBackendFailures(): Readonly<Partial<Record<PoseidonBackend, string>>> {
-  return { ...failures };
+  return choice.failures();
 }
 
 const scratch = new Uint8Array(32 * 12);

@@ -1,0 +1,125 @@
+/**
+ * The backend choice the hash modules share (Poseidon, PDA): the fastest of native → wasm → js that
+ * loads, chosen on first use, overridable by an environment variable or a setter, and an error — never
+ * a silent fallback — when a forced backend cannot load. Also the loading of cairn's own WebAssembly
+ * kernels (native/wasm/*.wasm, built by native/wasm/build.mjs and shipped in the package).
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CairnError, ErrorCodes } from '../../errors.js';
+
+export type Backend = 'native' | 'wasm' | 'js';
+const ORDER: readonly Backend[] = ['native', 'wasm', 'js'];
+
+export interface BackendChoice<K> {
+  /** The chosen backend and its kernel (choosing now on first use). */
+  resolve(): { backend: Backend; kernel: K };
+  /** Force a backend, or `'auto'`; overrides the environment variable. */
+  set(b: Backend | 'auto'): void;
+  /** Why each backend tried could not load. */
+  failures(): Readonly<Partial<Record<Backend, string>>>;
+}
+
+/**
+ * @param label   names the kernel in errors ("Poseidon", "PDA")
+ * @param envVar  the environment variable that forces a backend (`CAIRN_POSEIDON`)
+ * @param load    the kernel of a backend, or the reason it cannot load; `js` must always load
+ *
+ * @example
+ * const choice = backendChoice('PDA', 'CAIRN_PDA', (b) => (b === 'js' ? jsKernel : 'not built'));
+ * choice.resolve().kernel.find(pre, at, out);
+ */
+export function backendChoice<K>(label: string, envVar: string, load: (b: Backend) => K | string): BackendChoice<K> {
+  let chosen: { backend: Backend; kernel: K } | undefined;
+  let forced: Backend | 'auto' | undefined;
+  const failures: Partial<Record<Backend, string>> = {};
+  const attempt = (b: Backend): K | null => {
+    const k = load(b);
+    if (typeof k !== 'string') return k;
+    failures[b] = k;
+    return null;
+  };
+  return {
+    resolve() {
+      if (chosen) return chosen;
+      const env = process.env[envVar];
+      const want = forced ?? (env === 'native' || env === 'wasm' || env === 'js' ? env : 'auto');
+      if (want !== 'auto') {
+        const k = attempt(want);
+        if (k === null) {
+          throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, `${label} backend "${want}" is unavailable: ${failures[want]}`, {
+            context: { backend: want, reason: failures[want] },
+          });
+        }
+        return (chosen = { backend: want, kernel: k });
+      }
+      for (const b of ORDER) {
+        const k = attempt(b);
+        if (k !== null) return (chosen = { backend: b, kernel: k });
+      }
+      throw new Error(`unreachable: the js ${label} backend always loads`);
+    },
+    set(b) {
+      if (b !== 'native' && b !== 'wasm' && b !== 'js' && b !== 'auto') {
+        throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `"backend": expected 'native' | 'wasm' | 'js' | 'auto', got ${String(b)}`, {
+          context: { field: 'backend', got: b },
+        });
+      }
+      forced = b;
+      chosen = undefined;
+    },
+    failures: () => ({ ...failures }),
+  };
+}
+
+/** The few WebAssembly globals used here (tsconfig's lib has no DOM/WebAssembly typings). */
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => { exports: Record<string, unknown> };
+}
+
+/** What every cairn kernel module exports: its memory and an `io` buffer JS writes to and reads from. */
+export interface KernelExports {
+  memory: { readonly buffer: ArrayBuffer };
+  io(): number;
+  io_size(): number;
+}
+
+/** native/wasm/<file> from src/merkle/hash/ or dist/merkle/hash/ (three levels below the root). */
+export function kernelWasmPath(file: string): string {
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'wasm', file);
+}
+
+/**
+ * Instantiate a kernel module synchronously (once per thread is enough). Throws when WebAssembly or
+ * the file is missing.
+ *
+ * @example
+ * const e = instantiateKernel<PdaExports>('pda.wasm');
+ */
+export function instantiateKernel<E extends KernelExports>(file: string): E {
+  const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
+  if (!WA) throw new Error('WebAssembly is not available in this runtime');
+  const e = new WA.Instance(new WA.Module(readFileSync(kernelWasmPath(file))), {}).exports as unknown as E;
+  if (typeof e.io !== 'function' || !e.memory) throw new Error('unexpected exports');
+  return e;
+}
+
+/**
+ * The module's `io` buffer as bytes. The view is re-derived if the memory was ever replaced (it is
+ * when a module grows its memory; cairn's kernels have no allocator and never do).
+ *
+ * @example
+ * const io = ioView(e);
+ * io().set(input, 0);
+ */
+export function ioView(e: KernelExports): () => Uint8Array {
+  const base = e.io();
+  const size = e.io_size();
+  let io = new Uint8Array(e.memory.buffer, base, size);
+  return () => {
+    if (io.buffer !== e.memory.buffer) io = new Uint8Array(e.memory.buffer, base, size);
+    return io;
+  };
+}
