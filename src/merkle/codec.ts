@@ -653,12 +653,9 @@ export class BatchWriter {
     this.whole(value);
   }
 
-  /** One JSON value kept whole: a typed op for a primitive, JSON text for anything else. */
+  /** One JSON value other than a string kept whole: a typed op for a primitive, else JSON text. */
   private whole(v: unknown): void {
     switch (typeof v) {
-      case 'string':
-        this.text(T_STR, v);
-        return;
       case 'number':
         this.ensure(9);
         this.buf[this.pos] = T_F64;
@@ -817,15 +814,6 @@ export class RecordReader {
     return v;
   }
 
-  /** A string field (UTF-8). */
-  str(what = 'string'): string {
-    this.tag(T_STR, what);
-    const len = this.len32(what);
-    this.need(len, what);
-    this.pos += len;
-    return utf8Slice(this.b, this.pos - len, this.pos);
-  }
-
   /** Base58 field of 32 bytes, decoded here; a bad value throws the `b58Field` error naming `field`. */
   b58(field: string): Uint8Array {
     this.tag(T_STR, field);
@@ -925,8 +913,6 @@ export class RecordReader {
         this.sp += len;
         return utf8Slice(this.b, this.sp - len, this.sp);
       }
-      case T_STR:
-        return this.str(what);
       case T_F64:
         this.pos++;
         this.need(8, what);
