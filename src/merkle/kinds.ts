@@ -64,7 +64,7 @@ export interface KindSpec {
    * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
    * does not decode comes back as that item's invalid verdict instead.
    */
-  verifyMany?(r: RecordReader, n: number, decode: <T>(i: number, fn: () => T) => T | Verdict): Verdict[];
+  verifyMany?(r: RecordReader, n: number, decode: <T>(fn: () => T) => T | Verdict): Verdict[];
   /**
    * Statuses a valid verdict of this kind may carry with nothing else to say (no reason, no computed
    * root). Such a verdict travels back from a worker as a code in its validity byte instead of an
@@ -174,7 +174,7 @@ const assetProofKind: KindSpec = {
     const good: AssetProofBytes[] = [];
     const at: number[] = [];
     for (let i = 0; i < n; i++) {
-      const p = decode(i, () => decodeAssetProof(r.select(i)));
+      const p = decode(() => decodeAssetProof(r.select(i)));
       if ('valid' in p) out[i] = p;
       else {
         good.push(p);
@@ -204,7 +204,8 @@ const assetLeafKind: KindSpec = {
     return bundled(input, 'getAsset') ?? extractWith(this, input);
   },
   id: (item) => str((item as Json).id),
-  statuses: ['matches', 'cannot-derive'],
+  // 'cannot-derive' always carries a reason, so only 'matches' can travel as a code
+  statuses: ['matches'],
   // asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the record
   // holds the parts of the item it reads (ASSET_LEAF_READS), as typed ops rather than JSON text: the
   // main thread copies ~40 values instead of stringifying the whole asset, and the worker rebuilds
@@ -274,7 +275,7 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
   const n = r.count;
   const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];
-  const all = spec.verifyMany ? spec.verifyMany(r, n, (_i, fn) => guarded(fn)) : null;
+  const all = spec.verifyMany ? spec.verifyMany(r, n, guarded) : null;
   for (let i = 0; i < n; i++) {
     const v = all ? all[i]! : guarded(() => spec.verify(r.select(i)));
     if (v.valid) valid[i] = 1;
