@@ -11,6 +11,7 @@
 #include "poseidon.h"
 #include "keccak.h"
 #include "pda.h"
+#include "json_scan.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -215,6 +216,21 @@ static napi_value js_find_pda(napi_env env, napi_callback_info info) {
   return num(env, cairn_find_pda(in, len, (size_t)at, out));
 }
 
+/* jsonScan(bytes: Uint8Array, tape: Uint32Array): number — src/merkle/json/scan-js.ts's contract:
+ * the entry count, -1 (TAPE_FULL) or -(2 + ScanError) with the error's byte offset in tape[0]. */
+static napi_value js_json_scan(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *in;
+  void *tape;
+  size_t len, tlen;
+  if (argc < 2 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"bytes\": expected Uint8Array");
+  if (len > 0xffffffffu) return throw_range(env, "\"bytes\": longer than 2^32 - 1 bytes");
+  if (typed(env, argv[1], napi_uint32_array, &tape, &tlen)) return throw_type(env, "\"tape\": expected Uint32Array");
+  return num(env, (double)cairn_json_scan(in, len, (uint32_t *)tape, tlen));
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -224,6 +240,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"poseidonVerifyBatch", NULL, js_verify_batch, NULL, NULL, NULL, napi_enumerable, NULL},
     {"ed25519OnCurve", NULL, js_on_curve, NULL, NULL, NULL, napi_enumerable, NULL},
     {"findPda", NULL, js_find_pda, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"jsonScan", NULL, js_json_scan, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

@@ -1,0 +1,50 @@
+/**
+ * The layout of a JSON structure tape (shared by the JS scanner, native/json_scan.c and tape.ts).
+ * Every value, and every object key, is one entry of four u32, in document order:
+ *
+ *   [0] type (bits 0–3) | F_ESCAPED (bit 7: a string or key holding a backslash escape) | depth << 8
+ *   [1] first byte (a string's opening quote)
+ *   [2] end byte, exclusive (after a string's closing quote, a container's closing bracket)
+ *   [3] the index of the entry after this value's subtree — for a key, after its value's subtree —
+ *       so siblings are walked by jumping, and children of entry e are e+1 … next(e)−1.
+ *
+ * A key entry comes right before its value's entry, at the same depth.
+ */
+export const ENTRY = 4;
+export const TYPE_MASK = 0x0f;
+export const F_ESCAPED = 0x80;
+export const T_OBJECT = 1;
+export const T_ARRAY = 2;
+export const T_STRING = 3;
+export const T_NUMBER = 4;
+export const T_TRUE = 5;
+export const T_FALSE = 6;
+export const T_NULL = 7;
+export const T_KEY = 8;
+/** Containers nested deeper than this are refused (the scanner's stack is fixed). */
+export const MAX_DEPTH = 1024;
+/** Returned when the tape is too small: the caller grows it and scans again. */
+export const TAPE_FULL = -1;
+
+/** Why a text is not JSON; a scan returns -(2 + code) and writes the byte offset to tape[0]. */
+export enum ScanError {
+  UnexpectedCharacter = 0,
+  UnexpectedEnd = 1,
+  UnterminatedString = 2,
+  ControlCharacter = 3,
+  BadEscape = 4,
+  BadNumber = 5,
+  TrailingContent = 6,
+  TooDeep = 7,
+}
+
+export const SCAN_ERROR_TEXT: Record<ScanError, string> = {
+  [ScanError.UnexpectedCharacter]: 'unexpected character',
+  [ScanError.UnexpectedEnd]: 'unexpected end of input',
+  [ScanError.UnterminatedString]: 'unterminated string',
+  [ScanError.ControlCharacter]: 'unescaped control character in a string',
+  [ScanError.BadEscape]: 'invalid escape in a string',
+  [ScanError.BadNumber]: 'invalid number',
+  [ScanError.TrailingContent]: 'content after the JSON value',
+  [ScanError.TooDeep]: `nested deeper than ${MAX_DEPTH} levels`,
+};

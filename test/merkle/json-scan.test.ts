@@ -1,0 +1,400 @@
+/**
+ * The JSON structure scanners: native/json_scan.c (the addon's `jsonScan`) must return the same value
+ * and leave the same tape — every u32 of it, partial entries of a failed scan and tape[0]'s error
+ * offset included — as the reference src/merkle/json/scan-js.ts; and the reference must accept exactly
+ * what `JSON.parse(new TextDecoder().decode(bytes))` accepts (below MAX_DEPTH), with a tape that
+ * rebuilds to the same value. Corpora: hand-written edge cases (every error kind in several places,
+ * strings whose special bytes fall around every 16-byte boundary of the SIMD path, numbers, literals,
+ * nesting at MAX_DEPTH, every small tape size), every JSON file under test/vectors, and a seeded fuzz
+ * of generated texts and byte mutations of them.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
+import { scanJsonJs } from '../../src/merkle/json/scan-js.js';
+import { ENTRY, F_ESCAPED, MAX_DEPTH, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
+
+// CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
+// (e.g. one with -DCAIRN_JSON_NO_SIMD, the portable path) in place of the addon's.
+const altAddon = process.env.CAIRN_TEST_JSON_SCAN_ADDON;
+const native = altAddon ? (createRequire(import.meta.url)(altAddon) as { jsonScan: Scan }).jsonScan : (loadNative()?.jsonScan ?? null);
+const enc = new TextEncoder();
+const dec = new TextDecoder();
+const err = (e: ScanError): number => -(2 + e);
+
+type Scan = (b: Uint8Array, t: Uint32Array) => number;
+/** A scan on a fresh zeroed tape of `u32s` (default: room for one entry per byte, enough for any text). */
+function scan(f: Scan, bytes: Uint8Array, u32s = ENTRY * (bytes.length + 1)): { ret: number; tape: Uint32Array } {
+  const tape = new Uint32Array(u32s);
+  return { ret: f(bytes, tape), tape };
+}
+
+const parses = (bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } => {
+  try {
+    return { ok: true, value: JSON.parse(dec.decode(bytes)) as unknown };
+  } catch {
+    return { ok: false };
+  }
+};
+
+/** The value the tape describes, checking its depths, ends and subtree indices on the way. */
+function rebuild(bytes: Uint8Array, tape: Uint32Array, count: number): unknown {
+  const same = (got: unknown, want: unknown, what: string): void => {
+    if (got !== want) throw new Error(`tape: ${what} is ${String(got)}, expected ${String(want)}`);
+  };
+  const text = (a: number, b: number): string => dec.decode(bytes.subarray(a, b));
+  const at = (e: number, depth: number): [unknown, number] => {
+    same(e < count, true, `entry ${e} < count ${count}`);
+    const w = tape[e * ENTRY]!;
+    const [start, end, next] = [tape[e * ENTRY + 1]!, tape[e * ENTRY + 2]!, tape[e * ENTRY + 3]!];
+    same(w >>> 8, depth, `depth of entry ${e}`);
+    const type = w & TYPE_MASK;
+    switch (type) {
+      case T_OBJECT:
+      case T_ARRAY: {
+        same(bytes[start], type === T_OBJECT ? 0x7b : 0x5b, `opening byte of entry ${e}`);
+        same(bytes[end - 1], type === T_OBJECT ? 0x7d : 0x5d, `closing byte of entry ${e}`);
+        const obj: Record<string, unknown> = {};
+        const arr: unknown[] = [];
+        let k = e + 1;
+        while (k < next) {
+          if (type === T_OBJECT) {
+            same(tape[k * ENTRY]! & TYPE_MASK, T_KEY, `type of key entry ${k}`);
+            same(tape[k * ENTRY]! >>> 8, depth + 1, `depth of key entry ${k}`);
+            const key = JSON.parse(text(tape[k * ENTRY + 1]!, tape[k * ENTRY + 2]!)) as string;
+            same(Boolean(tape[k * ENTRY]! & F_ESCAPED), text(tape[k * ENTRY + 1]!, tape[k * ENTRY + 2]!).includes('\\'), `F_ESCAPED of key entry ${k}`);
+            const [v, after] = at(k + 1, depth + 1);
+            same(tape[k * ENTRY + 3], after, `next of key entry ${k}`);
+            Object.defineProperty(obj, key, { value: v, enumerable: true, configurable: true, writable: true });
+            k = after;
+          } else {
+            const [v, after] = at(k, depth + 1);
+            arr.push(v);
+            k = after;
+          }
+        }
+        same(k, next, `next of entry ${e}`);
+        return [type === T_OBJECT ? obj : arr, next];
+      }
+      case T_STRING: {
+        const s = text(start, end);
+        same(Boolean(w & F_ESCAPED), s.includes('\\'), `F_ESCAPED of entry ${e}`);
+        same(next, e + 1, `next of entry ${e}`);
+        return [JSON.parse(s), next];
+      }
+      case T_NUMBER:
+        same(next, e + 1, `next of entry ${e}`);
+        return [JSON.parse(text(start, end)), next];
+      case T_TRUE:
+      case T_FALSE:
+      case T_NULL:
+        same(next, e + 1, `next of entry ${e}`);
+        same(text(start, end), type === T_TRUE ? 'true' : type === T_FALSE ? 'false' : 'null', `literal entry ${e}`);
+        return [type === T_TRUE ? true : type === T_FALSE ? false : null, next];
+      default:
+        throw new Error(`entry ${e}: type ${type}`);
+    }
+  };
+  const [v, next] = at(0, 0);
+  same(next, count, 'next of the root');
+  return v;
+}
+
+/** The reference against JSON.parse: same validity, and a valid text's tape rebuilds to the same value. */
+function checkReference(bytes: Uint8Array, label: string): number {
+  const { ret, tape } = scan(scanJsonJs, bytes);
+  const p = parses(bytes);
+  expect(ret !== TAPE_FULL, label).toBe(true);
+  if (ret === err(ScanError.TooDeep)) return ret; // JSON.parse nests deeper; checked by the callers
+  expect(ret >= 0, `${label}: scan ${ret} @${tape[0]} vs JSON.parse ${p.ok ? 'ok' : 'error'}`).toBe(p.ok);
+  if (p.ok) expect(rebuild(bytes, tape, ret), label).toEqual(p.value);
+  else expect(tape[0]!, label).toBeLessThanOrEqual(bytes.length);
+  return ret;
+}
+
+/** Native against the reference: same return value, same tape (every u32). */
+function checkNative(bytes: Uint8Array, label: string, u32s?: number): void {
+  const a = scan(scanJsonJs, bytes, u32s);
+  const b = scan(native!, bytes, u32s);
+  if (a.ret !== b.ret) expect(`${b.ret} @${b.tape[0]}`, label).toBe(`${a.ret} @${a.tape[0]}`);
+  if (Buffer.compare(Buffer.from(a.tape.buffer), Buffer.from(b.tape.buffer)) !== 0) {
+    const i = a.tape.findIndex((v, k) => v !== b.tape[k]);
+    expect(`tape[${i}] = ${b.tape[i]}`, label).toBe(`tape[${i}] = ${a.tape[i]}`);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Corpora
+
+const u8 = (s: string | Uint8Array): Uint8Array => (typeof s === 'string' ? enc.encode(s) : s);
+const bytesOf = (...parts: Array<string | number[]>): Uint8Array =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? [...enc.encode(p)] : p)));
+
+/** A fragment in several places: alone, in an array (first, later), as an object member, nested deep. */
+const contexts = (x: string): string[] => [x, ` ${x} `, `[${x}]`, `[1, ${x}]`, `{"a": ${x}}`, `{"a":1,"b":${x}}`, `[{"k":[true,${x}]}]`, `\n\t[ [ [ ${x} ] ] ]\r\n`];
+
+const fragments = [
+  // scalars and containers, valid
+  '0', '-0', '0.5e-3', '1E+2', '1e2', '-1.25E-10', '123456789012345678901234567890', '1e400', 'true', 'false', 'null',
+  '""', '"a"', '[]', '{}', '[ ]', '{ }', '[[]]', '{"":{}}', '{"a":{"b":{"c":[]}}}', '[1,[2,[3,{"x":[4]}]]]',
+  '{"a":1,"a":2}', '{"__proto__":1}', '"\\"\\\\\\/\\b\\f\\n\\r\\t\\u0041\\uD83D\\uDE00\\u00e9\\uFFFF\\uabcd"', '"é😀\u0000"',
+  '"\\ud800"', '"\u007f"', '"/"', '"\\/"',
+  // numbers, invalid
+  '01', '00', '-01', '1.', '.5', '-', '--1', '+1', '1e', '1e+', '1E-', '1.e5', '-.5', '0x10', '1_000', 'Infinity', 'NaN', '-Infinity', '1.5.5', '1e5e5', '0.', '-a',
+  // literals, truncated or wrong
+  't', 'tr', 'tru', 'f', 'fa', 'fal', 'fals', 'n', 'nu', 'nul', 'True', 'nulll', 'truefalse', 'nan', 'undefined',
+  // strings, invalid
+  '"', '"abc', '"\\', '"\\"', '"\\u', '"\\u1', '"\\u12', '"\\u123', '"\\u1234', '"\\u12G4"', '"\\uZZZZ"', '"\\u12"', '"\\x41"', "\"\\'\"", '"\\U0041"', '"\\ "',
+  '"a\u0001b"', '"\u001f"', '"\t"', '"\n"', '"\r"', '"\\\n"',
+  // structure, invalid
+  '[', ']', '{', '}', '[1', '[1,', '[1,]', '[,1]', '[1 2]', '{"a"}', '{"a":}', '{"a" 1}', '{a:1}', "{'a':1}", '{"a":1,}', '{,}', '{"a":1 "b":2}', '{"a":1]', '[1}',
+  ':', ',', '"a":1', '[1]]', '{}}', '[] []', '1 2', '/* c */ 1', '\u00a0 1', '\u2028', '\f1', '\v1',
+];
+
+const handCases: Array<[string, Uint8Array]> = [];
+const add = (label: string, b: string | Uint8Array): void => void handCases.push([label, u8(b)]);
+add('empty', '');
+for (const ws of [' ', '\t', '\n', '\r', ' \t\n\r ', ' '.repeat(40)]) add(`whitespace ${JSON.stringify(ws)}`, ws);
+for (const f of fragments) for (const c of contexts(f)) add(c, c);
+for (const f of fragments) add(`${f} + trailing`, `${f} x`);
+// raw bytes: every control byte inside a string, non-ASCII and invalid UTF-8 inside and outside strings
+for (let c = 0; c < 0x20; c++) add(`control ${c}`, bytesOf('["ab', [c], 'cd"]'));
+for (const bad of [[0x80], [0xff], [0xc0, 0xaf], [0xe2, 0x82], [0xf0, 0x9f, 0x98], [0xed, 0xa0, 0x80], [0xc3, 0xa9], [0xef, 0xbb, 0xbf]]) {
+  add(`in a string ${bad}`, bytesOf('{"k":"x', bad, 'y"}'));
+  add(`at the end of a string ${bad}`, bytesOf('"', bad, '"'));
+  add(`unterminated ${bad}`, bytesOf('"', bad));
+  add(`outside a string ${bad}`, bytesOf('[1,', bad, ']'));
+  add(`before a quote ${bad}`, bytesOf('"a', bad, '"'));
+}
+// a leading byte order mark is what TextDecoder drops; anywhere else it is not whitespace
+add('BOM', bytesOf([0xef, 0xbb, 0xbf], '{"a":1}'));
+add('BOM only', bytesOf([0xef, 0xbb, 0xbf]));
+add('BOM + ws', bytesOf([0xef, 0xbb, 0xbf], ' \n'));
+add('BOM twice', bytesOf([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf], '1'));
+add('ws + BOM', bytesOf(' ', [0xef, 0xbb, 0xbf], '1'));
+add('partial BOM', bytesOf([0xef, 0xbb], '1'));
+// special bytes at every offset around 16-byte boundaries, with the string at every alignment
+for (let pad = 0; pad < 18; pad++) {
+  for (let k = 0; k < 36; k++) {
+    for (const x of ['\\n', '\\u0041', '\\u004', '\\"', '\\\\', '"', '\x01', '\x1f', ' ', '\x7f', 'é', '\\q']) {
+      add(`pad ${pad} k ${k} ${JSON.stringify(x)}`, `${' '.repeat(pad)}"${'a'.repeat(k)}${x}${'b'.repeat(35 - k)}"`);
+    }
+    add(`unterminated pad ${pad} len ${k}`, `${' '.repeat(pad)}"${'a'.repeat(k)}`);
+    add(`unterminated escape pad ${pad} len ${k}`, `${' '.repeat(pad)}"${'a'.repeat(k)}\\`);
+    add(`key pad ${pad} len ${k}`, `{${' '.repeat(pad)}"${'a'.repeat(k)}":"${'b'.repeat(k)}"}`);
+  }
+}
+// long strings, many entries
+add('long string', `"${'x'.repeat(5000)}\\n${'y'.repeat(3000)}"`);
+add('long array', `[${Array.from({ length: 2000 }, (_, i) => `"${'z'.repeat(i % 50)}"`).join(',')}]`);
+
+const deepArr = (d: number): string => '['.repeat(d) + ']'.repeat(d);
+const deepObj = (d: number): string => '{"a":'.repeat(d - 1) + '{}' + '}'.repeat(d - 1);
+const deepMixed = (d: number): string => Array.from({ length: d }, (_, i) => (i % 2 ? '{"k":' : '[')).join('') + '0' + Array.from({ length: d }, (_, i) => (i % 2 ? '}' : ']')).reverse().join('');
+
+// ---------------------------------------------------------------------------------------------------
+// Fuzz: a seeded generator of JSON texts (whitespace, escapes and numbers of every form) and byte mutations
+
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function fuzzCorpus(seed: number, count: number): Uint8Array[] {
+  const r = rng(seed);
+  const pick = <T>(a: readonly T[]): T => a[Math.floor(r() * a.length)]!;
+  const int = (n: number): number => Math.floor(r() * n);
+  const ws = (): string => (r() < 0.6 ? '' : Array.from({ length: int(4) }, () => pick([' ', '\n', '\t', '\r', '  '])).join(''));
+  const digits = (min: number): string => Array.from({ length: min + int(4) }, () => String(int(10))).join('');
+  const number = (): string => {
+    let s = (r() < 0.3 ? '-' : '') + (r() < 0.3 ? '0' : String(1 + int(9)) + digits(0));
+    if (r() < 0.3) s += '.' + digits(1);
+    if (r() < 0.3) s += pick(['e', 'E']) + pick(['', '+', '-']) + digits(1);
+    return s;
+  };
+  const b58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+  const string = (): string => {
+    if (r() < 0.4) return '"' + Array.from({ length: 32 + int(13) }, () => pick([...b58])).join('') + '"';
+    const parts = Array.from({ length: int(24) }, () =>
+      pick(['a', 'Z', '0', ' ', '/', 'é', '😀', '\u007f', '\\n', '\\"', '\\\\', '\\/', '\\b', '\\f', '\\r', '\\t', '\\u0041', '\\uD83D\\uDE00', '\\ud800', 'xyzxyzxyzxyz']),
+    );
+    return '"' + parts.join('') + '"';
+  };
+  const value = (d: number): string => {
+    const k = int(d > 4 ? 6 : 9);
+    switch (k) {
+      case 0: return number();
+      case 1: return pick(['true', 'false', 'null']);
+      case 2: case 3: case 4: case 5: return string();
+      case 6: return '[' + ws() + Array.from({ length: int(5) }, () => ws() + value(d + 1) + ws()).join(',') + ws() + ']';
+      default: return '{' + ws() + Array.from({ length: int(5) }, () => ws() + string() + ws() + ':' + ws() + value(d + 1) + ws()).join(',') + ws() + '}';
+    }
+  };
+  const interesting = [...'{}[],:"\\ \n\t\r0123456789-+.eEtfnrulsa/u'].map((c) => c.charCodeAt(0)).concat([0, 1, 0x1f, 0x7f, 0x80, 0xc3, 0xe2, 0xef, 0xff]);
+  const out: Uint8Array[] = [];
+  for (let n = 0; n < count; n++) {
+    const text = u8(ws() + value(0) + ws());
+    out.push(text);
+    for (let m = 0; m < 2; m++) {
+      const b = [...text];
+      for (let e = 1 + int(3); e > 0; e--) {
+        const at = int(b.length + 1);
+        switch (int(5)) {
+          case 0: b.splice(at, 1); break;
+          case 1: b.splice(at, 0, pick(interesting)); break;
+          case 2: if (at < b.length) b[at] = pick(interesting); break;
+          case 3: b.length = at; break;
+          default: { const from = int(b.length + 1); b.splice(at, 0, ...b.slice(from, from + int(8))); }
+        }
+      }
+      out.push(Uint8Array.from(b));
+    }
+  }
+  return out;
+}
+const fuzz = fuzzCorpus(0x5eed, 1500);
+
+// The test vectors: every .json file under test/vectors.
+const vectorDir = join(import.meta.dirname, '..', 'vectors');
+const walk = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : f.endsWith('.json') ? [join(d, f)] : []));
+const vectors = walk(vectorDir).map((p) => [p.slice(vectorDir.length + 1), new Uint8Array(readFileSync(p))] as const);
+
+// ---------------------------------------------------------------------------------------------------
+
+describe('scanJsonJs (the reference) against JSON.parse', () => {
+  it('hand-written edge cases: same validity, a valid tape rebuilds the value', () => {
+    for (const [label, b] of handCases) checkReference(b, label);
+  });
+
+  it('the error kinds and their offsets', () => {
+    const cases: Array<[string | Uint8Array, ScanError, number]> = [
+      ['', ScanError.UnexpectedEnd, 0],
+      ['   ', ScanError.UnexpectedEnd, 3],
+      ['[1,', ScanError.UnexpectedEnd, 3],
+      ['{"a" ', ScanError.UnexpectedEnd, 5],
+      ['[1 2]', ScanError.UnexpectedCharacter, 3],
+      ['{"a":1,}', ScanError.UnexpectedCharacter, 7],
+      ['[tru]', ScanError.UnexpectedCharacter, 1],
+      ['[1, "ab', ScanError.UnterminatedString, 4],
+      ['"\\u12', ScanError.UnterminatedString, 0],
+      ['{"k": "a\nb"}', ScanError.ControlCharacter, 8],
+      ['[ "ab\\x"]', ScanError.BadEscape, 5],
+      ['"\\u12G4"', ScanError.BadEscape, 1],
+      ['[1, -01]', ScanError.UnexpectedCharacter, 6],
+      ['[1, 1.]', ScanError.BadNumber, 4],
+      ['  -', ScanError.BadNumber, 2],
+      ['{"a":1e+}', ScanError.BadNumber, 5],
+      ['01', ScanError.TrailingContent, 1],
+      ['{} \n x', ScanError.TrailingContent, 5],
+      [deepArr(MAX_DEPTH + 1), ScanError.TooDeep, MAX_DEPTH],
+      [deepObj(MAX_DEPTH + 1), ScanError.TooDeep, 5 * MAX_DEPTH],
+    ];
+    for (const [text, e, at] of cases) {
+      const { ret, tape } = scan(scanJsonJs, u8(text));
+      expect(`${ret} @${tape[0]}`, String(text).slice(0, 40)).toBe(`${err(e)} @${at}`);
+    }
+  });
+
+  it('nesting: MAX_DEPTH levels scan, one more is refused', () => {
+    for (const f of [deepArr, deepObj, deepMixed]) {
+      expect(checkReference(u8(f(MAX_DEPTH)), `${f.name} ${MAX_DEPTH}`)).toBeGreaterThan(0);
+      expect(scan(scanJsonJs, u8(f(MAX_DEPTH + 1))).ret).toBe(err(ScanError.TooDeep));
+    }
+  });
+
+  it('every JSON file under test/vectors scans, and its tape rebuilds the parsed value', () => {
+    expect(vectors.length).toBeGreaterThan(50);
+    for (const [name, b] of vectors) {
+      expect(parses(b).ok, name).toBe(true);
+      expect(checkReference(b, name), name).toBeGreaterThan(0);
+    }
+  });
+
+  it(`seeded fuzz: ${fuzz.length} generated and mutated texts`, () => {
+    let valid = 0;
+    for (const [k, b] of fuzz.entries()) valid += checkReference(b, `fuzz #${k}: ${JSON.stringify(dec.decode(b)).slice(0, 200)}`) >= 0 ? 1 : 0;
+    expect(valid).toBeGreaterThan(fuzz.length / 4);
+    expect(valid).toBeLessThan(fuzz.length);
+  });
+
+  it('TAPE_FULL while an entry does not fit, the full count once it does', () => {
+    for (const text of ['[1,{"a":[true,"x"]},null]', '{"a":"b"}', '"s"', '[[[[]]]]']) {
+      const b = u8(text);
+      const count = scan(scanJsonJs, b).ret;
+      for (let u32s = 0; u32s < ENTRY * count + 6; u32s++) expect(scan(scanJsonJs, b, u32s).ret, `${text} in ${u32s}`).toBe(u32s < ENTRY * count ? TAPE_FULL : count);
+    }
+  });
+});
+
+describe.skipIf(!native)(
+  native ? `native jsonScan (native/json_scan.c${altAddon ? ` built as ${altAddon}` : ''}) ≡ scanJsonJs` : `native jsonScan: SKIPPED, the addon is not loadable (${nativeLoadError() ?? 'no jsonScan in it'})`,
+  () => {
+    it('hand-written edge cases', () => {
+      for (const [label, b] of handCases) checkNative(b, label);
+    });
+
+    it('nesting at MAX_DEPTH and MAX_DEPTH + 1', () => {
+      for (const f of [deepArr, deepObj, deepMixed]) for (const d of [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, MAX_DEPTH + 7]) checkNative(u8(f(d)), `${f.name} ${d}`);
+      checkNative(u8(deepArr(MAX_DEPTH + 1).slice(0, MAX_DEPTH + 1)), 'too deep and truncated');
+      checkNative(u8('['.repeat(MAX_DEPTH) + '"unterminated'), 'unterminated at MAX_DEPTH');
+    });
+
+    it('every JSON file under test/vectors, whole and truncated', () => {
+      for (const [name, b] of vectors) {
+        checkNative(b, name);
+        for (const cut of [1, 7, 100, Math.floor(b.length / 2)]) checkNative(b.subarray(0, Math.max(0, b.length - cut)), `${name} less ${cut}`);
+      }
+    });
+
+    it(`seeded fuzz: ${fuzz.length} generated and mutated texts`, () => {
+      for (const [k, b] of fuzz.entries()) checkNative(b, `fuzz #${k}: ${JSON.stringify(dec.decode(b)).slice(0, 200)}`);
+    });
+
+    it('tapes of every small size (TAPE_FULL, partial entries, tape[0] of an error)', () => {
+      const texts = [
+        ...['[1,{"a":[true,"x"]},null]', '{"a":"b","c":{}}', '"s"', '[[[[]]]]', '{"a":1,"b":[2,3', '[1,2,"\\q"]', '[1,2,tru]', '{"k":"v"} x', '', ' ', '[-]'],
+        ...fuzz.slice(0, 60).map((b) => dec.decode(b)),
+      ];
+      for (const text of texts) {
+        const b = u8(text);
+        const max = Math.min(ENTRY * (b.length + 1), 4 * 40);
+        for (let u32s = 0; u32s <= max; u32s++) checkNative(b, `${JSON.stringify(text).slice(0, 80)} in ${u32s} u32`, u32s);
+      }
+    });
+
+    it('an envelope of 500 asset proofs, compact and indented', () => {
+      const dir = join(vectorDir, 'bubblegum');
+      const items = readdirSync(dir).filter((f) => f.startsWith('mpl_')).map((f) => (JSON.parse(readFileSync(join(dir, f), 'utf8')) as { getAssetProof: unknown }).getAssetProof);
+      const result = Array.from({ length: 500 }, (_, i) => items[i % items.length]);
+      for (const indent of [0, 2]) {
+        const b = u8(JSON.stringify({ jsonrpc: '2.0', result, id: 1 }, null, indent));
+        checkNative(b, `indent ${indent}`);
+        const { ret, tape } = scan(native!, b);
+        expect(rebuild(b, tape, ret)).toEqual({ jsonrpc: '2.0', result, id: 1 });
+      }
+    });
+
+    it('checks its arguments', () => {
+      const call = native as unknown as (...a: unknown[]) => number;
+      for (const args of [[], ['[]', new Uint32Array(4)], [new Uint8Array(2), new Uint8Array(16)], [new Uint8Array(2), new Int32Array(4)], [new Uint8Array(2)], [new Uint16Array(2), new Uint32Array(4)]]) {
+        let thrown: unknown;
+        try {
+          call(...args);
+        } catch (e) {
+          thrown = e;
+        }
+        expect(thrown).toBeInstanceOf(TypeError);
+        expect((thrown as { code?: string }).code).toBe('MERKLE_INVALID_INPUT');
+        expect((thrown as Error).message).toMatch(/^"(bytes|tape)": /);
+      }
+      expect(native!(new Uint8Array(0), new Uint32Array(0))).toBe(err(ScanError.UnexpectedEnd));
+      expect(native!(new Uint8ClampedArray(u8('[1]')) as unknown as Uint8Array, new Uint32Array(8))).toBe(2);
+    });
+  },
+);
