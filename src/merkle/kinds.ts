@@ -50,6 +50,12 @@ export interface KindSpec {
   looksLike(v: Json): boolean;
   /** Flatten a response (any envelope) into items. Throws `InputError` when nothing fits. */
   extract(input: unknown): KeyedItem[];
+  /**
+   * True when `extract` would take this input apart with the kind's own envelope rule (a fixture
+   * bundle, a transaction's compression info) rather than the common ones: the bytes path then
+   * parses it instead of scanning (json/extract.ts).
+   */
+  special?(input: unknown): boolean;
   /** A human id for an item (asset id, account hash, address). */
   id(item: unknown, key?: string): string | undefined;
   /**
@@ -59,6 +65,11 @@ export interface KindSpec {
   pack(item: unknown, w: BatchWriter): void;
   /** Record → verdict (worker): decode the fields, then verify. */
   verify(r: RecordReader): Verdict;
+  /**
+   * Parsed item → verdict, for a worker that parsed the item itself (the bytes path, json/batch.ts)
+   * and would otherwise pack it only to unpack it again. Must give `verify(pack(item))`'s verdict.
+   */
+  verifyParsed?(item: object): Verdict;
   /**
    * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once
    * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
@@ -80,12 +91,17 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : und
 export function extractWith(spec: Pick<KindSpec, 'looksLike' | 'name'>, input: unknown): KeyedItem[] {
   const items = unwrapItems(input, (v) => spec.looksLike(v));
   items.forEach(({ item }, i) => {
-    // null = the service knew nothing for that id: an invalid item (see packItem), not a bad input
-    if (item !== null && (!obj(item) || !spec.looksLike(item))) {
-      throw new InputError(`items[${i}]`, `not a ${spec.name} item (${obj(item) ? `keys: ${Object.keys(item).slice(0, 8).join(', ')}` : typeof item})`);
-    }
+    const bad = notAnItem(spec, item, i);
+    if (bad) throw bad;
   });
   return items;
+}
+
+/** The error for item `i` when it is not of the kind (null is fine: an invalid item, see packItem). */
+export function notAnItem(spec: Pick<KindSpec, 'looksLike' | 'name'>, item: unknown, i: number): InputError | null {
+  // null = the service knew nothing for that id: an invalid item (see packItem), not a bad input
+  if (item === null || (obj(item) && spec.looksLike(item))) return null;
+  return new InputError(`items[${i}]`, `not a ${spec.name} item (${obj(item) ? `keys: ${Object.keys(item).slice(0, 8).join(', ')}` : typeof item})`);
 }
 
 const accountProof: KindSpec = {
@@ -101,16 +117,22 @@ const accountProof: KindSpec = {
   verify: (r) => verifyAccountProof(unpackAccountProof(r)),
 };
 
+/** getTransactionWithCompressionInfo's `compressionInfo`, bare or in a JSON-RPC response. */
+function compressionInfo(input: unknown): unknown {
+  let v = input;
+  if (obj(v) && obj(v.result) && 'jsonrpc' in v) v = v.result;
+  return obj(v) ? (v.compressionInfo ?? v.compression_info) : undefined;
+}
+
 const accountHash: KindSpec = {
   name: 'account-hash',
   batchSize: 128,
   recordBytes: 420,
   looksLike: looksLikeAccount,
+  special: (input) => obj(compressionInfo(input)),
   extract(input) {
     // getTransactionWithCompressionInfo: the accounts it closed and opened.
-    let v = input;
-    if (obj(v) && obj(v.result) && 'jsonrpc' in v) v = v.result;
-    const info = obj(v) ? (v.compressionInfo ?? v.compression_info) : undefined;
+    const info = compressionInfo(input);
     if (obj(info)) {
       const all = [...(Array.isArray(info.closedAccounts) ? info.closedAccounts : []), ...(Array.isArray(info.openedAccounts) ? info.openedAccounts : [])];
       return extractWith(this, all);
@@ -147,6 +169,7 @@ const assetProofKind: KindSpec = {
   batchSize: 1024,
   recordBytes: 1400,
   looksLike: (v) => Array.isArray(v.proof) && 'leaf' in v && 'node_index' in v && 'root' in v,
+  special: (input) => obj(input) && obj(input.getAssetProof),
   extract(input) {
     return bundled(input, 'getAssetProof') ?? extractWith(this, input);
   },
@@ -200,6 +223,7 @@ const assetLeafKind: KindSpec = {
   batchSize: 64,
   recordBytes: 1400,
   looksLike: (v) => obj(v.compression) && 'id' in v,
+  special: (input) => obj(input) && obj(input.getAsset),
   extract(input) {
     return bundled(input, 'getAsset') ?? extractWith(this, input);
   },
@@ -212,6 +236,9 @@ const assetLeafKind: KindSpec = {
   // an object that answers every read the verifier makes exactly as the original would.
   pack: (item, w) => w.projected(item, ASSET_LEAF_READS),
   verify: (r) => verifyAssetLeaf(r.projected(ASSET_LEAF_READS, 'asset')),
+  // The projection reads exactly what verifyAssetLeaf reads (asset-leaf.test.ts proves the verdicts
+  // equal), so a parsed asset is verified as it is: no projection built and rebuilt in the worker.
+  verifyParsed: (item) => verifyAssetLeaf(item),
 };
 
 /** Every kind by name. */
@@ -234,6 +261,9 @@ export function getKind(name: string): KindSpec {
   return kinds[name];
 }
 
+/** The reason a null item (an id the service knew nothing about) is invalid. */
+export const NO_DATA = 'no data for this id: the service returned null (unknown or not indexed)';
+
 /**
  * Pack one item as the next record of `w` (main thread). A `FieldError` the packer raises becomes the
  * record's FAIL op, so the worker reports it in the parser's order; anything else escapes (unusable
@@ -247,7 +277,7 @@ export function getKind(name: string): KindSpec {
 export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
   w.begin();
   if (item === null) {
-    w.fail('no data for this id: the service returned null (unknown or not indexed)');
+    w.fail(NO_DATA);
     return;
   }
   try {
@@ -270,14 +300,34 @@ export function packItem(spec: KindSpec, item: unknown, w: BatchWriter): void {
 export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
   if (!isKindName(kind)) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `unknown kind "${kind}"`, { context: { field: 'kind' } });
   const spec = kinds[kind];
-  const statuses = spec.statuses ?? [];
   const r = new RecordReader(buf);
-  const n = r.count;
+  const all = spec.verifyMany ? spec.verifyMany(r, r.count, guarded) : null;
+  return collect(spec, r.count, (i) => (all ? all[i]! : guarded(() => spec.verify(r.select(i)))));
+}
+
+/**
+ * Verify parsed items with the kind's `verifyParsed` (null: the invalid "no data" verdict); the same
+ * answer as packing them and `verifyBatch`. Only for kinds that have `verifyParsed`.
+ *
+ * @example
+ * const { valid, extras } = verifyParsedItems(kinds['asset-leaf'], assets);
+ */
+export function verifyParsedItems(spec: KindSpec, items: unknown[]): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
+  const verify = spec.verifyParsed;
+  if (!verify) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `kind "${spec.name}" verifies packed records only`, { context: { field: 'kind' } });
+  return collect(spec, items.length, (i) => {
+    const item = items[i];
+    return item === null || typeof item !== 'object' ? { valid: false, reason: NO_DATA } : guarded(() => verify(item));
+  });
+}
+
+/** Verdicts → one code byte per item plus the detailed ones (see `verifyBatch`). */
+function collect(spec: KindSpec, n: number, verdictOf: (i: number) => Verdict): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
+  const statuses = spec.statuses ?? [];
   const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];
-  const all = spec.verifyMany ? spec.verifyMany(r, n, guarded) : null;
   for (let i = 0; i < n; i++) {
-    const v = all ? all[i]! : guarded(() => spec.verify(r.select(i)));
+    const v = verdictOf(i);
     if (v.valid) valid[i] = 1;
     if (!v.valid || v.reason !== undefined || v.computedRoot !== undefined) extras.push([i, v]);
     else if (v.status !== undefined) {

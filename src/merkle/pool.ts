@@ -53,6 +53,11 @@ export interface BatchResult {
   extras: Array<[number, Verdict]>;
   /** The batch buffer, handed back by the worker for the next batch to be packed into. */
   buf?: ArrayBuffer;
+  /** JSON batches: the items' ids as the worker read them (json/batch.ts). */
+  ids?: string;
+  idLens?: Uint32Array;
+  /** JSON batches: the index of an item that is not of the kind (then `valid` is empty). */
+  bad?: number;
 }
 
 export interface PoolOptions {
@@ -73,6 +78,8 @@ interface Task {
   /** Builds the batch again, for a batch moved to a worker that died before starting it. */
   repack?: () => ArrayBuffer;
   items: number;
+  /** The batch holds raw JSON items. */
+  json: boolean;
   resolve: (r: BatchResult) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -199,10 +206,11 @@ export class WorkerPool {
       this.busyMs += msg.ms;
       this.settle(task, () => {
         if ('error' in msg) task.reject(fromSerialized(msg.error));
+        else if ('bad' in msg) task.resolve({ valid: new Uint8Array(0), extras: [], bad: msg.bad, ...(msg.buf ? { buf: msg.buf } : {}) });
         else {
           this.completedBatches++;
           this.completedItems += task.items;
-          task.resolve({ valid: msg.valid, extras: msg.extras, ...(msg.buf ? { buf: msg.buf } : {}) });
+          task.resolve({ valid: msg.valid, extras: msg.extras, ...(msg.buf ? { buf: msg.buf } : {}), ...(msg.ids !== undefined ? { ids: msg.ids, idLens: msg.idLens } : {}) });
         }
       });
     }
@@ -273,7 +281,7 @@ export class WorkerPool {
       let task = this.queue.shift();
       while (task && task.settled) task = this.queue.shift();
       if (!task) return;
-      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf };
+      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}) };
       // A batch that will wait behind another one must survive this worker dying first: it is moved
       // only when it can be packed again, else it is sent as a copy and kept until answered.
       if (slot.tasks.length === 0 || task.repack) {
@@ -293,13 +301,14 @@ export class WorkerPool {
    *
    * @example
    * const r = await pool.run('account-proof', writer.finish(), items.length);
+   * // `json`: the batch holds raw JSON items (json/batch.ts packJsonBatch), not packed records
    */
-  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal, repack?: () => ArrayBuffer): Promise<BatchResult> {
+  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal, repack?: () => ArrayBuffer, json = false): Promise<BatchResult> {
     if (this.closed) return Promise.reject(new PoolClosedError(kind));
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<BatchResult>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, resolve, reject, settled: false, ...(repack ? { repack } : {}) };
+      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}) };
       if (signal) {
         task.signal = signal;
         // An aborted batch already in a worker finishes there and its answer is dropped: batches are

@@ -7,8 +7,10 @@
  * consumer reads, so memory stays bounded whatever the input size.
  */
 import { InputError } from '../errors.js';
-import { BatchWriter, type KeyedItem } from './codec.js';
-import { decodeVerdict, getKind, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
+import { BatchWriter, noItemOfKind, type KeyedItem } from './codec.js';
+import { decodeVerdict, getKind, notAnItem, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
+import { extractJson, type JsonItems } from './json/extract.js';
+import { NO_ID, packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 
@@ -27,6 +29,8 @@ export interface VerifierOptions {
   inflightPerThread?: number;
   /** @internal pool crash tests */
   testHooks?: boolean;
+  /** @internal raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
+  jsonParseBelow?: number;
 }
 
 export interface VerifyOptions {
@@ -37,8 +41,11 @@ export interface Verifier {
   readonly threads: number;
   /**
    * Verify a list of items (or any response envelope holding them); verdicts in input order.
-   * Rejects with `InputError` when an item is not of the kind, `WorkerCrashedError` when a worker
-   * died on a batch, `AbortError` on abort.
+   * `input` is parsed JSON, or the response's raw bytes (`Uint8Array`/`ArrayBuffer` of JSON text):
+   * then the main thread only scans the text, and the workers decode the items, so a large response
+   * costs the calling thread a fraction of what parsing it would. Rejects with `InputError` when an
+   * item is not of the kind (or the bytes are not JSON), `WorkerCrashedError` when a worker died on a
+   * batch, `AbortError` on abort.
    */
   verify(kind: KindName, input: unknown, options?: VerifyOptions): Promise<Verdict[]>;
   /** Verify items from an (async) iterable, yielding verdicts in order, with backpressure. */
@@ -74,6 +81,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     throw new InputError('inflightPerThread', `expected an integer 1–64, got ${String(inflightPerThread)}`);
   }
   const inline = options.threads === 0;
+  const jsonOptions = options.jsonParseBelow === undefined ? {} : { parseBelow: options.jsonParseBelow };
   const pool = inline ? null : new WorkerPool({ threads: options.threads, depth: inflightPerThread, testHooks: options.testHooks });
   let inlineClosed = false;
   let inlineCompleted = 0;
@@ -85,13 +93,19 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const spare: ArrayBuffer[] = [];
 
   /** One framed batch: on a worker, or here when the verifier is inline. */
-  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer): Promise<BatchResult> {
-    if (pool) return pool.run(kind, buf, items, signal, repack);
+  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json = false): Promise<BatchResult> {
+    if (pool) return pool.run(kind, buf, items, signal, repack, json);
     if (inlineClosed) throw new PoolClosedError(kind);
     if (signal?.aborted) throw abortError(signal);
     // Yield between batches so a long inline run still lets timers and aborts through.
     await new Promise<void>((r) => setImmediate(r));
     if (signal?.aborted) throw abortError(signal);
+    if (json) {
+      const r = verifyJsonBatch(kind, buf);
+      if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
+      inlineCompleted += items;
+      return { ...r, buf };
+    }
     const r = verifyBatch(kind, buf);
     inlineCompleted += items;
     return { ...r, buf };
@@ -123,6 +137,25 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     });
   }
 
+  /** Items `a … b-1` of a scanned response: copied as raw JSON, decoded and named by a worker. */
+  async function runJsonChunk(spec: KindSpec, found: JsonItems, a: number, b: number, signal?: AbortSignal): Promise<Verdict[]> {
+    const n = b - a;
+    const res = await runBatch(spec.name, packJsonBatch(found, a, b, spare.pop()), n, signal, () => packJsonBatch(found, a, b), true);
+    if (res.buf && spare.length < maxRunning) spare.push(res.buf);
+    if (res.bad !== undefined) {
+      // Exactly the error the parsed input gives (extractWith / unwrapItems).
+      throw found.container ? noItemOfKind(found.container) : notAnItem(spec, found.tape.value(found.values[a + res.bad]!), a + res.bad)!;
+    }
+    const ids = res.ids ?? '';
+    const lens = res.idLens ?? new Uint32Array(n).fill(NO_ID);
+    const at = new Uint32Array(n);
+    for (let i = 0, p = 0; i < n; i++) {
+      at[i] = p;
+      if (lens[i] !== NO_ID) p += lens[i]!;
+    }
+    return assemble(spec, res, n, (i) => (lens[i] === NO_ID ? undefined : ids.substring(at[i]!, at[i]! + lens[i]!)));
+  }
+
   /** Verdicts in order: the detailed ones from `extras`, the rest from their code bytes. */
   function assemble(spec: KindSpec, res: BatchResult, n: number, idOf: (i: number) => string | undefined): Verdict[] {
     const out: Verdict[] = new Array(n);
@@ -140,9 +173,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
    * yield their verdicts in order. A new chunk starts as soon as any running one finishes (not only
    * the oldest), so a thread that finishes early is fed at once.
    */
-  async function* pipeline(
-    spec: KindSpec,
-    next: (size: number) => Promise<KeyedItem[] | null> | KeyedItem[] | null,
+  async function* pipeline<C>(
+    next: (size: number) => Promise<C | null> | C | null,
+    run: (chunk: C) => Promise<Verdict[]>,
     size: number,
     window: number,
     signal?: AbortSignal,
@@ -155,11 +188,11 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       if (signal?.aborted) throw abortError(signal);
       while (!exhausted && running < maxRunning && pending.length < window) {
         const chunk = await next(size);
-        if (!chunk || chunk.length === 0) {
+        if (chunk === null) {
           exhausted = true;
           break;
         }
-        const entry = { p: runChunk(spec, chunk, signal), done: false };
+        const entry = { p: run(chunk), done: false };
         running++;
         // Chunks behind a failed one may fail too; every rejection is observed here so none goes
         // unhandled, and the first failure in order is the one the consumer sees.
@@ -197,14 +230,24 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     },
     async verify(kind, input, opts = {}) {
       const spec = getKind(kind);
-      if (opts.signal?.aborted) throw abortError(opts.signal);
-      const items = spec.extract(input);
-      let at = 0;
-      const next = (size: number): KeyedItem[] | null => (at < items.length ? items.slice(at, (at += size)) : null);
+      const signal = opts.signal;
+      if (signal?.aborted) throw abortError(signal);
+      const found = input instanceof Uint8Array || input instanceof ArrayBuffer ? extractJson(spec, input instanceof ArrayBuffer ? new Uint8Array(input) : input, jsonOptions) : spec.extract(input);
       const out: Verdict[] = [];
+      let at = 0;
       // The items are in memory already: a wider window than a stream's costs nothing.
-      for await (const verdicts of pipeline(spec, next, sizeFor(spec, items.length), 2 * maxRunning, opts.signal)) {
-        for (const v of verdicts) out.push(v);
+      if (Array.isArray(found)) {
+        const next = (size: number): KeyedItem[] | null => (at < found.length ? found.slice(at, (at += size)) : null);
+        const run = (chunk: KeyedItem[]): Promise<Verdict[]> => runChunk(spec, chunk, signal);
+        for await (const verdicts of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
+      } else {
+        const total = found.values.length;
+        const next = (size: number): [number, number] | null => (at < total ? [at, (at = Math.min(total, at + size))] : null);
+        const run = ([a, b]: [number, number]): Promise<Verdict[]> => runJsonChunk(spec, found, a, b, signal);
+        for await (const verdicts of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
+        // Every batch has answered: nothing reads the tape again (after a failure, batches still in
+        // flight may need it to repack, so it is left to the garbage collector then).
+        found.tape.release();
       }
       return out;
     },
@@ -236,7 +279,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       return chunk.length > 0 ? chunk : null;
     };
     try {
-      for await (const verdicts of pipeline(spec, next, sizeFor(spec), maxRunning, signal)) yield* verdicts;
+      const run = (chunk: KeyedItem[]): Promise<Verdict[]> => runChunk(spec, chunk, signal);
+      for await (const verdicts of pipeline(next, run, sizeFor(spec), maxRunning, signal)) yield* verdicts;
     } finally {
       await it.return?.();
     }

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { verifyBatch } from './kinds.js';
+import { verifyJsonBatch } from './json/batch.js';
 import { poseidonBackend } from './hash/poseidon.js';
 import { keccakBackend } from './hash/keccak.js';
 import type { Verdict } from './verdict.js';
@@ -18,6 +19,8 @@ export interface WorkerRequest {
   id: number;
   kind: string;
   buf: ArrayBuffer;
+  /** The batch holds raw JSON items (json/batch.ts), not packed records. */
+  json?: boolean;
 }
 
 /**
@@ -25,7 +28,8 @@ export interface WorkerRequest {
  * `ms` is the time the batch took here (the pool's utilisation figure).
  */
 export type WorkerReply =
-  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer }
+  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer; ids?: string; idLens?: Uint32Array }
+  | { id: number; ms: number; bad: number; buf?: ArrayBuffer }
   | { id: number; ms: number; error: { code: string; message: string; context: object } };
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
@@ -48,6 +52,16 @@ if (parentPort && data?.cairnVerifier === true) {
     let reply: WorkerReply;
     const t0 = performance.now();
     try {
+      if (msg.json) {
+        const r = verifyJsonBatch(msg.kind, msg.buf);
+        const ms = performance.now() - t0;
+        if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf } satisfies WorkerReply, [msg.buf]);
+        else {
+          reply = { id: msg.id, ms, valid: r.valid, extras: r.extras, buf: msg.buf, ids: r.ids, idLens: r.idLens };
+          port.postMessage(reply, [r.valid.buffer as ArrayBuffer, r.idLens.buffer as ArrayBuffer, msg.buf]);
+        }
+        return;
+      }
       const r = verifyBatch(msg.kind, msg.buf);
       // The batch buffer goes back too: the main thread packs the next batch into it.
       reply = { id: msg.id, ms: performance.now() - t0, valid: r.valid, extras: r.extras, buf: msg.buf };

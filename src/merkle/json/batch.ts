@@ -1,0 +1,122 @@
+/**
+ * JSON batches: the raw bytes of a run of items, copied from the response in one piece by the main
+ * thread (`packJsonBatch`), decoded and verified by a worker (`verifyJsonBatch`). The worker parses
+ * each item, checks it is of the kind, packs it as the object path would (kinds.ts `packItem`) and
+ * verifies the records (`verifyBatch`) — or, for a kind with `verifyParsed`, verifies the parsed item
+ * as it is — so both paths give the same verdicts. It also names the items
+ * (`spec.id`), since the main thread never decoded them.
+ *
+ * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits) | n × [keyStart,
+ * keyEnd, valueStart, valueEnd] | bytes
+ * Offsets are relative to the first byte after the table; a key of an unkeyed batch is [0, 0).
+ */
+import { BatchWriter, parseJsonLossless } from '../codec.js';
+import { getKind, packItem, verifyBatch, verifyParsedItems, notAnItem } from '../kinds.js';
+import type { Verdict } from '../verdict.js';
+import type { JsonItems } from './extract.js';
+
+const KEYED = 1;
+/** Some number has 16+ digits: parse with `parseJsonLossless` (else plain `JSON.parse`, ~2× faster). */
+const LONG_NUMBERS = 2;
+/** An item the worker could not name (no key and no id in it). */
+export const NO_ID = 0xffffffff;
+
+/**
+ * Copy items `a … b-1` of `found` into a JSON batch (into `reuse` when it is large enough).
+ *
+ * @example
+ * pool.run(kind, packJsonBatch(found, 0, 512), 512, signal, undefined, true);
+ */
+export function packJsonBatch(found: JsonItems, a: number, b: number, reuse?: ArrayBuffer): ArrayBuffer {
+  const { tape, values, keys } = found;
+  const n = b - a;
+  const first = keys ? keys[a]! : values[a]!;
+  // The items are siblings in document order: one range holds them all (with the separators).
+  const lo = tape.start(first);
+  const hi = tape.end(values[b - 1]!);
+  const table = 8 + 16 * n;
+  const size = table + (hi - lo);
+  const ab = reuse && reuse.byteLength >= size ? reuse : new ArrayBuffer(size);
+  const head = new Uint32Array(ab, 0, 2 + 4 * n);
+  head[0] = n;
+  head[1] = (keys ? KEYED : 0) | (tape.longNumbers ? LONG_NUMBERS : 0);
+  for (let i = 0, o = 2; i < n; i++, o += 4) {
+    const v = values[a + i]!;
+    if (keys) {
+      const k = keys[a + i]!;
+      head[o] = tape.start(k) - lo;
+      head[o + 1] = tape.end(k) - lo;
+    } else {
+      head[o] = 0;
+      head[o + 1] = 0;
+    }
+    head[o + 2] = tape.start(v) - lo;
+    head[o + 3] = tape.end(v) - lo;
+  }
+  new Uint8Array(ab, table, hi - lo).set(tape.bytes.subarray(lo, hi));
+  return ab;
+}
+
+/** What a worker answers for a JSON batch. */
+export type JsonBatchResult =
+  | {
+      valid: Uint8Array;
+      extras: Array<[number, Verdict]>;
+      /** The items' ids, concatenated; `idLens[i]` is item i's length (`NO_ID`: none). */
+      ids: string;
+      idLens: Uint32Array;
+    }
+  /** Item `bad` of the batch is not of the kind: the input is unusable (the caller says why). */
+  | { bad: number };
+
+type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+
+/** A spent records buffer per thread, packed into again by the next batch. */
+let scratch: ArrayBuffer | undefined;
+
+/**
+ * Decode and verify one JSON batch (a worker's part; also the inline path).
+ *
+ * @example
+ * const r = verifyJsonBatch('asset-proof', buf);
+ * if ('bad' in r) throw …; else r.valid;
+ */
+export function verifyJsonBatch(kind: string, buf: ArrayBuffer): JsonBatchResult {
+  const spec = getKind(kind);
+  const head = new Uint32Array(buf, 0, 2);
+  const n = head[0]!;
+  const keyed = (head[1]! & KEYED) !== 0;
+  const parse = head[1]! & LONG_NUMBERS ? parseJsonLossless : JSON.parse;
+  const table = new Uint32Array(buf, 8, 4 * n);
+  const text = Buffer.from(buf, 8 + 16 * n) as Slicer;
+  const slice = (x: number, y: number): string => (text.utf8Slice ? text.utf8Slice(x, y) : text.toString('utf8', x, y));
+  const idLens = new Uint32Array(n);
+  const ids: string[] = [];
+  // Kinds that verify a parsed item as it is skip packing (and the worker's unpacking) altogether.
+  const parsed: unknown[] | null = spec.verifyParsed ? new Array(n) : null;
+  const w = parsed ? null : new BatchWriter(n, spec.recordBytes, scratch);
+  for (let i = 0, o = 0; i < n; i++, o += 4) {
+    const item = parse(slice(table[o + 2]!, table[o + 3]!)) as unknown;
+    if (notAnItem(spec, item, i)) return { bad: i };
+    let key: string | undefined;
+    if (keyed) {
+      const raw = slice(table[o]!, table[o + 1]!);
+      key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
+    }
+    const id = key ?? (item === null ? undefined : spec.id(item, key));
+    if (id === undefined) idLens[i] = NO_ID;
+    else {
+      idLens[i] = id.length;
+      ids.push(id);
+    }
+    if (parsed) parsed[i] = item;
+    else packItem(spec, item, w!);
+  }
+  let r: { valid: Uint8Array; extras: Array<[number, Verdict]> };
+  if (parsed) r = verifyParsedItems(spec, parsed);
+  else {
+    scratch = w!.finish();
+    r = verifyBatch(kind, scratch);
+  }
+  return { valid: r.valid, extras: r.extras, ids: ids.join(''), idLens };
+}

@@ -1,0 +1,68 @@
+/**
+ * `extractJson`: where a kind's items sit in a raw JSON response, as tape entries, without decoding
+ * them. The envelopes are peeled by the same code as for parsed input (codec.ts `peelEnvelopes`, run
+ * on a lazily decoded view), so both paths find the same items; each item's own shape is checked by
+ * the worker that decodes it (json/batch.ts).
+ *
+ * Small responses, and the fixture bundles and transaction envelopes some kinds know, are simply
+ * parsed: there is nothing to gain on them.
+ */
+import { extractWith, type KindSpec } from '../kinds.js';
+import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../codec.js';
+import { entryOf, scanJson, type JsonTape } from './tape.js';
+import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
+
+/** Items found in a scanned response. */
+export interface JsonItems {
+  tape: JsonTape;
+  /** Each item's value entry. */
+  values: number[];
+  /** Each item's key entry, for an object keyed by id (the key names the item); else null. */
+  keys: number[] | null;
+  /** The keyed object (for the error an item that is not of the kind makes). */
+  container?: object;
+}
+
+/** Below this many bytes a response is parsed whole (`parseBelow: 0` forces the tape, for tests). */
+const PARSE_BELOW = 16 * 1024;
+
+/**
+ * The items of `spec` in the JSON text `bytes`: tape entries, or (small or special inputs) parsed
+ * items. Throws `InputError` as `spec.extract` does for unusable input, and for text that is not JSON.
+ *
+ * @example
+ * const found = extractJson(kinds['asset-proof'], body);
+ * Array.isArray(found) ? found.length : found.values.length;
+ */
+export function extractJson(spec: KindSpec, bytes: Uint8Array, options: { parseBelow?: number } = {}): JsonItems | KeyedItem[] {
+  const parseBelow = options.parseBelow ?? PARSE_BELOW;
+  const tape = scanJson(bytes, { decodeBelow: Math.min(parseBelow, 4096) });
+  if (bytes.length < parseBelow) return spec.extract(tape.value(0));
+  const root = tape.lazy(0);
+  if (spec.special?.(root)) return spec.extract(tape.value(0));
+  const v = peelEnvelopes(root, (o) => spec.looksLike(o));
+  const e = entryOf(v);
+  // Inside a part small enough to have been decoded whole: it is parsed already.
+  if (e < 0) return extractWith(spec, v);
+  if (tape.type(e) === T_ARRAY) return { tape, values: tape.elements(e), keys: null };
+  if (spec.looksLike(v as Record<string, unknown>)) return { tape, values: [e], keys: null };
+  // An object keyed by id: every value an object or null; the first one must be an item (the
+  // workers check the others, as they decode them).
+  const members = tape.members(e);
+  if (members.length === 0) throw noItemOfKind(v);
+  const values: number[] = new Array(members.length);
+  const keys: number[] = new Array(members.length);
+  let checked = false;
+  for (let i = 0; i < members.length; i++) {
+    const [k, x] = members[i]!;
+    const t = tape.type(x);
+    if (t !== T_NULL && t !== T_OBJECT) throw noItemOfKind(v);
+    if (!checked && t === T_OBJECT) {
+      if (!spec.looksLike(tape.lazy(x) as Record<string, unknown>)) throw noItemOfKind(v);
+      checked = true;
+    }
+    values[i] = x;
+    keys[i] = k;
+  }
+  return { tape, values, keys, container: v };
+}

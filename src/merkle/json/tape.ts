@@ -1,0 +1,259 @@
+/**
+ * `scanJson`: a JSON text's structure without decoding it. The main thread of the verifier pool scans
+ * a response once (natively when the addon is built: a fraction of a microsecond per proof), finds the
+ * items through the envelopes, and hands each worker the items' raw bytes; the workers decode them.
+ * `JSON.parse` of the whole response on the main thread cost more than everything else it does per
+ * item, and it does not scale with threads.
+ *
+ * A `JsonTape` reads entries (tape-format.ts); `lazy()` gives an envelope object that decodes only the
+ * members someone reads, so the kinds' own `looksLike` tests run unchanged on it.
+ */
+import { InputError } from '../../errors.js';
+import { loadNative } from '../hash/native.js';
+import { parseJsonLossless } from '../codec.js';
+import { scanJsonJs } from './scan-js.js';
+import { ENTRY, F_ESCAPED, SCAN_ERROR_TEXT, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
+
+type Scanner = (bytes: Uint8Array, tape: Uint32Array) => number;
+let scanner: { name: 'native' | 'js'; scan: Scanner } | undefined;
+
+/** The scanner in use: the addon's when it is built (`CAIRN_JSON_SCAN=js` forces the portable one). */
+export function jsonScanBackend(): 'native' | 'js' {
+  return pickScanner().name;
+}
+
+function pickScanner(): { name: 'native' | 'js'; scan: Scanner } {
+  if (scanner) return scanner;
+  const native = process.env.CAIRN_JSON_SCAN === 'js' ? null : loadNative();
+  const fn = native?.jsonScan;
+  scanner = fn ? { name: 'native', scan: (b, t) => fn(b, t) } : { name: 'js', scan: scanJsonJs };
+  return scanner;
+}
+
+/** The tape entry behind each object and array `lazy()` returned (see `entryOf`). */
+const entries = new WeakMap<object, number>();
+export interface ScanOptions {
+  /** `lazy()` decodes objects smaller than this whole (default 4096 bytes; 0: never, for tests). */
+  decodeBelow?: number;
+}
+
+type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+
+/** A scanned JSON text. */
+export class JsonTape {
+  private readonly text: Slicer;
+
+  /** Objects up to this many bytes are decoded whole by `lazy()`. */
+  private readonly decodeBelow: number;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly tape: Uint32Array,
+    readonly count: number,
+    options: ScanOptions = {},
+  ) {
+    this.decodeBelow = options.decodeBelow ?? 4096;
+    this.text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Slicer;
+  }
+
+  type(e: number): number {
+    return this.tape[e * ENTRY]! & TYPE_MASK;
+  }
+  start(e: number): number {
+    return this.tape[e * ENTRY + 1]!;
+  }
+  end(e: number): number {
+    return this.tape[e * ENTRY + 2]!;
+  }
+  /** The entry after `e`'s subtree (after its value's, for a key). */
+  next(e: number): number {
+    return this.tape[e * ENTRY + 3]!;
+  }
+
+  private long: boolean | undefined;
+  private released = false;
+
+  /**
+   * Hand the tape back for the next scan to reuse (the verifier does, once every batch is packed).
+   * The tape must not be read afterwards.
+   */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    releaseTape(this.tape);
+  }
+
+  /**
+   * True when some number has 16 or more digits (it may not survive `JSON.parse` exactly): only then
+   * must the items be parsed with `parseJsonLossless`, which costs a regex pass over every item.
+   */
+  get longNumbers(): boolean {
+    if (this.long === undefined) {
+      const t = this.tape;
+      let long = false;
+      for (let o = 0, stop = this.count * ENTRY; o < stop; o += ENTRY) {
+        if ((t[o]! & TYPE_MASK) === T_NUMBER && t[o + 2]! - t[o + 1]! >= 16) {
+          long = true;
+          break;
+        }
+      }
+      this.long = long;
+    }
+    return this.long;
+  }
+
+  /** The UTF-8 text of bytes [a, b). */
+  slice(a: number, b: number): string {
+    const t = this.text;
+    return t.utf8Slice ? t.utf8Slice(a, b) : t.toString('utf8', a, b);
+  }
+
+  /** A string or key entry's value. */
+  string(e: number): string {
+    const w = this.tape[e * ENTRY]!;
+    const a = this.tape[e * ENTRY + 1]!;
+    const b = this.tape[e * ENTRY + 2]!;
+    return w & F_ESCAPED ? (JSON.parse(this.slice(a, b)) as string) : this.slice(a + 1, b - 1);
+  }
+
+  /** `[keyEntry, valueEntry]` of an object's members, in document order. */
+  members(e: number): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    for (let k = e + 1, stop = this.next(e); k < stop; k = this.next(k)) out.push([k, k + 1]);
+    return out;
+  }
+
+  /** An array's element entries, in order. */
+  elements(e: number): number[] {
+    const out: number[] = [];
+    for (let k = e + 1, stop = this.next(e); k < stop; k = this.next(k)) out.push(k);
+    return out;
+  }
+
+  /** The value entry of an object's member `name` (the last one, as `JSON.parse` keeps), or -1. */
+  member(e: number, name: string): number {
+    let found = -1;
+    for (let k = e + 1, stop = this.next(e); k < stop; k = this.next(k)) if (this.string(k) === name) found = k + 1;
+    return found;
+  }
+
+  /**
+   * Entry `e` as a JS value that decodes only what is read: scalars as themselves, objects as objects
+   * whose members decode on first read, arrays as empty arrays (`entryOf` finds their entry). Enough
+   * for shape tests (`in`, `typeof`, `Array.isArray`, `Object.keys`) on an envelope of any size.
+   */
+  lazy(e: number): unknown {
+    switch (this.type(e)) {
+      case T_OBJECT: {
+        // A small object is simply decoded (an error object, a single item); a large one (an
+        // envelope around thousands of items) decodes member by member as read.
+        const o = this.end(e) - this.start(e) < this.decodeBelow ? (this.value(e) as object) : this.lazyObject(e);
+        entries.set(o, e);
+        return o;
+      }
+      case T_ARRAY: {
+        const a: unknown[] = [];
+        entries.set(a, e);
+        return a;
+      }
+      case T_STRING:
+        return this.string(e);
+      case T_NUMBER:
+        return Number(this.slice(this.start(e), this.end(e)));
+      case T_TRUE:
+        return true;
+      case T_FALSE:
+        return false;
+      case T_NULL:
+        return null;
+      default:
+        throw new RangeError(`tape entry ${e} is not a value`);
+    }
+  }
+
+  /** The decoded value of entry `e`, fully (big integers kept exact, as the CLI reads files). */
+  value(e: number): unknown {
+    return parseJsonLossless(this.slice(this.start(e), this.end(e)));
+  }
+
+  private lazyObject(e: number): Record<string, unknown> {
+    // Keys as JSON.parse orders them: array-index keys first, ascending; the last duplicate wins.
+    const at = new Map<string, number>();
+    for (const [k, v] of this.members(e)) at.set(this.string(k), v);
+    const keys = [...at.keys()];
+    const index = keys.filter(isIndex).sort((a, b) => Number(a) - Number(b));
+    const ordered = index.length === 0 ? keys : [...index, ...keys.filter((k) => !isIndex(k))];
+    const cache = new Map<string, unknown>();
+    const read = (k: string): unknown => {
+      if (!cache.has(k)) cache.set(k, this.lazy(at.get(k)!));
+      return cache.get(k);
+    };
+    const target: Record<string, unknown> = {};
+    return new Proxy(target, {
+      get: (_t, k) => (typeof k === 'string' && at.has(k) ? read(k) : undefined),
+      has: (_t, k) => typeof k === 'string' && at.has(k),
+      ownKeys: () => ordered,
+      getOwnPropertyDescriptor: (_t, k) => (typeof k === 'string' && at.has(k) ? { value: read(k), writable: true, enumerable: true, configurable: true } : undefined),
+    });
+  }
+}
+
+const isIndex = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
+
+/**
+ * One spent tape kept for the next scan: a fresh one costs a page fault per 4 KB written, as much as
+ * the scan itself on a large response. Tapes above `KEEP_BELOW` u32s are not kept.
+ */
+let spareTape: Uint32Array | null = null;
+const KEEP_BELOW = 8 * 1024 * 1024;
+
+function takeTape(u32s: number): Uint32Array {
+  const t = spareTape;
+  if (t && t.length >= u32s) {
+    spareTape = null;
+    return t;
+  }
+  // Not zero-filled: the scanner writes every entry it reports, and nothing past them is read.
+  return new Uint32Array(Buffer.allocUnsafeSlow(u32s * 4).buffer, 0, u32s);
+}
+
+function releaseTape(t: Uint32Array): void {
+  if (t.length <= KEEP_BELOW && (!spareTape || spareTape.length < t.length)) spareTape = t;
+}
+
+/** The tape entry behind an object or array `lazy()` returned, or -1. */
+export function entryOf(a: unknown): number {
+  return typeof a === 'object' && a !== null ? (entries.get(a) ?? -1) : -1;
+}
+
+/**
+ * Tape capacity to start with, in entries per input byte: service responses run 12–36 bytes per
+ * entry (getAsset 12, proofs ~35), so one pass is enough for them; a denser text (long arrays of small
+ * numbers) is scanned again with room for the worst case.
+ */
+const FIRST_GUESS = 1 / 8;
+
+/**
+ * Scan a JSON text (UTF-8 bytes). Throws `InputError` naming the byte offset of the first syntax
+ * error, as `JSON.parse` would have refused the text.
+ *
+ * @example
+ * const t = scanJson(await res.bytes());
+ * t.type(0) === T_OBJECT;
+ */
+export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape {
+  const { scan } = pickScanner();
+  let cap = Math.max(64, Math.ceil(bytes.length * FIRST_GUESS));
+  for (;;) {
+    const tape = takeTape(cap * ENTRY);
+    const r = scan(bytes, tape);
+    if (r >= 0) return new JsonTape(bytes, tape, r, options);
+    releaseTape(tape);
+    if (r !== TAPE_FULL) {
+      const code = (-r - 2) as ScanError;
+      throw new InputError('input', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${tape[0]}`);
+    }
+    // Worst case is one entry per 2 bytes ("[1,1,…]").
+    cap = Math.ceil(bytes.length / 2) + 2;
+  }
+}

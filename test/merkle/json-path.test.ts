@@ -1,0 +1,185 @@
+/**
+ * The bytes path: `verify(kind, rawJsonBytes)` scans the text on the calling thread and lets the
+ * workers decode the items. It must give exactly what `verify(kind, JSON.parse(text))` gives — the
+ * same verdicts with the same ids, in order, and the same errors for unusable input — for every
+ * vector file of every kind, under every envelope the service uses, with mutations, and on the
+ * worker threads as well as inline. `jsonParseBelow: 0` forces the scan on inputs of any size.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import bs58 from 'bs58';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createVerifier } from '../../src/merkle/verifier.js';
+import { KIND_NAMES, kinds, type KindName } from '../../src/merkle/kinds.js';
+import { parseJsonLossless } from '../../src/merkle/codec.js';
+import { extractJson } from '../../src/merkle/json/extract.js';
+import { CairnError } from '../../src/errors.js';
+
+const dir = new URL('../vectors/', import.meta.url);
+const files: string[] = [];
+for (const d of ['photon', 'bubblegum', 'das', 'light_e2e']) {
+  for (const f of readdirSync(new URL(`${d}/`, dir))) if (f.endsWith('.json')) files.push(`${d}/${f}`);
+}
+const text = (f: string): string => readFileSync(new URL(f, dir), 'utf8');
+const bytes = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
+
+const inline = createVerifier({ threads: 0, jsonParseBelow: 0 });
+const pooled = createVerifier({ threads: 2, jsonParseBelow: 0 });
+afterAll(async () => {
+  await inline.close();
+  await pooled.close();
+});
+
+/** The verdicts, or the error (class, code and message), of a verify call. */
+async function outcome(p: Promise<unknown>): Promise<unknown> {
+  try {
+    return { ok: await p };
+  } catch (e) {
+    return { error: e instanceof CairnError ? [e.constructor.name, e.code, e.message] : String(e) };
+  }
+}
+
+/** Items of `kind` in every vector file, parsed. */
+function itemsOf(kind: KindName): unknown[] {
+  const out: unknown[] = [];
+  for (const f of files) {
+    try {
+      for (const { item } of kinds[kind].extract(parseJsonLossless(text(f)))) out.push(item);
+    } catch {
+      /* no item of this kind in that file */
+    }
+  }
+  return out;
+}
+
+const flip = (s: string): string => {
+  const b = bs58.decode(s);
+  b[7]! ^= 0x10;
+  return bs58.encode(b);
+};
+
+describe('bytes path = parsed path', () => {
+  it('every vector file, as shipped, for every kind: same verdicts or the same error', async () => {
+    let compared = 0;
+    for (const f of files) {
+      const raw = text(f);
+      for (const kind of KIND_NAMES) {
+        const a = await outcome(inline.verify(kind, parseJsonLossless(raw)));
+        const b = await outcome(inline.verify(kind, Buffer.from(raw)));
+        expect(b, `${kind} ${f}`).toEqual(a);
+        if ('ok' in (a as object)) compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  for (const kind of KIND_NAMES) {
+    it(`${kind}: arrays, envelopes, keyed objects and single items, valid and mutated, inline and on 2 threads`, async () => {
+      const base = itemsOf(kind);
+      expect(base.length).toBeGreaterThan(0);
+      const items = [...base, null, ...base.map((x) => mutate(structuredClone(x)))];
+      const shapes: Record<string, unknown> = {
+        array: items,
+        result: { context: { slot: 7 }, value: items },
+        rpc: { jsonrpc: '2.0', id: 1, result: { context: { slot: 7 }, value: { items, cursor: null } } },
+        keyed: Object.fromEntries(items.map((x, i) => [`id-${i}-\u00e9\\"`, x])),
+        single: base[0],
+        rpcSingle: { jsonrpc: '2.0', id: 'x', result: { context: { slot: 1 }, value: base[0] } },
+      };
+      for (const [shape, input] of Object.entries(shapes)) {
+        const want = await outcome(inline.verify(kind, input));
+        expect(want, shape).toHaveProperty('ok');
+        expect(await outcome(inline.verify(kind, bytes(input))), `${shape} inline`).toEqual(want);
+        expect(await outcome(pooled.verify(kind, bytes(input))), `${shape} 2 threads`).toEqual(want);
+        // Pretty-printed text (whitespace everywhere) reads the same.
+        expect(await outcome(inline.verify(kind, Buffer.from(JSON.stringify(input, null, 2)))), `${shape} pretty`).toEqual(want);
+      }
+    });
+  }
+
+  it('a large response on the default settings (scanned, not parsed) gives the parsed verdicts', async () => {
+    const v = createVerifier({ threads: 2 });
+    try {
+      const base = itemsOf('asset-proof');
+      const items = Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? mutate(structuredClone(base[i % base.length])) : base[i % base.length]));
+      const body = bytes({ jsonrpc: '2.0', id: 1, result: items });
+      expect(body.length).toBeGreaterThan(64 * 1024);
+      const found = extractJson(kinds['asset-proof'], body);
+      expect(Array.isArray(found)).toBe(false); // the scan path, not a parse
+      const want = await v.verify('asset-proof', items);
+      expect(await v.verify('asset-proof', body)).toEqual(want);
+      expect(await v.verify('asset-proof', body.buffer.slice(body.byteOffset, body.byteOffset + body.length))).toEqual(want);
+      expect(want.filter((x) => !x.valid).length).toBe(Math.floor((3000 - 4) / 7) + 1);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('u64 numbers beyond 2^53 are read exactly, as the CLI reads files', async () => {
+    const accounts = itemsOf('account-hash') as Array<Record<string, unknown>>;
+    const big = accounts.map((a) => JSON.stringify(a)).map((s) => s.replace(/"lamports":\s*\d+/, '"lamports":18446744073709551615'));
+    const raw = `[${big.join(',')}]`;
+    const want = await outcome(inline.verify('account-hash', parseJsonLossless(raw)));
+    expect(await outcome(inline.verify('account-hash', Buffer.from(raw)))).toEqual(want);
+  });
+});
+
+describe('bytes path: unusable input', () => {
+  const proof = itemsOf('asset-proof')[0] as Record<string, unknown>;
+  const cases: Record<string, unknown> = {
+    'an item of another kind in an array': [proof, { hello: 1 }, proof],
+    'a scalar in an array': [proof, 5],
+    'a keyed object with a stranger': { a: proof, b: { hello: 1 } },
+    'a keyed object with a scalar': { a: proof, b: 'x' },
+    'a JSON-RPC error': { jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'bad params' } },
+    'a null result': { jsonrpc: '2.0', id: 1, result: null },
+    'a string': 'hello',
+    'an empty object': {},
+  };
+  for (const [name, input] of Object.entries(cases)) {
+    it(`${name}: the parsed path's error`, async () => {
+      const want = await outcome(inline.verify('asset-proof', input));
+      expect(want).toHaveProperty('error');
+      expect(await outcome(inline.verify('asset-proof', bytes(input)))).toEqual(want);
+      expect(await outcome(pooled.verify('asset-proof', bytes(input)))).toEqual(want);
+    });
+  }
+
+  it('text that is not JSON: an InputError naming the byte', async () => {
+    for (const [raw, at] of [
+      ['[{"a":1},', 9],
+      ['{"a" 1}', 5],
+      ['[1,2]]', 5],
+      ['', 0],
+    ] as const) {
+      const e = await outcome(inline.verify('asset-proof', Buffer.from(raw)));
+      expect(e).toEqual({ error: ['InputError', 'INPUT_INVALID', expect.stringContaining(`at byte ${at}`)] });
+    }
+  });
+
+  it('an empty array has no items, as parsed', async () => {
+    expect(await inline.verify('asset-proof', bytes([]))).toEqual([]);
+  });
+});
+
+/** A copy of an item with one field changed so that it no longer verifies (or no longer decodes). */
+function mutate(x: unknown): unknown {
+  const o = x as Record<string, unknown>;
+  if (Array.isArray(o.proof) && o.proof.length > 0) {
+    (o.proof as string[])[0] = flip((o.proof as string[])[0]!);
+    return o;
+  }
+  if (typeof o.hash === 'string') {
+    o.hash = flip(o.hash);
+    return o;
+  }
+  if (o.account && typeof o.account === 'object') {
+    mutate(o.account);
+    return o;
+  }
+  if (typeof o.id === 'string' && o.compression) {
+    (o.compression as Record<string, unknown>).data_hash = flip(String((o.compression as Record<string, unknown>).data_hash));
+    return o;
+  }
+  o.root = 'not base58 0OIl';
+  return o;
+}
