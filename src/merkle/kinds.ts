@@ -306,23 +306,25 @@ export function verifyBatch(kind: string, buf: ArrayBuffer): { valid: Uint8Array
 }
 
 /**
- * Verify parsed items with the kind's `verifyParsed` (null: the invalid "no data" verdict); the same
- * answer as packing them and `verifyBatch`. Only for kinds that have `verifyParsed`.
+ * One parsed item's verdict through the kind's `verifyParsed` (null: the invalid "no data" verdict);
+ * the same answer as packing it and `verifyBatch`. Only for kinds that have `verifyParsed`.
  *
  * @example
- * const { valid, extras } = verifyParsedItems(kinds['asset-leaf'], assets);
+ * const v = verifyParsedItem(kinds['asset-leaf'], asset);
  */
-export function verifyParsedItems(spec: KindSpec, items: unknown[]): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
+export function verifyParsedItem(spec: KindSpec, item: unknown): Verdict {
   const verify = spec.verifyParsed;
   if (!verify) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `kind "${spec.name}" verifies packed records only`, { context: { field: 'kind' } });
-  return collect(spec, items.length, (i) => {
-    const item = items[i];
-    return item === null || typeof item !== 'object' ? { valid: false, reason: NO_DATA } : guarded(() => verify(item));
-  });
+  return item === null || typeof item !== 'object' ? { valid: false, reason: NO_DATA } : guarded(() => verify(item));
 }
 
-/** Verdicts → one code byte per item plus the detailed ones (see `verifyBatch`). */
-function collect(spec: KindSpec, n: number, verdictOf: (i: number) => Verdict): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
+/**
+ * Verdicts → one code byte per item plus the detailed ones (what `verifyBatch` answers).
+ *
+ * @example
+ * const { valid, extras } = collect(spec, verdicts.length, (i) => verdicts[i]);
+ */
+export function collect(spec: KindSpec, n: number, verdictOf: (i: number) => Verdict): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
   const statuses = spec.statuses ?? [];
   const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];

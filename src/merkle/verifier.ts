@@ -120,6 +120,16 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     return spec.batchSize;
   }
 
+  /**
+   * The next chunk's size with `remaining` items left: `size` until the last few rounds, then
+   * shrinking, so the threads finish together instead of one working alone through a last full
+   * batch while the others idle (half a batch of one thread's time, ~2% of a 40,000-proof run).
+   */
+  function taper(size: number, remaining: number): number {
+    if (threads < 2 || options.batchSize !== undefined) return size;
+    return Math.max(1, Math.min(size, Math.max(Math.ceil(size / 8), Math.ceil(remaining / (2 * threads)))));
+  }
+
   /** Pack one chunk, run it, and assemble its verdicts in order. */
   async function runChunk(spec: KindSpec, chunk: KeyedItem[], signal?: AbortSignal): Promise<Verdict[]> {
     const n = chunk.length;
@@ -237,12 +247,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       let at = 0;
       // The items are in memory already: a wider window than a stream's costs nothing.
       if (Array.isArray(found)) {
-        const next = (size: number): KeyedItem[] | null => (at < found.length ? found.slice(at, (at += size)) : null);
+        const next = (size: number): KeyedItem[] | null => (at < found.length ? found.slice(at, (at += taper(size, found.length - at))) : null);
         const run = (chunk: KeyedItem[]): Promise<Verdict[]> => runChunk(spec, chunk, signal);
         for await (const verdicts of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
       } else {
         const total = found.values.length;
-        const next = (size: number): [number, number] | null => (at < total ? [at, (at = Math.min(total, at + size))] : null);
+        const next = (size: number): [number, number] | null => (at < total ? [at, (at = Math.min(total, at + taper(size, total - at)))] : null);
         const run = ([a, b]: [number, number]): Promise<Verdict[]> => runJsonChunk(spec, found, a, b, signal);
         for await (const verdicts of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
         // Every batch has answered: nothing reads the tape again (after a failure, batches still in

@@ -11,7 +11,7 @@
  * Offsets are relative to the first byte after the table; a key of an unkeyed batch is [0, 0).
  */
 import { BatchWriter, parseJsonLossless } from '../codec.js';
-import { getKind, packItem, verifyBatch, verifyParsedItems, notAnItem } from '../kinds.js';
+import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem } from '../kinds.js';
 import type { Verdict } from '../verdict.js';
 import type { JsonItems } from './extract.js';
 
@@ -92,9 +92,12 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer): JsonBatchResult
   const slice = (x: number, y: number): string => (text.utf8Slice ? text.utf8Slice(x, y) : text.toString('utf8', x, y));
   const idLens = new Uint32Array(n);
   const ids: string[] = [];
-  // Kinds that verify a parsed item as it is skip packing (and the worker's unpacking) altogether.
-  const parsed: unknown[] | null = spec.verifyParsed ? new Array(n) : null;
-  const w = parsed ? null : new BatchWriter(n, spec.recordBytes, scratch);
+  // Kinds that verify a parsed item as it is skip packing (and the worker's unpacking) altogether,
+  // and verify each item as soon as it is parsed: an item that lived until the end of its batch would
+  // survive a young-generation collection and cost an old-generation one later, on the GC threads
+  // that share the cores with the workers.
+  const direct: Verdict[] | null = spec.verifyParsed ? new Array(n) : null;
+  const w = direct ? null : new BatchWriter(n, spec.recordBytes, scratch);
   for (let i = 0, o = 0; i < n; i++, o += 4) {
     const item = parse(slice(table[o + 2]!, table[o + 3]!)) as unknown;
     if (notAnItem(spec, item, i)) return { bad: i };
@@ -109,11 +112,11 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer): JsonBatchResult
       idLens[i] = id.length;
       ids.push(id);
     }
-    if (parsed) parsed[i] = item;
+    if (direct) direct[i] = verifyParsedItem(spec, item);
     else packItem(spec, item, w!);
   }
   let r: { valid: Uint8Array; extras: Array<[number, Verdict]> };
-  if (parsed) r = verifyParsedItems(spec, parsed);
+  if (direct) r = collect(spec, n, (i) => direct[i]!);
   else {
     scratch = w!.finish();
     r = verifyBatch(kind, scratch);

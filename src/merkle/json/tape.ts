@@ -201,14 +201,14 @@ export class JsonTape {
 const isIndex = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
 
 /**
- * One spent tape kept for the next scan: a fresh one costs a page fault per 4 KB written, as much as
- * the scan itself on a large response. Tapes above `KEEP_BELOW` u32s are not kept.
+ * The last spent tape, for the next scan: a fresh one costs a page fault per 4 KB written, as much as
+ * the scan itself on a large response. Held weakly, so keeping it never costs memory the garbage
+ * collector wants back.
  */
-let spareTape: Uint32Array | null = null;
-const KEEP_BELOW = 8 * 1024 * 1024;
+let spareTape: WeakRef<Uint32Array> | null = null;
 
 function takeTape(u32s: number): Uint32Array {
-  const t = spareTape;
+  const t = spareTape?.deref();
   if (t && t.length >= u32s) {
     spareTape = null;
     return t;
@@ -218,7 +218,8 @@ function takeTape(u32s: number): Uint32Array {
 }
 
 function releaseTape(t: Uint32Array): void {
-  if (t.length <= KEEP_BELOW && (!spareTape || spareTape.length < t.length)) spareTape = t;
+  const kept = spareTape?.deref();
+  if (!kept || kept.length < t.length) spareTape = new WeakRef(t);
 }
 
 /** The tape entry behind an object or array `lazy()` returned, or -1. */
@@ -234,8 +235,8 @@ export function entryOf(a: unknown): number {
 const FIRST_GUESS = 1 / 8;
 
 /**
- * Scan a JSON text (UTF-8 bytes). Throws `InputError` naming the byte offset of the first syntax
- * error, as `JSON.parse` would have refused the text.
+ * Scan a JSON text (UTF-8 bytes). Throws `InputError` (field `json`) naming the byte offset of the
+ * first syntax error, where `JSON.parse` would have refused the text.
  *
  * @example
  * const t = scanJson(await res.bytes());
@@ -251,7 +252,7 @@ export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape
     releaseTape(tape);
     if (r !== TAPE_FULL) {
       const code = (-r - 2) as ScanError;
-      throw new InputError('input', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${tape[0]}`);
+      throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${tape[0]}`);
     }
     // Worst case is one entry per 2 bytes ("[1,1,…]").
     cap = Math.ceil(bytes.length / 2) + 2;
