@@ -6,9 +6,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { CairnError } from '../errors.js';
-import { parseJsonLossless } from '../merkle/codec.js';
+import { CairnError, InputError } from '../errors.js';
 import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
+import { extractJson } from '../merkle/json/extract.js';
 import { createVerifier } from '../merkle/verifier.js';
 import type { Verdict } from '../merkle/verdict.js';
 
@@ -53,10 +53,10 @@ function parseArgs(argv: string[]): Args | string {
   return { kind: pos[0]!, file: pos[1]!, json, ...(threads === undefined ? {} : { threads }) };
 }
 
-async function readAll(stream: AsyncIterable<string | Uint8Array>): Promise<string> {
+async function readAll(stream: AsyncIterable<string | Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
-  return Buffer.concat(parts).toString('utf8');
+  return Buffer.concat(parts);
 }
 
 /**
@@ -81,44 +81,38 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   }
   const spec = getKind(args.kind);
 
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = args.file === '-' ? await readAll(io.stdin) : await readFile(args.file, 'utf8');
+    bytes = args.file === '-' ? await readAll(io.stdin) : await readFile(args.file);
   } catch (e) {
     io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
   }
-  let input: unknown;
+  // The file's bytes go to the verifier as they are (a large file is scanned, not parsed, here and
+  // its items parsed by the workers); this first look counts the items and catches unusable input.
+  let count: number;
   try {
-    input = parseJsonLossless(text);
+    const found = extractJson(spec, bytes);
+    count = Array.isArray(found) ? found.length : found.values.length;
   } catch (e) {
-    io.stderr.write(`cairn verify: ${args.file === '-' ? 'stdin' : args.file} is not JSON: ${(e as Error).message}\n`);
-    return 2;
-  }
-  let items;
-  try {
-    items = spec.extract(input);
-  } catch (e) {
-    io.stderr.write(`cairn verify: unusable input for ${args.kind}: ${(e as Error).message}\n`);
+    const notJson = e instanceof InputError && e.context.field === 'json';
+    io.stderr.write(`cairn verify: ${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}\n`);
     return 2;
   }
 
   let verdicts: Verdict[] = [];
-  if (items.length > 0) {
+  if (count > 0) {
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
-    const batches = Math.ceil(items.length / spec.batchSize);
+    const batches = Math.ceil(count / spec.batchSize);
     const threads = args.threads ?? (batches <= 1 ? 0 : Math.min(availableParallelism(), batches));
     const verifier = createVerifier({ threads });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
     try {
-      verdicts = await verifier.verify(args.kind, items.map((k) => k.item), { signal: ac.signal });
-      // Keys (objects keyed by id) name the items better than anything inside them.
-      items.forEach((k, i) => {
-        if (k.key !== undefined) verdicts[i] = { ...verdicts[i]!, id: k.key };
-      });
+      // Keys (objects keyed by id) name their items in the verdicts.
+      verdicts = await verifier.verify(args.kind, bytes, { signal: ac.signal });
     } catch (e) {
       io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
       return 2;
@@ -145,7 +139,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
       const status = v.status ? ` [${v.status}]` : '';
       io.stdout.write(v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`);
     });
-    io.stdout.write(items.length === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${verdicts.length} item(s), ${valid} valid, ${invalid} invalid\n`);
+    io.stdout.write(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${verdicts.length} item(s), ${valid} valid, ${invalid} invalid\n`);
   }
   return invalid > 0 ? 1 : 0;
 }

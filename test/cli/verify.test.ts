@@ -164,3 +164,31 @@ describe('cairn verify: output, exit codes and input forms', () => {
     expect(JSON.parse(r.out)).toMatchObject({ kind: 'address-proof', total: 1, valid: 1, invalid: 0 });
   });
 });
+
+describe('cairn verify: a large file is scanned, not parsed, and reads the same', () => {
+  const bundle = JSON.parse(readFileSync(`${V}/bubblegum/mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json`, 'utf8'));
+  const full = JSON.parse(readFileSync(`${V}/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json`, 'utf8'));
+
+  it('a 2,000-proof getAssetProofBatch response keyed by id: ids from the keys, one bad proof found', async () => {
+    const result: Record<string, unknown> = {};
+    for (let i = 0; i < 2000; i++) result[`asset-${i}`] = i === 1234 ? { ...full.getAssetProof, root: bundle.getAssetProof.root } : full.getAssetProof;
+    const file = join(tmp, 'big-batch.json');
+    writeFileSync(file, JSON.stringify({ jsonrpc: '2.0', id: 1, result }));
+    const r = await cli(['asset-proof', file, '--json', '--threads', '2']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(1);
+    const j = JSON.parse(r.out);
+    expect(j).toMatchObject({ total: 2000, valid: 1999, invalid: 1 });
+    expect(j.items[1234]).toMatchObject({ id: 'asset-1234', valid: false });
+    expect(j.items[1999].id).toBe('asset-1999');
+  });
+
+  it('a large file that breaks off: exit 2, "is not JSON", with the byte', async () => {
+    const text = JSON.stringify(Array.from({ length: 2000 }, () => full.getAssetProof));
+    const file = join(tmp, 'cut.json');
+    writeFileSync(file, text.slice(0, -100));
+    const r = await cli(['asset-proof', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/is not JSON: .*at byte \d+/);
+  });
+});
