@@ -110,8 +110,18 @@ async function peers(): Promise<Partial<Record<KindName, Peer>>> {
 }
 
 // ------------------------------------------------------------------------------------ runs
+/**
+ * How the items reach `verify`: `objects` — already parsed (the caller parsed the response);
+ * `bytes` — the response body as received (the main thread scans it, the workers parse the items);
+ * `parsed` — the body parsed with JSON.parse on the main thread inside the timed call, then verified
+ * as objects: what a caller holding the body would otherwise do.
+ */
+type Form = 'objects' | 'bytes' | 'parsed';
+const FORMS: Form[] = ['objects', 'bytes', 'parsed'];
+
 interface Row {
   kind: KindName;
+  form: Form;
   items: number;
   peer?: { name: string; licence: string; usPerItem: number };
   inline: number;
@@ -197,7 +207,11 @@ async function timeThreads(
   kind: KindName,
   items: unknown[],
   counts: number[],
+  form: Form = 'objects',
 ): Promise<{ us: number[]; perRound: number[][]; cpuUs: number[]; mainUs: number[]; startupMs: number[]; kernels: string }> {
+  // The input as the form hands it over; `parsed` parses the body inside the timed call.
+  const body = form === 'objects' ? null : Buffer.from(JSON.stringify(items));
+  const input = (): unknown => (form === 'objects' ? items : form === 'bytes' ? body : JSON.parse(body!.toString('utf8')));
   const verifiers = [];
   const startupMs: number[] = [];
   try {
@@ -218,7 +232,7 @@ async function timeThreads(
         const c0 = process.cpuUsage();
         const m0 = mainThreadCpuUs();
         const t1 = performance.now();
-        const out = await verifiers[k]!.verify(kind, items);
+        const out = await verifiers[k]!.verify(kind, input());
         const dt = performance.now() - t1;
         const c = process.cpuUsage(c0);
         // CPU of the whole process (main thread + workers): the work per item whatever the load.
@@ -287,15 +301,15 @@ async function main(): Promise<void> {
   const load0 = loadavg()[0]!;
   const peerFns = await peers();
   const rows: Row[] = [];
-  for (const kind of ONLY) {
+  for (const kind of ONLY) for (const form of FORMS) {
     const base = inputs[kind];
     if (!base.length) throw new Error(`no ${kind} items in the vectors`);
     // Size each kind so a one-thread round takes about TARGET_S seconds on this machine, now.
-    const probe = await timeThreads(kind, repeat(base, kinds[kind].batchSize * 4), [1]);
+    const probe = await timeThreads(kind, repeat(base, kinds[kind].batchSize * 4), [1], form);
     const n = Math.max(kinds[kind].batchSize * 8, Math.min(50_000, Math.round((TARGET_S * 1e6) / probe.us[0]!)));
     const items = repeat(base, n);
     const plainLoop2 = await machineCeiling();
-    const { us, perRound, cpuUs, mainUs, startupMs, kernels: workerKernels } = await timeThreads(kind, items, [0, 1, 2]);
+    const { us, perRound, cpuUs, mainUs, startupMs, kernels: workerKernels } = await timeThreads(kind, items, [0, 1, 2], form);
     // This host's speed swings by 2× within minutes: a ratio of the two runs taken back to back in
     // the same round, then the median over rounds, is what survives that.
     const pairs = perRound[1]!.map((t1r, r) => t1r / perRound[2]![r]!).sort((a, b) => a - b);
@@ -309,6 +323,7 @@ async function main(): Promise<void> {
     const peer = peerFns[kind];
     const row: Row = {
       kind,
+      form,
       items: n,
       inline: +inline.toFixed(2),
       t1: +r1.us.toFixed(2),
@@ -322,11 +337,11 @@ async function main(): Promise<void> {
       cpuBound2: +(Math.max(w2, m2) / Math.max(m2, (w2 + m2) / 2)).toFixed(2),
       workerKernels,
       plainLoop2: +plainLoop2.toFixed(2),
-      ...(peer ? { peer: { name: peer.name, licence: peer.licence, usPerItem: +timePeer(peer, items.slice(0, Math.min(n, 2000))).toFixed(2) } } : {}),
+      ...(peer && form === 'objects' ? { peer: { name: peer.name, licence: peer.licence, usPerItem: +timePeer(peer, items.slice(0, Math.min(n, 2000))).toFixed(2) } } : {}),
     };
     rows.push(row);
     console.log(
-      `${kind.padEnd(14)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
+      `${kind.padEnd(14)} ${form.padEnd(8)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
     );
   }
   if (STREAM_N === 0) return; // a quick look at some kinds: no stream, no result files
@@ -352,13 +367,15 @@ async function main(): Promise<void> {
     '',
     `Node ${env.node}, ${env.cores} cores (${env.cpu}); Poseidon backend \`${env.poseidonBackend}\`, keccak \`${env.keccakBackend}\`. Load average ${env.loadAverageAtStart} → ${env.loadAverageAtEnd}: ${env.note}`,
     '',
-    `Per item, JSON item in → verdict out (the main thread finds and packs the items' fields as they are; workers decode them — base58 included — and verify); best of ${ROUNDS} interleaved rounds; the 2T speedup is the median over the rounds of the 1-thread and 2-thread runs taken back to back (best/best beside it). Start-up = first batches on a fresh pool (thread start, TypeScript loader, kernel load). Kernels are chosen per thread: the workers chose ${[...new Set(rows.map((r) => r.workerKernels))].join('; ')}.`,
+    `Per item, JSON item in → verdict out (objects: the main thread finds and packs the items' fields as they are; workers decode them — base58 included — and verify); best of ${ROUNDS} interleaved rounds; the 2T speedup is the median over the rounds of the 1-thread and 2-thread runs taken back to back (best/best beside it). Start-up = first batches on a fresh pool (thread start, TypeScript loader, kernel load). Kernels are chosen per thread: the workers chose ${[...new Set(rows.map((r) => r.workerKernels))].join('; ')}.`,
     '',
-    '| kind | items | peer (1 thread) | inline (0 threads) | 1 thread | 2 threads | 2T speedup | plain loop 2T | 2T CPU bound | main-thread CPU/item 1T / 2T | CPU/item 0T / 1T / 2T | start-up 1T / 2T |',
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    'Each kind is timed with its items handed over three ways: **objects** (already parsed by the caller), **bytes** (the response body as received: the main thread only scans the text, the workers parse the items) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path).',
+    '',
+    '| kind | input | items | peer (1 thread) | inline (0 threads) | 1 thread | 2 threads | 2T speedup | plain loop 2T | 2T CPU bound | main-thread CPU/item 1T / 2T | CPU/item 0T / 1T / 2T | start-up 1T / 2T |',
+    '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (r) =>
-        `| ${r.kind} | ${r.items} | ${r.peer ? `${r.peer.usPerItem} µs — ${r.peer.name} (${r.peer.licence})` : 'none verifies this offline'} | ${r.inline} µs | ${r.t1} µs | ${r.t2} µs | ×${r.speedup2} (best/best ×${r.speedupBest}) | ×${r.plainLoop2} | ×${r.cpuBound2} | ${r.mainCpu.join(' / ')} µs | ${r.cpu.join(' / ')} µs | ${r.startup1Ms} / ${r.startup2Ms} ms |`,
+        `| ${r.kind} | ${r.form} | ${r.items} | ${r.peer ? `${r.peer.usPerItem} µs — ${r.peer.name} (${r.peer.licence})` : r.form === 'objects' ? 'none verifies this offline' : ''} | ${r.inline} µs | ${r.t1} µs | ${r.t2} µs | ×${r.speedup2} (best/best ×${r.speedupBest}) | ×${r.plainLoop2} | ×${r.cpuBound2} | ${r.mainCpu.join(' / ')} µs | ${r.cpu.join(' / ')} µs | ${r.startup1Ms} / ${r.startup2Ms} ms |`,
     ),
     '',
     'CPU/item is the whole process (main thread and workers): equal figures at 1 and 2 threads mean the pool adds no work, so the wall-clock speedup is set by the cores actually free. With the load average above 2 on 2 cores, they were not. "2T CPU bound" is max(W, M) / max(M, (W+M)/2) from the 2-thread CPU figures (M = main-thread CPU/item, W = the rest): the speedup an otherwise idle 2-core machine allows, since the main thread shares the two cores with the workers. "plain loop 2T" is the same ratio for a bare CPU loop in 1 vs 2 worker threads, measured just before the kind: what the machine itself gave at that moment (×2.0 when idle).',
