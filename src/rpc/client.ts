@@ -88,6 +88,16 @@ export interface CairnClient {
     opts?: CallOptions,
   ): Promise<T.AccountInfo | null>;
   requestAirdrop(address: string, lamports: number | bigint, params?: solana.CommitmentParams, opts?: CallOptions): Promise<string>;
+  /**
+   * Any JSON-RPC method, answered with the response body's bytes as received: the envelope is
+   * checked (JSON, the id, `error` raised as `RpcError`) but nothing is parsed on this thread. Hand
+   * the bytes to `createVerifier().verify(kind, bytes)`: its workers parse the items.
+   *
+   * @example
+   * const body = await client.callRaw('getAssetProofBatch', { ids });
+   * const verdicts = await verifier.verify('asset-proof', body);
+   */
+  callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array>;
   /** Async iterators over every paged method. */
   readonly paginate: Paginators;
   /** Close the keep-alive connections (only of a transport the client created). */
@@ -164,6 +174,7 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getBalance: (a, p, o) => solana.getBalance(ctx, a, p, o),
     getAccountInfo: (a, p, o) => solana.getAccountInfo(ctx, a, p, o),
     requestAirdrop: (a, l, p, o) => solana.requestAirdrop(ctx, a, l, p, o),
+    callRaw: (method, params, o) => ctx.rpc.callRaw({ method, params }, o),
     paginate: createPaginators(ctx),
     async close() {
       if (ownTransport) await transport.close();

@@ -9,6 +9,8 @@ import { parseJson, stringifyJson } from './json.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
+import { scanJson, rememberTape } from '../merkle/json/tape.js';
+import { T_NULL, T_OBJECT, T_STRING } from '../merkle/json/tape-format.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {
@@ -33,6 +35,11 @@ export interface JsonRpcCall<T> {
 
 export interface JsonRpc {
   call<T>(call: JsonRpcCall<T>, opts?: CallOptions): Promise<T>;
+  /**
+   * The call, answered with the response body's bytes as received (envelope checked: JSON, the
+   * id, no `error`), for `createVerifier().verify(kind, bytes)`: nothing is parsed on this thread.
+   */
+  callRaw(call: Omit<JsonRpcCall<unknown>, 'validate'>, opts?: CallOptions): Promise<Uint8Array>;
 }
 
 let clientSeq = 0;
@@ -48,27 +55,38 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
   // ids: a per-client prefix plus a counter, so concurrent clients in one process never collide
   const prefix = `c${(++clientSeq).toString(36)}-`;
   let seq = 0;
+  async function send(c: Omit<JsonRpcCall<unknown>, 'validate'>, opts: CallOptions, responseType: 'json' | 'bytes'): Promise<{ id: string; body: unknown }> {
+    const id = prefix + (++seq).toString(36);
+    const body = stringifyJson({ jsonrpc: '2.0', id, method: c.method, params: c.params });
+    try {
+      const res = await transport.request({
+        url: c.url ?? defaultUrl,
+        method: 'POST',
+        body,
+        query: c.query,
+        auth: c.auth,
+        label: c.method,
+        signal: opts.signal,
+        timeoutMs: opts.timeoutMs,
+        retry: opts.retry,
+        ...(responseType === 'bytes' ? { responseType } : {}),
+      });
+      return { id, body: res.body };
+    } catch (e) {
+      throw rpcErrorFromHttp(e, c.method) ?? e;
+    }
+  }
   return {
     async call<T>(c: JsonRpcCall<T>, opts: CallOptions = {}): Promise<T> {
-      const id = prefix + (++seq).toString(36);
-      const body = stringifyJson({ jsonrpc: '2.0', id, method: c.method, params: c.params });
-      let res;
-      try {
-        res = await transport.request({
-          url: c.url ?? defaultUrl,
-          method: 'POST',
-          body,
-          query: c.query,
-          auth: c.auth,
-          label: c.method,
-          signal: opts.signal,
-          timeoutMs: opts.timeoutMs,
-          retry: opts.retry,
-        });
-      } catch (e) {
-        throw rpcErrorFromHttp(e, c.method) ?? e;
-      }
-      return unwrap<T>(res.body, id, c.method, c.validate);
+      const { id, body } = await send(c, opts, 'json');
+      return unwrap<T>(body, id, c.method, c.validate);
+    },
+    async callRaw(c, opts = {}) {
+      const { id, body } = await send(c, opts, 'bytes');
+      // A transport of one's own (tests, the devnet in-process) may answer parsed JSON regardless.
+      const bytes = body instanceof Uint8Array ? body : Buffer.from(typeof body === 'string' ? body : stringifyJson(body));
+      checkRawEnvelope(bytes, id, c.method);
+      return bytes;
     },
   };
 }
@@ -98,6 +116,43 @@ export function unwrap<T>(body: unknown, id: string, method: string, validate?: 
     });
   }
   return validate ? assertShape(validate, env.result, 'result', method) : (env.result as T);
+}
+
+/**
+ * `unwrap`'s checks on a raw body, through its structure (tape.ts) instead of a parse: JSON, an
+ * object, `jsonrpc: "2.0"`, the id, no `error` (raised as `RpcError`), a `result`. The scan is kept
+ * with the bytes, so verifying them does not scan again.
+ */
+function checkRawEnvelope(bytes: Uint8Array, id: string, method: string): void {
+  let tape;
+  try {
+    tape = scanJson(bytes);
+  } catch (cause) {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response is not JSON (${(cause as Error).message})`, {
+      context: { method, path: '$', detail: 'not JSON' },
+      cause,
+    });
+  }
+  if (tape.type(0) !== T_OBJECT) {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected a JSON-RPC response object`, { context: { method, path: '$', detail: 'not an envelope' } });
+  }
+  const at = (name: string): number => tape.member(0, name);
+  const idAt = at('id');
+  const gotId = idAt < 0 ? undefined : tape.value(idAt);
+  const err = at('error');
+  if (err >= 0 && tape.type(err) !== T_NULL) {
+    if (gotId !== id && gotId !== null && gotId !== undefined) throw idMismatch(method, id, gotId);
+    throw toRpcError(tape.value(err), method);
+  }
+  const version = at('jsonrpc');
+  if (version < 0 || tape.type(version) !== T_STRING || tape.string(version) !== '2.0') {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected "jsonrpc": "2.0"`, { context: { method, path: 'jsonrpc' } });
+  }
+  if (gotId !== id) throw idMismatch(method, id, gotId);
+  if (at('result') < 0) {
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response has neither "result" nor "error"`, { context: { method, path: 'result' } });
+  }
+  rememberTape(tape);
 }
 
 function idMismatch(method: string, sent: string, got: unknown): BadResponseError {

@@ -42,8 +42,8 @@ export interface TransportRequest {
   body?: string;
   /** Add the API key to this request (default true). The /fast and /ping hosts do not need it. */
   auth?: boolean;
-  /** How to read a 2xx body: parsed JSON (default) or text. */
-  responseType?: 'json' | 'text';
+  /** How to read a 2xx body: parsed JSON (default), text, or the bytes as received (a Buffer). */
+  responseType?: 'json' | 'text' | 'bytes';
   /** A short label for errors and logs, e.g. the JSON-RPC method name. */
   label?: string;
   signal?: AbortSignal;
@@ -54,7 +54,7 @@ export interface TransportRequest {
 export interface TransportResponse {
   status: number;
   headers: http.IncomingHttpHeaders;
-  /** Parsed JSON (bigints for unsafe integers) or the text, per `responseType`. */
+  /** Parsed JSON (bigints for unsafe integers), the text or the bytes, per `responseType`. */
   body: unknown;
   /** Attempts it took (1 = no retry). */
   attempts: number;
@@ -168,7 +168,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
         (err, res) => {
           if (err) return reject(failureError(err, target.display, req, timeoutMs, maxBytes));
           try {
-            resolve(interpret(res!.status, res!.headers, res!.body.toString('utf8'), target.display, req));
+            resolve(interpret(res!.status, res!.headers, res!.body, target.display, req));
           } catch (e) {
             reject(e);
           }
@@ -230,7 +230,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
             if (settled) return;
             if (!res.complete) return finish(truncated(display, req));
             try {
-              finish(null, interpret(status, res.headers, Buffer.concat(chunks, total).toString('utf8'), display, req));
+              finish(null, interpret(status, res.headers, Buffer.concat(chunks, total), display, req));
             } catch (e) {
               finish(e);
             }
@@ -331,14 +331,16 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A 2xx body as JSON or text; any other status as its typed error (thrown). */
+/** A 2xx body as JSON, text or bytes; any other status as its typed error (thrown). */
 function interpret(
   status: number,
   headers: http.IncomingHttpHeaders,
-  text: string,
+  raw: Buffer,
   display: string,
   req: TransportRequest,
 ): Omit<TransportResponse, 'attempts'> {
+  if (status >= 200 && status < 300 && req.responseType === 'bytes') return { status, headers, body: raw };
+  const text = raw.toString('utf8');
   if (status < 200 || status >= 300) throw statusError(status, headers, text, display, req);
   if (req.responseType === 'text') return { status, headers, body: text };
   let body: unknown;

@@ -44,7 +44,7 @@ export class JsonTape {
   private readonly text: Slicer;
 
   /** Objects up to this many bytes are decoded whole by `lazy()`. */
-  private readonly decodeBelow: number;
+  readonly decodeBelow: number;
 
   constructor(
     readonly bytes: Uint8Array,
@@ -80,7 +80,13 @@ export class JsonTape {
   release(): void {
     if (this.released) return;
     this.released = true;
+    if (remembered.get(this.bytes)?.tape === this.tape) remembered.delete(this.bytes);
     releaseTape(this.tape);
+  }
+
+  /** True once `release()` gave the tape away. */
+  get isReleased(): boolean {
+    return this.released;
   }
 
   /**
@@ -222,6 +228,18 @@ function releaseTape(t: Uint32Array): void {
   if (!kept || kept.length < t.length) spareTape = new WeakRef(t);
 }
 
+/** Tapes kept with their bytes (`rememberTape`), so the next `scanJson` of the same bytes is free. */
+const remembered = new WeakMap<Uint8Array, JsonTape>();
+
+/**
+ * Keep `tape` with its bytes: a later `scanJson` of the very same `Uint8Array` returns it instead of
+ * scanning again (the rpc client's raw calls check the envelope with a scan; the verifier reuses it).
+ * The bytes must not change in between.
+ */
+export function rememberTape(tape: JsonTape): void {
+  remembered.set(tape.bytes, tape);
+}
+
 /** The tape entry behind an object or array `lazy()` returned, or -1. */
 export function entryOf(a: unknown): number {
   return typeof a === 'object' && a !== null ? (entries.get(a) ?? -1) : -1;
@@ -243,6 +261,12 @@ const FIRST_GUESS = 1 / 8;
  * t.type(0) === T_OBJECT;
  */
 export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape {
+  const known = remembered.get(bytes);
+  if (known && !known.isReleased) {
+    // Handed out once: whoever takes it may release it, so a second reader of these bytes scans anew.
+    remembered.delete(bytes);
+    return known.decodeBelow === (options.decodeBelow ?? 4096) ? known : new JsonTape(bytes, known.tape, known.count, options);
+  }
   const { scan } = pickScanner();
   let cap = Math.max(64, Math.ceil(bytes.length * FIRST_GUESS));
   for (;;) {
