@@ -220,7 +220,7 @@ function decodeAssetProof(r: RecordReader): AssetProofBytes {
 
 const assetLeafKind: KindSpec = {
   name: 'asset-leaf',
-  batchSize: 64,
+  batchSize: 128,
   recordBytes: 1400,
   looksLike: (v) => obj(v.compression) && 'id' in v,
   special: (input) => obj(input) && obj(input.getAsset),

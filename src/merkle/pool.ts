@@ -60,6 +60,17 @@ export interface BatchResult {
   bad?: number;
 }
 
+/** How `WorkerPool.run` runs a batch. */
+export interface RunOptions {
+  signal?: AbortSignal;
+  /** Builds the same batch again (see `run`). */
+  repack?: () => ArrayBuffer;
+  /** The batch holds raw JSON items, not packed records. */
+  json?: boolean;
+  /** The response a shared JSON batch's offsets point into. */
+  shared?: SharedArrayBuffer;
+}
+
 export interface PoolOptions {
   /** Number of worker threads (default: available parallelism). */
   threads?: number;
@@ -80,6 +91,8 @@ interface Task {
   items: number;
   /** The batch holds raw JSON items. */
   json: boolean;
+  /** The response a shared JSON batch points into. */
+  shared?: SharedArrayBuffer;
   resolve: (r: BatchResult) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -281,7 +294,7 @@ export class WorkerPool {
       let task = this.queue.shift();
       while (task && task.settled) task = this.queue.shift();
       if (!task) return;
-      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}) };
+      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}), ...(task.shared ? { shared: task.shared } : {}) };
       // A batch that will wait behind another one must survive this worker dying first: it is moved
       // only when it can be packed again, else it is sent as a copy and kept until answered.
       if (slot.tasks.length === 0 || task.repack) {
@@ -297,18 +310,19 @@ export class WorkerPool {
   /**
    * Verify one framed batch of `items` records of `kind` on some worker. `repack` (optional) builds
    * the same batch again; with it every batch is moved, never copied, even one that waits behind
-   * another in a worker's port (if that worker dies, the waiting batch is packed again).
+   * another in a worker's port (if that worker dies, the waiting batch is packed again). `json`: the
+   * batch holds raw JSON items (json/batch.ts `packJsonBatch`), pointing into `shared` if given.
    *
    * @example
    * const r = await pool.run('account-proof', writer.finish(), items.length);
-   * // `json`: the batch holds raw JSON items (json/batch.ts packJsonBatch), not packed records
    */
-  run(kind: string, buf: ArrayBuffer, items: number, signal?: AbortSignal, repack?: () => ArrayBuffer, json = false): Promise<BatchResult> {
+  run(kind: string, buf: ArrayBuffer, items: number, options: RunOptions = {}): Promise<BatchResult> {
+    const { signal, repack, json = false, shared } = options;
     if (this.closed) return Promise.reject(new PoolClosedError(kind));
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<BatchResult>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}) };
+      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared } : {}) };
       if (signal) {
         task.signal = signal;
         // An aborted batch already in a worker finishes there and its answer is dropped: batches are

@@ -72,6 +72,33 @@ export interface Verifier {
  *   await v.close();
  * }
  */
+/**
+ * The response JSON batches point into: the caller's bytes as they are (inline), or a copy in shared
+ * memory that every worker reads its items from (one sequential copy per verify; copying each
+ * batch's items into the batch cost the main thread more, through cold buffers).
+ */
+interface JsonSource {
+  sab: SharedArrayBuffer | null;
+  view: Uint8Array;
+}
+
+/** The last shared copy, for the next response (held weakly: a fresh one costs a page fault per 4 KB). */
+let spareShared: WeakRef<SharedArrayBuffer> | null = null;
+
+function shareResponse(bytes: Uint8Array): JsonSource {
+  let sab = spareShared?.deref();
+  if (sab && sab.byteLength >= bytes.length) spareShared = null;
+  else sab = new SharedArrayBuffer(Math.max(1, Math.ceil(bytes.length * 1.25)));
+  const view = new Uint8Array(sab, 0, bytes.length);
+  view.set(bytes);
+  return { sab, view };
+}
+
+function releaseResponse(sab: SharedArrayBuffer): void {
+  const kept = spareShared?.deref();
+  if (!kept || kept.byteLength < sab.byteLength) spareShared = new WeakRef(sab);
+}
+
 export function createVerifier(options: VerifierOptions = {}): Verifier {
   if (options.batchSize !== undefined && (!Number.isInteger(options.batchSize) || options.batchSize < 1)) {
     throw new InputError('batchSize', `expected a positive integer, got ${String(options.batchSize)}`);
@@ -93,15 +120,15 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const spare: ArrayBuffer[] = [];
 
   /** One framed batch: on a worker, or here when the verifier is inline. */
-  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json = false): Promise<BatchResult> {
-    if (pool) return pool.run(kind, buf, items, signal, repack, json);
+  async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json?: JsonSource): Promise<BatchResult> {
+    if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab! } : {}) });
     if (inlineClosed) throw new PoolClosedError(kind);
     if (signal?.aborted) throw abortError(signal);
     // Yield between batches so a long inline run still lets timers and aborts through.
     await new Promise<void>((r) => setImmediate(r));
     if (signal?.aborted) throw abortError(signal);
     if (json) {
-      const r = verifyJsonBatch(kind, buf);
+      const r = verifyJsonBatch(kind, buf, json.view);
       if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
       inlineCompleted += items;
       return { ...r, buf };
@@ -147,10 +174,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     });
   }
 
-  /** Items `a … b-1` of a scanned response: copied as raw JSON, decoded and named by a worker. */
-  async function runJsonChunk(spec: KindSpec, found: JsonItems, a: number, b: number, signal?: AbortSignal): Promise<Verdict[]> {
+  /** Items `a … b-1` of a scanned response, decoded from `response` and named by a worker. */
+  async function runJsonChunk(spec: KindSpec, found: JsonItems, response: JsonSource, a: number, b: number, signal?: AbortSignal): Promise<Verdict[]> {
     const n = b - a;
-    const res = await runBatch(spec.name, packJsonBatch(found, a, b, spare.pop()), n, signal, () => packJsonBatch(found, a, b), true);
+    const res = await runBatch(spec.name, packJsonBatch(found, a, b, spare.pop()), n, signal, () => packJsonBatch(found, a, b), response);
     if (res.buf && spare.length < maxRunning) spare.push(res.buf);
     if (res.bad !== undefined) {
       // Exactly the error the parsed input gives (extractWith / unwrapItems).
@@ -253,11 +280,15 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       } else {
         const total = found.values.length;
         const next = (size: number): [number, number] | null => (at < total ? [at, (at = Math.min(total, at + taper(size, total - at)))] : null);
-        const run = ([a, b]: [number, number]): Promise<Verdict[]> => runJsonChunk(spec, found, a, b, signal);
+        // Workers read the items from one shared copy of the response (one sequential copy here,
+        // instead of a copy per batch); inline, the batches point into the caller's bytes as they are.
+        const response: JsonSource = pool && total > 0 ? shareResponse(found.tape.bytes) : { sab: null, view: found.tape.bytes };
+        const run = ([a, b]: [number, number]): Promise<Verdict[]> => runJsonChunk(spec, found, response, a, b, signal);
         for await (const verdicts of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
-        // Every batch has answered: nothing reads the tape again (after a failure, batches still in
-        // flight may need it to repack, so it is left to the garbage collector then).
+        // Every batch has answered: nothing reads the tape or the shared copy again (after a failure,
+        // batches still in flight may need them to repack, so they are left to the garbage collector).
         found.tape.release();
+        if (response.sab) releaseResponse(response.sab);
       }
       return out;
     },

@@ -21,6 +21,8 @@ export interface WorkerRequest {
   buf: ArrayBuffer;
   /** The batch holds raw JSON items (json/batch.ts), not packed records. */
   json?: boolean;
+  /** The response a shared JSON batch points into. */
+  shared?: SharedArrayBuffer;
 }
 
 /**
@@ -53,7 +55,8 @@ if (parentPort && data?.cairnVerifier === true) {
     const t0 = performance.now();
     try {
       if (msg.json) {
-        const r = verifyJsonBatch(msg.kind, msg.buf);
+        if (!msg.shared) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, 'a JSON batch came without the response it points into');
+        const r = verifyJsonBatch(msg.kind, msg.buf, new Uint8Array(msg.shared));
         const ms = performance.now() - t0;
         if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf } satisfies WorkerReply, [msg.buf]);
         else {

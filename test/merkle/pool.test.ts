@@ -209,7 +209,7 @@ describe('WorkerPool crash handling', () => {
     const crash2 = pool.run('__crash__', new ArrayBuffer(8), 1);
     const waitingCopy = pool.run('account-proof', batch(), 4);
     const crash3 = pool.run('__crash__', new ArrayBuffer(8), 1);
-    const waitingMoved = pool.run('account-proof', batch(), 4, undefined, () => (repacked++, batch()));
+    const waitingMoved = pool.run('account-proof', batch(), 4, { repack: () => (repacked++, batch()) });
     await expect(crash2).rejects.toBeInstanceOf(WorkerCrashedError);
     expect(Array.from((await waitingCopy).valid)).toEqual([1, 1, 1, 1]);
     await expect(crash3).rejects.toBeInstanceOf(WorkerCrashedError);

@@ -1,14 +1,15 @@
 /**
- * JSON batches: the raw bytes of a run of items, copied from the response in one piece by the main
- * thread (`packJsonBatch`), decoded and verified by a worker (`verifyJsonBatch`). The worker parses
+ * JSON batches: where a run of items sits in the response (`packJsonBatch`, main thread), decoded and
+ * verified by a worker (`verifyJsonBatch`) that reads them from the response itself — shared with the
+ * workers in a SharedArrayBuffer, copied there once per verify. The worker parses
  * each item, checks it is of the kind, packs it as the object path would (kinds.ts `packItem`) and
  * verifies the records (`verifyBatch`) — or, for a kind with `verifyParsed`, verifies the parsed item
  * as it is — so both paths give the same verdicts. It also names the items
  * (`spec.id`), since the main thread never decoded them.
  *
- * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits) | n × [keyStart,
- * keyEnd, valueStart, valueEnd] | bytes
- * Offsets are relative to the first byte after the table; a key of an unkeyed batch is [0, 0).
+ * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits) |
+ * n × [keyStart, keyEnd, valueStart, valueEnd], byte offsets into the response; a key of an unkeyed
+ * batch is [0, 0).
  */
 import { BatchWriter, parseJsonLossless } from '../codec.js';
 import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem } from '../kinds.js';
@@ -22,20 +23,15 @@ const LONG_NUMBERS = 2;
 export const NO_ID = 0xffffffff;
 
 /**
- * Copy items `a … b-1` of `found` into a JSON batch (into `reuse` when it is large enough).
+ * Items `a … b-1` of `found` as a JSON batch (into `reuse` when it is large enough).
  *
  * @example
- * pool.run(kind, packJsonBatch(found, 0, 512), 512, signal, undefined, true);
+ * pool.run(kind, packJsonBatch(found, 0, 512), 512, { json: true, shared });
  */
 export function packJsonBatch(found: JsonItems, a: number, b: number, reuse?: ArrayBuffer): ArrayBuffer {
   const { tape, values, keys } = found;
   const n = b - a;
-  const first = keys ? keys[a]! : values[a]!;
-  // The items are siblings in document order: one range holds them all (with the separators).
-  const lo = tape.start(first);
-  const hi = tape.end(values[b - 1]!);
-  const table = 8 + 16 * n;
-  const size = table + (hi - lo);
+  const size = 8 + 16 * n;
   const ab = reuse && reuse.byteLength >= size ? reuse : new ArrayBuffer(size);
   const head = new Uint32Array(ab, 0, 2 + 4 * n);
   head[0] = n;
@@ -44,16 +40,15 @@ export function packJsonBatch(found: JsonItems, a: number, b: number, reuse?: Ar
     const v = values[a + i]!;
     if (keys) {
       const k = keys[a + i]!;
-      head[o] = tape.start(k) - lo;
-      head[o + 1] = tape.end(k) - lo;
+      head[o] = tape.start(k);
+      head[o + 1] = tape.end(k);
     } else {
       head[o] = 0;
       head[o + 1] = 0;
     }
-    head[o + 2] = tape.start(v) - lo;
-    head[o + 3] = tape.end(v) - lo;
+    head[o + 2] = tape.start(v);
+    head[o + 3] = tape.end(v);
   }
-  new Uint8Array(ab, table, hi - lo).set(tape.bytes.subarray(lo, hi));
   return ab;
 }
 
@@ -75,20 +70,21 @@ type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string };
 let scratch: ArrayBuffer | undefined;
 
 /**
- * Decode and verify one JSON batch (a worker's part; also the inline path).
+ * Decode and verify one JSON batch against `response`, the bytes its offsets point into (a worker's
+ * part; also the inline path).
  *
  * @example
- * const r = verifyJsonBatch('asset-proof', buf);
+ * const r = verifyJsonBatch('asset-proof', buf, response);
  * if ('bad' in r) throw …; else r.valid;
  */
-export function verifyJsonBatch(kind: string, buf: ArrayBuffer): JsonBatchResult {
+export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8Array): JsonBatchResult {
   const spec = getKind(kind);
   const head = new Uint32Array(buf, 0, 2);
   const n = head[0]!;
   const keyed = (head[1]! & KEYED) !== 0;
   const parse = head[1]! & LONG_NUMBERS ? parseJsonLossless : JSON.parse;
   const table = new Uint32Array(buf, 8, 4 * n);
-  const text = Buffer.from(buf, 8 + 16 * n) as Slicer;
+  const text = Buffer.from(response.buffer, response.byteOffset, response.byteLength) as Slicer;
   const slice = (x: number, y: number): string => (text.utf8Slice ? text.utf8Slice(x, y) : text.toString('utf8', x, y));
   const idLens = new Uint32Array(n);
   const ids: string[] = [];
