@@ -12,9 +12,10 @@
  */
 import bs58 from 'bs58';
 import { InputError } from '../errors.js';
-import { equalBytes, keccak256 } from './hash/keccak.js';
+import { equalBytes, keccak256, keccak256Into } from './hash/keccak.js';
 import { findPdaInto } from './hash/pda.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset.js';
+import { b58Decode32Into } from './codec.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import type { Projection } from './codec.js';
 
@@ -24,6 +25,13 @@ export const BUBBLEGUM_PROGRAM_ID: Uint8Array = bs58.decode('BGUMAp9Gq7iTEuizy4p
 const enc = new TextEncoder();
 const PDA_MARKER = enc.encode('ProgramDerivedAddress');
 const ASSET_SEED = enc.encode('asset');
+
+// Scratch memory. `verifyAssetLeaf` runs for every asset of a batch, and in worker threads the young-
+// generation GC of its short-lived byte arrays competed with the verifiers for the cores. So the
+// builders below serialise into module-level buffers and hash from there. This is safe: JS runs one
+// call at a time per isolate (each worker thread has its own copy of this module), none of these
+// functions calls back into another that uses the same buffer while it holds data there, and
+// nothing returned aliases a scratch buffer — returned hashes and byte strings are fresh or copied.
 
 function concat(parts: Uint8Array[]): Uint8Array {
   let n = 0;
@@ -37,11 +45,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function u64le(v: bigint, field: string): Uint8Array {
+function checkU64(v: bigint, field: string): void {
   if (typeof v !== 'bigint' || v < 0n || v >= 1n << 64n) throw new InputError(field, `expected a u64 bigint, got ${String(v)}`, { expected: 'u64', got: String(v) });
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, v, true);
-  return out;
 }
 
 function bytes32(v: unknown, field: string): Uint8Array {
@@ -72,6 +77,26 @@ export function findProgramAddress(seeds: Uint8Array[], programId: Uint8Array): 
   return [out, b];
 }
 
+// The asset id's PDA preimage: "asset" ‖ tree ‖ nonce u64 LE ‖ bump ‖ Bubblegum ‖ "ProgramDerivedAddress".
+const PDA_TREE = ASSET_SEED.length;
+const PDA_NONCE = PDA_TREE + 32;
+const PDA_BUMP = PDA_NONCE + 8;
+const PDA_PROGRAM = PDA_BUMP + 1;
+const assetPdaPreimage = new Uint8Array(PDA_PROGRAM + 32 + PDA_MARKER.length);
+const assetPdaView = new DataView(assetPdaPreimage.buffer);
+assetPdaPreimage.set(ASSET_SEED, 0);
+assetPdaPreimage.set(PDA_MARKER, PDA_PROGRAM + 32);
+
+/** `assetIdPda` into `out` (arguments already checked): the preimage is written in place, not concatenated. */
+function assetIdInto(tree: Uint8Array, nonce: bigint, out: Uint8Array): void {
+  const pre = assetPdaPreimage;
+  pre.set(tree, PDA_TREE);
+  assetPdaView.setBigUint64(PDA_NONCE, nonce, true);
+  pre[PDA_BUMP] = 0;
+  pre.set(BUBBLEGUM_PROGRAM_ID, PDA_PROGRAM); // per call: the exported constant is a mutable array
+  if (findPdaInto(pre, PDA_BUMP, out) < 0) throw new InputError('seeds', 'no viable bump seed');
+}
+
 /**
  * The asset id of a compressed NFT: PDA of `["asset", tree, nonce u64 LE]` under Bubblegum.
  *
@@ -80,7 +105,10 @@ export function findProgramAddress(seeds: Uint8Array[], programId: Uint8Array): 
  */
 export function assetIdPda(tree: Uint8Array, nonce: bigint): Uint8Array {
   bytes32(tree, 'tree');
-  return findProgramAddress([ASSET_SEED, tree, u64le(nonce, 'nonce')], BUBBLEGUM_PROGRAM_ID)[0];
+  checkU64(nonce, 'nonce');
+  const out = new Uint8Array(32);
+  assetIdInto(tree, nonce, out);
+  return out;
 }
 
 /** A creator as Bubblegum stores it. */
@@ -140,16 +168,43 @@ export interface LeafV2Fields extends LeafV1Fields {
   flags: number;
 }
 
-function leafPrefix(version: number, f: LeafV1Fields): Uint8Array[] {
-  return [
-    Uint8Array.of(version),
-    bytes32(f.id, 'id'),
-    bytes32(f.owner, 'owner'),
-    bytes32(f.delegate, 'delegate'),
-    u64le(f.nonce, 'nonce'),
-    bytes32(f.dataHash, 'dataHash'),
-    bytes32(f.creatorHash, 'creatorHash'),
-  ];
+// The leaf preimage, `version ‖ id ‖ owner ‖ delegate ‖ nonce u64 LE ‖ data_hash ‖ creator_hash`
+// (V1, 169 bytes), then `‖ collection_hash ‖ asset_data_hash ‖ flags u8` (V2, 234 bytes).
+const LEAF_NONCE = 1 + 3 * 32;
+const LEAF_V1_END = LEAF_NONCE + 8 + 2 * 32;
+const LEAF_FLAGS = LEAF_V1_END + 2 * 32;
+const leafPreimage = new Uint8Array(LEAF_FLAGS + 1);
+const leafPreimageView = new DataView(leafPreimage.buffer);
+const leafV1Bytes = leafPreimage.subarray(0, LEAF_V1_END);
+const leafV2Bytes = leafPreimage; // all of it
+
+/** Writes the part common to V1 and V2 to the leaf preimage, checking each field (in this order). */
+function writeLeafPrefix(version: number, f: LeafV1Fields): void {
+  const b = leafPreimage;
+  b[0] = version;
+  b.set(bytes32(f.id, 'id'), 1);
+  b.set(bytes32(f.owner, 'owner'), 33);
+  b.set(bytes32(f.delegate, 'delegate'), 65);
+  checkU64(f.nonce, 'nonce');
+  leafPreimageView.setBigUint64(LEAF_NONCE, f.nonce, true);
+  b.set(bytes32(f.dataHash, 'dataHash'), LEAF_NONCE + 8);
+  b.set(bytes32(f.creatorHash, 'creatorHash'), LEAF_NONCE + 40);
+}
+
+/** The V1 leaf preimage (a view of the scratch buffer: hash it before the next write). */
+function leafV1Preimage(f: LeafV1Fields): Uint8Array {
+  writeLeafPrefix(1, f);
+  return leafV1Bytes;
+}
+
+/** The V2 leaf preimage (a view of the scratch buffer: hash it before the next write). */
+function leafV2Preimage(f: LeafV2Fields): Uint8Array {
+  if (!Number.isInteger(f.flags) || f.flags < 0 || f.flags > 7) throw new InputError('flags', `expected 0..7 (bits 3–7 must be zero), got ${String(f.flags)}`);
+  writeLeafPrefix(2, f);
+  leafPreimage.set(bytes32(f.collectionHash, 'collectionHash'), LEAF_V1_END);
+  leafPreimage.set(bytes32(f.assetDataHash, 'assetDataHash'), LEAF_V1_END + 32);
+  leafPreimage[LEAF_FLAGS] = f.flags;
+  return leafV2Bytes;
 }
 
 /**
@@ -159,7 +214,7 @@ function leafPrefix(version: number, f: LeafV1Fields): Uint8Array[] {
  * const leaf = leafHashV1({ id, owner, delegate: owner, nonce: 0n, dataHash, creatorHash });
  */
 export function leafHashV1(f: LeafV1Fields): Uint8Array {
-  return keccak256(concat(leafPrefix(1, f)));
+  return keccak256(leafV1Preimage(f)); // keccak256 returns fresh memory
 }
 
 /**
@@ -170,8 +225,7 @@ export function leafHashV1(f: LeafV1Fields): Uint8Array {
  * const leaf = leafHashV2({ ...v1, collectionHash: collectionHash(null), assetDataHash: assetDataHash(null), flags: 0 });
  */
 export function leafHashV2(f: LeafV2Fields): Uint8Array {
-  if (!Number.isInteger(f.flags) || f.flags < 0 || f.flags > 7) throw new InputError('flags', `expected 0..7 (bits 3–7 must be zero), got ${String(f.flags)}`);
-  return keccak256(concat([...leafPrefix(2, f), bytes32(f.collectionHash, 'collectionHash'), bytes32(f.assetDataHash, 'assetDataHash'), Uint8Array.of(f.flags)]));
+  return keccak256(leafV2Preimage(f));
 }
 
 /** V2 `collection_hash = keccak256(collection or 32 zero bytes)`. */
@@ -218,30 +272,71 @@ export interface MetadataArgsV2 {
   collection: Uint8Array | null;
 }
 
-/** Append-only borsh writer (little-endian), just what MetadataArgs needs. */
+/**
+ * Append-only borsh writer (little-endian), just what MetadataArgs needs. It writes into one growing
+ * buffer that is reused from call to call (`reset`), so serialising metadata allocates nothing once
+ * the buffer is large enough; `bytes()` is a view of it, valid until the next write.
+ */
 class Borsh {
-  private parts: Uint8Array[] = [];
+  private buf = new Uint8Array(512);
+  /** Bytes written so far; setting it back (to a saved value) rewrites from there. */
+  pos = 0;
+  reset(): this {
+    this.pos = 0;
+    return this;
+  }
+  /** Make room for `n` more bytes (keeping what is written). */
+  private reserve(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    const bigger = new Uint8Array(Math.max(2 * this.buf.length, this.pos + n));
+    bigger.set(this.buf);
+    this.buf = bigger;
+  }
   str(s: string, field: string): this {
     if (typeof s !== 'string') throw new InputError(field, 'expected a string');
-    const b = enc.encode(s);
-    this.u32(b.length).parts.push(b);
+    const n = s.length;
+    this.reserve(4 + 3 * n); // UTF-8 takes at most 3 bytes per UTF-16 code unit
+    const at = this.pos + 4;
+    const b = this.buf;
+    // ASCII (names, symbols and URIs nearly always are) is copied char by char; anything else is
+    // encoded by TextEncoder, which gives the same bytes (lone surrogates become U+FFFD).
+    let len = 0;
+    while (len < n) {
+      const ch = s.charCodeAt(len);
+      if (ch >= 0x80) break;
+      b[at + len++] = ch;
+    }
+    if (len < n) len = enc.encodeInto(s, b.subarray(at)).written;
+    this.u32(len);
+    this.pos += len;
     return this;
   }
   u8(v: number, field = 'u8'): this {
     if (!Number.isInteger(v) || v < 0 || v > 255) throw new InputError(field, `expected 0..255, got ${String(v)}`);
-    this.parts.push(Uint8Array.of(v));
+    this.reserve(1);
+    this.buf[this.pos++] = v;
     return this;
   }
   u16(v: number, field: string): this {
     if (!Number.isInteger(v) || v < 0 || v > 0xffff) throw new InputError(field, `expected 0..65535, got ${String(v)}`);
-    this.parts.push(Uint8Array.of(v & 0xff, v >>> 8));
+    this.reserve(2);
+    this.buf[this.pos++] = v & 0xff;
+    this.buf[this.pos++] = v >>> 8;
     return this;
   }
+  /** A u32 (lengths and u64 halves: the caller knows it is one). */
   u32(v: number): this {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setUint32(0, v, true);
-    this.parts.push(b);
+    this.reserve(4);
+    const b = this.buf;
+    b[this.pos++] = v & 0xff;
+    b[this.pos++] = (v >>> 8) & 0xff;
+    b[this.pos++] = (v >>> 16) & 0xff;
+    b[this.pos++] = v >>> 24;
     return this;
+  }
+  u64(v: bigint, field: string): this {
+    checkU64(v, field);
+    return this.u32(Number(v & 0xffffffffn)).u32(Number(v >> 32n));
   }
   bool(v: boolean, field: string): this {
     if (typeof v !== 'boolean') throw new InputError(field, 'expected a boolean');
@@ -250,62 +345,103 @@ class Borsh {
   optU8(v: number | null, field: string): this {
     return v === null || v === undefined ? this.u8(0) : this.u8(1).u8(v, field);
   }
-  raw(b: Uint8Array): this {
-    this.parts.push(b);
+  /** `src[start..end]` as it is. */
+  raw(src: Uint8Array, start = 0, end = src.length): this {
+    this.reserve(end - start);
+    for (let i = start; i < end; i++) this.buf[this.pos++] = src[i]!;
     return this;
   }
-  done(): Uint8Array {
-    return concat(this.parts);
+  /** What is written: a view of the scratch buffer, valid until the next write. */
+  bytes(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
   }
 }
 
-function sfbpSuffix(sfbp: number): Uint8Array {
-  return Uint8Array.of(sfbp & 0xff, sfbp >>> 8);
-}
+/** The one metadata writer (scratch: see above). */
+const borsh = new Borsh();
 
-/**
- * borsh(MetadataArgs V1) in two parts: `head` (name … edition nonce) and `tail` (token standard …
- * creators). Re-deriving a data hash tries up to 20 values of the tail's enums against one head.
- */
-function metadataV1Head(m: MetadataArgsV1): Borsh {
-  return new Borsh()
+/** The fields MetadataArgs V1 and V2 start with. */
+type MetadataStart = Pick<MetadataArgsV2, 'name' | 'symbol' | 'uri' | 'sellerFeeBasisPoints' | 'primarySaleHappened' | 'isMutable'>;
+
+/** name, symbol, uri, seller fee, primary sale, mutable: the start of both MetadataArgs versions. */
+function writeMetadataStart(w: Borsh, m: MetadataStart): Borsh {
+  return w
     .str(m.name, 'name')
     .str(m.symbol, 'symbol')
     .str(m.uri, 'uri')
     .u16(m.sellerFeeBasisPoints, 'sellerFeeBasisPoints')
     .bool(m.primarySaleHappened, 'primarySaleHappened')
-    .bool(m.isMutable, 'isMutable')
-    .optU8(m.editionNonce, 'editionNonce');
+    .bool(m.isMutable, 'isMutable');
 }
 
-function metadataV1Tail(w: Borsh, m: MetadataArgsV1, creators: Uint8Array): Borsh {
-  w.optU8(m.tokenStandard, 'tokenStandard');
-  if (m.collection) w.u8(1).bool(m.collection.verified, 'collection.verified').raw(bytes32(m.collection.key, 'collection.key'));
+/**
+ * borsh(MetadataArgs V1) in two parts: the head (name … edition nonce) and the tail (token standard
+ * … creators). Re-deriving a data hash tries up to 20 values of the tail's enums after one head.
+ */
+function writeMetadataV1Head(w: Borsh, m: MetadataStart, editionNonce: number | null): Borsh {
+  return writeMetadataStart(w, m).optU8(editionNonce, 'editionNonce');
+}
+
+/** The V1 tail; `creators` is already borsh (u32 count ‖ 34 bytes each): `creators[0..creatorsEnd]`. */
+function writeMetadataV1Tail(
+  w: Borsh,
+  tokenStandard: number | null,
+  collection: MetadataArgsV1['collection'],
+  uses: MetadataArgsV1['uses'],
+  tokenProgramVersion: number,
+  creators: Uint8Array,
+  creatorsEnd = creators.length,
+): Borsh {
+  w.optU8(tokenStandard, 'tokenStandard');
+  if (collection) w.u8(1).bool(collection.verified, 'collection.verified').raw(bytes32(collection.key, 'collection.key'));
   else w.u8(0);
-  if (m.uses) w.u8(1).u8(m.uses.useMethod, 'uses.useMethod').raw(u64le(m.uses.remaining, 'uses.remaining')).raw(u64le(m.uses.total, 'uses.total'));
+  if (uses) w.u8(1).u8(uses.useMethod, 'uses.useMethod').u64(uses.remaining, 'uses.remaining').u64(uses.total, 'uses.total');
   else w.u8(0);
-  return w.u8(m.tokenProgramVersion, 'tokenProgramVersion').raw(creators);
+  return w.u8(tokenProgramVersion, 'tokenProgramVersion').raw(creators, 0, creatorsEnd);
+}
+
+/** The MetadataArgsV2 fields after the token standard: creators (already borsh, `creators[0..creatorsEnd]`), collection. */
+function writeMetadataV2End(w: Borsh, creators: Uint8Array, collection: Uint8Array | null, creatorsEnd = creators.length): Borsh {
+  w.raw(creators, 0, creatorsEnd);
+  if (collection) w.u8(1).raw(bytes32(collection, 'collection'));
+  else w.u8(0);
+  return w;
+}
+
+// The exported serialisers check their arguments in the order they always have (it decides which
+// error a caller sees first): V1 head, creators, tail; V2 up to the token standard, creators, collection.
+
+function writeMetadataV1(m: MetadataArgsV1): Borsh {
+  const w = writeMetadataV1Head(borsh.reset(), m, m.editionNonce);
+  const creators = creatorBytes(m.creators, 'creators', true);
+  return writeMetadataV1Tail(w, m.tokenStandard, m.collection, m.uses, m.tokenProgramVersion, creators);
+}
+
+function writeMetadataV2(m: MetadataArgsV2): Borsh {
+  const w = writeMetadataStart(borsh.reset(), m).optU8(m.tokenStandard, 'tokenStandard');
+  const creators = creatorBytes(m.creators, 'creators', true);
+  return writeMetadataV2End(w, creators, m.collection);
 }
 
 /** borsh(MetadataArgs V1). */
 export function metadataArgsV1Bytes(m: MetadataArgsV1): Uint8Array {
-  return metadataV1Tail(metadataV1Head(m), m, creatorBytes(m.creators, 'creators', true)).done();
+  return writeMetadataV1(m).bytes().slice(); // a copy: the writer's buffer is reused
 }
 
 /** borsh(MetadataArgsV2). */
 export function metadataArgsV2Bytes(m: MetadataArgsV2): Uint8Array {
-  const w = new Borsh()
-    .str(m.name, 'name')
-    .str(m.symbol, 'symbol')
-    .str(m.uri, 'uri')
-    .u16(m.sellerFeeBasisPoints, 'sellerFeeBasisPoints')
-    .bool(m.primarySaleHappened, 'primarySaleHappened')
-    .bool(m.isMutable, 'isMutable')
-    .optU8(m.tokenStandard, 'tokenStandard')
-    .raw(creatorBytes(m.creators, 'creators', true));
-  if (m.collection) w.u8(1).raw(bytes32(m.collection, 'collection'));
-  else w.u8(0);
-  return w.done();
+  return writeMetadataV2(m).bytes().slice();
+}
+
+// `keccak256(metadata) ‖ seller_fee_basis_points u16 LE`, hashed again for data_hash.
+const dataHashPreimage = new Uint8Array(34);
+
+/** `keccak256(keccak256(metadata) ‖ seller_fee_basis_points u16 LE)` into `out[0..32]`. */
+function dataHashInto(metadata: Uint8Array, sfbp: number, out: Uint8Array): Uint8Array {
+  keccak256Into(metadata, dataHashPreimage, 0);
+  dataHashPreimage[32] = sfbp & 0xff;
+  dataHashPreimage[33] = sfbp >>> 8;
+  return keccak256Into(dataHashPreimage, out, 0);
 }
 
 /**
@@ -317,17 +453,12 @@ export function metadataArgsV2Bytes(m: MetadataArgsV2): Uint8Array {
  *   tokenProgramVersion: 0, creators: [] });
  */
 export function dataHashV1(m: MetadataArgsV1): Uint8Array {
-  return dataHashOf(metadataArgsV1Bytes(m), m.sellerFeeBasisPoints);
-}
-
-/** `keccak256(keccak256(metadata) ‖ seller_fee_basis_points u16 LE)`. */
-function dataHashOf(metadata: Uint8Array, sfbp: number): Uint8Array {
-  return keccak256(concat([keccak256(metadata), sfbpSuffix(sfbp)]));
+  return dataHashInto(writeMetadataV1(m).bytes(), m.sellerFeeBasisPoints, new Uint8Array(32));
 }
 
 /** V2 `data_hash`, same construction over `MetadataArgsV2`. */
 export function dataHashV2(m: MetadataArgsV2): Uint8Array {
-  return keccak256(concat([keccak256(metadataArgsV2Bytes(m)), sfbpSuffix(m.sellerFeeBasisPoints)]));
+  return dataHashInto(writeMetadataV2(m).bytes(), m.sellerFeeBasisPoints, new Uint8Array(32));
 }
 
 // ------------------------------------------------------------------------------ the JSON edge
@@ -335,16 +466,20 @@ export function dataHashV2(m: MetadataArgsV2): Uint8Array {
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
-/** A value problem in one field: the asset is reported invalid with this reason. */
+/**
+ * A value problem in one field: the asset is reported invalid with this reason. (An `InputError`
+ * from a decoder or builder becomes the same verdict, with its own message.)
+ */
 class FieldProblem extends Error {}
 
-function field<T>(fn: () => T): T {
-  try {
-    return fn();
-  } catch (e) {
-    if (e instanceof InputError) throw new FieldProblem(e.message);
-    throw e;
-  }
+/**
+ * Decodes the 32-byte base58 `value` into `out[at..at+32]`: codec.ts's fast decoder, which
+ * allocates nothing; what it declines goes through asset.ts's `b58Bytes32`, which gives the same
+ * bytes or the error naming `field`.
+ */
+function b58Into(value: unknown, field: string, out: Uint8Array, at = 0): Uint8Array {
+  if (typeof value !== 'string' || !b58Decode32Into(value, out, at)) out.set(b58Bytes32(value, field), at);
+  return out;
 }
 
 function nonceOf(v: unknown): bigint {
@@ -353,31 +488,95 @@ function nonceOf(v: unknown): bigint {
   throw new FieldProblem(`"compression.leaf_id": expected a u64, got ${JSON.stringify(v)}`);
 }
 
-function creatorsOf(asset: Json): Creator[] {
+// Per-asset scratch of verifyAssetLeaf (see "Scratch memory" above): what it decodes from the JSON
+// and the hashes it recomputes. Nothing here is ever returned.
+const ZERO32 = new Uint8Array(32);
+const assetHashBytes = new Uint8Array(32);
+const treeBytes = new Uint8Array(32);
+const digest = new Uint8Array(32);
+const leafFields: LeafV2Fields = {
+  id: new Uint8Array(32),
+  owner: new Uint8Array(32),
+  delegate: new Uint8Array(32),
+  nonce: 0n,
+  dataHash: new Uint8Array(32),
+  creatorHash: new Uint8Array(32),
+  collectionHash: new Uint8Array(32),
+  assetDataHash: new Uint8Array(32),
+  flags: 0,
+};
+/** The asset's creators as borsh (`u32 count`, then `address ‖ verified ‖ share` each); grows when needed. */
+let creatorsBorsh = new Uint8Array(4 + 34 * 5);
+/** The key of the collection in `grouping`, when there is one (`readCollection`). */
+const collectionKey = new Uint8Array(32);
+
+/**
+ * Checks and serialises the asset's creators into `creatorsBorsh`; returns the length written
+ * (so `creatorsBorsh[4..end]` is what `creator_hash` hashes).
+ */
+function readCreators(asset: Json): number {
   const list = asset.creators ?? [];
   if (!Array.isArray(list)) throw new FieldProblem('"creators": expected an array');
-  return list.map((c, i) => {
+  const end = 4 + 34 * list.length;
+  if (creatorsBorsh.length < end) creatorsBorsh = new Uint8Array(end);
+  const b = creatorsBorsh;
+  const n = list.length; // u32 LE count
+  b[0] = n & 0xff;
+  b[1] = (n >>> 8) & 0xff;
+  b[2] = (n >>> 16) & 0xff;
+  b[3] = n >>> 24;
+  for (let i = 0, o = 4; i < list.length; i++, o += 34) {
+    const c: unknown = list[i];
     if (!isObj(c)) throw new FieldProblem(`"creators[${i}]": expected an object`);
     if (typeof c.verified !== 'boolean') throw new FieldProblem(`"creators[${i}].verified": expected a boolean`);
     if (!Number.isInteger(c.share) || (c.share as number) < 0 || (c.share as number) > 255) throw new FieldProblem(`"creators[${i}].share": expected 0..255`);
-    return { address: field(() => b58Bytes32(c.address, `creators[${i}].address`)), verified: c.verified, share: c.share as number };
-  });
+    // (the field name is built only when the fast decoder declines: b58Into would build it per creator)
+    const address = c.address;
+    if (typeof address !== 'string' || !b58Decode32Into(address, b, o)) b.set(b58Bytes32(address, `creators[${i}].address`), o);
+    b[o + 32] = c.verified ? 1 : 0;
+    b[o + 33] = c.share as number;
+  }
+  return end;
 }
 
-/** The collection the indexer lists in `grouping` (key and, when shown, `verified`). */
-function collectionOf(asset: Json): { key: Uint8Array; verified?: boolean } | null {
-  const g = Array.isArray(asset.grouping) ? asset.grouping.find((x) => isObj(x) && x.group_key === 'collection') : undefined;
-  if (!isObj(g)) return null;
-  const key = field(() => b58Bytes32(g.group_value, 'grouping.collection.group_value'));
-  return typeof g.verified === 'boolean' ? { key, verified: g.verified } : { key };
+/** The collection the indexer lists in `grouping`: none, or one shown verified, unverified, or without `verified`. */
+type SeenCollection = 'none' | 'verified' | 'unverified' | 'unshown';
+
+/** Finds the collection in `grouping`; when there is one its key is decoded into `collectionKey`. */
+function readCollection(asset: Json): SeenCollection {
+  const groups = asset.grouping;
+  if (!Array.isArray(groups)) return 'none';
+  for (let i = 0; i < groups.length; i++) {
+    const g: unknown = groups[i];
+    if (!isObj(g) || g.group_key !== 'collection') continue;
+    b58Into(g.group_value, 'grouping.collection.group_value', collectionKey);
+    return typeof g.verified === 'boolean' ? (g.verified ? 'verified' : 'unverified') : 'unshown';
+  }
+  return 'none';
 }
+
+// The indexer always prints NonFungible; the real token standard may be any of these, or none.
+const TOKEN_STANDARDS: readonly (number | null)[] = [0, null, 1, 2, 3];
+const TOKEN_PROGRAM_VERSIONS: readonly number[] = [0, 1];
+// V1 collection candidates (keyed on `collectionKey`): an unshown `verified` may be either.
+const VERIFIED_COLLECTION = { key: collectionKey, verified: true };
+const UNVERIFIED_COLLECTION = { key: collectionKey, verified: false };
+const V1_COLLECTIONS: Readonly<Record<SeenCollection, readonly MetadataArgsV1['collection'][]>> = {
+  none: [null],
+  verified: [VERIFIED_COLLECTION],
+  unverified: [UNVERIFIED_COLLECTION],
+  unshown: [VERIFIED_COLLECTION, UNVERIFIED_COLLECTION],
+};
+
+const MATCHED = { matched: true } as const;
+const NOT_MATCHED = { matched: false } as const;
 
 /**
  * Rebuild `data_hash` from the JSON's metadata, trying the values the JSON can not tell
  * (token standard, token program version, an unshown collection `verified`). Returns whether one
- * candidate matches, or why nothing could be tried.
+ * candidate matches, or why nothing could be tried. `creatorsEnd` is `readCreators`' result.
  */
-function rederiveDataHash(asset: Json, v2: boolean, creators: Creator[], dataHash: Uint8Array): { matched: boolean; why?: string } {
+function rederiveDataHash(asset: Json, v2: boolean, creatorsEnd: number, dataHash: Uint8Array): { matched: boolean; why?: string } {
   const content = isObj(asset.content) ? asset.content : {};
   const meta = isObj(content.metadata) ? content.metadata : {};
   const royalty = isObj(asset.royalty) ? asset.royalty : {};
@@ -389,15 +588,18 @@ function rederiveDataHash(asset: Json, v2: boolean, creators: Creator[], dataHas
   if (typeof name !== 'string' || typeof symbol !== 'string' || typeof uri !== 'string') return { matched: false, why: 'name, symbol or json_uri missing' };
   if (!Number.isInteger(sfbp) || (sfbp as number) < 0 || (sfbp as number) > 0xffff) return { matched: false, why: 'royalty.basis_points missing' };
   if (typeof psh !== 'boolean' || typeof isMutable !== 'boolean') return { matched: false, why: 'primary_sale_happened or mutable missing' };
-  const collection = collectionOf(asset);
-  // The indexer always prints NonFungible; the real value may be any of these, or none.
-  const standards: (number | null)[] = [0, null, 1, 2, 3];
-  const base = { name, symbol, uri, sellerFeeBasisPoints: sfbp as number, primarySaleHappened: psh, isMutable, creators };
+  const collection = readCollection(asset);
+  const start: MetadataStart = { name, symbol, uri, sellerFeeBasisPoints: sfbp as number, primarySaleHappened: psh, isMutable };
+  // Each candidate rewrites only what follows the part that does not vary (`borsh.pos = mark`).
+  const w = borsh;
   if (v2) {
-    for (const tokenStandard of standards) {
-      if (equalBytes(dataHashV2({ ...base, tokenStandard, collection: collection?.key ?? null }), dataHash)) return { matched: true };
+    const mark = writeMetadataStart(w.reset(), start).pos;
+    for (const tokenStandard of TOKEN_STANDARDS) {
+      w.pos = mark;
+      writeMetadataV2End(w.optU8(tokenStandard, 'tokenStandard'), creatorsBorsh, collection === 'none' ? null : collectionKey, creatorsEnd);
+      if (equalBytes(dataHashInto(w.bytes(), sfbp as number, digest), dataHash)) return MATCHED;
     }
-    return { matched: false };
+    return NOT_MATCHED;
   }
   const supply = isObj(asset.supply) ? asset.supply : {};
   const editionNonce = supply.edition_nonce;
@@ -411,27 +613,27 @@ function rederiveDataHash(asset: Json, v2: boolean, creators: Creator[], dataHas
     if (method === undefined || !Number.isSafeInteger(remaining) || !Number.isSafeInteger(total)) return { matched: false, why: 'uses not understood' };
     uses = { useMethod: method, remaining: BigInt(remaining as number), total: BigInt(total as number) };
   }
-  const collections: MetadataArgsV1['collection'][] = collection
-    ? collection.verified === undefined
-      ? [{ key: collection.key, verified: true }, { key: collection.key, verified: false }]
-      : [{ key: collection.key, verified: collection.verified }]
-    : [null];
-  // The head and the creators are serialised once; each candidate only appends its tail to the head.
-  const first: MetadataArgsV1 = { ...base, editionNonce: (editionNonce as number | null | undefined) ?? null, tokenStandard: 0, collection: null, uses, tokenProgramVersion: 0 };
-  const head = metadataV1Head(first).done();
-  const creatorsBorsh = creatorBytes(creators, 'creators', true);
-  for (const tokenStandard of standards) {
-    for (const collection of collections) {
-      for (const tokenProgramVersion of [0, 1]) {
-        const bytes = metadataV1Tail(new Borsh().raw(head), { ...first, tokenStandard, collection, tokenProgramVersion }, creatorsBorsh).done();
-        if (equalBytes(dataHashOf(bytes, sfbp as number), dataHash)) return { matched: true };
+  // The head is serialised once; each candidate writes its tail after it.
+  const mark = writeMetadataV1Head(w.reset(), start, (editionNonce as number | null | undefined) ?? null).pos;
+  for (const tokenStandard of TOKEN_STANDARDS) {
+    for (const coll of V1_COLLECTIONS[collection]) {
+      for (const tokenProgramVersion of TOKEN_PROGRAM_VERSIONS) {
+        w.pos = mark;
+        writeMetadataV1Tail(w, tokenStandard, coll, uses, tokenProgramVersion, creatorsBorsh, creatorsEnd);
+        if (equalBytes(dataHashInto(w.bytes(), sfbp as number, digest), dataHash)) return MATCHED;
       }
     }
   }
-  return { matched: false };
+  return NOT_MATCHED;
 }
 
-const ZERO32 = new Uint8Array(32);
+/**
+ * The verdict `ok(id, { status: 'matches' })` builds — same properties in the same order — as a
+ * plain literal: the usual outcome, and ok()'s spreads allocated more than the rest of a verification.
+ */
+function matches(id: string | undefined): Verdict {
+  return id === undefined ? { valid: true, status: 'matches' } : { id, valid: true, status: 'matches' };
+}
 
 /**
  * Every path of a getAsset object that `verifyAssetLeaf` (and the helpers above) reads. The worker
@@ -485,53 +687,57 @@ export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
     return bad('the asset is not compressed (decompressed): it has no leaf to verify', id, { status: 'no-leaf' });
   }
   try {
-    const assetHash = field(() => b58Bytes32(c.asset_hash, 'compression.asset_hash'));
+    const assetHash = b58Into(c.asset_hash, 'compression.asset_hash', assetHashBytes);
     if (equalBytes(assetHash, ZERO32)) {
       return bad('the leaf is zero: the asset was redeemed and its leaf removed from the tree; nothing to recompute', id, { status: 'redeemed' });
     }
-    const idBytes = field(() => b58Bytes32(asset.id, 'id'));
-    const tree = field(() => b58Bytes32(c.tree, 'compression.tree'));
+    // The leaf's fields are decoded straight into the scratch the leaf preimage is built from.
+    const f = leafFields;
+    b58Into(asset.id, 'id', f.id);
+    const tree = b58Into(c.tree, 'compression.tree', treeBytes);
     const nonce = nonceOf(c.leaf_id);
+    f.nonce = nonce;
     const ownership = isObj(asset.ownership) ? asset.ownership : {};
-    const owner = field(() => b58Bytes32(ownership.owner, 'ownership.owner'));
-    const delegate = ownership.delegate === null || ownership.delegate === undefined ? owner : field(() => b58Bytes32(ownership.delegate, 'ownership.delegate'));
-    const dataHash = field(() => b58Bytes32(c.data_hash, 'compression.data_hash'));
-    const storedCreatorHash = field(() => b58Bytes32(c.creator_hash, 'compression.creator_hash'));
+    b58Into(ownership.owner, 'ownership.owner', f.owner);
+    if (ownership.delegate === null || ownership.delegate === undefined) f.delegate.set(f.owner);
+    else b58Into(ownership.delegate, 'ownership.delegate', f.delegate);
+    b58Into(c.data_hash, 'compression.data_hash', f.dataHash);
+    b58Into(c.creator_hash, 'compression.creator_hash', f.creatorHash);
     const v2 = c.collection_hash !== undefined || c.asset_data_hash !== undefined || c.flags !== undefined;
 
-    if (!equalBytes(assetIdPda(tree, nonce), idBytes)) {
+    assetIdInto(tree, nonce, digest);
+    if (!equalBytes(digest, f.id)) {
       return bad(`id is not the asset PDA of tree ${c.tree as string} and leaf_id ${nonce}`, id, { status: 'mismatch' });
     }
-    const creators = creatorsOf(asset);
-    if (!equalBytes(creatorHash(creators), storedCreatorHash)) {
+    const creatorsEnd = readCreators(asset);
+    if (!equalBytes(keccak256Into(creatorsBorsh.subarray(4, creatorsEnd), digest), f.creatorHash)) {
       return bad('compression.creator_hash does not match the creators listed', id, { status: 'mismatch' });
     }
-    const v1Fields: LeafV1Fields = { id: idBytes, owner, delegate, nonce, dataHash, creatorHash: storedCreatorHash };
-    let leaf: Uint8Array;
     if (v2) {
-      const collHash = field(() => b58Bytes32(c.collection_hash, 'compression.collection_hash'));
-      const adHash = field(() => b58Bytes32(c.asset_data_hash, 'compression.asset_data_hash'));
+      b58Into(c.collection_hash, 'compression.collection_hash', f.collectionHash);
+      b58Into(c.asset_data_hash, 'compression.asset_data_hash', f.assetDataHash);
       const flags = c.flags;
       if (!Number.isInteger(flags) || (flags as number) < 0 || (flags as number) > 7) {
         return bad(`"compression.flags": expected 0..7 (bits 3–7 zero), got ${JSON.stringify(flags)}`, id, { status: 'mismatch' });
       }
-      const f = flags as number;
-      if (typeof ownership.frozen === 'boolean' && ownership.frozen !== ((f & 3) !== 0)) {
-        return bad(`ownership.frozen is ${ownership.frozen} but compression.flags is ${f}`, id, { status: 'mismatch' });
+      f.flags = flags as number;
+      if (typeof ownership.frozen === 'boolean' && ownership.frozen !== ((f.flags & 3) !== 0)) {
+        return bad(`ownership.frozen is ${ownership.frozen} but compression.flags is ${f.flags}`, id, { status: 'mismatch' });
       }
-      if (typeof ownership.non_transferable === 'boolean' && ownership.non_transferable !== ((f & 4) !== 0)) {
-        return bad(`ownership.non_transferable is ${ownership.non_transferable} but compression.flags is ${f}`, id, { status: 'mismatch' });
+      if (typeof ownership.non_transferable === 'boolean' && ownership.non_transferable !== ((f.flags & 4) !== 0)) {
+        return bad(`ownership.non_transferable is ${ownership.non_transferable} but compression.flags is ${f.flags}`, id, { status: 'mismatch' });
       }
-      const coll = collectionOf(asset);
-      if (!equalBytes(collectionHash(coll?.key ?? null), collHash)) {
-        return bad(`compression.collection_hash does not match ${coll ? 'the collection in grouping' : 'no collection'}`, id, { status: 'mismatch' });
+      const coll = readCollection(asset);
+      // collection_hash = keccak256(collection or 32 zero bytes), as collectionHash()
+      if (!equalBytes(keccak256Into(coll === 'none' ? ZERO32 : collectionKey, digest), f.collectionHash)) {
+        return bad(`compression.collection_hash does not match ${coll !== 'none' ? 'the collection in grouping' : 'no collection'}`, id, { status: 'mismatch' });
       }
-      leaf = leafHashV2({ ...v1Fields, collectionHash: collHash, assetDataHash: adHash, flags: f });
+      keccak256Into(leafV2Preimage(f), digest);
     } else {
-      leaf = leafHashV1(v1Fields);
+      keccak256Into(leafV1Preimage(f), digest);
     }
-    if (!equalBytes(leaf, assetHash)) {
-      return bad(`the ${v2 ? 'V2' : 'V1'} leaf recomputed from the asset is ${bs58.encode(leaf)}, not compression.asset_hash ${c.asset_hash as string}`, id, {
+    if (!equalBytes(digest, assetHash)) {
+      return bad(`the ${v2 ? 'V2' : 'V1'} leaf recomputed from the asset is ${bs58.encode(digest)}, not compression.asset_hash ${c.asset_hash as string}`, id, {
         status: 'mismatch',
       });
     }
@@ -545,14 +751,14 @@ export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
       if (!pv.valid) return { ...pv, status: 'mismatch' };
     }
 
-    const d = rederiveDataHash(asset, v2, creators, dataHash);
+    const d = rederiveDataHash(asset, v2, creatorsEnd, f.dataHash);
     if (!d.matched) {
       return ok(id, {
         status: 'cannot-derive',
         reason: `leaf matches; data_hash could not be re-derived from this JSON (${d.why ?? 'the metadata fields it shows do not hash to it, e.g. token_standard is always printed as NonFungible'})`,
       });
     }
-    return ok(id, { status: 'matches' });
+    return matches(id);
   } catch (e) {
     if (e instanceof FieldProblem) return bad(e.message, id, { status: 'mismatch' });
     if (e instanceof InputError) return bad(e.message, id, { status: 'mismatch' });

@@ -142,6 +142,29 @@ export function keccak256(data: Uint8Array): Uint8Array {
 }
 
 /**
+ * `keccak256` written to `out[at..at+32]` (returns `out`), for code that hashes into scratch memory.
+ * The JS kernel writes there directly, with no allocation; the native and WASM kernels have no
+ * into-variant yet, so their fresh 32-byte result is copied. `data` may overlap `out`: it is read
+ * completely before the digest is written.
+ *
+ * @example
+ * const scratch = new Uint8Array(64);
+ * keccak256Into(left, scratch, 0);
+ * keccak256Into(right, scratch, 32);
+ */
+export function keccak256Into(data: Uint8Array, out: Uint8Array, at = 0): Uint8Array {
+  assertBytes(data, 'data');
+  assertBytes(out, 'out');
+  if (!Number.isSafeInteger(at) || at < 0 || at + 32 > out.length) {
+    throw new InputError('at', `expected an offset with 32 bytes of "out" after it (0..${out.length - 32}), got ${String(at)}`);
+  }
+  if (kernel === jsKeccakKernel) keccak256Js(data, out, at);
+  else if (nativeFns) out.set(nativeFns.keccak256(data), at); // the addon's Buffer, copied without a view over it
+  else out.set(kernel.keccak256(data), at);
+  return out;
+}
+
+/**
  * The root reached from `leaf` through `proof` (32·n bytes, ordered leaf → root): at level i the
  * node is the left child when bit i of `index` is 0. One kernel call for the whole path.
  *
