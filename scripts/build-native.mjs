@@ -91,8 +91,8 @@ if (build.error || build.status !== 0 || !existsSync(addon)) {
   fallback(`${why}; see ${verbose ? 'the output above' : logFile}`);
 }
 
-// Smoke test in a child process: P(1, 2) must equal the circomlib value and one PDA the web3.js one,
-// else the addon goes.
+// Smoke test in a child process: P(1, 2) must equal the circomlib value, one PDA the web3.js one and
+// two JSON scans the JS reference scanner's tapes, else the addon goes.
 const probe = `
   const a = require(${JSON.stringify(addon)});
   const i = new Uint8Array(64); i[31] = 1; i[63] = 2;
@@ -102,10 +102,19 @@ const probe = `
   // PDA of seed "cairn" under the system program: bumps 255 and 254 hash onto the curve, 253 does not.
   const pre = Buffer.concat([Buffer.from('cairn'), Buffer.alloc(33), Buffer.from('ProgramDerivedAddress')]);
   if (typeof a.findPda === 'function') out += ':' + a.findPda(pre, 5, o) + ':' + Buffer.from(o).toString('hex');
+  // The JSON scanner: one text through the SIMD string path (an escape 20 bytes in), one error.
+  if (typeof a.jsonScan === 'function') {
+    const t = new Uint32Array(64);
+    const n = a.jsonScan(Buffer.from(${JSON.stringify('{"a":[1,"0123456789abcdefghij\\"x",{"b":null}],"c":true}')}), t);
+    const e = new Uint32Array(16);
+    out += ':' + n + ',' + t.subarray(0, 4 * n).join(',') + ':' + a.jsonScan(Buffer.from('[1,]'), e) + ',' + e[0];
+  }
   process.stdout.write(out);
 `;
 const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 });
-const expected = '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879';
+const expected =
+  '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' +
+  ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3';
 if (smoke.status !== 0 || smoke.stdout !== expected) {
   rmSync(addon, { force: true });
   fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : `wrong values: ${smoke.stdout}`})`);

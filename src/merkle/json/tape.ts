@@ -1,7 +1,8 @@
 /**
  * `scanJson`: a JSON text's structure without decoding it. The main thread of the verifier pool scans
  * a response once (natively when the addon is built: a fraction of a microsecond per proof), finds the
- * items through the envelopes, and hands each worker the items' raw bytes; the workers decode them.
+ * items through the envelopes, and tells each worker where its items sit in the response, which the
+ * workers share and decode.
  * `JSON.parse` of the whole response on the main thread cost more than everything else it does per
  * item, and it does not scale with threads.
  *
@@ -32,6 +33,7 @@ function pickScanner(): { name: 'native' | 'js'; scan: Scanner } {
 
 /** The tape entry behind each object and array `lazy()` returned (see `entryOf`). */
 const entries = new WeakMap<object, number>();
+
 export interface ScanOptions {
   /** `lazy()` decodes objects smaller than this whole (default 4096 bytes; 0: never, for tests). */
   decodeBelow?: number;
