@@ -10,7 +10,7 @@ import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
 import { scanJson, rememberTape } from '../merkle/json/tape.js';
-import { T_NULL, T_OBJECT, T_STRING } from '../merkle/json/tape-format.js';
+import { T_ARRAY, T_OBJECT } from '../merkle/json/tape-format.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {
@@ -93,12 +93,20 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
 
 /** Check the envelope and id, raise `error`, validate and return `result`. */
 export function unwrap<T>(body: unknown, id: string, method: string, validate?: Validator<T>): T {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected a JSON-RPC response object, got ${Array.isArray(body) ? 'an array' : typeof body}`, {
-      context: { method, path: '$', detail: 'not an envelope' },
-    });
-  }
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw notAnEnvelope(method, Array.isArray(body) ? 'an array' : typeof body);
   const env = body as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown };
+  checkEnvelope(env, 'result' in env, id, method);
+  return validate ? assertShape(validate, env.result, 'result', method) : (env.result as T);
+}
+
+function notAnEnvelope(method: string, got: string): BadResponseError {
+  return new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected a JSON-RPC response object, got ${got}`, {
+    context: { method, path: '$', detail: 'not an envelope' },
+  });
+}
+
+/** `jsonrpc: "2.0"`, `error` (raised as `RpcError`), the id, and a `result` (`hasResult`). */
+function checkEnvelope(env: { jsonrpc?: unknown; id?: unknown; error?: unknown }, hasResult: boolean, id: string, method: string): void {
   if (env.jsonrpc !== '2.0') {
     throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected "jsonrpc": "2.0", got ${JSON.stringify(env.jsonrpc) ?? 'nothing'}`, {
       context: { method, path: 'jsonrpc' },
@@ -110,18 +118,17 @@ export function unwrap<T>(body: unknown, id: string, method: string, validate?: 
     throw toRpcError(env.error, method);
   }
   if (env.id !== id) throw idMismatch(method, id, env.id);
-  if (!('result' in env)) {
+  if (!hasResult) {
     throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response has neither "result" nor "error"`, {
       context: { method, path: 'result' },
     });
   }
-  return validate ? assertShape(validate, env.result, 'result', method) : (env.result as T);
 }
 
 /**
- * `unwrap`'s checks on a raw body, through its structure (tape.ts) instead of a parse: JSON, an
- * object, `jsonrpc: "2.0"`, the id, no `error` (raised as `RpcError`), a `result`. The scan is kept
- * with the bytes, so verifying them does not scan again.
+ * `unwrap`'s checks on a raw body, read through its structure (tape.ts) instead of a parse: only the
+ * envelope's small members are decoded, never `result`. The scan is kept with the bytes, so
+ * verifying them does not scan again.
  */
 function checkRawEnvelope(bytes: Uint8Array, id: string, method: string): void {
   let tape;
@@ -133,25 +140,12 @@ function checkRawEnvelope(bytes: Uint8Array, id: string, method: string): void {
       cause,
     });
   }
-  if (tape.type(0) !== T_OBJECT) {
-    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected a JSON-RPC response object`, { context: { method, path: '$', detail: 'not an envelope' } });
-  }
-  const at = (name: string): number => tape.member(0, name);
-  const idAt = at('id');
-  const gotId = idAt < 0 ? undefined : tape.value(idAt);
-  const err = at('error');
-  if (err >= 0 && tape.type(err) !== T_NULL) {
-    if (gotId !== id && gotId !== null && gotId !== undefined) throw idMismatch(method, id, gotId);
-    throw toRpcError(tape.value(err), method);
-  }
-  const version = at('jsonrpc');
-  if (version < 0 || tape.type(version) !== T_STRING || tape.string(version) !== '2.0') {
-    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: expected "jsonrpc": "2.0"`, { context: { method, path: 'jsonrpc' } });
-  }
-  if (gotId !== id) throw idMismatch(method, id, gotId);
-  if (at('result') < 0) {
-    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response has neither "result" nor "error"`, { context: { method, path: 'result' } });
-  }
+  if (tape.type(0) !== T_OBJECT) throw notAnEnvelope(method, tape.type(0) === T_ARRAY ? 'an array' : 'a scalar');
+  const member = (name: string): unknown => {
+    const e = tape.member(0, name);
+    return e < 0 ? undefined : tape.value(e);
+  };
+  checkEnvelope({ jsonrpc: member('jsonrpc'), id: member('id'), error: member('error') }, tape.member(0, 'result') >= 0, id, method);
   rememberTape(tape);
 }
 
