@@ -216,19 +216,30 @@ static napi_value js_find_pda(napi_env env, napi_callback_info info) {
   return num(env, cairn_find_pda(in, len, (size_t)at, out));
 }
 
-/* jsonScan(bytes: Uint8Array, tape: Uint32Array): number — src/merkle/json/scan-js.ts's contract:
- * the entry count, -1 (TAPE_FULL) or -(2 + ScanError) with the error's byte offset in tape[0]. */
+/* jsonScan(bytes: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number): number —
+ * src/merkle/json/scan-js.ts's contract: the entry count, -1 (TAPE_FULL), -10 (SUSPENDED: state holds
+ * where to go on) or -(2 + ScanError) with the error's byte offset in tape[0]. Without `state` the scan
+ * runs to the end. */
 static napi_value js_json_scan(napi_env env, napi_callback_info info) {
-  size_t argc = 2;
-  napi_value argv[2];
+  size_t argc = 4;
+  napi_value argv[4];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
   uint8_t *in;
-  void *tape;
-  size_t len, tlen;
+  void *tape, *state = NULL;
+  size_t len, tlen, slen = 0;
+  uint64_t stop = SIZE_MAX;
   if (argc < 2 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"bytes\": expected Uint8Array");
   if (len > 0xffffffffu) return throw_range(env, "\"bytes\": longer than 2^32 - 1 bytes");
   if (typed(env, argv[1], napi_uint32_array, &tape, &tlen)) return throw_type(env, "\"tape\": expected Uint32Array");
-  return num(env, (double)cairn_json_scan(in, len, (uint32_t *)tape, tlen));
+  if (argc >= 3) {
+    napi_valuetype t;
+    napi_typeof(env, argv[2], &t);
+    if (t != napi_undefined) {
+      if (typed(env, argv[2], napi_uint32_array, &state, &slen) || slen < CAIRN_JSON_STATE_U32S) return throw_type(env, "\"state\": expected Uint32Array of 3076 elements");
+      if (argc >= 4 && get_index(env, argv[3], &stop)) return throw_range(env, "\"stopAt\": expected a byte offset");
+    }
+  }
+  return num(env, (double)cairn_json_scan_from(in, len, (uint32_t *)tape, tlen, (uint32_t *)state, (size_t)stop));
 }
 
 static napi_value init(napi_env env, napi_value exports) {

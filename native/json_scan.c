@@ -158,6 +158,10 @@ static inline void put(uint32_t *t, uint32_t w0, size_t start, size_t end, size_
 }
 
 int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s) {
+  return cairn_json_scan_from(b, n, tape, tape_u32s, NULL, SIZE_MAX);
+}
+
+int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s, uint32_t *state, size_t stop_at) {
   const size_t cap = tape_u32s / 4;
   /* Per open container (index = its depth): its entry, whether it is an object, and for an object the
    * key entry whose value is being read (its subtree end is set once the value ends). */
@@ -191,6 +195,27 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
     t_[2] = (uint32_t)i;                     \
     t_[3] = (uint32_t)count;                 \
   } while (0)
+
+  if (!state) stop_at = SIZE_MAX;
+  if (state && state[0] == 1) {
+    /* Resume after the value the last call stopped after. The stacks live in locals while scanning
+     * (the state is only read here and written when suspending). */
+    i = state[1];
+    count = state[2];
+    depth = state[3];
+    if (depth == 0 || depth > CAIRN_JSON_MAX_DEPTH || i > n || count > cap) {
+      state[0] = 0;
+      FAIL(E_UNEXPECTED_END, i > n ? n : i);
+    }
+    for (size_t d = 0; d < depth; d++) {
+      open[d] = state[4 + d];
+      key[d] = state[4 + CAIRN_JSON_MAX_DEPTH + d];
+      is_obj[d] = (uint8_t)state[4 + 2 * CAIRN_JSON_MAX_DEPTH + d];
+    }
+    state[0] = 0;
+    goto after_check;
+  }
+  if (state) state[0] = 0;
 
   /* A UTF-8 byte order mark at the very start is skipped, as TextDecoder (and so JSON.parse of the
    * decoded text, fetch's .json() and .text()) drops it. */
@@ -316,9 +341,11 @@ after_value: /* a value ended at i */
     if (i >= n) return (int64_t)count;
     FAIL(E_TRAILING_CONTENT, i);
   }
+  if (is_obj[depth - 1]) tape[4 * (size_t)key[depth - 1] + 3] = (uint32_t)count;
+  if (UNLIKELY(i >= stop_at)) goto suspend;
+after_check:
   {
     const int obj = is_obj[depth - 1];
-    if (obj) tape[4 * (size_t)key[depth - 1] + 3] = (uint32_t)count;
     if (UNLIKELY(i >= n || b[i] != ',')) {
       SKIP_WS();
       if (UNLIKELY(i >= n)) FAIL(E_UNEXPECTED_END, i);
@@ -336,6 +363,18 @@ after_value: /* a value ended at i */
     }
     FAIL(E_UNEXPECTED_CHARACTER, i);
   }
+
+suspend:
+  state[0] = 1;
+  state[1] = (uint32_t)i;
+  state[2] = (uint32_t)count;
+  state[3] = (uint32_t)depth;
+  for (size_t d = 0; d < depth; d++) {
+    state[4 + d] = open[d];
+    state[4 + CAIRN_JSON_MAX_DEPTH + d] = key[d];
+    state[4 + 2 * CAIRN_JSON_MAX_DEPTH + d] = is_obj[d];
+  }
+  return CAIRN_JSON_SUSPENDED;
 
 fail:
   if (tape_u32s > 0) tape[0] = (uint32_t)at;

@@ -13,8 +13,9 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
-import { scanJsonJs } from '../../src/merkle/json/scan-js.js';
-import { ENTRY, F_ESCAPED, MAX_DEPTH, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
+import { newJsScanState, scanJsonJs } from '../../src/merkle/json/scan-js.js';
+import { JsonScan } from '../../src/merkle/json/tape.js';
+import { ENTRY, F_ESCAPED, MAX_DEPTH, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
 // (e.g. one with -DCAIRN_JSON_NO_SIMD, the portable path) in place of the addon's.
@@ -24,7 +25,7 @@ const enc = new TextEncoder();
 const dec = new TextDecoder();
 const err = (e: ScanError): number => -(2 + e);
 
-type Scan = (b: Uint8Array, t: Uint32Array) => number;
+type Scan = (b: Uint8Array, t: Uint32Array, state?: never, stopAt?: number) => number;
 /** A scan on a fresh zeroed tape of `u32s` (default: room for one entry per byte, enough for any text). */
 function scan(f: Scan, bytes: Uint8Array, u32s = ENTRY * (bytes.length + 1)): { ret: number; tape: Uint32Array } {
   const tape = new Uint32Array(u32s);
@@ -398,3 +399,101 @@ describe.skipIf(!native)(
     });
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Resumable scans: stopped at many places and resumed, a scan leaves the one-shot tape; both scanners
+// stop at the same values; what a suspended tape shows is complete.
+
+/** Scan in steps (the stops in order), recording each suspension as "count@reached". */
+function stepwise(which: 'js' | 'native', b: Uint8Array, stops: number[], u32s = ENTRY * (b.length + 1)): { ret: number; tape: Uint32Array; trail: string[] } {
+  const tape = new Uint32Array(u32s);
+  const trail: string[] = [];
+  const js = newJsScanState();
+  const st = new Uint32Array(NATIVE_STATE_U32S);
+  for (const stop of [...stops, Infinity]) {
+    const ret = which === 'js' ? scanJsonJs(b, tape, js, stop) : native!(b, tape, st as never, stop === Infinity ? Number.MAX_SAFE_INTEGER : stop);
+    if (ret !== SUSPENDED) return { ret, tape, trail };
+    const count = which === 'js' ? js.count : st[2]!;
+    const reached = which === 'js' ? js.i : st[1]!;
+    trail.push(`${count}@${reached}`);
+    expect(reached, `stopped before ${stop}`).toBeGreaterThanOrEqual(stop);
+    checkSuspended(b, tape, count);
+  }
+  throw new Error('unreachable');
+}
+
+/** Entries below `count` of a suspended tape: every closed one is as the one-shot tape has it (checked
+ * by the callers); open containers end at 0 and hold only entries below `count`. */
+function checkSuspended(b: Uint8Array, tape: Uint32Array, count: number): void {
+  let open = 0;
+  for (let e = 0; e < count; e++) {
+    const t = tape[e * ENTRY]! & TYPE_MASK;
+    if ((t === T_OBJECT || t === T_ARRAY) && tape[e * ENTRY + 2] === 0) open++;
+    else if (t !== T_KEY) expect(tape[e * ENTRY + 2]!, `entry ${e} ends`).toBeGreaterThan(tape[e * ENTRY + 1]!);
+  }
+  expect(open, 'a suspended scan is inside a container').toBeGreaterThan(0);
+}
+
+const stopsFor = (n: number, r: () => number, many: number): number[] => {
+  const out: number[] = [];
+  for (let at = 0; at < n; ) out.push((at += 1 + Math.floor(r() * Math.max(1, (2 * n) / many))));
+  return out;
+};
+
+function checkResumed(which: 'js' | 'native', b: Uint8Array, label: string, r: () => number, many = 20): string[] {
+  const f = which === 'js' ? scanJsonJs : native!;
+  const once = scan(f, b);
+  for (const stops of [stopsFor(b.length, r, many), [0], [1, 1, 1, 2, 2, 3]]) {
+    const got = stepwise(which, b, stops);
+    if (got.ret !== once.ret) expect(`${got.ret} @${got.tape[0]}`, `${label} stops ${stops.slice(0, 8)}`).toBe(`${once.ret} @${once.tape[0]}`);
+    if (once.ret >= 0) expect(Buffer.compare(Buffer.from(got.tape.buffer, 0, once.ret * 16), Buffer.from(once.tape.buffer, 0, once.ret * 16)), label).toBe(0);
+  }
+  return stepwise(which, b, stopsFor(b.length, rng(b.length), many)).trail;
+}
+
+describe('resumable scans', () => {
+  const texts: Array<readonly [string, Uint8Array]> = [...vectors, ...handCases.filter((_, i) => i % 7 === 0), ...fuzz.slice(0, 300).map((b, k) => [`fuzz #${k}`, b] as [string, Uint8Array])];
+
+  it('scanJsonJs: stopped anywhere and resumed, the same tape and result as one scan', () => {
+    const r = rng(7);
+    for (const [label, b] of texts) checkResumed('js', b, label, r);
+  });
+
+  it.skipIf(!native)('native: the same, and it stops at the same values as scanJsonJs', () => {
+    const r = rng(7);
+    for (const [label, b] of texts) {
+      const trail = checkResumed('native', b, label, r);
+      expect(trail, label).toEqual(stepwise('js', b, stopsFor(b.length, rng(b.length), 20)).trail);
+    }
+  });
+
+  it('a resumed scan always makes progress, even asked to stop where it already is', () => {
+    const b = u8('[1,2,3,[4,5],{"a":6,"b":[7]}]');
+    const one = scan(scanJsonJs, b);
+    for (const which of native ? (['js', 'native'] as const) : (['js'] as const)) {
+      const got = stepwise(which, b, new Array(40).fill(0));
+      expect(got.ret, which).toBe(one.ret);
+      expect(got.trail.length, which).toBe(10); // one stop per value inside a container
+    }
+  });
+
+  it('JsonScan: advance in parts; out of tape, it scans again with more room; errors name the byte', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ i, s: 'x'.repeat(i % 40) }));
+    for (const text of [JSON.stringify({ result: { items } }), `[${'1,'.repeat(5000)}2]`]) {
+      const b = u8(text);
+      const s = new JsonScan(b);
+      let parts = 0;
+      while (!s.advance(s.reached + 997)) {
+        parts++;
+        expect(s.tape.count).toBeGreaterThan(0);
+      }
+      expect(parts).toBeGreaterThan(8);
+      expect(s.reached).toBe(b.length);
+      expect(rebuild(b, s.tape.tape, s.tape.count)).toEqual(JSON.parse(text));
+    }
+    const bad = new JsonScan(u8(JSON.stringify({ result: { items } }).replace(/\}\]\}\}$/, '}]}]')));
+    expect(() => {
+      while (!bad.advance(bad.reached + 4096));
+    }).toThrow(/^"json": not valid JSON: unexpected character at byte \d+/);
+  });
+});

@@ -47,7 +47,7 @@ export interface NativeBindings {
   ed25519OnCurve?(point: Uint8Array): boolean;
   /** find_program_address over a prepared preimage; writes the address to out, returns the bump or -1. */
   findPda?(preimage: Uint8Array, bumpAt: number, out: Uint8Array): number;
-  jsonScan?(bytes: Uint8Array, tape: Uint32Array): number;
+  jsonScan?(bytes: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;

@@ -7,24 +7,46 @@
  * UTF-8 is not validated: `JSON.parse` of text decoded from those bytes replaces bad sequences rather
  * than failing, and the bytes path must accept exactly what the object path accepts.
  */
-import { ENTRY, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, F_ESCAPED, MAX_DEPTH, TAPE_FULL, TYPE_MASK } from './tape-format.js';
+import { ENTRY, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, F_ESCAPED, MAX_DEPTH, SUSPENDED, TAPE_FULL, TYPE_MASK } from './tape-format.js';
 
 const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isHex = (c: number): boolean => isDigit(c) || (c >= 0x41 && c <= 0x46) || (c >= 0x61 && c <= 0x66);
 
+/** Where a suspended scan goes on (`scanJsonJs` with a state; the native scanner keeps its own). */
+export interface JsScanState {
+  suspended: boolean;
+  /** The byte offset reached. */
+  i: number;
+  /** Entries so far. */
+  count: number;
+  stack: number[];
+  keyOf: number[];
+}
+
+export const newJsScanState = (): JsScanState => ({ suspended: false, i: 0, count: 0, stack: [], keyOf: [] });
+
 /**
  * Scan `b`; fill `tape` (4 u32 per entry). Returns the entry count, `TAPE_FULL` (-1) when `tape` is too
  * small, or a negative `-(2 + ScanError)` with the error's byte offset written to `tape[0]`.
+ *
+ * With a `state`, the scan suspends after the first value that ends at or past byte `stopAt` inside a
+ * container and returns `SUSPENDED` (-10; `state.count` entries are on the tape, the open containers'
+ * still ending at 0); called again with the same bytes, tape and state it goes on from there, always
+ * making progress, and writes exactly the tape a one-shot scan writes. Native json_scan.c stops at the
+ * same values.
  */
-export function scanJsonJs(b: Uint8Array, tape: Uint32Array): number {
+export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState, stopAt = Infinity): number {
   const n = b.length;
   const cap = Math.floor(tape.length / ENTRY);
+  if (!saved) stopAt = Infinity;
+  const resuming = saved?.suspended === true;
+  if (saved) saved.suspended = false;
   // Open containers: their tape index; an object's pending key count is not needed (grammar state
   // below says whether a key or a value is expected).
-  const stack: number[] = [];
-  let count = 0;
-  let i = 0;
+  const stack: number[] = resuming ? saved.stack : [];
+  let count = resuming ? saved.count : 0;
+  let i = resuming ? saved.i : 0;
   const fail = (err: ScanError, at: number): number => {
     tape[0] = at;
     return -(2 + err);
@@ -85,16 +107,25 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array): number {
   const AFTER = 2;
   const VALUE_OR_END = 3; // right after '['
   const KEY = 4; // after ',' in an object
-  let state = VALUE;
+  let state = resuming ? AFTER : VALUE;
   /** Per open object: the tape index of the key whose value is being read (its subtree end is set after the value). */
-  const keyOf: number[] = [];
+  const keyOf: number[] = resuming ? saved.keyOf : [];
 
-  // A UTF-8 byte order mark at the very start is skipped, as TextDecoder (and so JSON.parse of the
-  // decoded text, fetch's .json() and .text()) drops it.
-  if (n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
-  skipWs();
-  if (i >= n) return fail(ScanError.UnexpectedEnd, i);
+  if (!resuming) {
+    // A UTF-8 byte order mark at the very start is skipped, as TextDecoder (and so JSON.parse of the
+    // decoded text, fetch's .json() and .text()) drops it.
+    if (n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
+    skipWs();
+    if (i >= n) return fail(ScanError.UnexpectedEnd, i);
+  }
+  let check = !resuming;
   for (;;) {
+    // A value just ended inside a container: the one place a scan may stop (see above).
+    if (state === AFTER && check && i >= stopAt && stack.length > 0) {
+      Object.assign(saved!, { suspended: true, i, count, stack, keyOf });
+      return SUSPENDED;
+    }
+    check = true;
     skipWs();
     if (i >= n) {
       if (stack.length === 0 && state === AFTER) return count;

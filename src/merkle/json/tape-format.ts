@@ -25,6 +25,10 @@ export const T_KEY = 8;
 export const MAX_DEPTH = 1024;
 /** Returned when the tape is too small: the caller grows it and scans again. */
 export const TAPE_FULL = -1;
+/** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9. */
+export const SUSPENDED = -10;
+/** u32s of the native scanner's state (json_scan.h CAIRN_JSON_STATE_U32S). */
+export const NATIVE_STATE_U32S = 4 + 3 * MAX_DEPTH;
 
 /** Why a text is not JSON; a scan returns -(2 + code) and writes the byte offset to tape[0]. */
 export enum ScanError {

@@ -12,22 +12,32 @@
 import { InputError } from '../../errors.js';
 import { loadNative } from '../hash/native.js';
 import { parseJsonLossless } from '../codec.js';
-import { scanJsonJs } from './scan-js.js';
-import { ENTRY, F_ESCAPED, SCAN_ERROR_TEXT, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
+import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
+import { ENTRY, F_ESCAPED, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
 
-type Scanner = (bytes: Uint8Array, tape: Uint32Array) => number;
-let scanner: { name: 'native' | 'js'; scan: Scanner } | undefined;
+/** A scanner: one-shot without a state, resumable with one (scan-js.ts, json_scan.h). */
+type Scanner = (bytes: Uint8Array, tape: Uint32Array, state?: never, stopAt?: number) => number;
+interface ScannerChoice {
+  name: 'native' | 'js';
+  scan: Scanner;
+  /** A fresh state for a resumable scan, and the byte offset a suspended one reached. */
+  newState: () => Uint32Array | JsScanState;
+  reached: (state: Uint32Array | JsScanState) => number;
+}
+let scanner: ScannerChoice | undefined;
 
 /** The scanner in use: the addon's when it is built (`CAIRN_JSON_SCAN=js` forces the portable one). */
 export function jsonScanBackend(): 'native' | 'js' {
   return pickScanner().name;
 }
 
-function pickScanner(): { name: 'native' | 'js'; scan: Scanner } {
+function pickScanner(): ScannerChoice {
   if (scanner) return scanner;
   const native = process.env.CAIRN_JSON_SCAN === 'js' ? null : loadNative();
   const fn = native?.jsonScan;
-  scanner = fn ? { name: 'native', scan: (b, t) => fn(b, t) } : { name: 'js', scan: scanJsonJs };
+  scanner = fn
+    ? { name: 'native', scan: fn as Scanner, newState: () => new Uint32Array(NATIVE_STATE_U32S), reached: (s) => (s as Uint32Array)[1]! }
+    : { name: 'js', scan: scanJsonJs as Scanner, newState: newJsScanState, reached: (s) => (s as JsScanState).i };
   return scanner;
 }
 
@@ -50,8 +60,10 @@ export class JsonTape {
 
   constructor(
     readonly bytes: Uint8Array,
-    readonly tape: Uint32Array,
-    readonly count: number,
+    /** The entries (replaced by a larger one if a resumed scan outgrows it). */
+    public tape: Uint32Array,
+    /** Entries so far: all of them once the scan is done (see `JsonScan`). */
+    public count: number,
     options: ScanOptions = {},
   ) {
     this.decodeBelow = options.decodeBelow ?? 4096;
@@ -96,18 +108,18 @@ export class JsonTape {
    * must the items be parsed with `parseJsonLossless`, which costs a regex pass over every item.
    */
   get longNumbers(): boolean {
-    if (this.long === undefined) {
-      const t = this.tape;
-      let long = false;
-      for (let o = 0, stop = this.count * ENTRY; o < stop; o += ENTRY) {
-        if ((t[o]! & TYPE_MASK) === T_NUMBER && t[o + 2]! - t[o + 1]! >= 16) {
-          long = true;
-          break;
-        }
-      }
-      this.long = long;
-    }
+    this.long ??= this.longNumbersIn(0, this.count);
     return this.long;
+  }
+
+  /** `longNumbers` for entries [a, b) only (a batch's items: the verifier asks per batch). */
+  longNumbersIn(a: number, b: number): boolean {
+    if (this.long === false) return false;
+    const t = this.tape;
+    for (let o = a * ENTRY, stop = b * ENTRY; o < stop; o += ENTRY) {
+      if ((t[o]! & TYPE_MASK) === T_NUMBER && t[o + 2]! - t[o + 1]! >= 16) return true;
+    }
+    return false;
   }
 
   /** The UTF-8 text of bytes [a, b). */
@@ -269,18 +281,84 @@ export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape
     remembered.delete(bytes);
     return known.decodeBelow === (options.decodeBelow ?? 4096) ? known : new JsonTape(bytes, known.tape, known.count, options);
   }
-  const { scan } = pickScanner();
-  let cap = Math.max(64, Math.ceil(bytes.length * FIRST_GUESS));
-  for (;;) {
-    const tape = takeTape(cap * ENTRY);
-    const r = scan(bytes, tape);
-    if (r >= 0) return new JsonTape(bytes, tape, r, options);
-    releaseTape(tape);
-    if (r !== TAPE_FULL) {
-      const code = (-r - 2) as ScanError;
-      throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${tape[0]}`);
+  const scan = new JsonScan(bytes, options);
+  scan.advance(Infinity);
+  return scan.tape;
+}
+
+/** A tape already made for these bytes (`rememberTape`), taken as `scanJson` would; else null. */
+export function rememberedTape(bytes: Uint8Array, options: ScanOptions = {}): JsonTape | null {
+  return remembered.has(bytes) && !remembered.get(bytes)!.isReleased ? scanJson(bytes, options) : null;
+}
+
+/**
+ * A scan done a part at a time: `advance(stopAt)` scans on until the first value that ends at or past
+ * byte `stopAt` inside a container, and `tape` meanwhile holds every entry so far — those still open
+ * (a container whose end is not reached) end at 0. The verifier sends out the first items of a large
+ * response while it scans the rest.
+ *
+ * @example
+ * const s = new JsonScan(body);
+ * while (!s.advance(s.reached + (1 << 20))) useEntriesSoFar(s.tape);
+ */
+export class JsonScan {
+  readonly tape: JsonTape;
+  private readonly scanner = pickScanner();
+  private state: Uint32Array | JsScanState;
+  private finished = false;
+
+  constructor(
+    readonly bytes: Uint8Array,
+    options: ScanOptions = {},
+  ) {
+    this.state = this.scanner.newState();
+    this.tape = new JsonTape(bytes, takeTape(Math.max(64, Math.ceil(bytes.length * FIRST_GUESS)) * ENTRY), 0, options);
+  }
+
+  /** True once the whole text is scanned. */
+  get done(): boolean {
+    return this.finished;
+  }
+
+  /** The byte offset scanned up to. */
+  get reached(): number {
+    return this.finished ? this.bytes.length : this.scanner.reached(this.state);
+  }
+
+  /**
+   * Scan on (see above); true once the whole text is scanned. Throws `InputError` (field `json`)
+   * naming the byte offset of the first syntax error, where `JSON.parse` would have refused the text.
+   */
+  advance(stopAt: number): boolean {
+    if (this.finished) return true;
+    const t = this.tape;
+    const { scan } = this.scanner;
+    // Past the last byte: no value ends there, so the scan runs to the end (the addon takes integers).
+    const stop = Math.min(stopAt, this.bytes.length + 1);
+    for (;;) {
+      const r = scan(this.bytes, t.tape, this.state as never, stop);
+      if (r >= 0 || r === SUSPENDED) {
+        t.count = r >= 0 ? r : this.countSoFar();
+        this.finished = r >= 0;
+        return this.finished;
+      }
+      if (r !== TAPE_FULL) {
+        const at = t.tape[0];
+        releaseTape(t.tape);
+        this.finished = true;
+        const code = (-r - 2) as ScanError;
+        throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${at}`);
+      }
+      // Out of room: scan again from the start with room for the worst case, one entry per 2 bytes
+      // ("[1,1,…]"). The entries come out the same, so any already read stay valid.
+      releaseTape(t.tape);
+      t.tape = takeTape((Math.ceil(this.bytes.length / 2) + 2) * ENTRY);
+      this.state = this.scanner.newState();
     }
-    // Worst case is one entry per 2 bytes ("[1,1,…]").
-    cap = Math.ceil(bytes.length / 2) + 2;
+  }
+
+  private countSoFar(): number {
+    const s = this.state;
+    return s instanceof Uint32Array ? s[2]! : s.count;
   }
 }
