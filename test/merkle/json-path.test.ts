@@ -5,22 +5,12 @@
  * vector file of every kind, under every envelope the service uses, with mutations, and on the
  * worker threads as well as inline. `jsonParseBelow: 0` forces the scan on inputs of any size.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { KIND_NAMES, kinds, type KindName } from '../../src/merkle/kinds.js';
+import { KIND_NAMES, kinds } from '../../src/merkle/kinds.js';
 import { parseJsonLossless } from '../../src/merkle/codec.js';
 import { extractJson } from '../../src/merkle/json/extract.js';
-import { CairnError } from '../../src/errors.js';
-
-const dir = new URL('../vectors/', import.meta.url);
-const files: string[] = [];
-for (const d of ['photon', 'bubblegum', 'das', 'light_e2e']) {
-  for (const f of readdirSync(new URL(`${d}/`, dir))) if (f.endsWith('.json')) files.push(`${d}/${f}`);
-}
-const text = (f: string): string => readFileSync(new URL(f, dir), 'utf8');
-const bytes = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
+import { bytes, files, itemsOf, mutate, outcome, text } from './json-fixtures.js';
 
 const inline = createVerifier({ threads: 0, jsonParseBelow: 0 });
 const pooled = createVerifier({ threads: 2, jsonParseBelow: 0 });
@@ -28,34 +18,6 @@ afterAll(async () => {
   await inline.close();
   await pooled.close();
 });
-
-/** The verdicts, or the error (class, code and message), of a verify call. */
-async function outcome(p: Promise<unknown>): Promise<unknown> {
-  try {
-    return { ok: await p };
-  } catch (e) {
-    return { error: e instanceof CairnError ? [e.constructor.name, e.code, e.message] : String(e) };
-  }
-}
-
-/** Items of `kind` in every vector file, parsed. */
-function itemsOf(kind: KindName): unknown[] {
-  const out: unknown[] = [];
-  for (const f of files) {
-    try {
-      for (const { item } of kinds[kind].extract(parseJsonLossless(text(f)))) out.push(item);
-    } catch {
-      /* no item of this kind in that file */
-    }
-  }
-  return out;
-}
-
-const flip = (s: string): string => {
-  const b = bs58.decode(s);
-  b[7]! ^= 0x10;
-  return bs58.encode(b);
-};
 
 describe('bytes path = parsed path', () => {
   it('every vector file, as shipped, for every kind: same verdicts or the same error', async () => {
@@ -160,26 +122,3 @@ describe('bytes path: unusable input', () => {
     expect(await inline.verify('asset-proof', bytes([]))).toEqual([]);
   });
 });
-
-/** A copy of an item with one field changed so that it no longer verifies (or no longer decodes). */
-function mutate(x: unknown): unknown {
-  const o = x as Record<string, unknown>;
-  if (Array.isArray(o.proof) && o.proof.length > 0) {
-    (o.proof as string[])[0] = flip((o.proof as string[])[0]!);
-    return o;
-  }
-  if (typeof o.hash === 'string') {
-    o.hash = flip(o.hash);
-    return o;
-  }
-  if (o.account && typeof o.account === 'object') {
-    mutate(o.account);
-    return o;
-  }
-  if (typeof o.id === 'string' && o.compression) {
-    (o.compression as Record<string, unknown>).data_hash = flip(String((o.compression as Record<string, unknown>).data_hash));
-    return o;
-  }
-  o.root = 'not base58 0OIl';
-  return o;
-}

@@ -28,14 +28,16 @@ export const NO_ID = 0xffffffff;
  * @example
  * pool.run(kind, packJsonBatch(found, 0, 512), 512, { json: true, shared });
  */
-export function packJsonBatch(found: JsonItems, a: number, b: number, reuse?: ArrayBuffer): ArrayBuffer {
+export function packJsonBatch(found: Pick<JsonItems, 'tape' | 'values' | 'keys'>, a: number, b: number, reuse?: ArrayBuffer): ArrayBuffer {
   const { tape, values, keys } = found;
   const n = b - a;
   const size = 8 + 16 * n;
   const ab = reuse && reuse.byteLength >= size ? reuse : new ArrayBuffer(size);
   const head = new Uint32Array(ab, 0, 2 + 4 * n);
   head[0] = n;
-  head[1] = (keys ? KEYED : 0) | (tape.longNumbers ? LONG_NUMBERS : 0);
+  // Asked per batch (its items' entries only), so it never waits for the end of the scan.
+  const long = n > 0 && tape.longNumbersIn(values[a]!, tape.next(values[b - 1]!));
+  head[1] = (keys ? KEYED : 0) | (long ? LONG_NUMBERS : 0);
   for (let i = 0, o = 2; i < n; i++, o += 4) {
     const v = values[a + i]!;
     if (keys) {

@@ -35,9 +35,16 @@ const PARSE_BELOW = 16 * 1024;
  * Array.isArray(found) ? found.length : found.values.length;
  */
 export function extractJson(spec: KindSpec, bytes: Uint8Array, options: { parseBelow?: number } = {}): JsonItems | KeyedItem[] {
+  return extractFromTape(spec, scanJson(bytes, { decodeBelow: scanDecodeBelow(options) }), options);
+}
+
+/** The `decodeBelow` the tapes given to `extractFromTape` are to be scanned with. */
+export const scanDecodeBelow = (options: { parseBelow?: number } = {}): number => Math.min(options.parseBelow ?? PARSE_BELOW, 4096);
+
+/** `extractJson` of a text already scanned (whole), with `decodeBelow: scanDecodeBelow(options)`. */
+export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parseBelow?: number } = {}): JsonItems | KeyedItem[] {
   const parseBelow = options.parseBelow ?? PARSE_BELOW;
-  const tape = scanJson(bytes, { decodeBelow: Math.min(parseBelow, 4096) });
-  if (bytes.length < parseBelow) return spec.extract(tape.value(0));
+  if (tape.bytes.length < parseBelow) return spec.extract(tape.value(0));
   const root = tape.lazy(0);
   if (spec.special?.(root)) return spec.extract(tape.value(0));
   const v = peelEnvelopes(root, (o) => spec.looksLike(o));

@@ -286,9 +286,10 @@ export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape
   return scan.tape;
 }
 
-/** A tape already made for these bytes (`rememberTape`), taken as `scanJson` would; else null. */
-export function rememberedTape(bytes: Uint8Array, options: ScanOptions = {}): JsonTape | null {
-  return remembered.has(bytes) && !remembered.get(bytes)!.isReleased ? scanJson(bytes, options) : null;
+/** True when `scanJson(bytes)` would return a tape made already (`rememberTape`) instead of scanning. */
+export function hasRememberedTape(bytes: Uint8Array): boolean {
+  const known = remembered.get(bytes);
+  return known !== undefined && !known.isReleased;
 }
 
 /**
@@ -334,7 +335,7 @@ export class JsonScan {
     const t = this.tape;
     const { scan } = this.scanner;
     // Past the last byte: no value ends there, so the scan runs to the end (the addon takes integers).
-    const stop = Math.min(stopAt, this.bytes.length + 1);
+    const stop = Math.min(Math.ceil(stopAt), this.bytes.length + 1);
     for (;;) {
       const r = scan(this.bytes, t.tape, this.state as never, stop);
       if (r >= 0 || r === SUSPENDED) {

@@ -1,0 +1,69 @@
+/**
+ * Inputs shared by the bytes-path tests (json-path.test.ts, head-start.test.ts): the vector files,
+ * their items per kind, a mutation that makes an item fail, and a verify call's outcome as a value.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import bs58 from 'bs58';
+import { kinds, type KindName } from '../../src/merkle/kinds.js';
+import { parseJsonLossless } from '../../src/merkle/codec.js';
+import { CairnError } from '../../src/errors.js';
+
+const dir = new URL('../vectors/', import.meta.url);
+/** Every vector file the verifiers read, relative to test/vectors. */
+export const files: string[] = [];
+for (const d of ['photon', 'bubblegum', 'das', 'light_e2e']) {
+  for (const f of readdirSync(new URL(`${d}/`, dir))) if (f.endsWith('.json')) files.push(`${d}/${f}`);
+}
+export const text = (f: string): string => readFileSync(new URL(f, dir), 'utf8');
+export const bytes = (v: unknown): Buffer => Buffer.from(JSON.stringify(v));
+
+/** The verdicts, or the error (class, code and message), of a verify call. */
+export async function outcome(p: Promise<unknown>): Promise<unknown> {
+  try {
+    return { ok: await p };
+  } catch (e) {
+    return { error: e instanceof CairnError ? [e.constructor.name, e.code, e.message] : String(e) };
+  }
+}
+
+/** Items of `kind` in every vector file, parsed. */
+export function itemsOf(kind: KindName): unknown[] {
+  const out: unknown[] = [];
+  for (const f of files) {
+    try {
+      for (const { item } of kinds[kind].extract(parseJsonLossless(text(f)))) out.push(item);
+    } catch {
+      /* no item of this kind in that file */
+    }
+  }
+  return out;
+}
+
+export const flip = (s: string): string => {
+  const b = bs58.decode(s);
+  b[7]! ^= 0x10;
+  return bs58.encode(b);
+};
+
+/** A copy of an item with one field changed so that it no longer verifies (or no longer decodes). */
+export function mutate(x: unknown): unknown {
+  const o = x as Record<string, unknown>;
+  if (Array.isArray(o.proof) && o.proof.length > 0) {
+    (o.proof as string[])[0] = flip((o.proof as string[])[0]!);
+    return o;
+  }
+  if (typeof o.hash === 'string') {
+    o.hash = flip(o.hash);
+    return o;
+  }
+  if (o.account && typeof o.account === 'object') {
+    mutate(o.account);
+    return o;
+  }
+  if (typeof o.id === 'string' && o.compression) {
+    (o.compression as Record<string, unknown>).data_hash = flip(String((o.compression as Record<string, unknown>).data_hash));
+    return o;
+  }
+  o.root = 'not base58 0OIl';
+  return o;
+}
