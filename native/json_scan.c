@@ -55,6 +55,8 @@ static inline int is_digit(uint8_t c) { return (uint8_t)(c - '0') <= 9; }
 static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20) - 'a') <= 5; }
 
 #define STRING_ERROR ((size_t)-1)
+/* Where the stacks start in a state (json_scan.h). */
+#define STACKS 5
 
 /*
  * A string whose opening quote is b[start]: returns the index after its closing quote and sets *esc to
@@ -196,6 +198,8 @@ int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t 
     t_[3] = (uint32_t)count;                 \
   } while (0)
 
+  /* Set once a number of 16+ characters is seen (it may not survive JSON.parse exactly). */
+  uint32_t long_seen = 0;
   if (!state) stop_at = SIZE_MAX;
   if (state && state[0] == 1) {
     /* Resume after the value the last call stopped after. The stacks live in locals while scanning
@@ -203,19 +207,21 @@ int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t 
     i = state[1];
     count = state[2];
     depth = state[3];
+    long_seen = state[4];
     if (depth == 0 || depth > CAIRN_JSON_MAX_DEPTH || i > n || count > cap) {
       state[0] = 0;
       FAIL(E_UNEXPECTED_END, i > n ? n : i);
     }
     for (size_t d = 0; d < depth; d++) {
-      open[d] = state[4 + d];
-      key[d] = state[4 + CAIRN_JSON_MAX_DEPTH + d];
-      is_obj[d] = (uint8_t)state[4 + 2 * CAIRN_JSON_MAX_DEPTH + d];
+      open[d] = state[STACKS + d];
+      key[d] = state[STACKS + CAIRN_JSON_MAX_DEPTH + d];
+      is_obj[d] = (uint8_t)state[STACKS + 2 * CAIRN_JSON_MAX_DEPTH + d];
     }
     state[0] = 0;
     goto after_check;
   }
   if (state) state[0] = 0;
+  if (state) state[4] = 0;
 
   /* A UTF-8 byte order mark at the very start is skipped, as TextDecoder (and so JSON.parse of the
    * decoded text, fetch's .json() and .text()) drops it. */
@@ -292,6 +298,7 @@ value_c:
     if (UNLIKELY(count >= cap)) return CAIRN_JSON_TAPE_FULL;
     const size_t e = count++;
     put(tape + 4 * e, T_NUMBER | DEPTH_BITS, start, j, e + 1);
+    if (UNLIKELY(j - start >= 16)) long_seen = 1;
     i = j;
     goto after_value;
   }
@@ -338,7 +345,10 @@ key_c:
 after_value: /* a value ended at i */
   if (UNLIKELY(depth == 0)) {
     SKIP_WS();
-    if (i >= n) return (int64_t)count;
+    if (i >= n) {
+      if (state) state[4] = long_seen;
+      return (int64_t)count;
+    }
     FAIL(E_TRAILING_CONTENT, i);
   }
   if (is_obj[depth - 1]) tape[4 * (size_t)key[depth - 1] + 3] = (uint32_t)count;
@@ -369,10 +379,11 @@ suspend:
   state[1] = (uint32_t)i;
   state[2] = (uint32_t)count;
   state[3] = (uint32_t)depth;
+  state[4] = long_seen;
   for (size_t d = 0; d < depth; d++) {
-    state[4 + d] = open[d];
-    state[4 + CAIRN_JSON_MAX_DEPTH + d] = key[d];
-    state[4 + 2 * CAIRN_JSON_MAX_DEPTH + d] = is_obj[d];
+    state[STACKS + d] = open[d];
+    state[STACKS + CAIRN_JSON_MAX_DEPTH + d] = key[d];
+    state[STACKS + 2 * CAIRN_JSON_MAX_DEPTH + d] = is_obj[d];
   }
   return CAIRN_JSON_SUSPENDED;
 

@@ -23,8 +23,9 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
  * verifier hands out the first items of a large response while the rest is scanned).
  *
  * `state` is CAIRN_JSON_STATE_U32S u32s, all zero for a fresh scan: [0] status (0 fresh, 1 suspended),
- * [1] the byte offset reached, [2] the entry count so far, [3] the depth, then the open containers'
- * entries, their current key entries and whether each is an object (CAIRN_JSON_MAX_DEPTH each).
+ * [1] the byte offset reached, [2] the entry count so far, [3] the depth, [4] 1 once a number of 16 or
+ * more characters was seen (set when suspending and when done), then the open containers' entries,
+ * their current key entries and whether each is an object (CAIRN_JSON_MAX_DEPTH each).
  * The scan suspends after the first value that ends at or past byte `stop_at` inside a container,
  * returning CAIRN_JSON_SUSPENDED with state[2] entries complete on the tape except the open containers
  * (end 0) and their keys'; calling again with the same bytes, tape and state goes on from there (it
@@ -32,7 +33,7 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
  * state[0] = 0. A resumed scan writes exactly the tape a one-shot scan writes.
  */
 #define CAIRN_JSON_SUSPENDED (-10)
-#define CAIRN_JSON_STATE_U32S (4 + 3 * CAIRN_JSON_MAX_DEPTH)
+#define CAIRN_JSON_STATE_U32S (5 + 3 * CAIRN_JSON_MAX_DEPTH)
 int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s, uint32_t *state, size_t stop_at);
 
 #endif

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
 import { newJsScanState, scanJsonJs } from '../../src/merkle/json/scan-js.js';
 import { JsonScan } from '../../src/merkle/json/tape.js';
-import { ENTRY, F_ESCAPED, MAX_DEPTH, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
+import { ENTRY, F_ESCAPED, MAX_DEPTH, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
 // (e.g. one with -DCAIRN_JSON_NO_SIMD, the portable path) in place of the addon's.
@@ -412,10 +412,14 @@ function stepwise(which: 'js' | 'native', b: Uint8Array, stops: number[], u32s =
   const st = new Uint32Array(NATIVE_STATE_U32S);
   for (const stop of [...stops, Infinity]) {
     const ret = which === 'js' ? scanJsonJs(b, tape, js, stop) : native!(b, tape, st as never, stop === Infinity ? Number.MAX_SAFE_INTEGER : stop);
-    if (ret !== SUSPENDED) return { ret, tape, trail };
+    if (ret !== SUSPENDED) {
+      if (ret >= 0) trail.push(`done${(which === 'js' ? js.long : st[NATIVE_STATE_LONG] === 1) ? ' long' : ''}`);
+      return { ret, tape, trail };
+    }
     const count = which === 'js' ? js.count : st[2]!;
     const reached = which === 'js' ? js.i : st[1]!;
-    trail.push(`${count}@${reached}`);
+    const long = which === 'js' ? js.long : st[NATIVE_STATE_LONG] === 1;
+    trail.push(`${count}@${reached}${long ? ' long' : ''}`);
     expect(reached, `stopped before ${stop}`).toBeGreaterThanOrEqual(stop);
     checkSuspended(b, tape, count);
   }
@@ -473,8 +477,22 @@ describe('resumable scans', () => {
     for (const which of native ? (['js', 'native'] as const) : (['js'] as const)) {
       const got = stepwise(which, b, new Array(40).fill(0));
       expect(got.ret, which).toBe(one.ret);
-      expect(got.trail.length, which).toBe(10); // one stop per value inside a container
+      expect(got.trail.length, which).toBe(11); // one stop per value inside a container, then done
     }
+  });
+
+  it('the scan says whether it saw a number of 16+ characters, as of each stop', () => {
+    for (const which of native ? (['js', 'native'] as const) : (['js'] as const)) {
+      const b = u8('[1, 2.5, {"a": [123456789012345]}, "12345678901234567890", -1234567890.12345, 7]');
+      expect(stepwise(which, b, [3, 8, 34, 60, 80]).trail, which).toEqual(['3@7', '7@31', '8@57', '9@76 long', 'done long']);
+      expect(stepwise(which, u8('{"a":1e+1234567890123}'), []).trail, which).toEqual(['done long']);
+      expect(stepwise(which, u8('[123456789012345]'), []).trail, which).toEqual(['done']);
+    }
+    const s = new JsonScan(u8('[1, 12345678901234567, 2]'));
+    s.advance(0);
+    expect(s.tape.mayHoldLong).toBe(false);
+    s.advance(Infinity);
+    expect(s.tape.mayHoldLong).toBe(true);
   });
 
   it('JsonScan: advance in parts; out of tape, it scans again with more room; errors name the byte', () => {

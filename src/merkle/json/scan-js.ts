@@ -22,9 +22,11 @@ export interface JsScanState {
   count: number;
   stack: number[];
   keyOf: number[];
+  /** A number of 16+ characters was seen (it may not survive `JSON.parse` exactly); set when suspending and when done. */
+  long: boolean;
 }
 
-export const newJsScanState = (): JsScanState => ({ suspended: false, i: 0, count: 0, stack: [], keyOf: [] });
+export const newJsScanState = (): JsScanState => ({ suspended: false, i: 0, count: 0, stack: [], keyOf: [], long: false });
 
 /**
  * Scan `b`; fill `tape` (4 u32 per entry). Returns the entry count, `TAPE_FULL` (-1) when `tape` is too
@@ -47,6 +49,7 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
   const stack: number[] = resuming ? saved.stack : [];
   let count = resuming ? saved.count : 0;
   let i = resuming ? saved.i : 0;
+  let long = resuming ? saved.long : false;
   const fail = (err: ScanError, at: number): number => {
     tape[0] = at;
     return -(2 + err);
@@ -122,13 +125,16 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
   for (;;) {
     // A value just ended inside a container: the one place a scan may stop (see above).
     if (state === AFTER && check && i >= stopAt && stack.length > 0) {
-      Object.assign(saved!, { suspended: true, i, count, stack, keyOf });
+      Object.assign(saved!, { suspended: true, i, count, stack, keyOf, long });
       return SUSPENDED;
     }
     check = true;
     skipWs();
     if (i >= n) {
-      if (stack.length === 0 && state === AFTER) return count;
+      if (stack.length === 0 && state === AFTER) {
+        if (saved) saved.long = long;
+        return count;
+      }
       return fail(ScanError.UnexpectedEnd, i);
     }
     const c = b[i]!;
@@ -226,6 +232,7 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
       }
       const e = push(T_NUMBER, start, 0);
       if (e < 0) return TAPE_FULL;
+      if (j - start >= 16) long = true;
       i = j;
       close(e, i);
       afterValue();

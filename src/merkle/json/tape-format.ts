@@ -28,7 +28,9 @@ export const TAPE_FULL = -1;
 /** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9. */
 export const SUSPENDED = -10;
 /** u32s of the native scanner's state (json_scan.h CAIRN_JSON_STATE_U32S). */
-export const NATIVE_STATE_U32S = 4 + 3 * MAX_DEPTH;
+export const NATIVE_STATE_U32S = 5 + 3 * MAX_DEPTH;
+/** Where the native state says a number of 16+ characters was seen (see `NATIVE_STATE_U32S`). */
+export const NATIVE_STATE_LONG = 4;
 
 /** Why a text is not JSON; a scan returns -(2 + code) and writes the byte offset to tape[0]. */
 export enum ScanError {

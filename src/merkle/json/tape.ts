@@ -13,7 +13,7 @@ import { InputError } from '../../errors.js';
 import { loadNative } from '../hash/native.js';
 import { parseJsonLossless } from '../codec.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
-import { ENTRY, F_ESCAPED, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
+import { ENTRY, F_ESCAPED, NATIVE_STATE_LONG, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
 
 /** A scanner: one-shot without a state, resumable with one (scan-js.ts, json_scan.h). */
 type Scanner = (bytes: Uint8Array, tape: Uint32Array, state?: never, stopAt?: number) => number;
@@ -23,6 +23,8 @@ interface ScannerChoice {
   /** A fresh state for a resumable scan, and the byte offset a suspended one reached. */
   newState: () => Uint32Array | JsScanState;
   reached: (state: Uint32Array | JsScanState) => number;
+  /** True once the scan saw a number of 16+ characters (as of its last suspension or its end). */
+  sawLong: (state: Uint32Array | JsScanState) => boolean;
 }
 let scanner: ScannerChoice | undefined;
 
@@ -36,8 +38,8 @@ function pickScanner(): ScannerChoice {
   const native = process.env.CAIRN_JSON_SCAN === 'js' ? null : loadNative();
   const fn = native?.jsonScan;
   scanner = fn
-    ? { name: 'native', scan: fn as Scanner, newState: () => new Uint32Array(NATIVE_STATE_U32S), reached: (s) => (s as Uint32Array)[1]! }
-    : { name: 'js', scan: scanJsonJs as Scanner, newState: newJsScanState, reached: (s) => (s as JsScanState).i };
+    ? { name: 'native', scan: fn as Scanner, newState: () => new Uint32Array(NATIVE_STATE_U32S), reached: (s) => (s as Uint32Array)[1]!, sawLong: (s) => (s as Uint32Array)[NATIVE_STATE_LONG] === 1 }
+    : { name: 'js', scan: scanJsonJs as Scanner, newState: newJsScanState, reached: (s) => (s as JsScanState).i, sawLong: (s) => (s as JsScanState).long };
   return scanner;
 }
 
@@ -88,6 +90,12 @@ export class JsonTape {
   private released = false;
 
   /**
+   * False when the scan saw no number of 16+ characters in the text so far (`JsonScan` keeps it up to
+   * date): then no batch needs the lossless parser, and none has to look. True when unknown.
+   */
+  mayHoldLong = true;
+
+  /**
    * Hand the tape back for the next scan to reuse (the verifier does, once every batch is packed).
    * The tape must not be read afterwards.
    */
@@ -114,7 +122,7 @@ export class JsonTape {
 
   /** `longNumbers` for entries [a, b) only (a batch's items: the verifier asks per batch). */
   longNumbersIn(a: number, b: number): boolean {
-    if (this.long === false) return false;
+    if (this.long === false || !this.mayHoldLong) return false;
     const t = this.tape;
     for (let o = a * ENTRY, stop = b * ENTRY; o < stop; o += ENTRY) {
       if ((t[o]! & TYPE_MASK) === T_NUMBER && t[o + 2]! - t[o + 1]! >= 16) return true;
@@ -279,7 +287,10 @@ export function scanJson(bytes: Uint8Array, options: ScanOptions = {}): JsonTape
   if (known && !known.isReleased) {
     // Handed out once: whoever takes it may release it, so a second reader of these bytes scans anew.
     remembered.delete(bytes);
-    return known.decodeBelow === (options.decodeBelow ?? 4096) ? known : new JsonTape(bytes, known.tape, known.count, options);
+    if (known.decodeBelow === (options.decodeBelow ?? 4096)) return known;
+    const again = new JsonTape(bytes, known.tape, known.count, options);
+    again.mayHoldLong = known.mayHoldLong;
+    return again;
   }
   const scan = new JsonScan(bytes, options);
   scan.advance(Infinity);
@@ -340,6 +351,7 @@ export class JsonScan {
       const r = scan(this.bytes, t.tape, this.state as never, stop);
       if (r >= 0 || r === SUSPENDED) {
         t.count = r >= 0 ? r : this.countSoFar();
+        t.mayHoldLong = this.scanner.sawLong(this.state);
         this.finished = r >= 0;
         return this.finished;
       }
