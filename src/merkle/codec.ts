@@ -565,40 +565,6 @@ export class BatchWriter {
     this.text(T_STR, value as string);
   }
 
-  /**
-   * `b58` of a string given as its UTF-8 bytes `src[a..b)` (JSON text without escapes: the very bytes
-   * `b58` would write for the decoded string).
-   */
-  b58Bytes(src: Uint8Array, a: number, b: number): void {
-    this.ensure(5 + b - a);
-    this.buf[this.pos] = T_STR;
-    this.put32(this.pos + 1, b - a);
-    this.buf.set(src.subarray(a, b), this.pos + 5);
-    this.pos += 5 + b - a;
-  }
-
-  /**
-   * `nodes` of `k` ASCII strings given as byte ranges of `src` (`ranges[2j]`, `ranges[2j + 1]`), each
-   * under 256 bytes: the record `nodes` writes for the decoded strings.
-   */
-  nodesBytes(src: Uint8Array, ranges: Int32Array, k: number): void {
-    let bytes = 0;
-    for (let j = 0; j < k; j++) bytes += ranges[2 * j + 1]! - ranges[2 * j]!;
-    this.ensure(5 + k + bytes);
-    const b = this.buf;
-    b[this.pos] = T_NODES8;
-    this.put32(this.pos + 1, k);
-    const lens = this.pos + 5;
-    let at = lens + k;
-    for (let j = 0; j < k; j++) {
-      const x = ranges[2 * j]!;
-      const y = ranges[2 * j + 1]!;
-      b[lens + j] = y - x;
-      for (let i = x; i < y; i++) b[at++] = src[i]!;
-    }
-    this.pos = at;
-  }
-
   /** A list of base58 nodes (`nodesField`'s input): strings copied in one pass, decoded by the worker. */
   nodes(value: unknown, field: string): void {
     if (!Array.isArray(value)) nodesField(value, field);

@@ -12,7 +12,6 @@ import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from './asset.js';
-import { packAssetProofBytes } from './json/asset-proof-bytes.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from './asset-leaf.js';
 import {
   looksLikeAccount,
@@ -71,12 +70,6 @@ export interface KindSpec {
    * and would otherwise pack it only to unpack it again. Must give `verify(pack(item))`'s verdict.
    */
   verifyParsed?(item: object): Verdict;
-  /**
-   * Item JSON text `src[a..b)` → record, without parsing it (the bytes path's workers): writes what
-   * `pack(JSON.parse(text))` writes and puts the item's id's byte range in `id`, or returns false,
-   * writing nothing, when the text is not of the plain shape it reads (then the item is parsed).
-   */
-  packJson?(src: Uint8Array, a: number, b: number, w: BatchWriter, id: Int32Array): boolean;
   /**
    * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once
    * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
@@ -194,7 +187,6 @@ const assetProofKind: KindSpec = {
     if (typeof ni !== 'number' || !Number.isSafeInteger(ni) || ni < 1) throw new FieldError('node_index', `expected a positive integer, got ${String(ni)}`);
     w.u64(ni);
   },
-  packJson: packAssetProofBytes,
   verify(r) {
     return verifyAssetProof(decodeAssetProof(r));
   },
