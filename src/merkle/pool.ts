@@ -67,8 +67,9 @@ export interface RunOptions {
   repack?: () => ArrayBuffer;
   /** The batch holds raw JSON items, not packed records. */
   json?: boolean;
-  /** The response a shared JSON batch's offsets point into. */
+  /** The response a shared JSON batch's offsets point into, from byte `sharedAt` (default 0). */
   shared?: SharedArrayBuffer;
+  sharedAt?: number;
 }
 
 export interface PoolOptions {
@@ -91,8 +92,9 @@ interface Task {
   items: number;
   /** The batch holds raw JSON items. */
   json: boolean;
-  /** The response a shared JSON batch points into. */
+  /** The response a shared JSON batch points into, from byte `sharedAt`. */
   shared?: SharedArrayBuffer;
+  sharedAt?: number;
   resolve: (r: BatchResult) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
@@ -294,7 +296,7 @@ export class WorkerPool {
       let task = this.queue.shift();
       while (task && task.settled) task = this.queue.shift();
       if (!task) return;
-      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}), ...(task.shared ? { shared: task.shared } : {}) };
+      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}), ...(task.shared ? { shared: task.shared, sharedAt: task.sharedAt ?? 0 } : {}) };
       // A batch that will wait behind another one must survive this worker dying first: it is moved
       // only when it can be packed again, else it is sent as a copy and kept until answered.
       if (slot.tasks.length === 0 || task.repack) {
@@ -317,12 +319,12 @@ export class WorkerPool {
    * const r = await pool.run('account-proof', writer.finish(), items.length);
    */
   run(kind: string, buf: ArrayBuffer, items: number, options: RunOptions = {}): Promise<BatchResult> {
-    const { signal, repack, json = false, shared } = options;
+    const { signal, repack, json = false, shared, sharedAt } = options;
     if (this.closed) return Promise.reject(new PoolClosedError(kind));
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(abortError(signal));
     return new Promise<BatchResult>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared } : {}) };
+      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared, sharedAt: sharedAt ?? 0 } : {}) };
       if (signal) {
         task.signal = signal;
         // An aborted batch already in a worker finishes there and its answer is dropped: batches are

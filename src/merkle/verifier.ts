@@ -80,12 +80,17 @@ export interface Verifier {
  * }
  */
 /**
- * The response JSON batches point into: the caller's bytes as they are (inline), or a copy in shared
- * memory that every worker reads its items from (one sequential copy per verify; copying each
- * batch's items into the batch cost the main thread more, through cold buffers).
+ * The response JSON batches point into: the caller's bytes as they are (inline, or already in shared
+ * memory, as `client.callRaw` returns them), or a copy in shared memory that every worker reads its
+ * items from (one sequential copy per verify; copying each batch's items into the batch cost the main
+ * thread more, through cold buffers).
  */
 interface JsonSource {
   sab: SharedArrayBuffer | null;
+  /** Where the response starts in `sab`. */
+  at: number;
+  /** True when `sab` is the caller's: never kept for reuse. */
+  callers: boolean;
   view: Uint8Array;
   /** Make sure bytes [0, end) are in the shared copy (it is filled as batches go out, see below). */
   upTo(end: number): void;
@@ -99,6 +104,8 @@ let spareShared: WeakRef<SharedArrayBuffer> | null = null;
  * first batch kept the workers waiting for it (~1.5% of a 2-thread run over proofs).
  */
 function shareResponse(bytes: Uint8Array): JsonSource {
+  // Already shared: read in place, no copy.
+  if (bytes.buffer instanceof SharedArrayBuffer) return { sab: bytes.buffer, at: bytes.byteOffset, callers: true, view: bytes, upTo() {} };
   let sab = spareShared?.deref();
   if (sab && sab.byteLength >= bytes.length) spareShared = null;
   else sab = new SharedArrayBuffer(Math.max(1, Math.ceil(bytes.length * 1.25)));
@@ -106,6 +113,8 @@ function shareResponse(bytes: Uint8Array): JsonSource {
   let copied = 0;
   return {
     sab,
+    at: 0,
+    callers: false,
     view,
     upTo(end) {
       if (end <= copied) return;
@@ -118,7 +127,7 @@ function shareResponse(bytes: Uint8Array): JsonSource {
 }
 
 /** The caller's bytes as they are (inline: nothing to share). */
-const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, view: bytes, upTo() {} });
+const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, at: 0, callers: false, view: bytes, upTo() {} });
 
 /** Responses from this size on are scanned a part at a time, the first batches sent out early. */
 const HEAD_START_FROM = 1 << 20;
@@ -167,7 +176,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
   /** One framed batch: on a worker, or here when the verifier is inline. */
   async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json?: JsonSource): Promise<BatchResult> {
-    if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab! } : {}) });
+    if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab!, sharedAt: json.at } : {}) });
     if (inlineClosed) throw new PoolClosedError(kind);
     if (signal?.aborted) throw abortError(signal);
     // Yield between batches so a long inline run still lets timers and aborts through.
@@ -415,7 +424,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
           // Every batch has answered: nothing reads the tape or the shared copy again (after a failure,
           // batches still in flight may need them to repack, so they are left to the garbage collector).
           found.tape.release();
-          if (response.sab) releaseResponse(response.sab);
+          if (response.sab && !response.callers) releaseResponse(response.sab);
         }
         return out;
       } finally {

@@ -21,8 +21,9 @@ export interface WorkerRequest {
   buf: ArrayBuffer;
   /** The batch holds raw JSON items (json/batch.ts), not packed records. */
   json?: boolean;
-  /** The response a shared JSON batch points into. */
+  /** The response a shared JSON batch points into, from byte `sharedAt` (default 0). */
   shared?: SharedArrayBuffer;
+  sharedAt?: number;
 }
 
 /**
@@ -56,7 +57,7 @@ if (parentPort && data?.cairnVerifier === true) {
     try {
       if (msg.json) {
         if (!msg.shared) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, 'a JSON batch came without the response it points into');
-        const r = verifyJsonBatch(msg.kind, msg.buf, new Uint8Array(msg.shared));
+        const r = verifyJsonBatch(msg.kind, msg.buf, new Uint8Array(msg.shared, msg.sharedAt ?? 0));
         const ms = performance.now() - t0;
         if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf } satisfies WorkerReply, [msg.buf]);
         else {

@@ -41,6 +41,8 @@ export interface PoolRequest {
   timeoutMs: number;
   maxBytes: number;
   signal?: AbortSignal;
+  /** Assemble the body in a `SharedArrayBuffer` (for bodies handed to worker threads; see `sharedBody`). */
+  shared?: boolean;
 }
 
 export interface PoolResponse {
@@ -449,7 +451,7 @@ export function createHttpPool(options: HttpPoolOptions = {}): HttpPool {
     }
 
     private complete(job: Job): void {
-      const body = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
+      const body = job.req.shared ? sharedBody(this.chunks, this.total) : this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.total);
       const res: PoolResponse = { status: this.status, headers: this.headers, body };
       this.chunks = [];
       if (!this.dead) {
@@ -492,4 +494,19 @@ export function createHttpPool(options: HttpPoolOptions = {}): HttpPool {
 function splitKey(key: string): [string, number] {
   const i = key.lastIndexOf(':');
   return [key.slice(0, i), Number(key.slice(i + 1))];
+}
+
+/**
+ * The chunks of a body joined in shared memory: the one copy `Buffer.concat` makes, into a
+ * `SharedArrayBuffer` instead, so the verifier's workers can read the body where it is rather than
+ * from a second copy (~0.1 µs per asset proof on the calling thread, and the body's size in memory).
+ */
+export function sharedBody(chunks: Buffer[], total: number): Buffer {
+  const out = Buffer.from(new SharedArrayBuffer(Math.max(total, 1)), 0, total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }

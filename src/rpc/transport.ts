@@ -25,7 +25,7 @@ import {
   redact,
   registerSecret,
 } from '../errors.js';
-import { createHttpPool, type HttpFailure } from './http-pool.js';
+import { createHttpPool, sharedBody, type HttpFailure } from './http-pool.js';
 import { parseJson } from './json.js';
 import { abortErrorFor, resolveRetryPolicy, withRetry, type RetryPolicy } from './retry.js';
 
@@ -42,7 +42,8 @@ export interface TransportRequest {
   body?: string;
   /** Add the API key to this request (default true). The /fast and /ping hosts do not need it. */
   auth?: boolean;
-  /** How to read a 2xx body: parsed JSON (default), text, or the bytes as received (a Buffer). */
+  /** How to read a 2xx body: parsed JSON (default), text, or the bytes as received (a Buffer over a
+   * SharedArrayBuffer, which the verifier's workers read in place). */
   responseType?: 'json' | 'text' | 'bytes';
   /** A short label for errors and logs, e.g. the JSON-RPC method name. */
   label?: string;
@@ -164,7 +165,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   function viaPool(target: Target, req: TransportRequest, timeoutMs: number): Promise<Omit<TransportResponse, 'attempts'>> {
     return new Promise((resolve, reject) => {
       pool!.request(
-        { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal },
+        { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal, ...(req.responseType === 'bytes' ? { shared: true } : {}) },
         (err, res) => {
           if (err) return reject(failureError(err, target.display, req, timeoutMs, maxBytes));
           try {
@@ -230,7 +231,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
             if (settled) return;
             if (!res.complete) return finish(truncated(display, req));
             try {
-              finish(null, interpret(status, res.headers, Buffer.concat(chunks, total), display, req));
+              finish(null, interpret(status, res.headers, req.responseType === 'bytes' ? sharedBody(chunks, total) : Buffer.concat(chunks, total), display, req));
             } catch (e) {
               finish(e);
             }

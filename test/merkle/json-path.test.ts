@@ -5,6 +5,7 @@
  * vector file of every kind, under every envelope the service uses, with mutations, and on the
  * worker threads as well as inline. `jsonParseBelow: 0` forces the scan on inputs of any size.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { KIND_NAMES, kinds } from '../../src/merkle/kinds.js';
@@ -71,6 +72,31 @@ describe('bytes path = parsed path', () => {
       expect(await v.verify('asset-proof', body)).toEqual(want);
       expect(await v.verify('asset-proof', body.buffer.slice(body.byteOffset, body.byteOffset + body.length))).toEqual(want);
       expect(want.filter((x) => !x.valid).length).toBe(Math.floor((3000 - 4) / 7) + 1);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('bytes already in shared memory are read in place, at any offset, and left as they were', async () => {
+    const base = itemsOf('asset-proof');
+    const items = Array.from({ length: 3000 }, (_, i) => (i % 5 === 2 ? mutate(structuredClone(base[i % base.length])) : base[i % base.length]));
+    const text = bytes({ jsonrpc: '2.0', id: 1, result: { items } });
+    const want = await pooled.verify('asset-proof', items);
+    const v = createVerifier({ threads: 2 });
+    try {
+      for (const at of [0, 13]) {
+        // Larger than any copy the verifier keeps for reuse, so it would be the one kept if it were kept.
+        const sab = new SharedArrayBuffer(8 * text.length + at);
+        const input = new Uint8Array(sab, at, text.length);
+        input.set(text);
+        const digest = (): string => createHash('sha256').update(new Uint8Array(sab)).digest('hex');
+        const before = digest();
+        expect(await v.verify('asset-proof', input), `at ${at}`).toEqual(want);
+        expect(await inline.verify('asset-proof', input), `at ${at} inline`).toEqual(want);
+        // Another response afterwards must not be written into the caller's memory.
+        expect(await v.verify('asset-proof', bytes(items.slice(0, 2000)))).toEqual(want.slice(0, 2000));
+        expect(digest()).toBe(before);
+      }
     } finally {
       await v.close();
     }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BadResponseError, RpcError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createTransport } from '../../src/rpc/transport.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { API_KEY } from './fixtures.js';
 import { startServer, type TestServer } from './server.js';
@@ -37,12 +38,28 @@ describe('callRaw', () => {
     srv.handler = (req) => ({ body: { jsonrpc: '2.0', id: req.body.id, result } });
     const body = await client.callRaw('getAssetProofBatch', { ids: ['x'] });
     expect(body).toBeInstanceOf(Uint8Array);
+    // In shared memory: the verifier's workers read it in place, without a copy.
+    expect(body.buffer).toBeInstanceOf(SharedArrayBuffer);
     expect(srv.requests[0]!.body).toMatchObject({ jsonrpc: '2.0', method: 'getAssetProofBatch', params: { ids: ['x'] } });
     const fromBytes = await verifier.verify('asset-proof', body);
     expect(fromBytes).toEqual(await verifier.verify('asset-proof', JSON.parse(Buffer.from(body).toString('utf8'))));
     expect(fromBytes.filter((v) => !v.valid).map((v) => v.id)).toEqual(['asset-700', 'asset-900']);
     // the same bytes verified again (the scan kept with them was used up by the first verify)
     expect(await verifier.verify('asset-proof', body)).toEqual(fromBytes);
+  });
+
+  it('over node:http too, the bytes come in shared memory', async () => {
+    srv.handler = (req) => ({ body: { jsonrpc: '2.0', id: req.body.id, result: [proof, proof] } });
+    const transport = createTransport({ apiKey: API_KEY, client: 'node:http' });
+    const other = createClient({ url: srv.url, apiKey: API_KEY, transport });
+    try {
+      const body = await other.callRaw('getAssetProofBatch', { ids: ['x'] });
+      expect(body.buffer).toBeInstanceOf(SharedArrayBuffer);
+      expect(await verifier.verify('asset-proof', body)).toEqual(await verifier.verify('asset-proof', [proof, proof]));
+    } finally {
+      await other.close();
+      await transport.close();
+    }
   });
 
   it('an error object is an RpcError, a wrong id a typed error, a bad body a BadResponseError', async () => {
