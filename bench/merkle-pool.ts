@@ -11,7 +11,7 @@
  * the 2 cores with it in max(M, (W + M) / 2): the 2-thread speedup can reach at most the ratio of
  * the two. That bound holds whatever else runs on the machine, where the wall-clock speedup does not.
  *
- * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S] [--rounds R] [--kinds a,b]`; `--stream 0` skips
+ * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S] [--rounds R] [--kinds a,b] [--forms a,b]`; `--stream 0` skips
  * the stream and writes no result files (for a quick look at a few kinds).
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -112,12 +112,22 @@ async function peers(): Promise<Partial<Record<KindName, Peer>>> {
 // ------------------------------------------------------------------------------------ runs
 /**
  * How the items reach `verify`: `objects` — already parsed (the caller parsed the response);
- * `bytes` — the response body as received (the main thread scans it, the workers parse the items);
- * `parsed` — the body parsed with JSON.parse on the main thread inside the timed call, then verified
- * as objects: what a caller holding the body would otherwise do.
+ * `bytes` — the response body as received, in a Buffer (the main thread scans it and copies it to
+ * shared memory; the workers parse the items); `shared` — the same body in a SharedArrayBuffer, as
+ * `client.callRaw` returns it (read in place, no copy); `parsed` — the body parsed with JSON.parse on
+ * the main thread inside the timed call, then verified as objects: what a caller holding the body
+ * would otherwise do. `--forms bytes,shared` times only those.
  */
-type Form = 'objects' | 'bytes' | 'parsed';
-const FORMS: Form[] = ['objects', 'bytes', 'parsed'];
+type Form = 'objects' | 'bytes' | 'shared' | 'parsed';
+const FORMS: Form[] = (() => {
+  const all: Form[] = ['objects', 'bytes', 'shared', 'parsed'];
+  const i = process.argv.indexOf('--forms');
+  if (i < 0) return all;
+  const want = String(process.argv[i + 1]).split(',') as Form[];
+  const bad = want.filter((f) => !all.includes(f));
+  if (bad.length) throw new Error(`--forms: unknown form(s) ${bad.join(', ')}; expected some of ${all.join(', ')}`);
+  return want;
+})();
 
 interface Row {
   kind: KindName;
@@ -211,7 +221,12 @@ async function timeThreads(
 ): Promise<{ us: number[]; perRound: number[][]; cpuUs: number[]; mainUs: number[]; startupMs: number[]; kernels: string }> {
   // The input as the form hands it over; `parsed` parses the body inside the timed call.
   const body = form === 'objects' ? null : Buffer.from(JSON.stringify(items));
-  const input = (): unknown => (form === 'objects' ? items : form === 'bytes' ? body : JSON.parse(body!.toString('utf8')));
+  let shared: Uint8Array | null = null;
+  if (form === 'shared') {
+    shared = new Uint8Array(new SharedArrayBuffer(body!.length));
+    shared.set(body!);
+  }
+  const input = (): unknown => (form === 'objects' ? items : form === 'bytes' ? body : form === 'shared' ? shared : JSON.parse(body!.toString('utf8')));
   const verifiers = [];
   const startupMs: number[] = [];
   try {
@@ -369,7 +384,7 @@ async function main(): Promise<void> {
     '',
     `Per item, JSON item in → verdict out (objects: the main thread finds and packs the items' fields as they are; workers decode them — base58 included — and verify); best of ${ROUNDS} interleaved rounds; the 2T speedup is the median over the rounds of the 1-thread and 2-thread runs taken back to back (best/best beside it). Start-up = first batches on a fresh pool (thread start, TypeScript loader, kernel load). Kernels are chosen per thread: the workers chose ${[...new Set(rows.map((r) => r.workerKernels))].join('; ')}.`,
     '',
-    'Each kind is timed with its items handed over three ways: **objects** (already parsed by the caller), **bytes** (the response body as received: the main thread only scans the text, the workers parse the items) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path).',
+    'Each kind is timed with its items handed over up to four ways: **objects** (already parsed by the caller), **bytes** (the response body as received, in a Buffer: the main thread scans the text and copies it to shared memory as batches go out, the workers parse the items), **shared** (the same body in a SharedArrayBuffer, as `client.callRaw` returns it: read in place) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path).',
     '',
     '| kind | input | items | peer (1 thread) | inline (0 threads) | 1 thread | 2 threads | 2T speedup | plain loop 2T | 2T CPU bound | main-thread CPU/item 1T / 2T | CPU/item 0T / 1T / 2T | start-up 1T / 2T |',
     '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
