@@ -12,6 +12,7 @@
 #include "keccak.h"
 #include "pda.h"
 #include "json_scan.h"
+#include "asset_proof_json.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -242,6 +243,25 @@ static napi_value js_json_scan(napi_env env, napi_callback_info info) {
   return num(env, (double)cairn_json_scan_from(in, len, (uint32_t *)tape, tlen, (uint32_t *)state, (size_t)stop));
 }
 
+/* packAssetProofJson(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array(2)):
+ * number — the position after the record written at out[pos], -1 when the item is declined (nothing
+ * written), -2 when out has no room for it. See asset_proof_json.h. */
+static napi_value js_pack_asset_proof_json(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *src, *out;
+  void *id;
+  size_t slen, olen, idlen;
+  uint64_t a, b, pos;
+  if (argc < 6 || bytes(env, argv[0], &src, &slen)) return throw_type(env, "\"src\": expected Uint8Array");
+  if (get_index(env, argv[1], &a) || get_index(env, argv[2], &b) || a > b || b > slen) return throw_range(env, "\"a\", \"b\": expected a range of src");
+  if (bytes(env, argv[3], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (get_index(env, argv[4], &pos)) return throw_range(env, "\"pos\": expected an offset");
+  if (typed(env, argv[5], napi_uint32_array, &id, &idlen) || idlen < 2) return throw_type(env, "\"id\": expected Uint32Array(2)");
+  return num(env, (double)cairn_pack_asset_proof_json(src, (size_t)a, (size_t)b, out, olen, (size_t)pos, (uint32_t *)id));
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -252,6 +272,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"ed25519OnCurve", NULL, js_on_curve, NULL, NULL, NULL, napi_enumerable, NULL},
     {"findPda", NULL, js_find_pda, NULL, NULL, NULL, napi_enumerable, NULL},
     {"jsonScan", NULL, js_json_scan, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"packAssetProofJson", NULL, js_pack_asset_proof_json, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

@@ -91,8 +91,9 @@ if (build.error || build.status !== 0 || !existsSync(addon)) {
   fallback(`${why}; see ${verbose ? 'the output above' : logFile}`);
 }
 
-// Smoke test in a child process: P(1, 2) must equal the circomlib value, one PDA the web3.js one and
-// two JSON scans the JS reference scanner's tapes, else the addon goes.
+// Smoke test in a child process: P(1, 2) must equal the circomlib value, one PDA the web3.js one,
+// two JSON scans the JS reference scanner's tapes and one asset-proof record the one BatchWriter
+// writes, else the addon goes.
 const probe = `
   const a = require(${JSON.stringify(addon)});
   const i = new Uint8Array(64); i[31] = 1; i[63] = 2;
@@ -109,12 +110,21 @@ const probe = `
     const e = new Uint32Array(16);
     out += ':' + n + ',' + t.subarray(0, 4 * n).join(',') + ':' + a.jsonScan(Buffer.from('[1,]'), e) + ',' + e[0];
   }
+  // The asset-proof packer: one plain item (its record and the leaf's range), one it declines.
+  if (typeof a.packAssetProofJson === 'function') {
+    const src = Buffer.from(' {"root":"ab","leaf":"cd","proof":["e"],"node_index":3} ');
+    const rec = new Uint8Array(64);
+    const id = new Uint32Array(2);
+    const end = a.packAssetProofJson(src, 1, src.length - 1, rec, 4, id);
+    out += ':' + end + ',' + Buffer.from(rec.subarray(4, Math.max(4, end))).toString('hex') + ',' + id.join(',') + ',' + a.packAssetProofJson(Buffer.from('{"root":"a","root":"b"}'), 0, 23, rec, 0, id);
+  }
   process.stdout.write(out);
 `;
 const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 });
 const expected =
   '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' +
-  ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3';
+  ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3' +
+  ':34,01020000006162010200000063640a010000000165050300000000000000,22,24,-1';
 if (smoke.status !== 0 || smoke.stdout !== expected) {
   rmSync(addon, { force: true });
   fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : `wrong values: ${smoke.stdout}`})`);

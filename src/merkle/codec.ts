@@ -565,6 +565,21 @@ export class BatchWriter {
     this.text(T_STR, value as string);
   }
 
+  /**
+   * A whole record written by `write` (a native packer) at the current position, given room for
+   * `maxBytes`: it returns the end of what it wrote, or a negative number when it declines (then
+   * nothing counts as written, and the caller writes the record another way).
+   */
+  packWith(maxBytes: number, write: (buf: Uint8Array, pos: number) => number): boolean {
+    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    this.ensure(maxBytes);
+    const end = write(this.buf, this.pos);
+    if (end < 0) return false;
+    this.put32(4 + 4 * this.i++, this.pos);
+    this.pos = end;
+    return true;
+  }
+
   /** A list of base58 nodes (`nodesField`'s input): strings copied in one pass, decoded by the worker. */
   nodes(value: unknown, field: string): void {
     if (!Array.isArray(value)) nodesField(value, field);

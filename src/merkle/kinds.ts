@@ -12,6 +12,7 @@ import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from './asset.js';
+import { nativeAssetProofPacker, type JsonPacker } from './json/asset-proof.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from './asset-leaf.js';
 import {
   looksLikeAccount,
@@ -70,6 +71,12 @@ export interface KindSpec {
    * and would otherwise pack it only to unpack it again. Must give `verify(pack(item))`'s verdict.
    */
   verifyParsed?(item: object): Verdict;
+  /**
+   * Item JSON text `src[a..b)` → record, without parsing it (the bytes path's workers): writes what
+   * `pack(JSON.parse(text))` writes and puts the item's id's byte range in `id`, or returns false,
+   * writing nothing, when it declines the text (then the item is parsed).
+   */
+  packJson?: JsonPacker | null;
   /**
    * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once
    * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
@@ -186,6 +193,9 @@ const assetProofKind: KindSpec = {
     const ni = j.node_index;
     if (typeof ni !== 'number' || !Number.isSafeInteger(ni) || ni < 1) throw new FieldError('node_index', `expected a positive integer, got ${String(ni)}`);
     w.u64(ni);
+  },
+  get packJson() {
+    return nativeAssetProofPacker();
   },
   verify(r) {
     return verifyAssetProof(decodeAssetProof(r));

@@ -48,6 +48,8 @@ export interface NativeBindings {
   /** find_program_address over a prepared preimage; writes the address to out, returns the bump or -1. */
   findPda?(preimage: Uint8Array, bumpAt: number, out: Uint8Array): number;
   jsonScan?(bytes: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number): number;
+  /** An asset proof's batch record from its JSON text (native/asset_proof_json.h): the end, -1 declined, -2 no room. */
+  packAssetProofJson?(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;

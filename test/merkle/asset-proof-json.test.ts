@@ -1,0 +1,148 @@
+/**
+ * The native asset-proof packer (native/asset_proof_json.c, through json/asset-proof.ts) reads a
+ * getAssetProof item's record straight from its JSON text. For every text it either declines (and the
+ * item is parsed) or writes exactly the record `pack(JSON.parse(text))` writes, byte for byte, with the
+ * leaf as the id. The texts: the vectors' proofs in many spellings
+ * (whitespace, member order, tree_id or not), and every shape it must decline or read with care
+ * (escapes, non-ASCII, duplicates, unknown members, node_index written otherwise, proof and node
+ * lengths at their limits). End to end, `verify` of the bytes equals `verify` of the parsed items.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { BatchWriter } from '../../src/merkle/codec.js';
+import { kinds, packItem } from '../../src/merkle/kinds.js';
+import { nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
+import { nativeLoadError } from '../../src/merkle/hash/native.js';
+import { createVerifier } from '../../src/merkle/verifier.js';
+import { itemsOf, outcome } from './json-fixtures.js';
+
+const spec = kinds['asset-proof'];
+const packer = nativeAssetProofPacker();
+const proofs = itemsOf('asset-proof') as Array<Record<string, unknown>>;
+const enc = new TextEncoder();
+
+/** What the fast reader does with `text`: null when it declines, else the record and the id. */
+function fast(text: string, pad = 3): { record: Buffer; id: string } | null {
+  // The item sits inside a larger buffer, as in a response.
+  const src = enc.encode(' '.repeat(pad) + text + ' ,');
+  const w = new BatchWriter(1, 64);
+  const id = new Uint32Array(2);
+  if (!packer!(src, pad, pad + enc.encode(text).length, w, id)) return null;
+  const n = w.length;
+  return { record: Buffer.from(w.finish(), 0, n), id: Buffer.from(src.subarray(id[0], id[1])).toString('utf8') };
+}
+
+function parsed(text: string): { record: Buffer; id: string | undefined } {
+  const item = JSON.parse(text) as unknown;
+  const w = new BatchWriter(1, 64);
+  packItem(spec, item, w);
+  const n = w.length;
+  return { record: Buffer.from(w.finish(), 0, n), id: spec.id(item) };
+}
+
+/** Same record and id as parsing, or declined; returns whether it was read. */
+function check(text: string, label = text.slice(0, 120)): boolean {
+  const got = fast(text);
+  if (!got) return false;
+  const want = parsed(text);
+  expect(got.record.equals(want.record), label).toBe(true);
+  expect(got.id, label).toBe(want.id);
+  return true;
+}
+
+const p0 = proofs[0]!;
+const spell = (o: Record<string, unknown>): string => JSON.stringify(o);
+
+describe.skipIf(!packer)(packer ? 'native asset-proof packer' : `native asset-proof packer: SKIPPED, the addon is not loadable (${nativeLoadError() ?? 'no packAssetProofJson in it'})`, () => {
+  it('every vector proof, in several spellings, is read with the parsed record', () => {
+    expect(proofs.length).toBeGreaterThan(1);
+    for (const p of proofs) {
+      const keys = Object.keys(p);
+      const texts = [
+        spell(p),
+        JSON.stringify(p, null, 2),
+        JSON.stringify(p, null, '\t').replace(/\n/g, '\r\n'),
+        spell(Object.fromEntries([...keys].reverse().map((k) => [k, p[k]]))),
+        spell(Object.fromEntries(keys.filter((k) => k !== 'tree_id').map((k) => [k, p[k]]))),
+        spell(p).replace(/([:,[\]{}])/g, ' $1 '),
+      ];
+      for (const t of texts) expect(check(t), t.slice(0, 80)).toBe(true);
+    }
+  });
+
+  it('declines every shape it does not read (the parsed path decides)', () => {
+    const node = (p0.proof as string[])[0]!;
+    const declined: Record<string, string> = {
+      'an unknown member': spell({ ...p0, burnt: false }),
+      'a duplicate member': spell(p0).replace(/^\{/, `{"leaf":"${node}",`),
+      'an escape in a node': spell(p0).replace(node, node.slice(0, 5) + '\\u0041' + node.slice(6)),
+      'an escape in a key': spell(p0).replace('"root"', '"r\\u006fot"'),
+      'non-ASCII in the leaf': spell({ ...p0, leaf: 'é' + String(p0.leaf).slice(1) }),
+      'node_index 0': spell({ ...p0, node_index: 0 }),
+      'node_index negative': spell({ ...p0, node_index: -5 }),
+      'node_index 1.0': spell(p0).replace(/"node_index":(\d+)/, '"node_index":$1.0'),
+      'node_index 1e3': spell(p0).replace(/"node_index":(\d+)/, '"node_index":1e3'),
+      'node_index of 16 digits': spell({ ...p0, node_index: 1234567890123456 }),
+      'node_index a string': spell({ ...p0, node_index: String(p0.node_index) }),
+      'a null tree_id': spell({ ...p0, tree_id: null }),
+      'an escape in tree_id': spell({ ...p0, tree_id: 'a\\"b' }),
+      'a number in the proof': spell({ ...p0, proof: [node, 5] }),
+      '65 nodes': spell({ ...p0, proof: new Array(65).fill(node) }),
+      'a node of 256 bytes': spell({ ...p0, proof: ['x'.repeat(256)] }),
+      'no root': spell(Object.fromEntries(Object.entries(p0).filter(([k]) => k !== 'root'))),
+      'no proof': spell(Object.fromEntries(Object.entries(p0).filter(([k]) => k !== 'proof'))),
+      'an array': `[${spell(p0)}]`,
+      null: 'null',
+      'an empty object': '{}',
+    };
+    for (const [name, text] of Object.entries(declined)) expect(fast(text), name).toBeNull();
+  });
+
+  it('reads the limits and odd-but-plain values exactly as parsed', () => {
+    const node = (p0.proof as string[])[0]!;
+    const read = [
+      spell({ ...p0, proof: [] }),
+      spell({ ...p0, proof: new Array(64).fill(node) }),
+      spell({ ...p0, proof: ['x'.repeat(255), ''] }),
+      spell({ ...p0, node_index: 999999999999999 }),
+      spell({ ...p0, node_index: 1 }),
+      spell({ ...p0, root: 'not base58 0OIl', leaf: '' }),
+      spell({ ...p0, tree_id: 'anything at all: é ☃' }),
+      spell({ ...p0, tree_id: '' }),
+    ];
+    for (const t of read) expect(check(t), t.slice(-150)).toBe(true);
+  });
+});
+
+describe('asset-proof bytes in, end to end', () => {
+  const inline = createVerifier({ threads: 0, jsonParseBelow: 0 });
+  const pooled = createVerifier({ threads: 2, jsonParseBelow: 0 });
+  afterAll(async () => {
+    await inline.close();
+    await pooled.close();
+  });
+
+  it('plain, declined and broken items mixed: the parsed verdicts and ids', async () => {
+    const node = (p0.proof as string[])[0]!;
+    const items = [
+      ...proofs,
+      { ...p0, node_index: 0 },
+      { ...p0, node_index: 1.5 },
+      { ...p0, proof: [node, 5] },
+      { ...p0, proof: new Array(65).fill(node) },
+      { ...p0, root: 'not base58 0OIl' },
+      { ...p0, leaf: 'é' },
+      { ...p0, burnt: true },
+      null,
+      { ...p0, proof: (p0.proof as string[]).slice(1) },
+      { ...p0, node_index: Number(p0.node_index) + 1 },
+    ];
+    const want = await outcome(inline.verify('asset-proof', items));
+    expect(want).toHaveProperty('ok');
+    for (const text of [JSON.stringify(items), JSON.stringify(items, null, 1), JSON.stringify(Object.fromEntries(items.map((x, i) => [`k${i}`, x])))]) {
+      const keyed = text.startsWith('{');
+      const expected = keyed ? await outcome(inline.verify('asset-proof', JSON.parse(text))) : want;
+      expect(await outcome(inline.verify('asset-proof', Buffer.from(text))), text.slice(0, 40)).toEqual(expected);
+      expect(await outcome(pooled.verify('asset-proof', Buffer.from(text))), text.slice(0, 40)).toEqual(expected);
+    }
+  });
+});
