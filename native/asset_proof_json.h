@@ -1,7 +1,8 @@
 /*
  * A getAssetProof item's batch record, read straight from its JSON text (src/merkle/json/asset-proof.ts
- * says when the workers use it). The record is byte for byte what src/merkle/kinds.ts's asset-proof
- * `pack` writes through BatchWriter for the parsed item.
+ * says when the workers use it), with its base58 already decoded: root and leaf as T_B32 (32 bytes),
+ * the nodes as T_NODES32 (u32 count, 32 bytes each), node_index as T_U64 — what RecordReader returns
+ * for the record src/merkle/kinds.ts's asset-proof `pack` writes for the parsed item.
  */
 #ifndef CAIRN_ASSET_PROOF_JSON_H
 #define CAIRN_ASSET_PROOF_JSON_H
@@ -17,8 +18,9 @@
  * Pack the item s[a..b) into out[pos..) if it has the plain shape: an object with `root`, `leaf`,
  * `proof`, `node_index` once each (and `tree_id`, ignored), strings without escapes or bytes above
  * 0x7f (tree_id: any bytes, no escape), at most 64 nodes of at most 255 bytes, and a positive integer
- * of at most 15 digits. Returns the position after the record, with the leaf's byte range in
- * id[0..1]; or CAIRN_APJ_DECLINED, writing nothing. The text must be valid JSON (the scanner checked).
+ * of at most 15 digits, every base58 string 32 bytes once decoded. Returns the position after the
+ * record, with the leaf's byte range in id[0..1]; or CAIRN_APJ_DECLINED (bytes past `pos` may have
+ * been written; they are not part of any record). The text must be valid JSON (the scanner checked).
  */
 int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[2]);
 

@@ -112,8 +112,8 @@ const probe = `
   }
   // The asset-proof packer: one plain item (its record and the leaf's range), one it declines.
   if (typeof a.packAssetProofJson === 'function') {
-    const src = Buffer.from(' {"root":"ab","leaf":"cd","proof":["e"],"node_index":3} ');
-    const rec = new Uint8Array(64);
+    const src = Buffer.from(' {"root":"11111111111111111111111111111111","leaf":"So11111111111111111111111111111111111111112","proof":["11111111111111111111111111111112"],"node_index":3} ');
+    const rec = new Uint8Array(160);
     const id = new Uint32Array(2);
     const end = a.packAssetProofJson(src, 1, src.length - 1, rec, 4, id);
     out += ':' + end + ',' + Buffer.from(rec.subarray(4, Math.max(4, end))).toString('hex') + ',' + id.join(',') + ',' + a.packAssetProofJson(Buffer.from('{"root":"a","root":"b"}'), 0, 23, rec, 0, id);
@@ -124,7 +124,7 @@ const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', tim
 const expected =
   '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' +
   ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3' +
-  ':34,01020000006162010200000063640a010000000165050300000000000000,22,24,-1';
+  ':116,14000000000000000000000000000000000000000000000000000000000000000014069b8857feab8184fb687f634618c035dac439dc1aeb3b5598a0f0000000000115010000000000000000000000000000000000000000000000000000000000000000000001050300000000000000,52,95,-1';
 if (smoke.status !== 0 || smoke.stdout !== expected) {
   rmSync(addon, { force: true });
   fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : `wrong values: ${smoke.stdout}`})`);

@@ -401,7 +401,17 @@ const T_BIGINT = 17;
 const T_PROJ = 18;
 /** A string whose bytes are in the enclosing projected value's pool: u32 byte length. */
 const T_PSTR = 19;
-const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list', 'null', 'true', 'false', 'number', 'object', 'array', 'bigint', 'projected', 'string'];
+/** A copy of b[x..y) (Buffer's `slice` would be a view into a batch buffer that gets reused). */
+const copyOf = (b: Uint8Array, x: number, y: number): Uint8Array => {
+  const out = new Uint8Array(y - x);
+  out.set(b.subarray(x, y));
+  return out;
+};
+/** 32 bytes a native packer decoded from base58 already (native/asset_proof_json.c). */
+const T_B32 = 20;
+/** A node list decoded already: u32 count, 32 bytes each. */
+const T_NODES32 = 21;
+const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list', 'null', 'true', 'false', 'number', 'object', 'array', 'bigint', 'projected', 'string', 'bytes', 'node list'];
 
 /**
  * The parts of a JSON value a verifier reads, for packing just those: `true` keeps a value whole, an
@@ -852,6 +862,12 @@ export class RecordReader {
 
   /** Base58 field of 32 bytes, decoded here; a bad value throws the `b58Field` error naming `field`. */
   b58(field: string): Uint8Array {
+    if (this.pos < this.end && this.b[this.pos] === T_B32) {
+      this.pos++;
+      this.need(32, field);
+      this.pos += 32;
+      return copyOf(this.b, this.pos - 32, this.pos);
+    }
     this.tag(T_STR, field);
     const len = this.len32(field);
     this.need(len, field);
@@ -873,6 +889,13 @@ export class RecordReader {
 
   /** A node list, decoded and concatenated (32 bytes each), as `nodesField` returns it. */
   nodes(field: string): Uint8Array {
+    if (this.pos < this.end && this.b[this.pos] === T_NODES32) {
+      this.pos++;
+      const k = this.len32(field);
+      this.need(32 * k, field);
+      this.pos += 32 * k;
+      return copyOf(this.b, this.pos - 32 * k, this.pos);
+    }
     const short = this.pos < this.end && this.b[this.pos] === T_NODES8;
     this.tag(short ? T_NODES8 : T_NODES, field);
     const k = this.len32(field);

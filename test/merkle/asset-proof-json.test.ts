@@ -1,14 +1,16 @@
 /**
  * The native asset-proof packer (native/asset_proof_json.c, through json/asset-proof.ts) reads a
- * getAssetProof item's record straight from its JSON text. For every text it either declines (and the
- * item is parsed) or writes exactly the record `pack(JSON.parse(text))` writes, byte for byte, with the
- * leaf as the id. The texts: the vectors' proofs in many spellings
+ * getAssetProof item's record straight from its JSON text, base58 decoded already. For every text it
+ * either declines (and the item is parsed) or writes a record that reads back (RecordReader) exactly as
+ * the record `pack(JSON.parse(text))` writes — root, leaf, nodes and node_index, byte for byte — with
+ * the leaf as the id. The texts: the vectors' proofs in many spellings
  * (whitespace, member order, tree_id or not), and every shape it must decline or read with care
  * (escapes, non-ASCII, duplicates, unknown members, node_index written otherwise, proof and node
  * lengths at their limits). End to end, `verify` of the bytes equals `verify` of the parsed items.
  */
+import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchWriter } from '../../src/merkle/codec.js';
+import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
 import { kinds, packItem } from '../../src/merkle/kinds.js';
 import { nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
 import { nativeLoadError } from '../../src/merkle/hash/native.js';
@@ -21,22 +23,27 @@ const proofs = itemsOf('asset-proof') as Array<Record<string, unknown>>;
 const enc = new TextEncoder();
 
 /** What the fast reader does with `text`: null when it declines, else the record and the id. */
-function fast(text: string, pad = 3): { record: Buffer; id: string } | null {
+function fast(text: string, pad = 3): { record: string; id: string } | null {
   // The item sits inside a larger buffer, as in a response.
   const src = enc.encode(' '.repeat(pad) + text + ' ,');
   const w = new BatchWriter(1, 64);
   const id = new Uint32Array(2);
   if (!packer!(src, pad, pad + enc.encode(text).length, w, id)) return null;
-  const n = w.length;
-  return { record: Buffer.from(w.finish(), 0, n), id: Buffer.from(src.subarray(id[0], id[1])).toString('utf8') };
+  return { record: read(w.finish()), id: Buffer.from(src.subarray(id[0], id[1])).toString('utf8') };
 }
 
-function parsed(text: string): { record: Buffer; id: string | undefined } {
+function parsed(text: string): { record: string; id: string | undefined } {
   const item = JSON.parse(text) as unknown;
   const w = new BatchWriter(1, 64);
   packItem(spec, item, w);
-  const n = w.length;
-  return { record: Buffer.from(w.finish(), 0, n), id: spec.id(item) };
+  return { record: read(w.finish()), id: spec.id(item) };
+}
+
+/** What the worker reads from a one-record batch: the fields, hex. */
+function read(batch: ArrayBuffer): string {
+  const r = new RecordReader(batch).select(0);
+  const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
+  return [hex(r.b58('root')), hex(r.b58('leaf')), hex(r.nodes('proof')), String(r.u64('node_index'))].join(' ');
 }
 
 /** Same record and id as parsing, or declined; returns whether it was read. */
@@ -44,7 +51,7 @@ function check(text: string, label = text.slice(0, 120)): boolean {
   const got = fast(text);
   if (!got) return false;
   const want = parsed(text);
-  expect(got.record.equals(want.record), label).toBe(true);
+  expect(got.record, label).toBe(want.record);
   expect(got.id, label).toBe(want.id);
   return true;
 }
@@ -69,6 +76,19 @@ describe.skipIf(!packer)(packer ? 'native asset-proof packer' : `native asset-pr
     }
   });
 
+  it('decodes base58 as bs58 does: 2,000 random values, with 0–31 leading zero bytes', () => {
+    let seed = 7;
+    const byte = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 16) & 255;
+    for (let t = 0; t < 100; t++) {
+      const proof = Array.from({ length: 20 }, () => {
+        const v = Uint8Array.from({ length: 32 }, byte);
+        v.fill(0, 0, byte() % 32);
+        return bs58.encode(v);
+      });
+      expect(check(spell({ ...p0, proof })), proof.join(',')).toBe(true);
+    }
+  });
+
   it('declines every shape it does not read (the parsed path decides)', () => {
     const node = (p0.proof as string[])[0]!;
     const declined: Record<string, string> = {
@@ -88,6 +108,14 @@ describe.skipIf(!packer)(packer ? 'native asset-proof packer' : `native asset-pr
       'a number in the proof': spell({ ...p0, proof: [node, 5] }),
       '65 nodes': spell({ ...p0, proof: new Array(65).fill(node) }),
       'a node of 256 bytes': spell({ ...p0, proof: ['x'.repeat(256)] }),
+      'a root that is not base58': spell({ ...p0, root: 'not base58 0OIl' }),
+      'an empty leaf': spell({ ...p0, leaf: '' }),
+      'a node of 255 bytes': spell({ ...p0, proof: ['x'.repeat(255)] }),
+      'a node of 31 bytes': spell({ ...p0, proof: ['1'.repeat(30) + '2'] }),
+      'a node above 2^256': spell({ ...p0, proof: ['z'.repeat(44)] }),
+      'a node with a 0': spell({ ...p0, proof: [node.slice(0, 10) + '0' + node.slice(11)] }),
+      'a node of 45 characters': spell({ ...p0, proof: ['1' + node] }),
+      'a node of 33 bytes (one leading 1 too many)': spell({ ...p0, proof: ['1' + bs58.encode(Uint8Array.from([1, ...new Array<number>(31).fill(0)]))] }),
       'no root': spell(Object.fromEntries(Object.entries(p0).filter(([k]) => k !== 'root'))),
       'no proof': spell(Object.fromEntries(Object.entries(p0).filter(([k]) => k !== 'proof'))),
       'an array': `[${spell(p0)}]`,
@@ -102,10 +130,11 @@ describe.skipIf(!packer)(packer ? 'native asset-proof packer' : `native asset-pr
     const read = [
       spell({ ...p0, proof: [] }),
       spell({ ...p0, proof: new Array(64).fill(node) }),
-      spell({ ...p0, proof: ['x'.repeat(255), ''] }),
       spell({ ...p0, node_index: 999999999999999 }),
       spell({ ...p0, node_index: 1 }),
-      spell({ ...p0, root: 'not base58 0OIl', leaf: '' }),
+      // base58 at its edges: 32 zero bytes, one, 2^256 - 1, leading zero bytes
+      spell({ ...p0, root: '1'.repeat(32), leaf: '1'.repeat(31) + '2' }),
+      spell({ ...p0, proof: ['JEKNVnkbo3jma5nREBBJCDoXFVeKkD56V3xKrvRmWxFG', bs58.encode(Uint8Array.from([0, 0, ...new Array<number>(30).fill(7)]))] }),
       spell({ ...p0, tree_id: 'anything at all: é ☃' }),
       spell({ ...p0, tree_id: '' }),
     ];
