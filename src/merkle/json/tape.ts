@@ -86,7 +86,6 @@ export class JsonTape {
     return this.tape[e * ENTRY + 3]!;
   }
 
-  private long: boolean | undefined;
   private released = false;
 
   /**
@@ -112,17 +111,12 @@ export class JsonTape {
   }
 
   /**
-   * True when some number has 16 or more digits (it may not survive `JSON.parse` exactly): only then
-   * must the items be parsed with `parseJsonLossless`, which costs a regex pass over every item.
+   * True when a number among entries [a, b) has 16 or more characters (it may not survive `JSON.parse`
+   * exactly): only then must those items be parsed with `parseJsonLossless`, which costs a regex pass
+   * over every item. The verifier asks per batch.
    */
-  get longNumbers(): boolean {
-    this.long ??= this.longNumbersIn(0, this.count);
-    return this.long;
-  }
-
-  /** `longNumbers` for entries [a, b) only (a batch's items: the verifier asks per batch). */
   longNumbersIn(a: number, b: number): boolean {
-    if (this.long === false || !this.mayHoldLong) return false;
+    if (!this.mayHoldLong) return false;
     const t = this.tape;
     for (let o = a * ENTRY, stop = b * ENTRY; o < stop; o += ENTRY) {
       if ((t[o]! & TYPE_MASK) === T_NUMBER && t[o + 2]! - t[o + 1]! >= 16) return true;
