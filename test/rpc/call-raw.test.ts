@@ -4,28 +4,20 @@
  * parsed result (over the devnet's real getAssetProofBatch, and over a local server's big body).
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { BadResponseError, RpcError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport } from '../../src/rpc/transport.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { API_KEY } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { useServerAndClient, type TestServer } from './server.js';
 
 let srv: TestServer;
 let client: CairnClient;
 const verifier = createVerifier({ threads: 2 });
 
-beforeAll(async () => {
-  srv = await startServer();
-  client = createClient({ url: srv.url, apiKey: API_KEY, retry: { delay: () => 1 } });
-});
-afterEach(() => {
-  srv.requests.length = 0;
-});
+useServerAndClient((s, c) => ((srv = s), (client = c)));
 afterAll(async () => {
-  await client.close();
-  await srv.close();
   await verifier.close();
 });
 

@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { addr, API_KEY, dasAssets, dasPage, readVector } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { useServerAndClient, type TestServer } from './server.js';
 
 let srv: TestServer;
 let client: CairnClient;
 const baseAsset = dasAssets()[0].asset; // read the vectors once
 const asset = (id: string) => ({ ...baseAsset, id });
 
-beforeAll(async () => {
-  srv = await startServer();
-  client = createClient({ url: srv.url, apiKey: API_KEY, retry: { delay: () => 1 } });
-});
-afterEach(() => {
-  srv.requests.length = 0;
-});
-afterAll(async () => {
-  await client.close();
-  await srv.close();
-});
+useServerAndClient((s, c) => ((srv = s), (client = c)));
 
 function lastCall() {
   const r = srv.requests.at(-1)!;

@@ -1,24 +1,14 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { BadResponseError, RpcError } from '../../src/errors.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import type { CairnClient } from '../../src/rpc/client.js';
 import { parseJson, stringifyJson } from '../../src/rpc/json.js';
-import { addr, API_KEY } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { addr } from './fixtures.js';
+import { useServerAndClient, type TestServer } from './server.js';
 
 let srv: TestServer;
 let client: CairnClient;
 
-beforeAll(async () => {
-  srv = await startServer();
-  client = createClient({ url: srv.url, apiKey: API_KEY, retry: { delay: () => 1 } });
-});
-afterEach(() => {
-  srv.requests.length = 0;
-});
-afterAll(async () => {
-  await client.close();
-  await srv.close();
-});
+useServerAndClient((s, c) => ((srv = s), (client = c)));
 
 describe('JSON-RPC envelope', () => {
   it('uses a fresh string id per call', async () => {

@@ -6,6 +6,9 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { API_KEY } from './fixtures.js';
 
 export interface Recorded {
   method: string;
@@ -103,4 +106,31 @@ export async function startServer(handler: Handler = () => ({ status: 404, body:
     },
   };
   return ts;
+}
+
+/**
+ * The usual setup of a client test file: a server started before the tests, a client on it (retries
+ * without delay), the recorded requests cleared after each test, both closed at the end. `set`
+ * receives them once started.
+ *
+ * @example
+ * let srv: TestServer;
+ * let client: CairnClient;
+ * useServerAndClient((s, c) => ((srv = s), (client = c)));
+ */
+export function useServerAndClient(set: (srv: TestServer, client: CairnClient) => void): void {
+  let srv: TestServer | undefined;
+  let client: CairnClient | undefined;
+  beforeAll(async () => {
+    srv = await startServer();
+    client = createClient({ url: srv.url, apiKey: API_KEY, retry: { delay: () => 1 } });
+    set(srv, client);
+  });
+  afterEach(() => {
+    if (srv) srv.requests.length = 0;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await srv?.close();
+  });
 }

@@ -1,23 +1,13 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RpcError } from '../../src/errors.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { addr, API_KEY, sig } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import type { CairnClient } from '../../src/rpc/client.js';
+import { addr, sig } from './fixtures.js';
+import { useServerAndClient, type TestServer } from './server.js';
 
 let srv: TestServer;
 let client: CairnClient;
 
-beforeAll(async () => {
-  srv = await startServer();
-  client = createClient({ url: srv.url, apiKey: API_KEY, retry: { delay: () => 1 } });
-});
-afterEach(() => {
-  srv.requests.length = 0;
-});
-afterAll(async () => {
-  await client.close();
-  await srv.close();
-});
+useServerAndClient((s, c) => ((srv = s), (client = c)));
 const sent = () => srv.requests.at(-1)!.body;
 
 describe('standard Solana methods', () => {
