@@ -261,7 +261,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
    * 2-thread run, when nothing else could run). The finished tape is peeled as without a head start;
    * the early batches count only if they hold the same items, else they are dropped.
    */
-  function scanWithHeadStart(spec: KindSpec, bytes: Uint8Array, response: JsonSource, signal: AbortSignal | undefined): HeadStart {
+  function scanWithHeadStart(spec: KindSpec, bytes: Uint8Array, response: JsonSource, signal: AbortSignal | undefined, part: number): HeadStart {
     const scan = new JsonScan(bytes, { decodeBelow: scanDecodeBelow(jsonOptions) });
     const guess = new ItemsSoFar(spec, scan.tape);
     // Early batches run under their own signal: dropped ones are taken off the queue at once. It
@@ -276,7 +276,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       for (const c of early) c.res!.catch(() => {});
     };
     try {
-      const part = headStart ? headStart.firstPart : FIRST_PART;
       let stop = part;
       let sent = 0;
       let size = 0;
@@ -390,7 +389,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       let head: HeadStart | undefined;
       if (bytes && pool && headStart && bytes.length >= headStart.from && !hasRememberedTape(bytes)) {
         shared = shareResponse(bytes);
-        head = scanWithHeadStart(spec, bytes, shared, signal);
+        head = scanWithHeadStart(spec, bytes, shared, signal, headStart.firstPart);
       }
       try {
         const found = head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input);
