@@ -13,6 +13,7 @@
 #include "pda.h"
 #include "json_scan.h"
 #include "asset_proof_json.h"
+#include "asset_proof_records.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -243,23 +244,45 @@ static napi_value js_json_scan(napi_env env, napi_callback_info info) {
   return num(env, (double)cairn_json_scan_from(in, len, (uint32_t *)tape, tlen, (uint32_t *)state, (size_t)stop));
 }
 
-/* packAssetProofJson(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array(2)):
- * number — the position after the record written at out[pos], -1 when the item is declined (nothing
- * written), -2 when out has no room for it. See asset_proof_json.h. */
+/* packAssetProofJson(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array(3),
+ * ids?: Uint8Array): number — the position after the record written at out[pos], -1 when the item is
+ * declined (nothing written), -2 when out (or ids) has no room for it. See asset_proof_json.h. */
 static napi_value js_pack_asset_proof_json(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value argv[6];
+  size_t argc = 7;
+  napi_value argv[7];
   napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  uint8_t *src, *out;
+  uint8_t *src, *out, *ids = NULL;
   void *id;
-  size_t slen, olen, idlen;
+  size_t slen, olen, idlen, ids_len = 0;
   uint64_t a, b, pos;
   if (argc < 6 || bytes(env, argv[0], &src, &slen)) return throw_type(env, "\"src\": expected Uint8Array");
   if (get_index(env, argv[1], &a) || get_index(env, argv[2], &b) || a > b || b > slen) return throw_range(env, "\"a\", \"b\": expected a range of src");
   if (bytes(env, argv[3], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
   if (get_index(env, argv[4], &pos)) return throw_range(env, "\"pos\": expected an offset");
   if (typed(env, argv[5], napi_uint32_array, &id, &idlen) || idlen < 2) return throw_type(env, "\"id\": expected Uint32Array(2)");
-  return num(env, (double)cairn_pack_asset_proof_json(src, (size_t)a, (size_t)b, out, olen, (size_t)pos, (uint32_t *)id));
+  if (argc >= 7) {
+    napi_valuetype t;
+    napi_typeof(env, argv[6], &t);
+    if (t != napi_undefined) {
+      if (bytes(env, argv[6], &ids, &ids_len)) return throw_type(env, "\"ids\": expected Uint8Array");
+      if (idlen < 3) return throw_type(env, "\"id\": expected Uint32Array(3) with ids");
+    }
+  }
+  return num(env, (double)cairn_pack_asset_proof_json(src, (size_t)a, (size_t)b, out, olen, (size_t)pos, (uint32_t *)id, ids, ids_len));
+}
+
+/* verifyAssetProofRecords(batch: Uint8Array, codes: Uint8Array): number — codes[i] 1 for a record
+ * verified valid in place, 0 for one left to the JS path; how many are valid, or -1 for a malformed
+ * batch header. See asset_proof_records.h. */
+static napi_value js_verify_asset_proof_records(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *batch, *codes;
+  size_t blen, clen;
+  if (argc < 2 || bytes(env, argv[0], &batch, &blen)) return throw_type(env, "\"batch\": expected Uint8Array");
+  if (bytes(env, argv[1], &codes, &clen)) return throw_type(env, "\"codes\": expected Uint8Array");
+  return num(env, (double)cairn_verify_asset_proof_records(batch, blen, codes, clen));
 }
 
 static napi_value init(napi_env env, napi_value exports) {
@@ -273,6 +296,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"findPda", NULL, js_find_pda, NULL, NULL, NULL, napi_enumerable, NULL},
     {"jsonScan", NULL, js_json_scan, NULL, NULL, NULL, napi_enumerable, NULL},
     {"packAssetProofJson", NULL, js_pack_asset_proof_json, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"verifyAssetProofRecords", NULL, js_verify_asset_proof_records, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

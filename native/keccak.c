@@ -324,22 +324,22 @@ CAIRN_TARGET_AVX2 static inline __attribute__((always_inline)) __m256i gather4(c
                            (long long)load64(p0));
 }
 
-/* Four paths of equal depth at once: path j is leaves[32j], proofs[32·depth·j], indices[j]; roots
- * to out[32j]. Each 256-bit register holds one lane of the four states; the left/right choice is
- * per path, a blend on the index bits. */
-CAIRN_TARGET_AVX2 static void path_root_x4(const uint8_t *leaves, const uint8_t *proofs, size_t depth,
-                                           const uint32_t *indices, uint8_t *out) {
+/* Four paths of equal depth at once: path j starts from leaf[j] with the nodes at proof[j] (32·depth
+ * bytes) and index idx[j]; its root goes to out[j]. Each 256-bit register holds one lane of the four
+ * states; the left/right choice is per path, a blend on the index bits. Pointers, not strides, so the
+ * paths can sit anywhere (asset_proof_records.c walks them where the batch records hold them). */
+CAIRN_TARGET_AVX2 static void path_root_x4(const uint8_t *const leaf[4], const uint8_t *const proof[4], size_t depth,
+                                           const uint32_t idx[4], uint8_t *const out[4]) {
   __m256i node[4];
-  const size_t stride = 32 * depth;
-  for (int k = 0; k < 4; k++) node[k] = gather4(leaves + 8 * k, leaves + 32 + 8 * k, leaves + 64 + 8 * k, leaves + 96 + 8 * k);
+  for (int k = 0; k < 4; k++) node[k] = gather4(leaf[0] + 8 * k, leaf[1] + 8 * k, leaf[2] + 8 * k, leaf[3] + 8 * k);
   for (size_t level = 0; level < depth; level++) {
-    const uint8_t *p = proofs + 32 * level;
+    const size_t at = 32 * level;
     long long b[4];
-    for (int j = 0; j < 4; j++) b[j] = level < 32 ? -(long long)((indices[j] >> level) & 1) : 0;
+    for (int j = 0; j < 4; j++) b[j] = level < 32 ? -(long long)((idx[j] >> level) & 1) : 0;
     const __m256i right = _mm256_set_epi64x(b[3], b[2], b[1], b[0]);
     __m256i A[25];
     for (int k = 0; k < 4; k++) {
-      __m256i sib = gather4(p + 8 * k, p + stride + 8 * k, p + 2 * stride + 8 * k, p + 3 * stride + 8 * k);
+      __m256i sib = gather4(proof[0] + at + 8 * k, proof[1] + at + 8 * k, proof[2] + at + 8 * k, proof[3] + at + 8 * k);
       A[k] = _mm256_blendv_epi8(node[k], sib, right);      /* node is the right child: sibling first */
       A[4 + k] = _mm256_blendv_epi8(sib, node[k], right);
     }
@@ -352,26 +352,48 @@ CAIRN_TARGET_AVX2 static void path_root_x4(const uint8_t *leaves, const uint8_t 
   for (int k = 0; k < 4; k++) {
     uint64_t lanes[4];
     _mm256_storeu_si256((__m256i *)lanes, node[k]);
-    for (int j = 0; j < 4; j++) store64(out + 32 * j + 8 * k, lanes[j]);
+    for (int j = 0; j < 4; j++) store64(out[j] + 8 * k, lanes[j]);
   }
 }
 #endif
 
-/* m paths of equal depth; roots to out (32·m). Groups of four go through the AVX2 walker when the
- * CPU has it, the rest through the scalar one. */
-static void path_root_batch(const uint8_t *leaves, const uint8_t *proofs, const uint32_t *indices, size_t m,
-                            size_t depth, uint8_t *out) {
-  size_t k = 0;
+int cairn_keccak_has_x4(void) {
 #ifdef CAIRN_X86
   static int use_x4 = -1; /* benign race: every thread computes the same answer */
   if (use_x4 < 0) {
     __builtin_cpu_init();
     use_x4 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
   }
-  if (use_x4)
-    for (; k + 4 <= m; k += 4)
-      path_root_x4(leaves + 32 * k, proofs + 32 * depth * k, depth, indices + k, out + 32 * k);
+  return use_x4;
+#else
+  return 0;
 #endif
+}
+
+void cairn_keccak_path_root_x4(const uint8_t *const leaf[4], const uint8_t *const proof[4], size_t depth,
+                               const uint32_t idx[4], uint8_t *const out[4]) {
+#ifdef CAIRN_X86
+  if (cairn_keccak_has_x4()) {
+    path_root_x4(leaf, proof, depth, idx, out);
+    return;
+  }
+#endif
+  for (int j = 0; j < 4; j++) cairn_keccak_path_root(leaf[j], proof[j], depth, idx[j], out[j]);
+}
+
+/* m paths of equal depth, laid out one after another; roots to out (32·m). Groups of four go through
+ * the AVX2 walker when the CPU has it, the rest through the scalar one. */
+static void path_root_batch(const uint8_t *leaves, const uint8_t *proofs, const uint32_t *indices, size_t m,
+                            size_t depth, uint8_t *out) {
+  size_t k = 0;
+  if (cairn_keccak_has_x4())
+    for (; k + 4 <= m; k += 4) {
+      const uint8_t *const leaf[4] = {leaves + 32 * k, leaves + 32 * (k + 1), leaves + 32 * (k + 2), leaves + 32 * (k + 3)};
+      const uint8_t *const proof[4] = {proofs + 32 * depth * k, proofs + 32 * depth * (k + 1), proofs + 32 * depth * (k + 2),
+                                       proofs + 32 * depth * (k + 3)};
+      uint8_t *const o[4] = {out + 32 * k, out + 32 * (k + 1), out + 32 * (k + 2), out + 32 * (k + 3)};
+      cairn_keccak_path_root_x4(leaf, proof, depth, indices + k, o);
+    }
   for (; k < m; k++) cairn_keccak_path_root(leaves + 32 * k, proofs + 32 * depth * k, depth, indices[k], out + 32 * k);
 }
 

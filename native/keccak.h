@@ -20,5 +20,12 @@ void cairn_keccak256(const uint8_t *data, size_t len, uint8_t out[32]);
  * level i is a right child. Writes the root to `out` (may alias `leaf`). */
 void cairn_keccak_path_root(const uint8_t leaf[32], const uint8_t *proof, size_t depth, uint64_t index,
                             uint8_t out[32]);
+/* 1 when cairn_keccak_path_root_x4 walks the four paths in SIMD lanes (AVX2), 0 when it walks them
+ * one by one. */
+int cairn_keccak_has_x4(void);
+/* Four paths of equal depth (at most 32 levels use the index bits; deeper levels take the left
+ * branch, so keep depth <= 32): path j from leaf[j] with nodes proof[j] and index idx[j], root to out[j]. */
+void cairn_keccak_path_root_x4(const uint8_t *const leaf[4], const uint8_t *const proof[4], size_t depth,
+                               const uint32_t idx[4], uint8_t *const out[4]);
 
 #endif

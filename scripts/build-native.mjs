@@ -118,13 +118,36 @@ const probe = `
     const end = a.packAssetProofJson(src, 1, src.length - 1, rec, 4, id);
     out += ':' + end + ',' + Buffer.from(rec.subarray(4, Math.max(4, end))).toString('hex') + ',' + id.join(',') + ',' + a.packAssetProofJson(Buffer.from('{"root":"a","root":"b"}'), 0, 23, rec, 0, id);
   }
+  // Records verified in place: four depth-1 paths (left, right, left, right: the four-lane walker)
+  // and one whose root is wrong (the scalar one), against the addon's own keccak256.
+  if (typeof a.verifyAssetProofRecords === 'function') {
+    const leaf = new Uint8Array(32).fill(7), node = new Uint8Array(32).fill(9);
+    const cat = (x, y) => { const c = new Uint8Array(64); c.set(x); c.set(y, 32); return c; };
+    const roots = [a.keccak256(cat(leaf, node)), a.keccak256(cat(node, leaf))];
+    const recs = [2, 3, 2, 3, 2].map((index, i) => {
+      const r = new Uint8Array(80 + 32);
+      r[0] = 20; r.set(i === 4 ? roots[1] : roots[index - 2], 1);
+      r[33] = 20; r.set(leaf, 34);
+      r[66] = 21; r[67] = 1; r.set(node, 71);
+      r[103] = 5; r[104] = index;
+      return r;
+    });
+    const batch = new Uint8Array(4 + 4 * 6 + 5 * 112);
+    const dv = new DataView(batch.buffer);
+    dv.setUint32(0, 5, true);
+    recs.forEach((r, i) => { dv.setUint32(4 + 4 * i, 28 + 112 * i, true); batch.set(r, 28 + 112 * i); });
+    dv.setUint32(24, 28 + 5 * 112, true);
+    const codes = new Uint8Array(5);
+    out += ':' + a.verifyAssetProofRecords(batch, codes) + ',' + codes.join(',');
+  }
   process.stdout.write(out);
 `;
 const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 });
 const expected =
   '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' +
   ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3' +
-  ':116,14000000000000000000000000000000000000000000000000000000000000000014069b8857feab8184fb687f634618c035dac439dc1aeb3b5598a0f0000000000115010000000000000000000000000000000000000000000000000000000000000000000001050300000000000000,52,95,-1';
+  ':116,14000000000000000000000000000000000000000000000000000000000000000014069b8857feab8184fb687f634618c035dac439dc1aeb3b5598a0f0000000000115010000000000000000000000000000000000000000000000000000000000000000000001050300000000000000,52,95,-1' +
+  ':4,1,1,1,1,0';
 if (smoke.status !== 0 || smoke.stdout !== expected) {
   rmSync(addon, { force: true });
   fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : `wrong values: ${smoke.stdout}`})`);

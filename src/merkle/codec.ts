@@ -576,18 +576,23 @@ export class BatchWriter {
   }
 
   /**
-   * A whole record written by `write` (a native packer) at the current position, given room for
-   * `maxBytes`: it returns the end of what it wrote, or a negative number when it declines (then
-   * nothing counts as written, and the caller writes the record another way).
+   * Room for a whole record of at most `maxBytes` that other code (a native packer) writes at
+   * `length` in the returned buffer, then hands over with `commit(end)`; if it declines, nothing is
+   * committed and the caller writes the record another way. (Two calls rather than one taking a
+   * callback: a closure per record was a worker's largest allocation.)
    */
-  packWith(maxBytes: number, write: (buf: Uint8Array, pos: number) => number): boolean {
+  reserve(maxBytes: number): Uint8Array {
     if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
     this.ensure(maxBytes);
-    const end = write(this.buf, this.pos);
-    if (end < 0) return false;
+    return this.buf;
+  }
+
+  /** The record written into `reserve`'s room ends at `end`. */
+  commit(end: number): void {
+    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    if (end < this.pos || end > this.ab.byteLength) throw new RangeError(`BatchWriter: a record cannot end at ${end}`);
     this.put32(4 + 4 * this.i++, this.pos);
     this.pos = end;
-    return true;
   }
 
   /** A list of base58 nodes (`nodesField`'s input): strings copied in one pass, decoded by the worker. */
@@ -796,6 +801,11 @@ export class RecordReader {
     const n = this.dv.getUint32(0, true);
     if (HEADER(n) > this.b.length) throw new InputError('batch', `header claims ${n} records in ${this.b.length} bytes`);
     this.count = n;
+  }
+
+  /** The batch's bytes (a view, no copy): for kernels that read its records where they lie. */
+  get bytes(): Uint8Array {
+    return this.b;
   }
 
   /** Read record `i` next. */

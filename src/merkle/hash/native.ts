@@ -49,7 +49,9 @@ export interface NativeBindings {
   findPda?(preimage: Uint8Array, bumpAt: number, out: Uint8Array): number;
   jsonScan?(bytes: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number): number;
   /** An asset proof's batch record from its JSON text (native/asset_proof_json.h): the end, -1 declined, -2 no room. */
-  packAssetProofJson?(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array): number;
+  packAssetProofJson?(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array, ids?: Uint8Array): number;
+  /** Asset-proof records of a batch verified in place (native/asset_proof_records.h): codes 1 valid / 0 ask JS; -1 bad header. */
+  verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;

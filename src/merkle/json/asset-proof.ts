@@ -10,9 +10,14 @@
  */
 import type { BatchWriter } from '../codec.js';
 import { loadNative } from '../hash/native.js';
+import { keccakBackend } from '../hash/keccak.js';
 
-/** Packs the item `src[a..b)` into `w` and puts its id's (the leaf's) byte range in `id`, or declines. */
-export type JsonPacker = (src: Uint8Array, a: number, b: number, w: BatchWriter, id: Uint32Array) => boolean;
+/**
+ * Packs the item `src[a..b)` into `w` and puts its id's (the leaf's) byte range in `id[0..1]`, or
+ * declines (false). With `ids`, the leaf's text is also copied to `ids[id[2]..]` and `id[2]` moved past
+ * it (a leaf that packs is at most 44 bytes: keep that much room).
+ */
+export type JsonPacker = (src: Uint8Array, a: number, b: number, w: BatchWriter, id: Uint32Array, ids?: Uint8Array) => boolean;
 
 let packer: JsonPacker | null | undefined;
 
@@ -22,6 +27,36 @@ export function nativeAssetProofPacker(): JsonPacker | null {
   // CAIRN_ASSET_PROOF_JSON=parse turns it off (to compare, or to rule it out).
   const fn = process.env.CAIRN_ASSET_PROOF_JSON === 'parse' ? undefined : loadNative()?.packAssetProofJson;
   // A record is never longer than its text plus the field headers (4 × 5 bytes, a length byte per node).
-  packer = fn ? (src, a, b, w, id) => w.packWith(b - a + 96, (out, pos) => fn(src, a, b, out, pos, id)) : null;
+  packer = fn
+    ? (src, a, b, w, id, ids) => {
+        const pos = w.length;
+        const end = fn(src, a, b, w.reserve(b - a + 96), pos, id, ids);
+        if (end < 0) return false;
+        w.commit(end);
+        return true;
+      }
+    : null;
   return packer;
+}
+
+/**
+ * Verifies a batch's asset-proof records where they lie: `codes[i]` becomes 1 for a record the
+ * packer wrote (root, leaf, nodes, node_index) whose full path hashes to its root, 0 for any other
+ * record, which the caller verifies the usual way (its reason comes from there). Returns false when
+ * the batch header is malformed (nothing answered).
+ */
+export type RecordsVerifier = (batch: Uint8Array, codes: Uint8Array) => boolean;
+
+let recordsVerifier: RecordsVerifier | null | undefined;
+
+/**
+ * The native in-place verifier (native/asset_proof_records.c), or null: without the addon, or when
+ * keccak is not on its native backend (a chosen backend is honoured; this hashes with the native one).
+ * Records of this shape only come from the native packer, so without it there is nothing to answer.
+ */
+export function nativeAssetProofRecords(): RecordsVerifier | null {
+  if (recordsVerifier !== undefined) return recordsVerifier;
+  const fn = keccakBackend() === 'native' ? loadNative()?.verifyAssetProofRecords : undefined;
+  recordsVerifier = fn ? (batch, codes) => fn(batch, codes) >= 0 : null;
+  return recordsVerifier;
 }
