@@ -99,7 +99,8 @@ static inline void put32(uint8_t *p, uint32_t v) {
   p[3] = (uint8_t)(v >> 24);
 }
 
-int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[2]) {
+int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[3],
+                                    uint8_t *ids, size_t ids_len) {
   size_t nodes[2 * 64];
   size_t k = 0, root = 0, root_end = 0, leaf = 0, leaf_end = 0;
   uint64_t index = 0;
@@ -168,6 +169,7 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
    * gives its exact complaint. */
   const size_t size = 33 + 33 + 5 + 32 * k + 9;
   if (pos > out_len || out_len - pos < size) return CAIRN_APJ_NO_ROOM;
+  if (ids && (id[2] > ids_len || ids_len - id[2] < leaf_end - leaf)) return CAIRN_APJ_NO_ROOM;
   uint8_t *p = out + pos;
   *p = T_B32;
   if (!b58_decode32(s, root, root_end, p + 1)) return CAIRN_APJ_DECLINED;
@@ -187,5 +189,10 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
   p += 8;
   id[0] = (uint32_t)leaf;
   id[1] = (uint32_t)leaf_end;
+  if (ids) {
+    /* The leaf names the item: its text joins the batch's ids (ASCII: it decoded as base58). */
+    memcpy(ids + id[2], s + leaf, leaf_end - leaf);
+    id[2] += (uint32_t)(leaf_end - leaf);
+  }
   return (int64_t)(p - out);
 }

@@ -21,7 +21,10 @@
  * of at most 15 digits, every base58 string 32 bytes once decoded. Returns the position after the
  * record, with the leaf's byte range in id[0..1]; or CAIRN_APJ_DECLINED (bytes past `pos` may have
  * been written; they are not part of any record). The text must be valid JSON (the scanner checked).
+ * With `ids` (else NULL), a packed item's leaf text is also copied to ids[id[2]..] and id[2] advanced
+ * past it, so a batch's ids come out as one run of bytes (CAIRN_APJ_NO_ROOM when it does not fit).
  */
-int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[2]);
+int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[3],
+                                    uint8_t *ids, size_t ids_len);
 
 #endif

@@ -27,9 +27,13 @@ function fast(text: string, pad = 3): { record: string; id: string } | null {
   // The item sits inside a larger buffer, as in a response.
   const src = enc.encode(' '.repeat(pad) + text + ' ,');
   const w = new BatchWriter(1, 64);
-  const id = new Uint32Array(2);
-  if (!packer!(src, pad, pad + enc.encode(text).length, w, id)) return null;
-  return { record: read(w.finish()), id: Buffer.from(src.subarray(id[0], id[1])).toString('utf8') };
+  // The id is also copied out, after 5 bytes already there.
+  const id = Uint32Array.of(0, 0, 5);
+  const ids = new Uint8Array(5 + 44).fill(0x2e);
+  if (!packer!(src, pad, pad + enc.encode(text).length, w, id, ids)) return null;
+  const named = Buffer.from(src.subarray(id[0], id[1])).toString('utf8');
+  expect(Buffer.from(ids.subarray(0, id[2])).toString('latin1')).toBe('.....' + named);
+  return { record: read(w.finish()), id: named };
 }
 
 function parsed(text: string): { record: string; id: string | undefined } {

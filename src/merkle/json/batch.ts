@@ -67,12 +67,19 @@ export type JsonBatchResult =
   /** Item `bad` of the batch is not of the kind: the input is unusable (the caller says why). */
   | { bad: number };
 
-type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string };
+type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string; latin1Slice?: (start: number, end: number) => string };
 
 /** A spent records buffer per thread, packed into again by the next batch. */
 let scratch: ArrayBuffer | undefined;
-/** The id's byte range a kind's `packJson` found. */
-const idRange = new Uint32Array(2);
+/** The id's byte range a kind's `packJson` found, and (with `idBytes`) where its copy of the id ends. */
+const idRange = new Uint32Array(3);
+/**
+ * Per thread: the ids of a batch's packed items, copied here by the packer one after another and
+ * made into one string at the end — a string per item was most of what a worker still allocated.
+ */
+let idBytes: Slicer = Buffer.alloc(0);
+/** The longest id a packer copies (a leaf: base58 of 32 bytes). */
+const PACKED_ID_MAX = 44;
 /** A key's JSON text (quotes included) → the key. */
 const keyText = (raw: string): string => (raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1));
 
@@ -94,6 +101,7 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
   const text = Buffer.from(response.buffer, response.byteOffset, response.byteLength) as Slicer;
   const slice = (x: number, y: number): string => (text.utf8Slice ? text.utf8Slice(x, y) : text.toString('utf8', x, y));
   const idLens = new Uint32Array(n);
+  /** The ids in order: strings, and runs of `idBytes` (flushed into a string when a string comes). */
   const ids: string[] = [];
   // Kinds that verify a parsed item as it is skip packing (and the worker's unpacking) altogether,
   // and verify each item as soon as it is parsed: an item that lived until the end of its batch would
@@ -103,11 +111,22 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
   const w = direct ? null : new BatchWriter(n, spec.recordBytes, scratch);
   // Kinds that read an item's record straight from its text (`packJson`) parse only what it declines.
   const fast = w ? spec.packJson : null;
+  // Unkeyed, a packed item's id is copied by the packer (keyed ones are named by their key).
+  const copyIds = fast && !keyed ? idBytesFor(n) : undefined;
+  idRange[2] = 0;
+  let run = 0;
+  const flushRun = (): void => {
+    if (idRange[2]! > run) ids.push(latin1(idBytes, run, idRange[2]!));
+    run = idRange[2]!;
+  };
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange)) {
-      const id = keyed ? keyText(slice(table[o]!, table[o + 1]!)) : slice(idRange[0]!, idRange[1]!);
-      idLens[i] = id.length;
-      ids.push(id);
+    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, copyIds)) {
+      if (copyIds) idLens[i] = idRange[1]! - idRange[0]!;
+      else {
+        const id = keyText(slice(table[o]!, table[o + 1]!));
+        idLens[i] = id.length;
+        ids.push(id);
+      }
       continue;
     }
     const item = parse(slice(table[o + 2]!, table[o + 3]!)) as unknown;
@@ -116,17 +135,27 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
     const id = key ?? (item === null ? undefined : spec.id(item, key));
     if (id === undefined) idLens[i] = NO_ID;
     else {
+      flushRun();
       idLens[i] = id.length;
       ids.push(id);
     }
     if (direct) direct[i] = verifyParsedItem(spec, item);
     else packItem(spec, item, w!);
   }
+  flushRun();
   let r: { valid: Uint8Array; extras: Array<[number, Verdict]> };
   if (direct) r = collect(spec, n, (i) => direct[i]!);
   else {
     scratch = w!.finish();
     r = verifyBatch(kind, scratch);
   }
-  return { valid: r.valid, extras: r.extras, ids: ids.join(''), idLens };
+  return { valid: r.valid, extras: r.extras, ids: ids.length === 1 ? ids[0]! : ids.join(''), idLens };
 }
+
+/** `idBytes` with room for `n` packed ids. */
+function idBytesFor(n: number): Uint8Array {
+  if (idBytes.length < n * PACKED_ID_MAX) idBytes = Buffer.allocUnsafe(n * PACKED_ID_MAX) as Slicer;
+  return idBytes;
+}
+
+const latin1 = (b: Slicer, x: number, y: number): string => (b.latin1Slice ? b.latin1Slice(x, y) : b.toString('latin1', x, y));
