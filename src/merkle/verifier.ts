@@ -212,8 +212,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     return Math.max(1, Math.min(size, Math.max(Math.ceil(size / 8), Math.ceil(remaining / (2 * threads)))));
   }
 
-  /** Pack one chunk, run it, and assemble its verdicts in order. */
-  async function runChunk(spec: KindSpec, chunk: KeyedItem[], signal?: AbortSignal): Promise<Verdict[]> {
+  /** Pack one chunk, run it, and put its verdicts in `out` from `at` (a new array when not given). */
+  async function runChunk(spec: KindSpec, chunk: KeyedItem[], signal?: AbortSignal, out: Verdict[] = new Array(chunk.length), at = 0): Promise<Verdict[]> {
     const n = chunk.length;
     const pack = (): ArrayBuffer => {
       const w = new BatchWriter(n, recordBytes.get(spec.name) ?? spec.recordBytes, spare.pop());
@@ -223,10 +223,11 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
     const res = await runBatch(spec.name, pack(), n, signal, pack);
     if (res.buf && spare.length < maxRunning) spare.push(res.buf);
-    return assemble(spec, res, n, (i) => {
+    assemble(spec, res, n, out, at, (i) => {
       const { item, key } = chunk[i]!;
       return key ?? (item === null ? undefined : spec.id(item, key));
     });
+    return out;
   }
 
   /** Items `a … b-1` of a scanned response, decoded from `response` and named by a worker. */
@@ -236,8 +237,11 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     return runBatch(spec.name, packJsonBatch(items, a, b, spare.pop()), b - a, signal, () => packJsonBatch(items, a, b), response);
   }
 
-  /** The verdicts of items `a … b-1` from a worker's answer (`found`: the items of the whole response). */
-  function finishJsonChunk(spec: KindSpec, found: JsonItems, a: number, b: number, res: BatchResult): Verdict[] {
+  /**
+   * The verdicts of items `a … b-1` from a worker's answer, into `out[a … b-1]` (`found`: the items of
+   * the whole response).
+   */
+  function finishJsonChunk(spec: KindSpec, found: JsonItems, a: number, b: number, res: BatchResult, out: Verdict[]): void {
     const n = b - a;
     if (res.buf && spare.length < maxRunning) spare.push(res.buf);
     if (res.bad !== undefined) {
@@ -246,12 +250,14 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     }
     const ids = res.ids ?? '';
     const lens = res.idLens ?? new Uint32Array(n).fill(NO_ID);
-    const at = new Uint32Array(n);
-    for (let i = 0, p = 0; i < n; i++) {
-      at[i] = p;
-      if (lens[i] !== NO_ID) p += lens[i]!;
-    }
-    return assemble(spec, res, n, (i) => (lens[i] === NO_ID ? undefined : ids.substring(at[i]!, at[i]! + lens[i]!)));
+    // Items are named in order: each id starts where the last one ended.
+    let p = 0;
+    assemble(spec, res, n, out, a, (i) => {
+      const len = lens[i]!;
+      if (len === NO_ID) return undefined;
+      p += len;
+      return ids.substring(p - len, p);
+    });
   }
 
   /**
@@ -307,31 +313,32 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     }
   }
 
-  /** Verdicts in order: the detailed ones from `extras`, the rest from their code bytes. */
-  function assemble(spec: KindSpec, res: BatchResult, n: number, idOf: (i: number) => string | undefined): Verdict[] {
-    const out: Verdict[] = new Array(n);
+  /**
+   * A batch's verdicts in order into `out[at …]`: the detailed ones from `extras`, the rest from their
+   * code bytes. `idOf` is called once per item, in order.
+   */
+  function assemble(spec: KindSpec, res: BatchResult, n: number, out: Verdict[], at: number, idOf: (i: number) => string | undefined): void {
     const extras = res.extras;
     let e = 0;
     for (let i = 0; i < n; i++) {
       const extra = e < extras.length && extras[e]![0] === i ? extras[e++]![1] : undefined;
-      out[i] = decodeVerdict(spec, res.valid[i]!, extra, idOf(i));
+      out[at + i] = decodeVerdict(spec, res.valid[i]!, extra, idOf(i));
     }
-    return out;
   }
 
   /**
    * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and
-   * yield their verdicts in order. A new chunk starts as soon as any running one finishes (not only
+   * yield what each run gives, in order (a failure at its place in the order). A new chunk starts as soon as any running one finishes (not only
    * the oldest), so a thread that finishes early is fed at once.
    */
-  async function* pipeline<C>(
+  async function* pipeline<C, R>(
     next: (size: number) => Promise<C | null> | C | null,
-    run: (chunk: C) => Promise<Verdict[]>,
+    run: (chunk: C) => Promise<R>,
     size: number,
     window: number,
     signal?: AbortSignal,
-  ): AsyncGenerator<Verdict[]> {
-    const pending: { p: Promise<Verdict[]>; done: boolean }[] = [];
+  ): AsyncGenerator<R> {
+    const pending: { p: Promise<R>; done: boolean }[] = [];
     let running = 0;
     let wake: (() => void) | null = null;
     let exhausted = false;
@@ -393,13 +400,21 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       }
       try {
         const found = head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input);
-        const out: Verdict[] = [];
+        // Every verdict goes straight to its place: one array of the final size (no copy as it grows, no
+        // array per batch), filled as batches answer, in whatever order they do.
+        const out: Verdict[] = new Array(Array.isArray(found) ? found.length : found.values.length);
         let at = 0;
         // The items are in memory already: a wider window than a stream's costs nothing.
         if (Array.isArray(found)) {
-          const next = (size: number): KeyedItem[] | null => (at < found.length ? found.slice(at, (at += taper(size, found.length - at))) : null);
-          const run = (chunk: KeyedItem[]): Promise<Verdict[]> => runChunk(spec, chunk, signal);
-          for await (const verdicts of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
+          const next = (size: number): { a: number; chunk: KeyedItem[] } | null => {
+            if (at >= found.length) return null;
+            const a = at;
+            return { a, chunk: found.slice(a, (at += taper(size, found.length - a))) };
+          };
+          const run = async ({ a, chunk }: { a: number; chunk: KeyedItem[] }): Promise<void> => {
+            await runChunk(spec, chunk, signal, out, a);
+          };
+          for await (const _ of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal));
         } else {
           const total = found.values.length;
           let early = head?.early ?? [];
@@ -412,9 +427,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
           // Workers read the items from one shared copy of the response (one sequential copy here,
           // instead of a copy per batch); inline, the batches point into the caller's bytes as they are.
           const response = shared ?? (pool && total > 0 ? shareResponse(found.tape.bytes) : inPlace(found.tape.bytes));
-          const run = async ({ a, b, res }: Chunk): Promise<Verdict[]> => finishJsonChunk(spec, found, a, b, await (res ?? startJsonChunk(spec, found, response, a, b, signal)));
+          const run = async ({ a, b, res }: Chunk): Promise<void> => finishJsonChunk(spec, found, a, b, await (res ?? startJsonChunk(spec, found, response, a, b, signal)), out);
           try {
-            for await (const verdicts of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal)) for (const v of verdicts) out.push(v);
+            for await (const _ of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal));
           } finally {
             // Early batches the pipeline never took (it stopped on an error) must not reject unobserved.
             for (const c of early) c.res!.catch(() => {});

@@ -16,7 +16,7 @@ import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
 export interface JsonItems {
   tape: JsonTape;
   /** Each item's value entry. */
-  values: number[];
+  values: ArrayLike<number>;
   /** Each item's key entry, for an object keyed by id (the key names the item); else null. */
   keys: number[] | null;
   /** The keyed object (for the error an item that is not of the kind makes). */
