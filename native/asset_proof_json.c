@@ -56,7 +56,7 @@ static inline int b58_digit(uint8_t c) {
  * rules: 32 to 44 characters of the alphabet, a value below 2^256, and as many leading zero bytes as
  * leading '1's (bs58: each leading '1' is one zero byte). 0 when it is not.
  */
-static int b58_decode32(const uint8_t *s, size_t a, size_t b, uint8_t out[32]) {
+int cairn_b58_decode32(const uint8_t *s, size_t a, size_t b, uint8_t out[32]) {
   const size_t n = b - a;
   if (n < 32 || n > 44) return 0;
   size_t ones = 0;
@@ -172,16 +172,16 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
   if (ids && (id[2] > ids_len || ids_len - id[2] < leaf_end - leaf)) return CAIRN_APJ_NO_ROOM;
   uint8_t *p = out + pos;
   *p = T_B32;
-  if (!b58_decode32(s, root, root_end, p + 1)) return CAIRN_APJ_DECLINED;
+  if (!cairn_b58_decode32(s, root, root_end, p + 1)) return CAIRN_APJ_DECLINED;
   p += 33;
   *p = T_B32;
-  if (!b58_decode32(s, leaf, leaf_end, p + 1)) return CAIRN_APJ_DECLINED;
+  if (!cairn_b58_decode32(s, leaf, leaf_end, p + 1)) return CAIRN_APJ_DECLINED;
   p += 33;
   *p++ = T_NODES32;
   put32(p, (uint32_t)k);
   p += 4;
   for (size_t j = 0; j < k; j++, p += 32) {
-    if (!b58_decode32(s, nodes[2 * j], nodes[2 * j + 1], p)) return CAIRN_APJ_DECLINED;
+    if (!cairn_b58_decode32(s, nodes[2 * j], nodes[2 * j + 1], p)) return CAIRN_APJ_DECLINED;
   }
   *p++ = T_U64;
   put32(p, (uint32_t)index);

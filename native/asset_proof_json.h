@@ -27,4 +27,11 @@
 int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_t *out, size_t out_len, size_t pos, uint32_t id[3],
                                     uint8_t *ids, size_t ids_len);
 
+/*
+ * s[a..b) as base58 of exactly 32 bytes into out (big-endian), with codec.ts b58Decode32Bytes's rules:
+ * 32 to 44 characters of the alphabet, a value below 2^256, one leading zero byte per leading '1'.
+ * 1 when it is, 0 when it is not (out is then meaningless).
+ */
+int cairn_b58_decode32(const uint8_t *s, size_t a, size_t b, uint8_t out[32]);
+
 #endif

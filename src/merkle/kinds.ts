@@ -208,7 +208,7 @@ const assetProofKind: KindSpec = {
     const out: Verdict[] = new Array(n);
     const good: AssetProofBytes[] = [];
     const at: number[] = [];
-    // Records the native packer wrote are hashed where they lie, with no object per proof; the rest
+    // Records are hashed where they lie (base58 text decoded in C), with no object per proof; the rest
     // (and any that does not match, for its reason) go the way below.
     const inPlace = nativeAssetProofRecords();
     const codes = inPlace ? new Uint8Array(n) : null;

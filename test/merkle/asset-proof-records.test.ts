@@ -1,10 +1,12 @@
 /**
  * The in-place asset-proof verifier (native/asset_proof_records.c, through json/asset-proof.ts) answers
- * "valid" for a packed record only when the JS path would: a full proof of depth ≤ 32 in the packer's
- * layout whose path hashes to its root. Everything else — a mismatch, a truncated or deeper proof,
+ * "valid" for a record only when the JS path would: a full proof of depth ≤ 32, packed either by the
+ * native JSON packer (decoded) or by `pack` from a parsed item (base58 text), whose path hashes to its
+ * root. Everything else — a mismatch, a truncated or deeper proof, text that is not base58 of 32 bytes,
  * another record shape, a broken batch — is left to the JS path (code 0). Proofs here are made up at
- * every depth 0–34 with the JS keccak kernel, in batches that mix depths in random order (so the
- * four-lane groups break on every depth change and at odd counts), and mutated at every field.
+ * every depth 0–34 with the JS keccak kernel, in batches that mix depths and both layouts in random
+ * order (so the four-lane groups break on every depth change and at odd counts), and mutated at
+ * every field.
  */
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -44,12 +46,12 @@ function proof(depth: number): Record<string, unknown> {
   };
 }
 
-/** A batch of `items` packed by the native packer (or `pack` for the parsed path's records). */
-function batch(items: unknown[], how: 'native' | 'parsed' = 'native'): Uint8Array {
+/** A batch of `items` packed by the native packer, by `pack` (the parsed path's records), or either at random. */
+function batch(items: unknown[], how: 'native' | 'parsed' | 'mixed' = 'native'): Uint8Array {
   const w = new BatchWriter(items.length, 256);
   const id = new Uint32Array(3);
   for (const item of items) {
-    if (how === 'native') {
+    if (how === 'native' || (how === 'mixed' && rand() < 0.5)) {
       const text = enc.encode(JSON.stringify(item));
       if (packer!(text, 0, text.length, w, id)) continue;
     }
@@ -72,14 +74,17 @@ describe.skipIf(!packer || !inPlace)(packer && inPlace ? 'asset-proof records ve
     await Promise.all(verifiers.map((v) => v.close()));
   });
 
-  it('valid full proofs of every depth 0–32, mixed in random order, are answered valid; deeper ones are left to JS', () => {
-    const items = Array.from({ length: 400 }, () => proof(Math.floor(rand() * 35)));
-    const got = codes(batch(items), items.length)!;
-    items.forEach((item, i) => {
-      const depth = (item.proof as unknown[]).length;
-      expect(jsValid(item), `item ${i}`).toBe(true);
-      expect(got[i], `item ${i}, depth ${depth}`).toBe(depth <= 32 ? 1 : 0);
-    });
+  it('valid full proofs of every depth 0–32, mixed in random order, are answered valid in either layout; deeper ones are left to JS', () => {
+    for (const how of ['native', 'parsed', 'mixed'] as const) {
+      // Runs of equal depth too, so groups of four fill up between depth changes.
+      const items = Array.from({ length: 400 }, (_, i) => proof(i % 50 < 25 ? 20 : Math.floor(rand() * 35)));
+      const got = codes(batch(items, how), items.length)!;
+      items.forEach((item, i) => {
+        const depth = (item.proof as unknown[]).length;
+        expect(jsValid(item), `item ${i}`).toBe(true);
+        expect(got[i], `${how} item ${i}, depth ${depth}`).toBe(depth <= 32 ? 1 : 0);
+      });
+    }
   });
 
   it('a flipped bit in the root, the leaf, any node or the index is never answered valid', () => {
@@ -105,20 +110,31 @@ describe.skipIf(!packer || !inPlace)(packer && inPlace ? 'asset-proof records ve
         const depth = nodes.length;
         item.node_index = 2 ** depth + (((item.node_index as number) - 2 ** depth) ^ (1 << Math.floor(rand() * depth)));
       }
-      const got = codes(batch(items), items.length)!;
+      const got = codes(batch(items, 'mixed'), items.length)!;
       items.forEach((it, i) => expect(got[i], `round ${round}, ${field}, item ${i}`).toBe(i === k ? 0 : 1));
       expect(jsValid(item)).toBe(false);
     }
   });
 
-  it('records it does not know are left to JS: other layouts, truncated proofs, a depth the index does not give', () => {
+  it('records it does not know are left to JS: truncated proofs, a depth the index does not give, text that is not base58 of 32 bytes, failed fields', () => {
     const good = proof(14);
     const truncated = { ...good, proof: (good.proof as string[]).slice(0, 10) };
     const shallow = { ...good, node_index: 2 ** 13 + 5 };
-    const items = [good, truncated, shallow, good];
-    expect(Array.from(codes(batch(items), 4)!)).toEqual([1, 0, 0, 1]);
-    // The same proofs as the parsed path packs them (base58 text, not decoded bytes): all left to JS.
-    expect(Array.from(codes(batch(items, 'parsed'), 4)!)).toEqual([0, 0, 0, 0]);
+    for (const how of ['native', 'parsed'] as const) expect(Array.from(codes(batch([good, truncated, shallow, good], how), 4)!), how).toEqual([1, 0, 0, 1]);
+    // Text only the parsed path packs (the native packer declines it, and it is packed the same way).
+    const nodes = good.proof as string[];
+    const odd = [
+      { ...good, root: 'l' + (good.root as string).slice(1) }, // not in the alphabet
+      { ...good, leaf: '1' + (good.leaf as string) }, // 33 bytes
+      { ...good, proof: [...nodes.slice(0, 3), nodes[3]!.slice(0, 20), ...nodes.slice(4)] }, // a short node
+      { ...good, proof: [...nodes.slice(0, 3), 'x'.repeat(300), ...nodes.slice(4)] }, // long: u32 lengths
+      { ...good, proof: [...nodes.slice(0, 3), 'é'.repeat(40), ...nodes.slice(4)] }, // not ASCII
+      { ...good, proof: [...nodes.slice(0, 3), 7, ...nodes.slice(4)] }, // not a string: a failed field
+      { ...good, node_index: 2 ** 53 + 2 },
+      good,
+    ];
+    expect(Array.from(codes(batch(odd), odd.length)!)).toEqual([0, 0, 0, 0, 0, 0, 0, 1]);
+    for (const item of odd.slice(0, -2)) expect(() => jsValid(item)).toThrow();
   });
 
   it('a malformed batch header answers nothing', () => {
@@ -138,10 +154,14 @@ describe.skipIf(!packer || !inPlace)(packer && inPlace ? 'asset-proof records ve
   it('verifyBatch answers as the parsed path does, valid and mutated, and so does verify from bytes on 2 threads', async () => {
     const items: Array<Record<string, unknown>> = Array.from({ length: 3000 }, () => proof(Math.floor(rand() * 34)));
     for (let i = 0; i < items.length; i += 7) items[i]!.root = items[(i + 1) % items.length]!.root;
+    // What the JS path alone says of each item.
+    const want = items.map((item) => verifyAssetProof(parseAssetProof(item)));
+    for (const how of ['native', 'parsed', 'mixed'] as const) {
+      const got = verifyBatch('asset-proof', batch(items, how).buffer as ArrayBuffer);
+      expect(Array.from(got.valid), how).toEqual(want.map((v) => (v.valid ? 1 : 0)));
+      expect(got.extras, how).toEqual(want.flatMap((v, i) => (v.valid ? [] : [[i, v]])));
+    }
     const native = verifyBatch('asset-proof', batch(items).buffer as ArrayBuffer);
-    const parsed = verifyBatch('asset-proof', batch(items, 'parsed').buffer as ArrayBuffer);
-    expect(Array.from(native.valid)).toEqual(Array.from(parsed.valid));
-    expect(native.extras).toEqual(parsed.extras);
     expect(native.extras.length).toBeGreaterThan(400);
     const v = createVerifier({ threads: 2 });
     verifiers.push(v);

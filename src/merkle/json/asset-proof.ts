@@ -2,11 +2,15 @@
  * `nativeAssetProofPacker`: the workers' way to pack a getAssetProof item straight from its JSON text
  * (native/asset_proof_json.c), without `JSON.parse` or a single string. Parsing and packing cost
  * ~3.5 µs and ~4 KB of garbage per proof, and with every core verifying, that garbage is collected
- * on the verifying threads themselves. The record is byte for byte the one kinds.ts's asset-proof
- * `pack` writes for the parsed item; anything but the plain shape is declined, and the item parsed.
+ * on the verifying threads themselves. The record reads back (RecordReader) exactly as the one
+ * kinds.ts's asset-proof `pack` writes for the parsed item, its base58 already decoded; anything but
+ * the plain shape is declined, and the item parsed.
+ *
+ * `nativeAssetProofRecords`: the workers' way to verify those records, and `pack`'s, where they lie in
+ * the batch (native/asset_proof_records.c), with no object per proof.
  *
  * Native only: the same reader in JS ran at ~4 ns per byte and lost to `JSON.parse` (tried, reverted).
- * `CAIRN_ASSET_PROOF_JSON=parse` turns it off.
+ * `CAIRN_ASSET_PROOF_JSON=parse` turns the packer off.
  */
 import type { BatchWriter } from '../codec.js';
 import { loadNative } from '../hash/native.js';
@@ -40,10 +44,10 @@ export function nativeAssetProofPacker(): JsonPacker | null {
 }
 
 /**
- * Verifies a batch's asset-proof records where they lie: `codes[i]` becomes 1 for a record the
- * packer wrote (root, leaf, nodes, node_index) whose full path hashes to its root, 0 for any other
- * record, which the caller verifies the usual way (its reason comes from there). Returns false when
- * the batch header is malformed (nothing answered).
+ * Verifies a batch's asset-proof records where they lie: `codes[i]` becomes 1 for a record (as the
+ * native packer or kinds.ts's `pack` wrote it) whose full path hashes to its root, 0 for any other,
+ * which the caller verifies the usual way (its reason comes from there). Returns false when the batch
+ * header is malformed (nothing answered).
  */
 export type RecordsVerifier = (batch: Uint8Array, codes: Uint8Array) => boolean;
 
@@ -52,7 +56,6 @@ let recordsVerifier: RecordsVerifier | null | undefined;
 /**
  * The native in-place verifier (native/asset_proof_records.c), or null: without the addon, or when
  * keccak is not on its native backend (a chosen backend is honoured; this hashes with the native one).
- * Records of this shape only come from the native packer, so without it there is nothing to answer.
  */
 export function nativeAssetProofRecords(): RecordsVerifier | null {
   if (recordsVerifier !== undefined) return recordsVerifier;
