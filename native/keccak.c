@@ -460,6 +460,23 @@ static napi_value js_keccak256(napi_env env, napi_callback_info info) {
   return make_hash(env, h);
 }
 
+/* keccak256Into(data: Uint8Array, out: Uint8Array, at: number): undefined — the digest to out[at..at+32].
+ * A fresh Buffer per hash (keccak256) cost several times the hash itself: its memory lives outside the
+ * JS heap, and the collector tracks each one. data may overlap out: it is read before out is written. */
+static napi_value js_keccak256_into(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *data, *out; size_t len, olen; uint64_t at;
+  if (argc < 3 || get_bytes(env, argv[0], &data, &len)) return throw_type(env, "\"data\": expected Uint8Array");
+  if (get_bytes(env, argv[1], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (get_index(env, argv[2], &at) || olen < 32 || at > olen - 32) return throw_range(env, "\"at\": expected an offset with 32 bytes of out after it");
+  uint8_t h[32];
+  cairn_keccak256(data, len, h);
+  memcpy(out + at, h, 32);
+  return NULL;
+}
+
 /* Shared argument checks of keccakPathRoot / keccakPathRootInto. */
 static int path_args(napi_env env, napi_value *argv, size_t argc, uint8_t **leaf, uint8_t **proof,
                      size_t *depth, uint64_t *index) {
@@ -562,6 +579,7 @@ static napi_value js_verify_batch(napi_env env, napi_callback_info info) {
 napi_value cairn_keccak_register(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"keccak256", NULL, js_keccak256, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"keccak256Into", NULL, js_keccak256_into, NULL, NULL, NULL, napi_enumerable, NULL},
     {"keccakPathRoot", NULL, js_path_root, NULL, NULL, NULL, napi_enumerable, NULL},
     {"keccakPathRootInto", NULL, js_path_root_into, NULL, NULL, NULL, napi_enumerable, NULL},
     {"keccakPathRootBatch", NULL, js_path_root_batch, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <node_api.h>
 
-/* Adds keccak256, keccakPathRoot, keccakPathRootInto, keccakPathRootBatch and keccakVerifyBatch to
+/* Adds keccak256, keccak256Into, keccakPathRoot, keccakPathRootInto, keccakPathRootBatch and keccakVerifyBatch to
  * `exports` and returns it (NULL after throwing if N-API failed). */
 napi_value cairn_keccak_register(napi_env env, napi_value exports);
 

@@ -12,6 +12,7 @@ import {
   availableKeccakKernels,
   hashToField,
   keccak256,
+  keccak256Into,
   keccakBackend,
   keccakPathRoot,
   keccakPathRootInto,
@@ -133,6 +134,25 @@ describe('public keccak API', () => {
 
   it('returns plain Uint8Arrays from keccak256', () => {
     expect(Object.getPrototypeOf(keccak256(new Uint8Array(3)))).toBe(Uint8Array.prototype);
+  });
+
+  it('keccak256Into writes the digest at any offset, leaves the rest alone, and reads data that overlaps out first', () => {
+    for (const len of [0, 1, 31, 64, 135, 136, 137, 300]) {
+      const data = bytes(len, len + 1);
+      const want = hex(keccak_256(data));
+      for (const at of [0, 1, 7, 32]) {
+        const out = new Uint8Array(at + 40).fill(0xaa);
+        expect(keccak256Into(data, out, at)).toBe(out);
+        expect(hex(out.subarray(at, at + 32)), `len ${len} at ${at}`).toBe(want);
+        expect(out.subarray(0, at).every((x) => x === 0xaa) && out.subarray(at + 32).every((x) => x === 0xaa)).toBe(true);
+      }
+      // data and out share memory: the digest of the data as it was
+      const shared = new Uint8Array(len + 32);
+      shared.set(data);
+      keccak256Into(shared.subarray(0, len), shared, 0);
+      expect(hex(shared.subarray(0, 32))).toBe(want);
+    }
+    expect(() => keccak256Into(new Uint8Array(4), new Uint8Array(40), 9)).toThrow(InputError);
   });
 
   it('keccakVerifyBatch marks exactly the paths that reach their roots', () => {

@@ -25,7 +25,8 @@ export const jsKeccakKernel: KeccakKernel = {
   pathRootInto: (leaf, proof, index, out) => void keccakPathRootJs(leaf, proof, index, out),
 };
 
-type NativeKeccak = Required<Pick<NativeBindings, 'keccak256' | 'keccakPathRoot' | 'keccakPathRootInto' | 'keccakPathRootBatch' | 'keccakVerifyBatch'>>;
+type NativeKeccak = Required<Pick<NativeBindings, 'keccak256' | 'keccakPathRoot' | 'keccakPathRootInto' | 'keccakPathRootBatch' | 'keccakVerifyBatch'>> &
+  Pick<NativeBindings, 'keccak256Into'>;
 
 /** The addon's keccak functions, or null with the reason (addon missing, or built without keccak.c). */
 function nativeKeccak(): { fns: NativeKeccak | null; reason: string | null } {
@@ -38,13 +39,20 @@ function nativeKeccak(): { fns: NativeKeccak | null; reason: string | null } {
 }
 
 function nativeKernel(fns: NativeKeccak): KeccakKernel {
+  const into = fns.keccak256Into;
   return {
     name: 'native',
-    // the addon returns a Buffer; callers get a plain Uint8Array from every backend
-    keccak256: (d) => {
-      const b = fns.keccak256(d);
-      return new Uint8Array(b.buffer, b.byteOffset, 32);
-    },
+    // Into a plain Uint8Array from every backend: the addon's own Buffers cost more than the hash.
+    keccak256: into
+      ? (d) => {
+          const out = new Uint8Array(32);
+          into(d, out, 0);
+          return out;
+        }
+      : (d) => {
+          const b = fns.keccak256(d);
+          return new Uint8Array(b.buffer, b.byteOffset, 32);
+        },
     pathRootInto: (l, p, i, o) => fns.keccakPathRootInto(l, p, i, o),
   };
 }
@@ -143,9 +151,9 @@ export function keccak256(data: Uint8Array): Uint8Array {
 
 /**
  * `keccak256` written to `out[at..at+32]` (returns `out`), for code that hashes into scratch memory.
- * The JS kernel writes there directly, with no allocation; the native and WASM kernels have no
- * into-variant yet, so their fresh 32-byte result is copied. `data` may overlap `out`: it is read
- * completely before the digest is written.
+ * The JS and native kernels write there directly, with no allocation; the WASM kernel's fresh
+ * 32-byte result is copied. `data` may overlap `out`: it is read completely before the digest is
+ * written.
  *
  * @example
  * const scratch = new Uint8Array(64);
@@ -159,7 +167,8 @@ export function keccak256Into(data: Uint8Array, out: Uint8Array, at = 0): Uint8A
     throw new InputError('at', `expected an offset with 32 bytes of "out" after it (0..${out.length - 32}), got ${String(at)}`);
   }
   if (kernel === jsKeccakKernel) keccak256Js(data, out, at);
-  else if (nativeFns) out.set(nativeFns.keccak256(data), at); // the addon's Buffer, copied without a view over it
+  else if (nativeFns?.keccak256Into) nativeFns.keccak256Into(data, out, at);
+  else if (nativeFns) out.set(nativeFns.keccak256(data), at); // an older addon's Buffer, copied without a view over it
   else out.set(kernel.keccak256(data), at);
   return out;
 }

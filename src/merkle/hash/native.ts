@@ -54,6 +54,8 @@ export interface NativeBindings {
   verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
+  /** The digest written to out[at..at+32] (absent from an addon built before it existed). */
+  keccak256Into?(data: Uint8Array, out: Uint8Array, at: number): void;
   keccakPathRoot?(leaf: Uint8Array, proof: Uint8Array, index: number): Uint8Array;
   keccakPathRootInto?(leaf: Uint8Array, proof: Uint8Array, index: number, out: Uint8Array): void;
   keccakPathRootBatch?(leaves: Uint8Array, proofs: Uint8Array, indices: Uint32Array, depth: number, out: Uint8Array): void;
