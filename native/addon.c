@@ -285,6 +285,35 @@ static napi_value js_verify_asset_proof_records(napi_env env, napi_callback_info
   return num(env, (double)cairn_verify_asset_proof_records(batch, blen, codes, clen));
 }
 
+/* b58Decode32Into(s: string, out: Uint8Array, off: number): boolean — s as base58 of exactly 32 bytes
+ * into out[off..off+32] (codec.ts b58Decode32Into's rules), false when it is not. Read as UTF-16, so
+ * a character outside ASCII can never pass for the byte it ends in. */
+static napi_value js_b58_decode32_into(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  char16_t units[48];
+  size_t n = 0, olen;
+  uint8_t *out;
+  uint64_t off;
+  napi_value res;
+  if (argc < 3 || napi_get_value_string_utf16(env, argv[0], units, 48, &n) != napi_ok) return throw_type(env, "\"s\": expected a string");
+  if (bytes(env, argv[1], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (get_index(env, argv[2], &off) || olen < 32 || off > olen - 32) return throw_range(env, "\"off\": expected an offset with 32 bytes of out after it");
+  /* 47 units read means the string may be longer: too long either way (at most 44). */
+  uint8_t text[44];
+  int ok = n >= 32 && n <= 44;
+  for (size_t i = 0; ok && i < n; i++) {
+    if (units[i] >= 0x80) ok = 0;
+    else text[i] = (uint8_t)units[i];
+  }
+  uint8_t tmp[32];
+  ok = ok && cairn_b58_decode32(text, 0, n, tmp);
+  if (ok) memcpy(out + off, tmp, 32);
+  napi_get_boolean(env, ok, &res);
+  return res;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -297,6 +326,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"jsonScan", NULL, js_json_scan, NULL, NULL, NULL, napi_enumerable, NULL},
     {"packAssetProofJson", NULL, js_pack_asset_proof_json, NULL, NULL, NULL, napi_enumerable, NULL},
     {"verifyAssetProofRecords", NULL, js_verify_asset_proof_records, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"b58Decode32Into", NULL, js_b58_decode32_into, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

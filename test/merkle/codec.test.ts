@@ -4,6 +4,8 @@ import {
   b58Field,
   b58Decode32,
   b58Decode32Bytes,
+  b58Decode32Into,
+  b58Decode32IntoJs,
   BatchWriter,
   PackedFieldError,
   RecordReader,
@@ -154,6 +156,44 @@ describe('b58Decode32 agrees with bs58 on every input', () => {
     expect(b58Decode32('1'.repeat(32))).toEqual(new Uint8Array(32));
     expect(b58Decode32('1'.repeat(33))).toBeNull();
     expect(b58Decode32('zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz')).toBeNull();
+  });
+});
+
+describe('b58Decode32Into: the native decoder (when it loads) and the JS one give the same answers', () => {
+  const both = (s: string): [Uint8Array | null, Uint8Array | null] => {
+    const a = new Uint8Array(34).fill(0xee);
+    const b = new Uint8Array(34).fill(0xee);
+    const okA = b58Decode32Into(s, a, 1);
+    const okB = b58Decode32IntoJs(s, b, 1);
+    if (okA) expect([a[0], a[33]]).toEqual([0xee, 0xee]);
+    return [okA ? a.subarray(1, 33) : null, okB ? b.subarray(1, 33) : null];
+  };
+  it('on random values of 0–40 bytes with leading zeros, and on edge strings', async () => {
+    const fc = (await import('fast-check')).default;
+    const bs58 = (await import('bs58')).default;
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 0, maxLength: 40 }), fc.nat({ max: 40 }), (b, zeros) => {
+        const v = Uint8Array.from(b);
+        v.fill(0, 0, zeros);
+        const [n, j] = both(bs58.encode(v));
+        expect(n).toEqual(j);
+        expect(n === null).toBe(v.length !== 32);
+      }),
+      { numRuns: 400 },
+    );
+    const good = bs58.encode(new Uint8Array(32).fill(9));
+    for (const s of ['', '1'.repeat(32), '1'.repeat(33), 'z'.repeat(44), 'z'.repeat(45), '0' + good.slice(1), good + ' ', good.slice(0, 31)]) {
+      const [n, j] = both(s);
+      expect(n, s).toEqual(j);
+    }
+  });
+  it('never reads a character outside ASCII as the byte it ends in', () => {
+    const good = 'So11111111111111111111111111111111111111112';
+    // U+0131 and U+0531 end in 0x31 ('1'); U+0141 in 0x41 ('A'); a surrogate pair; Latin-1 é.
+    for (const c of ['\u0131', '\u0531', '\u0141', '\ud83d\ude00', 'é']) {
+      const s = good.slice(0, 5) + c + good.slice(5 + c.length);
+      expect(both(s), JSON.stringify(s)).toEqual([null, null]);
+    }
   });
 });
 

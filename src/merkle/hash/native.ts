@@ -52,6 +52,8 @@ export interface NativeBindings {
   packAssetProofJson?(src: Uint8Array, a: number, b: number, out: Uint8Array, pos: number, id: Uint32Array, ids?: Uint8Array): number;
   /** Asset-proof records of a batch verified in place (native/asset_proof_records.h): codes 1 valid / 0 ask JS; -1 bad header. */
   verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
+  /** A base58 string of exactly 32 bytes into out[off..off+32]; false when it is not (out untouched). */
+  b58Decode32Into?(s: string, out: Uint8Array, off: number): boolean;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   /** The digest written to out[at..at+32] (absent from an addon built before it existed). */
