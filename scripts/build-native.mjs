@@ -144,6 +144,12 @@ const probe = `
     a.keccak256Into(cat(leaf, node), into, 8);
     out += ',' + (Buffer.from(into.subarray(8, 40)).equals(Buffer.from(roots[0])) && into[7] === 0 ? 1 : 0);
   }
+  // Base58 strings: one value, and one whose sixth character only ends in the byte of a '1'.
+  if (typeof a.b58Decode32Into === 'function') {
+    const d = new Uint8Array(32);
+    const sol = 'So11111111111111111111111111111111111111112';
+    out += ':' + a.b58Decode32Into(sol, d, 0) + ',' + Buffer.from(d).toString('hex') + ',' + a.b58Decode32Into(sol.slice(0, 5) + '\\u0131' + sol.slice(6), d, 0);
+  }
   process.stdout.write(out);
 `;
 const smoke = spawnSync(process.execPath, ['-e', probe], { encoding: 'utf8', timeout: 60_000 });
@@ -151,7 +157,8 @@ const expected =
   '115cc0f5e7d690413df64c6b9662e9cf2a3617f2743245519e19607a4417189a:253:d97c8a625f39755fa4d0f67e281e3ce366826945a0d1526ff8cc311978c2f879' +
   ':10,1,0,55,10,264,1,4,8,258,5,45,8,516,6,7,4,643,8,33,5,513,34,44,8,776,35,38,8,775,39,43,8,264,46,49,10,261,50,54,10:-2,3' +
   ':116,14000000000000000000000000000000000000000000000000000000000000000014069b8857feab8184fb687f634618c035dac439dc1aeb3b5598a0f0000000000115010000000000000000000000000000000000000000000000000000000000000000000001050300000000000000,52,95,-1' +
-  ':4,1,1,1,1,0,1';
+  ':4,1,1,1,1,0,1' +
+  ':true,069b8857feab8184fb687f634618c035dac439dc1aeb3b5598a0f00000000001,false';
 if (smoke.status !== 0 || smoke.stdout !== expected) {
   rmSync(addon, { force: true });
   fallback(`the built addon failed its self-test (${smoke.status !== 0 ? (smoke.stderr || '').split('\n')[0] : `wrong values: ${smoke.stdout}`})`);
