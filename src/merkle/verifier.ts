@@ -328,8 +328,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
 
   /**
    * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and
-   * yield what each run gives, in order (a failure at its place in the order). A new chunk starts as soon as any running one finishes (not only
-   * the oldest), so a thread that finishes early is fed at once.
+   * yield what each run gives, in order (a failure at its place in the order). A new chunk starts as
+   * soon as any running one finishes (not only the oldest), so a thread that finishes early is fed at
+   * once.
    */
   async function* pipeline<C, R>(
     next: (size: number) => Promise<C | null> | C | null,
