@@ -21,7 +21,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import bs58 from 'bs58';
 import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
-import { InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors.js';
+import { parseTransaction, type ParsedTransaction } from '../sender/wire.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
 /** Slots between a transaction's slot and its `finalized` status. A real cluster needs ~32; the
@@ -60,29 +61,10 @@ export interface DecodedWire {
   lookupCount: number;
 }
 
-function shortVec(b: Uint8Array, o: { i: number }, what: string): number {
-  let len = 0;
-  for (let shift = 0; shift < 21; shift += 7) {
-    if (o.i >= b.length) throw new InputError('transaction', `truncated while reading ${what}`);
-    const x = b[o.i++]!;
-    len |= (x & 0x7f) << shift;
-    if ((x & 0x80) === 0) return len;
-  }
-  throw new InputError('transaction', `bad compact-u16 length for ${what}`);
-}
-
-function take(b: Uint8Array, o: { i: number }, n: number, what: string): Uint8Array {
-  if (o.i + n > b.length) {
-    throw new InputError('transaction', `truncated: ${what} needs ${n} bytes at offset ${o.i}, only ${b.length - o.i} left`);
-  }
-  const v = b.subarray(o.i, o.i + n);
-  o.i += n;
-  return v;
-}
-
 /**
- * Decode signed wire bytes (legacy or v0). Throws `InputError` (field `transaction`) on anything
- * malformed; never reads past the buffer.
+ * Decode signed wire bytes (legacy or v0) with the sender's parser (sender/wire.ts `parseTransaction`),
+ * so the devnet accepts exactly what cairn builds and checks. Throws `InputError` (field `transaction`)
+ * on anything malformed, with the parser's detail and byte offset; never reads past the buffer.
  *
  * @example
  * const tx = decodeWire(Buffer.from(base64, 'base64'));
@@ -90,65 +72,28 @@ function take(b: Uint8Array, o: { i: number }, n: number, what: string): Uint8Ar
  */
 export function decodeWire(bytes: Uint8Array): DecodedWire {
   if (!(bytes instanceof Uint8Array)) throw new InputError('transaction', 'expected bytes');
-  if (bytes.length > 1232) throw new InputError('transaction', `too large: ${bytes.length} bytes, the limit is 1232`);
-  const o = { i: 0 };
-  const nsig = shortVec(bytes, o, 'signature count');
-  if (nsig === 0) throw new InputError('transaction', 'has no signatures');
-  const signatures: Uint8Array[] = [];
-  for (let k = 0; k < nsig; k++) signatures.push(take(bytes, o, 64, 'signature'));
-  const messageStart = o.i;
-  if (o.i >= bytes.length) throw new InputError('transaction', 'truncated: no message');
-  let version: 'legacy' | 0 = 'legacy';
-  if (bytes[o.i]! & 0x80) {
-    const v = bytes[o.i]! & 0x7f;
-    if (v !== 0) throw new InputError('transaction', `unsupported message version ${v}`);
-    version = 0;
-    o.i++;
+  let parsed: ParsedTransaction;
+  try {
+    parsed = parseTransaction(bytes);
+  } catch (e) {
+    const detail = e instanceof CairnError && typeof e.context.detail === 'string' ? `${e.context.detail} at byte ${String(e.context.offset)}` : (e as Error).message;
+    throw new InputError('transaction', detail, { cause: e });
   }
-  const header = take(bytes, o, 3, 'message header');
-  const nkeys = shortVec(bytes, o, 'account key count');
-  const accountKeys: Uint8Array[] = [];
-  for (let k = 0; k < nkeys; k++) accountKeys.push(take(bytes, o, 32, 'account key'));
-  const recentBlockhash = take(bytes, o, 32, 'recent blockhash');
-  const nix = shortVec(bytes, o, 'instruction count');
-  const instructions: WireInstruction[] = [];
-  for (let k = 0; k < nix; k++) {
-    const programIdIndex = take(bytes, o, 1, 'program index')[0]!;
-    const accounts = take(bytes, o, shortVec(bytes, o, 'instruction accounts'), 'instruction accounts');
-    const data = take(bytes, o, shortVec(bytes, o, 'instruction data'), 'instruction data');
-    instructions.push({ programIdIndex, accounts, data });
-  }
-  let lookupCount = 0;
-  if (version === 0) {
-    lookupCount = shortVec(bytes, o, 'address table lookup count');
-    for (let k = 0; k < lookupCount; k++) {
-      take(bytes, o, 32, 'lookup table address');
-      take(bytes, o, shortVec(bytes, o, 'writable indexes'), 'writable indexes');
-      take(bytes, o, shortVec(bytes, o, 'readonly indexes'), 'readonly indexes');
-    }
-  }
-  if (o.i !== bytes.length) throw new InputError('transaction', `${bytes.length - o.i} trailing bytes after the message`);
-  if (header[0] !== nsig) {
-    throw new InputError('transaction', `message requires ${header[0]} signatures, ${nsig} given`);
-  }
-  if (nkeys < header[0]!) throw new InputError('transaction', 'fewer account keys than required signatures');
-  const total = nkeys; // static keys only; lookups extend the index space
-  for (const ix of instructions) {
-    if (lookupCount === 0 && ix.programIdIndex >= total) {
-      throw new InputError('transaction', `instruction program index ${ix.programIdIndex} out of range (${total} keys)`);
-    }
-  }
+  const { signatures, message, parts } = parsed;
+  // The parser takes a message nobody signed; the service does not.
+  if (signatures.length === 0) throw new InputError('transaction', 'has no signatures');
   return {
     signatures,
-    message: bytes.subarray(messageStart),
-    version,
-    numRequiredSignatures: header[0]!,
-    numReadonlySigned: header[1]!,
-    numReadonlyUnsigned: header[2]!,
-    accountKeys,
-    recentBlockhash,
-    instructions,
-    lookupCount,
+    message,
+    version: parts.version,
+    numRequiredSignatures: parts.header.numRequiredSignatures,
+    numReadonlySigned: parts.header.numReadonlySignedAccounts,
+    numReadonlyUnsigned: parts.header.numReadonlyUnsignedAccounts,
+    accountKeys: parts.staticKeys,
+    recentBlockhash: parts.recentBlockhash,
+    // The parser's instructions are views of the wire bytes (its type allows any array for building).
+    instructions: parts.instructions as WireInstruction[],
+    lookupCount: parts.lookups.length,
   };
 }
 

@@ -25,13 +25,23 @@ describe('decodeWire', () => {
     expect(d.signatures).toHaveLength(1);
     expect(bs58.encode(d.accountKeys[0]!)).toBe(payer.publicKey.toBase58());
     expect(d.instructions).toHaveLength(2);
-    for (const bad of [new Uint8Array(0), wire.subarray(0, 70), Uint8Array.from([...wire, 0])]) {
+    // What the sender's parser says of each (the devnet decodes with it), and one it takes but the
+    // service does not: a message with no signature at all.
+    const unsigned = Uint8Array.from([0, 0, 0, 0, 0, ...new Uint8Array(32), 0]);
+    const cases: Array<[Uint8Array, RegExp]> = [
+      [new Uint8Array(0), /truncated signature count at byte 0/],
+      [wire.subarray(0, 70), /truncated account keys at byte 69/],
+      [Uint8Array.from([...wire, 0]), new RegExp(`1 trailing bytes at byte ${wire.length}`)],
+      [unsigned, /has no signatures/],
+    ];
+    for (const [bad, says] of cases) {
       try {
         decodeWire(bad);
         expect.unreachable();
       } catch (e) {
         expect(e).toBeInstanceOf(CairnError);
         expect((e as CairnError<{ field: string }>).context.field).toBe('transaction');
+        expect((e as Error).message).toMatch(says);
       }
     }
   });
