@@ -111,8 +111,8 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
   const w = direct ? null : new BatchWriter(n, spec.recordBytes, scratch);
   // Kinds that read an item's record straight from its text (`packJson`) parse only what it declines.
   const fast = w ? spec.packJson : null;
-  // Unkeyed, a packed item's id is copied by the packer (keyed ones are named by their key).
-  const copyIds = fast && !keyed ? idBytesFor(n) : undefined;
+  // A packed item's id is copied as bytes: its leaf by the packer, or (keyed) its key here.
+  const copyIds = fast ? idBytesFor(n) : undefined;
   idRange[2] = 0;
   let run = 0;
   const flushRun = (): void => {
@@ -120,10 +120,13 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
     run = idRange[2]!;
   };
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, copyIds)) {
-      if (copyIds) idLens[i] = idRange[1]! - idRange[0]!;
+    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, keyed ? undefined : copyIds)) {
+      if (!keyed) idLens[i] = idRange[1]! - idRange[0]!;
+      else if (copyKey(response, table[o]! + 1, table[o + 1]! - 1)) idLens[i] = table[o + 1]! - table[o]! - 2;
       else {
+        // A key with an escape or a byte above 0x7f: its own string.
         const id = keyText(slice(table[o]!, table[o + 1]!));
+        flushRun();
         idLens[i] = id.length;
         ids.push(id);
       }
@@ -150,6 +153,22 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
     r = verifyBatch(kind, scratch);
   }
   return { valid: r.valid, extras: r.extras, ids: ids.length === 1 ? ids[0]! : ids.join(''), idLens };
+}
+
+/**
+ * Key text `src[a..b)` (quotes excluded) appended to `idBytes` when it is plain ASCII without an
+ * escape and fits; false (nothing appended) otherwise.
+ */
+function copyKey(src: Uint8Array, a: number, b: number): boolean {
+  let p = idRange[2]!;
+  if (p + (b - a) > idBytes.length) return false;
+  for (let j = a; j < b; j++) {
+    const c = src[j]!;
+    if (c === 0x5c || c >= 0x80) return false;
+    idBytes[p++] = c;
+  }
+  idRange[2] = p;
+  return true;
 }
 
 /** `idBytes` with room for `n` packed ids. */
