@@ -18,7 +18,7 @@ export interface JsonItems {
   /** Each item's value entry. */
   values: ArrayLike<number>;
   /** Each item's key entry, for an object keyed by id (the key names the item); else null. */
-  keys: number[] | null;
+  keys: ArrayLike<number> | null;
   /** The keyed object (for the error an item that is not of the kind makes). */
   container?: object;
 }
@@ -55,13 +55,17 @@ export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parse
   if (spec.looksLike(v as Record<string, unknown>)) return { tape, values: [e], keys: null };
   // An object keyed by id: every value an object or null; the first one must be an item (the
   // workers check the others, as they decode them).
-  const members = tape.members(e);
-  if (members.length === 0) throw noItemOfKind(v);
-  const values: number[] = new Array(members.length);
-  const keys: number[] = new Array(members.length);
+  // Walked in place (a member is its key entry, then its value's): typed arrays, not a pair per member,
+  // as for the items of a list.
+  const stop = tape.next(e);
+  let n = 0;
+  for (let k = e + 1; k < stop; k = tape.next(k)) n++;
+  if (n === 0) throw noItemOfKind(v);
+  const values = new Uint32Array(n);
+  const keys = new Uint32Array(n);
   let checked = false;
-  for (let i = 0; i < members.length; i++) {
-    const [k, x] = members[i]!;
+  for (let i = 0, k = e + 1; k < stop; i++, k = tape.next(k)) {
+    const x = k + 1;
     const t = tape.type(x);
     if (t !== T_NULL && t !== T_OBJECT) throw noItemOfKind(v);
     if (!checked && t === T_OBJECT) {

@@ -86,7 +86,7 @@ export class ItemsSoFar {
    * True when `found` (the items the finished tape yields) starts with the first `n` items guessed
    * here: then batches made of them are exactly the batches the verifier would have made.
    */
-  agrees(found: { tape: JsonTape; values: ArrayLike<number>; keys: number[] | null }, n: number): boolean {
+  agrees(found: { tape: JsonTape; values: ArrayLike<number>; keys: ArrayLike<number> | null }, n: number): boolean {
     if (found.tape !== this.tape || found.values.length < n || (found.keys === null) !== (this.keys === null)) return false;
     for (let i = 0; i < n; i++) {
       if (found.values[i] !== this.values[i]) return false;
