@@ -123,7 +123,7 @@ int64_t cairn_verify_asset_proof_records(const uint8_t *batch, size_t len, uint8
     if (waiting > 0 && depth != depth_waiting) {
       /* the lanes hold pointers into `decoded`: this record's parts move to slot 0 with the flush */
       valid += flush(lanes, waiting, depth_waiting, codes);
-      if (waiting > 0 && lane.root == decoded[waiting].root) {
+      if (lane.root == decoded[waiting].root) {
         memcpy(&decoded[0], &decoded[waiting], sizeof(decoded_t));
         lane.root = decoded[0].root;
         lane.leaf = decoded[0].leaf;

@@ -111,8 +111,8 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
   const w = direct ? null : new BatchWriter(n, spec.recordBytes, scratch);
   // Kinds that read an item's record straight from its text (`packJson`) parse only what it declines.
   const fast = w ? spec.packJson : null;
-  // A packed item's id is copied as bytes: its leaf by the packer, or (keyed) its key here.
-  const copyIds = fast ? idBytesFor(n) : undefined;
+  // A packed item's id is copied as bytes into `idBytes`: its leaf by the packer, or (keyed) its key here.
+  if (fast) idBytesFor(n);
   idRange[2] = 0;
   let run = 0;
   const flushRun = (): void => {
@@ -120,7 +120,7 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
     run = idRange[2]!;
   };
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, keyed ? undefined : copyIds)) {
+    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, keyed ? undefined : idBytes)) {
       if (!keyed) idLens[i] = idRange[1]! - idRange[0]!;
       else if (copyKey(response, table[o]! + 1, table[o + 1]! - 1)) idLens[i] = table[o + 1]! - table[o]! - 2;
       else {
@@ -171,10 +171,9 @@ function copyKey(src: Uint8Array, a: number, b: number): boolean {
   return true;
 }
 
-/** `idBytes` with room for `n` packed ids. */
-function idBytesFor(n: number): Uint8Array {
+/** Room in `idBytes` for `n` packed ids. */
+function idBytesFor(n: number): void {
   if (idBytes.length < n * PACKED_ID_MAX) idBytes = Buffer.allocUnsafe(n * PACKED_ID_MAX) as Slicer;
-  return idBytes;
 }
 
 const latin1 = (b: Slicer, x: number, y: number): string => (b.latin1Slice ? b.latin1Slice(x, y) : b.toString('latin1', x, y));
