@@ -40,53 +40,92 @@ static int member(const uint8_t *k, size_t n) {
   return 0;
 }
 
-/* The base58 digit of c, or -1 outside the alphabet (no table: the worker threads share this code). */
-static inline int b58_digit(uint8_t c) {
-  if (c >= '1' && c <= '9') return c - '1';
-  if (c >= 'A' && c <= 'H') return c - 'A' + 9;
-  if (c >= 'J' && c <= 'N') return c - 'J' + 17;
-  if (c >= 'P' && c <= 'Z') return c - 'P' + 22;
-  if (c >= 'a' && c <= 'k') return c - 'a' + 33;
-  if (c >= 'm' && c <= 'z') return c - 'm' + 44;
-  return -1;
-}
+/* 1 + the base58 digit of each byte, 0 outside the alphabet (read-only: the worker threads share it). */
+static const uint8_t B58_DIGIT1[256] = {
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  0,  0,  0,  0,  0,  0,
+   0, 10, 11, 12, 13, 14, 15, 16, 17,  0, 18, 19, 20, 21, 22,  0,
+  23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,  0,  0,  0,  0,  0,
+   0, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44,  0, 45, 46, 47,
+  48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+   0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,  0,
+};
+
+/*
+ * 58^(5*(8-i)) as 8 little-endian 32-bit limbs: the weight of the i-th group of five digits of a
+ * 45-digit number. Only the first 8-i limbs (1 for the last two rows) can be nonzero.
+ */
+static const uint32_t B58_POW[9][8] = {
+  {0x00000000u, 0xb0612100u, 0x28f6af73u, 0xc19c48e6u, 0x7ba4a062u, 0xe28ed535u, 0x9df9dbf7u, 0x000004fdu},
+  {0x00000000u, 0x4778de28u, 0x07e6a558u, 0xcbc0907du, 0xb5a6d367u, 0x469deca6u, 0x000020a8u, 0x00000000u},
+  {0x40000000u, 0x1ceaa75eu, 0xec548c47u, 0x6d5a3847u, 0xb2a25e00u, 0x0000d5b2u, 0x00000000u, 0x00000000u},
+  {0xfa000000u, 0x5869f408u, 0xc6e94ddeu, 0x5809369cu, 0x0005765du, 0x00000000u, 0x00000000u, 0x00000000u},
+  {0x01100000u, 0x9aaf5053u, 0xb5f0f288u, 0x0023be67u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
+  {0xf23a8000u, 0x734501d8u, 0x00e9e506u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
+  {0xc7fba400u, 0x05fa8624u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
+  {0x271f35a0u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
+  {0x00000001u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u, 0x00000000u},
+};
 
 /*
  * s[a..b) as base58 of exactly 32 bytes, into out (big-endian), with codec.ts b58Decode32Bytes's
  * rules: 32 to 44 characters of the alphabet, a value below 2^256, and as many leading zero bytes as
  * leading '1's (bs58: each leading '1' is one zero byte). 0 when it is not.
+ *
+ * Why not digit by digit: multiplying the whole 256-bit number by 58^5 for every five digits is a
+ * chain of ~70 dependent multiply-adds, and the per-character range tests mispredict on random text
+ * (~620 ns per value, loaded host). Here the digits come from a table, make 9 groups of five, and each
+ * group times its weight (B58_POW) is summed column by column: 37 independent products and one carry
+ * pass at the end (~3x faster, same run). Each column takes the low and high halves of its products
+ * apart, so 18 terms below 2^32 cannot overflow 64 bits.
  */
 int cairn_b58_decode32(const uint8_t *s, size_t a, size_t b, uint8_t out[32]) {
   const size_t n = b - a;
   if (n < 32 || n > 44) return 0;
-  size_t ones = 0;
-  while (ones < n && s[a + ones] == '1') ones++;
-  /* 8 limbs of 32 bits, least significant first; digits go in 5 at a time (58^5 < 2^32). */
-  uint32_t limb[8] = {0};
-  size_t i = a;
-  while (i < b) {
-    uint32_t chunk = 0, mul = 1;
-    for (int k = 0; k < 5 && i < b; k++, i++) {
-      const int d = b58_digit(s[i]);
-      if (d < 0) return 0;
-      chunk = chunk * 58 + (uint32_t)d;
-      mul *= 58;
-    }
-    uint64_t carry = chunk;
-    for (int l = 0; l < 8; l++) {
-      const uint64_t x = (uint64_t)limb[l] * mul + carry;
-      limb[l] = (uint32_t)x;
-      carry = x >> 32;
-    }
-    if (carry) return 0;
+  uint8_t d[45];
+  const size_t pad = 45 - n;
+  memset(d, 1, pad); /* digit 0, stored as 1 + digit */
+  unsigned bad = 0;
+  for (size_t k = 0; k < n; k++) {
+    const uint8_t v = B58_DIGIT1[s[a + k]];
+    bad |= v == 0;
+    d[pad + k] = v;
   }
+  if (bad) return 0;
+  uint32_t group[9];
+  for (int i = 0; i < 9; i++) {
+    const uint8_t *g = d + 5 * i;
+    group[i] = ((((uint32_t)(g[0] - 1) * 58 + (g[1] - 1)) * 58 + (g[2] - 1)) * 58 + (g[3] - 1)) * 58 + (uint32_t)(g[4] - 1);
+  }
+  uint64_t col[9] = {0};
+  for (int i = 0; i < 9; i++) {
+    const int limbs = i < 8 ? 8 - i : 1;
+    for (int j = 0; j < limbs; j++) {
+      const uint64_t p = (uint64_t)group[i] * B58_POW[i][j];
+      col[j] += (uint32_t)p;
+      col[j + 1] += p >> 32;
+    }
+  }
+  for (int j = 0; j < 8; j++) col[j + 1] += col[j] >> 32;
+  if (col[8]) return 0; /* 2^256 or more */
   for (int l = 0; l < 8; l++) {
-    const uint32_t v = limb[7 - l];
+    const uint32_t v = (uint32_t)col[7 - l];
     out[4 * l] = (uint8_t)(v >> 24);
     out[4 * l + 1] = (uint8_t)(v >> 16);
     out[4 * l + 2] = (uint8_t)(v >> 8);
     out[4 * l + 3] = (uint8_t)v;
   }
+  size_t ones = 0;
+  while (ones < n && s[a + ones] == '1') ones++;
   size_t lead = 0;
   while (lead < 32 && out[lead] == 0) lead++;
   return lead == ones;

@@ -187,6 +187,28 @@ describe('b58Decode32Into: the native decoder (when it loads) and the JS one giv
       expect(n, s).toEqual(j);
     }
   });
+  it('on random alphabet text of 30–46 characters (mostly not 32 bytes), and values next to 2^256', async () => {
+    const fc = (await import('fast-check')).default;
+    const bs58 = (await import('bs58')).default;
+    const alphabet = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    // High digits first make most 44-character strings overflow 256 bits: the carry check decides.
+    const digit = fc.oneof(fc.constantFrom(...alphabet), fc.constantFrom('1', 'x', 'y', 'z'));
+    fc.assert(
+      fc.property(fc.array(digit, { minLength: 30, maxLength: 46 }), (chars) => {
+        const [n, j] = both(chars.join(''));
+        expect(n).toEqual(j);
+      }),
+      { numRuns: 2000 },
+    );
+    const big = (v: bigint): Uint8Array => Uint8Array.from(Buffer.from(v.toString(16).padStart(2 * Math.ceil(v.toString(16).length / 2), '0'), 'hex'));
+    const top = (1n << 256n) - 1n;
+    for (const v of [top, top - 1n, top - 57n, 1n << 255n, 1n << 256n, (1n << 256n) + 1n, (1n << 256n) + 58n ** 5n]) {
+      const s = bs58.encode(big(v));
+      const [n, j] = both(s);
+      expect(n, s).toEqual(j);
+      expect(n === null, s).toBe(v >= 1n << 256n);
+    }
+  });
   it('never reads a character outside ASCII as the byte it ends in', () => {
     const good = 'So11111111111111111111111111111111111111112';
     // U+0131 and U+0531 end in 0x31 ('1'); U+0141 in 0x41 ('A'); a surrogate pair; Latin-1 é.
