@@ -7,8 +7,9 @@
  *   verifying, that is time taken from the workers), from /proc/self/task/<tid>/schedstat,
  * - bytes allocated per item, garbage included (the sampling heap profiler with collected objects kept).
  *
- * `npx tsx bench/_worker-path.ts [--kinds asset-proof,asset-leaf] [--items N] [--batch N]` (Linux for the
- * helper CPU; `--batch` overrides the kinds' batch size).
+ * `npx tsx bench/_worker-path.ts [--kinds asset-proof,asset-leaf] [--items N] [--batch N] [--repeated]`
+ * (Linux for the helper CPU; `--batch` overrides the kinds' batch size). Asset proofs are distinct ones
+ * (bench/_distinct-proofs.ts), or the two shipped ones repeated with `--repeated`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -17,6 +18,7 @@ import { Session } from 'node:inspector/promises';
 import { kinds, type KindName } from '../src/merkle/kinds.js';
 import { extractJson, type JsonItems } from '../src/merkle/json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from '../src/merkle/json/batch.js';
+import { distinctAssetProofs } from './_distinct-proofs.js';
 
 const V = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'vectors');
 const arg = (name: string): string | undefined => {
@@ -61,7 +63,8 @@ for (const kind of wanted) {
     }
   }
   const n = Number(arg('--items') ?? (kind === 'asset-proof' ? 40_000 : 4_000));
-  const body = Buffer.from(JSON.stringify(Array.from({ length: n }, (_, i) => base[i % base.length])));
+  const items = kind === 'asset-proof' && !process.argv.includes('--repeated') ? distinctAssetProofs(base, n) : Array.from({ length: n }, (_, i) => base[i % base.length]);
+  const body = Buffer.from(JSON.stringify(items));
   const found = extractJson(spec, body, { parseBelow: 0 }) as JsonItems;
   const batches: ArrayBuffer[] = [];
   const size = Number(arg('--batch') ?? spec.batchSize);
