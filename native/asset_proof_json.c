@@ -19,11 +19,41 @@ static inline size_t skip_ws(const uint8_t *s, size_t i, size_t b) {
   return i;
 }
 
+#if !defined(CAIRN_JSON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define CAIRN_APJ_SSE2 1
+#include <emmintrin.h>
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+static inline unsigned first_bit(unsigned x) {
+  unsigned long r;
+  _BitScanForward(&r, x);
+  return (unsigned)r;
+}
+#else
+#define first_bit(x) ((unsigned)__builtin_ctz(x))
+#endif
+#endif
+
 /* The string opening at s[i]: the index after its closing quote, or 0 when it holds an escape or
- * (ascii) a byte above 0x7f. 0 is never a valid answer: a string takes at least two bytes. */
+ * (ascii) a byte above 0x7f. 0 is never a valid answer: a string takes at least two bytes.
+ * 16 bytes at a time where SSE2 is (a proof's ~16 strings of 44 characters were ~1/3 of this file's
+ * time byte by byte); only whole blocks inside [i, b) are loaded. */
 static inline size_t plain_string(const uint8_t *s, size_t i, size_t b, int ascii) {
   if (i >= b || s[i] != '"') return 0;
-  for (size_t j = i + 1; j < b; j++) {
+  size_t j = i + 1;
+#ifdef CAIRN_APJ_SSE2
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  for (; j + 16 <= b; j += 16) {
+    const __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
+    unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    if (ascii) m |= (unsigned)_mm_movemask_epi8(v); /* the top bit: a byte above 0x7f */
+    if (m) {
+      const size_t at = j + first_bit(m);
+      return s[at] == '"' ? at + 1 : 0;
+    }
+  }
+#endif
+  for (; j < b; j++) {
     const uint8_t c = s[j];
     if (c == '"') return j + 1;
     if (c == '\\' || (ascii && c >= 0x80)) return 0;
