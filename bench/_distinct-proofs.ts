@@ -51,5 +51,8 @@ export function distinctAssetProofs(shapes: readonly unknown[], n: number, seed 
       tree_id: shape.tree_id,
     };
   }
-  return out;
+  // What a caller holds after JSON.parse of a response: flat strings. bs58.encode builds each string a
+  // character at a time, a 44-deep chain of string pieces (~1.4 KB each) that made the objects form
+  // walk ~900 MB of them per 40,000 proofs: ~6x slower than on parsed proofs.
+  return JSON.parse(JSON.stringify(out)) as ProofJson[];
 }
