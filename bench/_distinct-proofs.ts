@@ -3,7 +3,7 @@
  *
  * Why: repeating the two shipped proofs 40,000 times flatters branchy code. A CPU's branch predictor
  * learns the few hundred characters of two proofs, so a decoder that branches on every base58
- * character looked ~2× faster on the repeated pair than on real, all-different proofs. A real
+ * character looked ~1.5× faster on the repeated pair than on real, all-different proofs. A real
  * `getAssetProofBatch` response holds a different leaf, path and root for every asset.
  *
  * Each proof copies a shipped one's shape: its depth, its tree id, and the empty node where it has one.
