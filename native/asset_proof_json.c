@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "json_sse2.h"
+
 /* Record tags (src/merkle/codec.ts): 32 decoded bytes, a list of them, a u64. */
 enum { T_U64 = 5, T_B32 = 20, T_NODES32 = 21 };
 enum { M_ROOT = 1, M_LEAF = 2, M_PROOF = 4, M_INDEX = 8, M_TREE = 16 };
@@ -19,21 +21,6 @@ static inline size_t skip_ws(const uint8_t *s, size_t i, size_t b) {
   return i;
 }
 
-#if !defined(CAIRN_JSON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
-#define CAIRN_APJ_SSE2 1
-#include <emmintrin.h>
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-static inline unsigned first_bit(unsigned x) {
-  unsigned long r;
-  _BitScanForward(&r, x);
-  return (unsigned)r;
-}
-#else
-#define first_bit(x) ((unsigned)__builtin_ctz(x))
-#endif
-#endif
-
 /* The string opening at s[i]: the index after its closing quote, or 0 when it holds an escape or
  * (ascii) a byte above 0x7f. 0 is never a valid answer: a string takes at least two bytes.
  * 16 bytes at a time where SSE2 is (a proof's ~16 strings of 44 characters were ~1/3 of this file's
@@ -41,14 +28,14 @@ static inline unsigned first_bit(unsigned x) {
 static inline size_t plain_string(const uint8_t *s, size_t i, size_t b, int ascii) {
   if (i >= b || s[i] != '"') return 0;
   size_t j = i + 1;
-#ifdef CAIRN_APJ_SSE2
+#ifdef CAIRN_JSON_SSE2
   const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
   for (; j + 16 <= b; j += 16) {
     const __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
     if (ascii) m |= (unsigned)_mm_movemask_epi8(v); /* the top bit: a byte above 0x7f */
     if (m) {
-      const size_t at = j + first_bit(m);
+      const size_t at = j + ctz32(m);
       return s[at] == '"' ? at + 1 : 0;
     }
   }

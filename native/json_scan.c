@@ -12,21 +12,7 @@
 
 #include <string.h>
 
-/* -DCAIRN_JSON_NO_SIMD builds the portable path on x86-64 too (to test it). */
-#if !defined(CAIRN_JSON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
-#define CAIRN_JSON_SSE2 1
-#include <emmintrin.h>
-#if defined(_MSC_VER) && !defined(__clang__)
-#include <intrin.h>
-static inline unsigned ctz32(unsigned x) {
-  unsigned long r;
-  _BitScanForward(&r, x);
-  return (unsigned)r;
-}
-#else
-#define ctz32(x) ((unsigned)__builtin_ctz(x))
-#endif
-#endif
+#include "json_sse2.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
