@@ -173,8 +173,9 @@ function bundled(input: unknown, part: 'getAsset' | 'getAssetProof'): KeyedItem[
 
 const assetProofKind: KindSpec = {
   name: 'asset-proof',
-  // ~3 µs per proof on a worker once packed in C and verified in place: 2,048 keep a batch near 6 ms
-  // (1,024 gave the calling thread ~15% more to do per proof, measured at 2 threads).
+  // A few µs per proof on a worker once packed in C and verified in place: 2,048 make a batch of a
+  // few ms (1,024 gave the calling thread ~15% more to do per proof, measured at 2 threads; 4,096 and
+  // 8,192 were within the noise of 2,048, interleaved on a loaded host).
   batchSize: 2048,
   recordBytes: 1400,
   looksLike: (v) => Array.isArray(v.proof) && 'leaf' in v && 'node_index' in v && 'root' in v,
