@@ -21,19 +21,23 @@ static inline size_t skip_ws(const uint8_t *s, size_t i, size_t b) {
   return i;
 }
 
-/* The string opening at s[i]: the index after its closing quote, or 0 when it holds an escape or
- * (ascii) a byte above 0x7f. 0 is never a valid answer: a string takes at least two bytes.
+/* The string opening at s[i]: the index after its closing quote, or 0 when it holds an escape, or (ascii)
+ * a byte above 0x7f, or (not ascii) a control byte below 0x20, which JSON forbids unescaped: the
+ * verifier may skim an item instead of scanning it (json_scan.h), so a packed item must be valid JSON
+ * by itself (an ascii string is base58-decoded, which refuses control bytes anyway).
+ * 0 is never a valid answer: a string takes at least two bytes.
  * 16 bytes at a time where SSE2 is (a proof's ~16 strings of 44 characters were ~1/3 of this file's
  * time byte by byte); only whole blocks inside [i, b) are loaded. */
 static inline size_t plain_string(const uint8_t *s, size_t i, size_t b, int ascii) {
   if (i >= b || s[i] != '"') return 0;
   size_t j = i + 1;
 #ifdef CAIRN_JSON_SSE2
-  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), c1f = _mm_set1_epi8(0x1f);
   for (; j + 16 <= b; j += 16) {
     const __m128i v = _mm_loadu_si128((const __m128i *)(s + j));
     unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
     if (ascii) m |= (unsigned)_mm_movemask_epi8(v); /* the top bit: a byte above 0x7f */
+    else m |= (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v)); /* v <= 0x1f */
     if (m) {
       const size_t at = j + ctz32(m);
       return s[at] == '"' ? at + 1 : 0;
@@ -43,7 +47,7 @@ static inline size_t plain_string(const uint8_t *s, size_t i, size_t b, int asci
   for (; j < b; j++) {
     const uint8_t c = s[j];
     if (c == '"') return j + 1;
-    if (c == '\\' || (ascii && c >= 0x80)) return 0;
+    if (c == '\\' || (ascii ? c >= 0x80 : c < 0x20)) return 0;
   }
   return 0;
 }

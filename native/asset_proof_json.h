@@ -17,10 +17,11 @@
 /*
  * Pack the item s[a..b) into out[pos..) if it has the plain shape: an object with `root`, `leaf`,
  * `proof`, `node_index` once each (and `tree_id`, ignored), strings without escapes or bytes above
- * 0x7f (tree_id: any bytes, no escape), at most 64 nodes of at most 255 bytes, and a positive integer
+ * 0x7f (tree_id: any bytes but controls, no escape), at most 64 nodes of at most 255 bytes, and a positive integer
  * of at most 15 digits, every base58 string 32 bytes once decoded. Returns the position after the
  * record, with the leaf's byte range in id[0..1]; or CAIRN_APJ_DECLINED (bytes past `pos` may have
- * been written; they are not part of any record). The text must be valid JSON (the scanner checked).
+ * been written; they are not part of any record). What it packs is valid JSON by itself; what it
+ * declines may not be (the verifier's skimmed items are unchecked): the caller's parser judges.
  * With `ids` (else NULL), a packed item's leaf text is also copied to ids[id[2]..] and id[2] advanced
  * past it, so a batch's ids come out as one run of bytes (CAIRN_APJ_NO_ROOM when it does not fit).
  */
