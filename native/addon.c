@@ -237,7 +237,7 @@ static napi_value js_json_scan(napi_env env, napi_callback_info info) {
     napi_valuetype t;
     napi_typeof(env, argv[2], &t);
     if (t != napi_undefined) {
-      if (typed(env, argv[2], napi_uint32_array, &state, &slen) || slen < CAIRN_JSON_STATE_U32S) return throw_type(env, "\"state\": expected Uint32Array of 3077 elements");
+      if (typed(env, argv[2], napi_uint32_array, &state, &slen) || slen < CAIRN_JSON_STATE_U32S) return throw_type(env, "\"state\": expected Uint32Array of 3078 elements");
       if (argc >= 4 && get_index(env, argv[3], &stop)) return throw_range(env, "\"stopAt\": expected a byte offset");
     }
   }

@@ -23,7 +23,7 @@
 #endif
 
 enum { T_OBJECT = 1, T_ARRAY = 2, T_STRING = 3, T_NUMBER = 4, T_TRUE = 5, T_FALSE = 6, T_NULL = 7, T_KEY = 8 };
-enum { F_ESCAPED = 0x80 };
+enum { F_ESCAPED = 0x80, F_SKIMMED = 0x40 };
 enum {
   E_UNEXPECTED_CHARACTER = 0,
   E_UNEXPECTED_END = 1,
@@ -42,7 +42,9 @@ static inline int is_hex(uint8_t c) { return is_digit(c) || (uint8_t)((c | 0x20)
 
 #define STRING_ERROR ((size_t)-1)
 /* Where the stacks start in a state (json_scan.h). */
-#define STACKS 5
+#define STACKS 6
+/* The state's slot naming the container whose objects are skimmed (json_scan.h). */
+#define SKIM_SLOT 5
 
 /*
  * A string whose opening quote is b[start]: returns the index after its closing quote and sets *esc to
@@ -138,6 +140,167 @@ static inline size_t scan_string(const uint8_t *b, size_t n, size_t start, uint3
   }
 }
 
+/*
+ * Skimming (see json_scan.h): the end of the object opening at b[i], found by bracket depth alone
+ * outside strings, 64 bytes at a time. It checks no grammar: whoever reads the object parses it (the
+ * verifier's workers do), and the verifier scans again without skimming when anything fails.
+ *
+ * Per 64-byte block, four bit masks (bit j for byte j): quotes, backslashes, '{' or '[' and '}' or ']'
+ * ('[' and '{' differ only in bit 5, as do ']' and '}', so one compare of c | 0x20 finds both). A quote
+ * that a backslash escapes is dropped; the running XOR of the quotes is then 1 for every byte from an
+ * opening quote up to (not including) its closing one, so brackets under it are inside strings. Only
+ * the brackets left are walked bit by bit, a handful per item.
+ */
+struct skim {
+  uint64_t in_string; /* all ones when the last block ended inside a string */
+  uint64_t carry;     /* 1 when the last block's final backslash escapes this block's first byte */
+  uint64_t depth;
+};
+
+static inline unsigned ctz64(uint64_t x) {
+#if defined(_MSC_VER) && !defined(__clang__)
+  unsigned long r;
+  _BitScanForward64(&r, x);
+  return (unsigned)r;
+#else
+  return (unsigned)__builtin_ctzll(x);
+#endif
+}
+
+/* The bytes a backslash escapes in a block (rare in service responses: walked bit by bit). */
+static uint64_t skim_escaped(uint64_t bs, uint64_t *carry) {
+  uint64_t esc = *carry;
+  *carry = 0;
+  while (bs) {
+    const unsigned j = ctz64(bs);
+    bs &= bs - 1;
+    if ((esc >> j) & 1) continue; /* an escaped backslash escapes nothing */
+    if (j == 63) *carry = 1;
+    else esc |= 1ull << (j + 1);
+  }
+  return esc;
+}
+
+static inline uint64_t prefix_xor(uint64_t x) {
+  x ^= x << 1;
+  x ^= x << 2;
+  x ^= x << 4;
+  x ^= x << 8;
+  x ^= x << 16;
+  x ^= x << 32;
+  return x;
+}
+
+/* One block's masks walked: the offset after the bracket closing the object (1 to 64), or 0 when it goes on. */
+static inline unsigned skim_block(struct skim *k, uint64_t quote, uint64_t bs, uint64_t open, uint64_t close) {
+  if (UNLIKELY((bs | k->carry) != 0)) quote &= ~skim_escaped(bs, &k->carry);
+  const uint64_t str = prefix_xor(quote) ^ k->in_string;
+  k->in_string = 0 - (str >> 63);
+  uint64_t br = (open | close) & ~str;
+  while (br) {
+    const unsigned j = ctz64(br);
+    br &= br - 1;
+    if ((open >> j) & 1) k->depth++;
+    else if (--k->depth == 0) return j + 1;
+  }
+  return 0;
+}
+
+#ifdef CAIRN_JSON_SSE2
+static inline uint64_t mask16(__m128i v, __m128i c) { return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, c)); }
+
+static size_t skim_sse2(const uint8_t *b, size_t n, size_t i) {
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), bit5 = _mm_set1_epi8(0x20);
+  const __m128i open = _mm_set1_epi8('{'), close = _mm_set1_epi8('}');
+  struct skim k = {0, 0, 0};
+  uint8_t last[64];
+  for (size_t p = i; p < n; p += 64) {
+    const uint8_t *s = b + p;
+    if (n - p < 64) {
+      memset(last, ' ', 64);
+      memcpy(last, s, n - p);
+      s = last;
+    }
+    uint64_t q = 0, bs = 0, o = 0, c = 0;
+    for (unsigned h = 0; h < 4; h++) {
+      const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * h));
+      const __m128i f = _mm_or_si128(v, bit5);
+      q |= mask16(v, quote) << (16 * h);
+      bs |= mask16(v, backslash) << (16 * h);
+      o |= mask16(f, open) << (16 * h);
+      c |= mask16(f, close) << (16 * h);
+    }
+    const unsigned at = skim_block(&k, q, bs, o, c);
+    if (at) return p + at;
+  }
+  return 0;
+}
+#endif
+
+#if defined(CAIRN_JSON_SSE2) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define CAIRN_SKIM_AVX2 1
+#include <immintrin.h>
+
+__attribute__((target("avx2"))) static inline uint64_t mask32(__m256i v, __m256i c) {
+  return (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, c));
+}
+
+__attribute__((target("avx2"))) static size_t skim_avx2(const uint8_t *b, size_t n, size_t i) {
+  const __m256i quote = _mm256_set1_epi8('"'), backslash = _mm256_set1_epi8('\\'), bit5 = _mm256_set1_epi8(0x20);
+  const __m256i open = _mm256_set1_epi8('{'), close = _mm256_set1_epi8('}');
+  struct skim k = {0, 0, 0};
+  uint8_t last[64];
+  for (size_t p = i; p < n; p += 64) {
+    const uint8_t *s = b + p;
+    if (n - p < 64) {
+      memset(last, ' ', 64);
+      memcpy(last, s, n - p);
+      s = last;
+    }
+    const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)s);
+    const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
+    const __m256i flo = _mm256_or_si256(lo, bit5), fhi = _mm256_or_si256(hi, bit5);
+    const uint64_t q = mask32(lo, quote) | mask32(hi, quote) << 32;
+    const uint64_t bs = mask32(lo, backslash) | mask32(hi, backslash) << 32;
+    const uint64_t o = mask32(flo, open) | mask32(fhi, open) << 32;
+    const uint64_t c = mask32(flo, close) | mask32(fhi, close) << 32;
+    const unsigned at = skim_block(&k, q, bs, o, c);
+    if (at) return p + at;
+  }
+  return 0;
+}
+#endif
+
+#ifndef CAIRN_JSON_SSE2
+/* Portable: the same walk a byte at a time. */
+static size_t skim_bytes(const uint8_t *b, size_t n, size_t i) {
+  size_t depth = 0;
+  int in_string = 0;
+  for (size_t j = i; j < n; j++) {
+    const uint8_t c = b[j];
+    if (in_string) {
+      if (c == '\\') j++;
+      else if (c == '"') in_string = 0;
+    } else if (c == '"') in_string = 1;
+    else if ((c | 0x20) == '{') depth++;
+    else if ((c | 0x20) == '}' && --depth == 0) return j + 1;
+  }
+  return 0;
+}
+#endif
+
+/* The end of the object opening at b[i] (see above), or 0 when the text ends first. */
+static size_t skim_object(const uint8_t *b, size_t n, size_t i) {
+#ifdef CAIRN_SKIM_AVX2
+  if (__builtin_cpu_supports("avx2")) return skim_avx2(b, n, i);
+#endif
+#ifdef CAIRN_JSON_SSE2
+  return skim_sse2(b, n, i);
+#else
+  return skim_bytes(b, n, i);
+#endif
+}
+
 static inline void put(uint32_t *t, uint32_t w0, size_t start, size_t end, size_t next) {
   t[0] = w0;
   t[1] = (uint32_t)start;
@@ -186,6 +349,8 @@ int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t 
 
   /* Set once a number of 16+ characters is seen (it may not survive JSON.parse exactly). */
   uint32_t long_seen = 0;
+  /* 1 + the entry of the container whose objects are skimmed, or 0 (read once: the caller sets it). */
+  const uint32_t skim = state ? state[SKIM_SLOT] : 0;
   if (!state) stop_at = SIZE_MAX;
   if (state && state[0] == 1) {
     /* Resume after the value the last call stopped after. The stacks live in locals while scanning
@@ -230,6 +395,16 @@ value_c:
       goto fail;
     }
     put(tape + 4 * e, T_STRING | esc | DEPTH_BITS, i, end, e + 1);
+    i = end;
+    goto after_value;
+  }
+  if (c == '{' && skim && depth > 0 && open[depth - 1] == skim - 1) {
+    /* An item of the container being skimmed: one entry, its end found by brackets alone. */
+    if (UNLIKELY(count >= cap)) return CAIRN_JSON_TAPE_FULL;
+    const size_t e = count++;
+    end = skim_object(b, n, i);
+    if (UNLIKELY(!end)) FAIL(E_UNEXPECTED_END, n);
+    put(tape + 4 * e, T_OBJECT | F_SKIMMED | DEPTH_BITS, i, end, e + 1);
     i = end;
     goto after_value;
   }

@@ -24,16 +24,24 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
  *
  * `state` is CAIRN_JSON_STATE_U32S u32s, all zero for a fresh scan: [0] status (0 fresh, 1 suspended),
  * [1] the byte offset reached, [2] the entry count so far, [3] the depth, [4] 1 once a number of 16 or
- * more characters was seen (set when suspending and when done), then the open containers' entries,
- * their current key entries and whether each is an object (CAIRN_JSON_MAX_DEPTH each).
+ * more characters was seen (set when suspending and when done), [5] skimming (below), then the open
+ * containers' entries, their current key entries and whether each is an object (CAIRN_JSON_MAX_DEPTH
+ * each).
  * The scan suspends after the first value that ends at or past byte `stop_at` inside a container,
  * returning CAIRN_JSON_SUSPENDED with state[2] entries complete on the tape except the open containers
  * (end 0) and their keys'; calling again with the same bytes, tape and state goes on from there (it
  * always makes progress: the value it stopped after is not checked again). Any other return leaves
  * state[0] = 0. A resumed scan writes exactly the tape a one-shot scan writes.
+ *
+ * Skimming: with state[5] = 1 + the entry of an array or object, each object that is a direct child of
+ * that container (scanned from then on) becomes one entry, T_OBJECT | 0x40 with its start, end and next
+ * = its own index + 1, its end found by bracket depth outside strings alone: its grammar is NOT
+ * checked, and a number of 16+ characters in it is not seen. For a caller that has each such object
+ * parsed elsewhere (the verifier's workers) and scans again without skimming when that fails. On valid
+ * JSON the skimmed ends are exact. state[5] is the caller's: a scan never changes it.
  */
 #define CAIRN_JSON_SUSPENDED (-10)
-#define CAIRN_JSON_STATE_U32S (5 + 3 * CAIRN_JSON_MAX_DEPTH)
+#define CAIRN_JSON_STATE_U32S (6 + 3 * CAIRN_JSON_MAX_DEPTH)
 int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s, uint32_t *state, size_t stop_at);
 
 #endif

@@ -12,7 +12,7 @@ import { decodeVerdict, getKind, notAnItem, packItem, verifyBatch, type KindName
 import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
 import { NO_ID, packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
-import { JsonScan, hasRememberedTape } from './json/tape.js';
+import { JsonScan, hasRememberedTape, scanJson } from './json/tape.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 
@@ -245,6 +245,9 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     const n = b - a;
     if (res.buf && spare.length < maxRunning) spare.push(res.buf);
     if (res.bad !== undefined) {
+      // A skimmed item may not even be JSON (its worker could not parse it): a plain scan names the
+      // first syntax error, as it would have without skimming.
+      if (found.tape.skimmed) scanJson(found.tape.bytes).release();
       // Exactly the error the parsed input gives (extractWith / unwrapItems).
       throw found.container ? noItemOfKind(found.container) : notAnItem(spec, found.tape.value(found.values[a + res.bad]!), a + res.bad)!;
     }
@@ -285,8 +288,15 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       let stop = part;
       let sent = 0;
       let size = 0;
+      let skimming = false;
       while (!scan.advance(stop)) {
+        if (scan.restarted) break;
         const have = guess.update();
+        // The items' container is known and its first item looks right: the rest of its items are
+        // skimmed (their ends found by brackets alone, ~2.5× faster than scanning them) for a kind
+        // whose workers read every item's text with a strict packer or JSON.parse anyway. The main
+        // thread's scan is the work per item that does not scale with threads.
+        if (!skimming && have > 0 && spec.packJson) skimming = scan.skimChildrenOf(guess.containerEntry);
         if (guess.gaveUp && have <= sent) break;
         if (have > 0 && size === 0) size = sizeFor(spec, Math.ceil((have * bytes.length) / scan.reached));
         while (size > 0 && have - sent >= size && early.length < maxRunning) {
@@ -300,8 +310,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       }
       scan.advance(Infinity);
       if (signal?.aborted) throw abortError(signal);
-      const found = extractFromTape(spec, scan.tape, jsonOptions);
-      if (early.length > 0 && (Array.isArray(found) || !guess.agrees(found, early[early.length - 1]!.b))) {
+      const found = skimming ? extractSkimmed(spec, scan, guess) : extractFromTape(spec, scan.tape, jsonOptions);
+      if (early.length > 0 && (scan.restarted || Array.isArray(found) || !guess.agrees(found, early[early.length - 1]!.b))) {
         dropAll();
         return { found, early: [], done };
       }
@@ -311,6 +321,25 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       done();
       throw e;
     }
+  }
+
+  /**
+   * The items of a response whose scan skimmed the guessed container's items: trusted only when the
+   * envelopes lead to that very container (its first item is the guess's). Anything else — the
+   * envelopes were not what the guess took them for, or they need a skimmed object's members — is
+   * found again on a plain scan, so the answer and any error are exactly those of one.
+   */
+  function extractSkimmed(spec: KindSpec, scan: JsonScan, guess: ItemsSoFar): JsonItems | KeyedItem[] {
+    // It started over without skimming (json/tape.ts): a plain tape.
+    if (!scan.tape.skimmed) return extractFromTape(spec, scan.tape, jsonOptions);
+    try {
+      const found = extractFromTape(spec, scan.tape, jsonOptions);
+      if (!Array.isArray(found) && guess.agrees(found, 1)) return found;
+    } catch {
+      // Found again below, with the plain scan's answer or error.
+    }
+    scan.tape.release();
+    return extractFromTape(spec, scanJson(scan.bytes, { decodeBelow: scanDecodeBelow(jsonOptions) }), jsonOptions);
   }
 
   /**

@@ -64,7 +64,7 @@ export type JsonBatchResult =
       ids: string;
       idLens: Uint32Array;
     }
-  /** Item `bad` of the batch is not of the kind: the input is unusable (the caller says why). */
+  /** Item `bad` of the batch is not of the kind, or not JSON: the input is unusable (the caller says why). */
   | { bad: number };
 
 type Slicer = Buffer & { utf8Slice?: (start: number, end: number) => string; latin1Slice?: (start: number, end: number) => string };
@@ -132,7 +132,14 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
       }
       continue;
     }
-    const item = parse(slice(table[o + 2]!, table[o + 3]!)) as unknown;
+    let item: unknown;
+    try {
+      item = parse(slice(table[o + 2]!, table[o + 3]!));
+    } catch {
+      // Not JSON: an item the main thread skimmed (json_scan.h) rather than scanned. It finds the
+      // exact syntax error itself.
+      return { bad: i };
+    }
     if (notAnItem(spec, item, i)) return { bad: i };
     const key = keyed ? keyText(slice(table[o]!, table[o + 1]!)) : undefined;
     const id = key ?? (item === null ? undefined : spec.id(item, key));

@@ -38,6 +38,11 @@ export class ItemsSoFar {
     readonly tape: JsonTape,
   ) {}
 
+  /** The entry of the container guessed to hold the items, or -1 while unknown. */
+  get containerEntry(): number {
+    return this.container;
+  }
+
   /** True once there is no point looking further (no container, or one holding something else). */
   get gaveUp(): boolean {
     return this.over;

@@ -13,6 +13,8 @@
 export const ENTRY = 4;
 export const TYPE_MASK = 0x0f;
 export const F_ESCAPED = 0x80;
+/** An object skimmed, not scanned (json_scan.h): one entry, no children on the tape, grammar unchecked. */
+export const F_SKIMMED = 0x40;
 export const T_OBJECT = 1;
 export const T_ARRAY = 2;
 export const T_STRING = 3;
@@ -28,9 +30,11 @@ export const TAPE_FULL = -1;
 /** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9. */
 export const SUSPENDED = -10;
 /** u32s of the native scanner's state (json_scan.h CAIRN_JSON_STATE_U32S). */
-export const NATIVE_STATE_U32S = 5 + 3 * MAX_DEPTH;
+export const NATIVE_STATE_U32S = 6 + 3 * MAX_DEPTH;
 /** Where the native state says a number of 16+ characters was seen (see `NATIVE_STATE_U32S`). */
 export const NATIVE_STATE_LONG = 4;
+/** Where the native state names the container whose objects are skimmed (1 + its entry; 0: none). */
+export const NATIVE_STATE_SKIM = 5;
 
 /** Why a text is not JSON; a scan returns -(2 + code) and writes the byte offset to tape[0]. */
 export enum ScanError {

@@ -13,12 +13,14 @@ import { InputError } from '../../errors.js';
 import { loadNative } from '../hash/native.js';
 import { parseJsonLossless } from '../codec.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
-import { ENTRY, F_ESCAPED, NATIVE_STATE_LONG, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
+import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
 
 /** A scanner: one-shot without a state, resumable with one (scan-js.ts, json_scan.h). */
 type Scanner = (bytes: Uint8Array, tape: Uint32Array, state?: never, stopAt?: number) => number;
 interface ScannerChoice {
   name: 'native' | 'js';
+  /** Have the direct children of entry `e` that are objects skimmed from now on (json_scan.h); false when this scanner cannot. */
+  skim: (state: Uint32Array | JsScanState, e: number) => boolean;
   scan: Scanner;
   /** A fresh state for a resumable scan, and the byte offset a suspended one reached. */
   newState: () => Uint32Array | JsScanState;
@@ -38,8 +40,15 @@ function pickScanner(): ScannerChoice {
   const native = process.env.CAIRN_JSON_SCAN === 'js' ? null : loadNative();
   const fn = native?.jsonScan;
   scanner = fn
-    ? { name: 'native', scan: fn as Scanner, newState: () => new Uint32Array(NATIVE_STATE_U32S), reached: (s) => (s as Uint32Array)[1]!, sawLong: (s) => (s as Uint32Array)[NATIVE_STATE_LONG] === 1 }
-    : { name: 'js', scan: scanJsonJs as Scanner, newState: newJsScanState, reached: (s) => (s as JsScanState).i, sawLong: (s) => (s as JsScanState).long };
+    ? {
+        name: 'native',
+        scan: fn as Scanner,
+        newState: () => new Uint32Array(NATIVE_STATE_U32S),
+        reached: (s) => (s as Uint32Array)[1]!,
+        sawLong: (s) => (s as Uint32Array)[NATIVE_STATE_LONG] === 1,
+        skim: (s, e) => (((s as Uint32Array)[NATIVE_STATE_SKIM] = e + 1), true),
+      }
+    : { name: 'js', scan: scanJsonJs as Scanner, newState: newJsScanState, reached: (s) => (s as JsScanState).i, sawLong: (s) => (s as JsScanState).long, skim: () => false };
   return scanner;
 }
 
@@ -105,6 +114,17 @@ export class JsonTape {
     releaseTape(this.tape);
   }
 
+  /**
+   * True when some objects were skimmed (`JsonScan.skimChildrenOf`): their entries have no children
+   * and their grammar is unchecked, so whoever reads them must parse them (`value` does).
+   */
+  skimmed = false;
+
+  /** True when entry `e` is an object that was skimmed, not scanned. */
+  isSkimmed(e: number): boolean {
+    return (this.tape[e * ENTRY]! & F_SKIMMED) !== 0;
+  }
+
   /** True once `release()` gave the tape away. */
   get isReleased(): boolean {
     return this.released;
@@ -116,6 +136,8 @@ export class JsonTape {
    * over every item. The verifier asks per batch.
    */
   longNumbersIn(a: number, b: number): boolean {
+    // A skimmed object's numbers are not on the tape: it may hold any.
+    if (this.skimmed) return true;
     if (!this.mayHoldLong) return false;
     const t = this.tape;
     for (let o = a * ENTRY, stop = b * ENTRY; o < stop; o += ENTRY) {
@@ -140,6 +162,7 @@ export class JsonTape {
 
   /** `[keyEntry, valueEntry]` of an object's members, in document order. */
   members(e: number): Array<[number, number]> {
+    this.scanned(e);
     const out: Array<[number, number]> = [];
     for (let k = e + 1, stop = this.next(e); k < stop; k = this.next(k)) out.push([k, k + 1]);
     return out;
@@ -151,6 +174,7 @@ export class JsonTape {
    * as it grew and again by every young-generation collection while it lived.
    */
   elements(e: number): Uint32Array {
+    this.scanned(e);
     const stop = this.next(e);
     let n = 0;
     for (let k = e + 1; k < stop; k = this.next(k)) n++;
@@ -161,9 +185,15 @@ export class JsonTape {
 
   /** The value entry of an object's member `name` (the last one, as `JSON.parse` keeps), or -1. */
   member(e: number, name: string): number {
+    this.scanned(e);
     let found = -1;
     for (let k = e + 1, stop = this.next(e); k < stop; k = this.next(k)) if (this.string(k) === name) found = k + 1;
     return found;
+  }
+
+  /** Throws unless entry `e`'s children are on the tape (it was scanned, not skimmed). */
+  private scanned(e: number): void {
+    if (this.isSkimmed(e)) throw new RangeError(`tape entry ${e} was skimmed: its members are not on the tape`);
   }
 
   /**
@@ -176,7 +206,8 @@ export class JsonTape {
       case T_OBJECT: {
         // A small object is simply decoded (an error object, a single item); a large one (an
         // envelope around thousands of items) decodes member by member as read.
-        const o = this.end(e) - this.start(e) < this.decodeBelow ? (this.value(e) as object) : this.lazyObject(e);
+        // A skimmed one has no members on the tape: decoded whole too.
+        const o = this.end(e) - this.start(e) < this.decodeBelow || this.isSkimmed(e) ? (this.value(e) as object) : this.lazyObject(e);
         entries.set(o, e);
         return o;
       }
@@ -333,6 +364,27 @@ export class JsonScan {
     return this.finished;
   }
 
+  /**
+   * True once a skimming scan had to start over (its tape grew, or it failed): entries read before
+   * then may not be the entries now.
+   */
+  restarted = false;
+
+  /**
+   * From here on, the objects directly inside the open container `e` are skimmed, not scanned
+   * (json_scan.h): one entry each, their ends found by brackets alone, several times faster, their
+   * grammar left to whoever parses them. The verifier asks for it once it knows where the items are,
+   * since its workers parse every item anyway. False when the scanner cannot skim (the portable one).
+   *
+   * A failure after that cannot be trusted to name the right byte, so the scan then starts over
+   * without skimming (`restarted`) and reports the error a plain scan finds.
+   */
+  skimChildrenOf(e: number): boolean {
+    if (this.finished || !this.scanner.skim(this.state, e)) return false;
+    this.tape.skimmed = true;
+    return true;
+  }
+
   /** The byte offset scanned up to. */
   get reached(): number {
     return this.finished ? this.bytes.length : this.scanner.reached(this.state);
@@ -356,6 +408,12 @@ export class JsonScan {
         this.finished = r >= 0;
         return this.finished;
       }
+      if (r !== TAPE_FULL && t.skimmed) {
+        // Skimmed: the error may sit inside an object the skim passed over. Start over, skimming
+        // nothing, for the error a plain scan gives (the one JSON.parse's users would see).
+        this.startOver();
+        continue;
+      }
       if (r !== TAPE_FULL) {
         const at = t.tape[0];
         releaseTape(t.tape);
@@ -364,11 +422,20 @@ export class JsonScan {
         throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${at}`);
       }
       // Out of room: scan again from the start with room for the worst case, one entry per 2 bytes
-      // ("[1,1,…]"). The entries come out the same, so any already read stay valid.
+      // ("[1,1,…]"). The entries come out the same, so any already read stay valid (unless the scan
+      // was skimming: see `restarted`).
       releaseTape(t.tape);
       t.tape = takeTape((Math.ceil(this.bytes.length / 2) + 2) * ENTRY);
-      this.state = this.scanner.newState();
+      this.startOver();
     }
+  }
+
+  /** Scan again from the first byte, skimming nothing. */
+  private startOver(): void {
+    this.state = this.scanner.newState();
+    if (this.tape.skimmed) this.restarted = true;
+    this.tape.skimmed = false;
+    this.tape.count = 0;
   }
 
   private countSoFar(): number {
