@@ -4,6 +4,9 @@
  * grammar — the parts of a response no worker ever parses (envelopes, keys) must be valid JSON too —
  * and records every value as a tape entry without decoding any of them. See tape.ts for the layout.
  *
+ * Skimming (json_scan.h: an item's end found by brackets alone, for the verifier) is the native
+ * scanner's alone; this one always scans in full, which is never wrong, only slower.
+ *
  * UTF-8 is not validated: `JSON.parse` of text decoded from those bytes replaces bad sequences rather
  * than failing, and the bytes path must accept exactly what the object path accepts.
  */
