@@ -191,6 +191,14 @@ static inline uint64_t prefix_xor(uint64_t x) {
   return x;
 }
 
+/* The 64 bytes from b[p], or (near the end) the bytes left, padded with spaces in `last`. */
+static inline const uint8_t *skim_bytes_at(const uint8_t *b, size_t n, size_t p, uint8_t last[64]) {
+  if (LIKELY(n - p >= 64)) return b + p;
+  memset(last, ' ', 64);
+  memcpy(last, b + p, n - p);
+  return last;
+}
+
 /* A block's quotes less those a backslash escapes (the backslashes are walked only when there are any). */
 static inline uint64_t skim_unescaped(struct skim *k, uint64_t quote, uint64_t bs) {
   if (UNLIKELY((bs | k->carry) != 0)) quote &= ~skim_escaped(bs, &k->carry);
@@ -223,12 +231,7 @@ static size_t skim_sse2(const uint8_t *b, size_t n, size_t i) {
   struct skim k = {0, 0, 0};
   uint8_t last[64];
   for (size_t p = i; p < n; p += 64) {
-    const uint8_t *s = b + p;
-    if (n - p < 64) {
-      memset(last, ' ', 64);
-      memcpy(last, s, n - p);
-      s = last;
-    }
+    const uint8_t *s = skim_bytes_at(b, n, p, last);
     uint64_t q = 0, bs = 0, o = 0, c = 0;
     for (unsigned h = 0; h < 4; h++) {
       const __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + 16 * h));
@@ -264,12 +267,7 @@ __attribute__((target("avx2,pclmul"))) static size_t skim_avx2(const uint8_t *b,
   struct skim k = {0, 0, 0};
   uint8_t last[64];
   for (size_t p = i; p < n; p += 64) {
-    const uint8_t *s = b + p;
-    if (n - p < 64) {
-      memset(last, ' ', 64);
-      memcpy(last, s, n - p);
-      s = last;
-    }
+    const uint8_t *s = skim_bytes_at(b, n, p, last);
     const __m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)s);
     const __m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(s + 32));
     const __m256i flo = _mm256_or_si256(lo, bit5), fhi = _mm256_or_si256(hi, bit5);

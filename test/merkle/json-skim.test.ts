@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { mulberry32 as rng } from '../../src/devnet/chain.js';
 import { loadNative } from '../../src/merkle/hash/native.js';
 import { JsonScan, jsonScanBackend, scanJson } from '../../src/merkle/json/tape.js';
 import { ENTRY, F_SKIMMED, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SUSPENDED, T_OBJECT, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
@@ -51,18 +52,6 @@ function both(text: Uint8Array, armAt = 0): [number[][], number[][]] {
   expect(state[NATIVE_STATE_SKIM], 'the caller’s slot, as it was').toBe(1);
   const want = plain.map(([a, b, f]) => [a!, b!, f === T_OBJECT && a! >= from ? T_OBJECT | F_SKIMMED : f!]);
   return [want, children(tape, r)];
-}
-
-/** A seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Strings made of what a skim must not miscount: quotes, backslash runs, brackets, controls, UTF-8. */
