@@ -14,6 +14,10 @@
 
 #include "json_sse2.h"
 
+#if defined(_MSC_VER) && !defined(__clang__)
+#include <intrin.h>
+#endif
+
 #if defined(__GNUC__) || defined(__clang__)
 #define LIKELY(x) __builtin_expect(!!(x), 1)
 #define UNLIKELY(x) __builtin_expect(!!(x), 0)
@@ -158,10 +162,18 @@ struct skim {
 };
 
 static inline unsigned ctz64(uint64_t x) {
-#if defined(_MSC_VER) && !defined(__clang__)
+#if defined(_MSC_VER) && !defined(__clang__) && (defined(_M_X64) || defined(_M_ARM64))
   unsigned long r;
   _BitScanForward64(&r, x);
   return (unsigned)r;
+#elif defined(_MSC_VER) && !defined(__clang__)
+  unsigned long r;
+  if ((uint32_t)x) {
+    _BitScanForward(&r, (uint32_t)x);
+    return (unsigned)r;
+  }
+  _BitScanForward(&r, (uint32_t)(x >> 32));
+  return (unsigned)r + 32;
 #else
   return (unsigned)__builtin_ctzll(x);
 #endif
@@ -248,7 +260,7 @@ static size_t skim_sse2(const uint8_t *b, size_t n, size_t i) {
 }
 #endif
 
-#if defined(CAIRN_JSON_SSE2) && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#if defined(CAIRN_JSON_SSE2) && (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
 #define CAIRN_SKIM_AVX2 1
 #include <immintrin.h>
 
