@@ -1,0 +1,82 @@
+/**
+ * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): does
+ * `verify` scale from 1 to 2 threads as well as this machine lets a bare loop scale, at the same
+ * moments? On a shared host neither reaches ×2, and the load swings within seconds, so each round runs
+ * four things back to back — a bare loop on 1 and on 2 worker threads, then `verify` of the same
+ * asset-proof response on a 1-thread and a 2-thread verifier — and the round's figure is verify's
+ * speedup divided by the loop's. Its median, times 2, estimates verify's speedup on an idle 2-core
+ * machine (rounds are noisy one by one: read the median).
+ *
+ * `npx tsx bench/_scaling.ts [--rounds N] [--items N] [--shared]` (`--shared`: the body in a
+ * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer, copied to shared memory by the
+ * verifier). Asset proofs are distinct ones (bench/_distinct-proofs.ts).
+ */
+import { readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
+import { createVerifier } from '../src/merkle/verifier.js';
+import { distinctAssetProofs } from './_distinct-proofs.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROUNDS = arg('--rounds', 15);
+const ITEMS = arg('--items', 50_000);
+const shared = process.argv.includes('--shared');
+
+const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
+  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
+);
+let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
+if (shared) {
+  const s = new Uint8Array(new SharedArrayBuffer(body.length));
+  s.set(body);
+  body = s;
+}
+
+// The bare loop: the same count on each thread, so 2 threads take as long as 1 when 2 cores are free.
+const code = `const { parentPort } = require('node:worker_threads');
+  parentPort.on('message', (n) => { let x = 0; for (let i = 0; i < n; i++) x = (x + i * 7) | 0; parentPort.postMessage(x); });`;
+const loopers = [new Worker(code, { eval: true }), new Worker(code, { eval: true })];
+const loop = async (threads: number, n: number): Promise<number> => {
+  const t = performance.now();
+  await Promise.all(loopers.slice(0, threads).map((w) => new Promise((r) => (w.once('message', r), w.postMessage(n)))));
+  return performance.now() - t;
+};
+const timed = async (f: () => Promise<unknown>): Promise<number> => {
+  const t = performance.now();
+  await f();
+  return performance.now() - t;
+};
+
+const v1 = createVerifier({ threads: 1 });
+const v2 = createVerifier({ threads: 2 });
+try {
+  await loop(2, 1e7);
+  // About as long on one thread as a 2-thread verify of the response.
+  const n = Math.round((2e8 * 200) / Math.max(1, await loop(1, 2e8)));
+  for (let i = 0; i < 3; i++) {
+    await v1.verify('asset-proof', body);
+    await v2.verify('asset-proof', body);
+  }
+  const loopX: number[] = [];
+  const verifyX: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const l1 = await loop(1, n);
+    const l2 = await loop(2, n);
+    const t1 = await timed(() => v1.verify('asset-proof', body));
+    const t2 = await timed(() => v2.verify('asset-proof', body));
+    loopX.push((2 * l1) / l2);
+    verifyX.push(t1 / t2);
+  }
+  const med = (x: number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
+  const rel = med(verifyX.map((x, i) => x / loopX[i]!));
+  console.log(
+    `asset-proof ${shared ? 'shared' : 'bytes'}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${med(loopX).toFixed(2)}, verify 2T ×${med(verifyX).toFixed(2)} (medians); ` +
+      `verify/loop per round, median ${rel.toFixed(3)} → ×${(2 * rel).toFixed(2)} on an idle 2-core machine`,
+  );
+} finally {
+  await v1.close();
+  await v2.close();
+  await Promise.all(loopers.map((w) => w.terminate()));
+}
