@@ -3,9 +3,10 @@
  * `verify` scale from 1 to 2 threads as well as this machine lets a bare loop scale, at the same
  * moments? On a shared host neither reaches ×2, and the load swings within seconds, so each round runs
  * four things back to back — a bare loop on 1 and on 2 worker threads, then `verify` of the same
- * asset-proof response on a 1-thread and a 2-thread verifier — and the round's figure is verify's
- * speedup divided by the loop's. Its median, times 2, estimates verify's speedup on an idle 2-core
- * machine (rounds are noisy one by one: read the median).
+ * asset-proof response on a 1-thread and a 2-thread verifier. It prints both medians, verify's speedup
+ * over the loop's per round (its median), and how many rounds verify reached ×1.8. The four parts of a
+ * round still meet different load: a ratio above 1 only means the loop met more of it, so this tells
+ * "about as well as the machine allows", not an idle machine's figure.
  *
  * `npx tsx bench/_scaling.ts [--rounds N] [--items N] [--shared]` (`--shared`: the body in a
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer, copied to shared memory by the
@@ -73,7 +74,7 @@ try {
   const rel = med(verifyX.map((x, i) => x / loopX[i]!));
   console.log(
     `asset-proof ${shared ? 'shared' : 'bytes'}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${med(loopX).toFixed(2)}, verify 2T ×${med(verifyX).toFixed(2)} (medians); ` +
-      `verify/loop per round, median ${rel.toFixed(3)} → ×${(2 * rel).toFixed(2)} on an idle 2-core machine`,
+      `verify/loop per round, median ${rel.toFixed(2)}; verify ≥ ×1.8 in ${verifyX.filter((x) => x >= 1.8).length} of ${ROUNDS} rounds (loop: ${loopX.filter((x) => x >= 1.8).length})`,
   );
 } finally {
   await v1.close();
