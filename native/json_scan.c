@@ -312,15 +312,18 @@ static size_t skim_bytes(const uint8_t *b, size_t n, size_t i) {
 }
 #endif
 
-/* The end of the object opening at b[i] (see above), or 0 when the text ends first. */
-static size_t skim_object(const uint8_t *b, size_t n, size_t i) {
+/* A skimmer: the end of the object opening at b[i] (see above), or 0 when the text ends first. */
+typedef size_t (*skimmer)(const uint8_t *b, size_t n, size_t i);
+
+/* The fastest skimmer this CPU runs (asked once per scan call, not per item). */
+static skimmer pick_skimmer(void) {
 #ifdef CAIRN_SKIM_AVX2
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul")) return skim_avx2(b, n, i);
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("pclmul")) return skim_avx2;
 #endif
 #ifdef CAIRN_JSON_SSE2
-  return skim_sse2(b, n, i);
+  return skim_sse2;
 #else
-  return skim_bytes(b, n, i);
+  return skim_bytes;
 #endif
 }
 
@@ -374,6 +377,7 @@ int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t 
   uint32_t long_seen = 0;
   /* 1 + the entry of the container whose objects are skimmed, or 0 (read once: the caller sets it). */
   const uint32_t skim = state ? state[SKIM_SLOT] : 0;
+  const skimmer skim_object = skim ? pick_skimmer() : NULL;
   if (!state) stop_at = SIZE_MAX;
   if (state && state[0] == 1) {
     /* Resume after the value the last call stopped after. The stacks live in locals while scanning
