@@ -391,9 +391,14 @@ export function decodeVerdict(spec: KindSpec, code: number, extra: Verdict | und
   if (extra) return id === undefined ? extra : { id, ...extra };
   const valid = (code & 1) === 1;
   const s = code >> 1;
-  if (s > 0) {
-    const status = spec.statuses![s - 1]!;
-    return id === undefined ? { valid, status } : { id, valid, status };
-  }
-  return id === undefined ? { valid } : { id, valid };
+  // Built by assignment, not as `{ id, valid }`: V8 tracks where object literals are allocated and,
+  // seeing a large batch's verdicts all alive at a collection, allocates that literal's objects in
+  // the old generation from then on. Their ids stay young, and an old verdict keeps its id alive after
+  // the caller drops it, until a full collection: every id was copied twice by the young-generation
+  // collector (~0.3 µs per asset proof of the calling thread's and V8's helper threads' time).
+  const v = {} as { id?: string; valid: boolean; status?: string };
+  if (id !== undefined) v.id = id;
+  v.valid = valid;
+  if (s > 0) v.status = spec.statuses![s - 1]!;
+  return v;
 }
