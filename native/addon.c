@@ -14,6 +14,7 @@
 #include "json_scan.h"
 #include "asset_proof_json.h"
 #include "asset_proof_records.h"
+#include "copy_stream.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -314,6 +315,27 @@ static napi_value js_b58_decode32_into(napi_env env, napi_callback_info info) {
   return res;
 }
 
+/* copyBytes(dst: Uint8Array, dstAt: number, src: Uint8Array, srcAt: number, n: number, stream: boolean):
+ * dst[dstAt..+n] = src[srcAt..+n], with non-temporal stores when `stream` (copy_stream.h). The two
+ * ranges must not overlap (a copy from a body into shared memory never does). */
+static napi_value js_copy_bytes(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *dst, *src;
+  size_t dlen, slen;
+  uint64_t da, sa, n;
+  bool stream = false;
+  if (argc < 6 || bytes(env, argv[0], &dst, &dlen)) return throw_type(env, "\"dst\": expected Uint8Array");
+  if (bytes(env, argv[2], &src, &slen)) return throw_type(env, "\"src\": expected Uint8Array");
+  if (get_index(env, argv[1], &da) || get_index(env, argv[3], &sa) || get_index(env, argv[4], &n) || da > dlen || n > dlen - da || sa > slen || n > slen - sa)
+    return throw_range(env, "\"dstAt\", \"srcAt\", \"n\": expected ranges inside dst and src");
+  if (napi_get_value_bool(env, argv[5], &stream) != napi_ok) return throw_type(env, "\"stream\": expected a boolean");
+  if (src + sa < dst + da + n && dst + da < src + sa + n) return throw_range(env, "\"dst\", \"src\": the ranges overlap");
+  cairn_copy(dst + da, src + sa, (size_t)n, stream);
+  return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -327,6 +349,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"packAssetProofJson", NULL, js_pack_asset_proof_json, NULL, NULL, NULL, napi_enumerable, NULL},
     {"verifyAssetProofRecords", NULL, js_verify_asset_proof_records, NULL, NULL, NULL, napi_enumerable, NULL},
     {"b58Decode32Into", NULL, js_b58_decode32_into, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"copyBytes", NULL, js_copy_bytes, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

@@ -54,6 +54,8 @@ export interface NativeBindings {
   verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
   /** A base58 string of exactly 32 bytes into out[off..off+32]; false when it is not (out untouched). */
   b58Decode32Into?(s: string, out: Uint8Array, off: number): boolean;
+  /** dst[dstAt..+n] = src[srcAt..+n] (not overlapping), with non-temporal stores when `stream` (native/copy_stream.h). */
+  copyBytes?(dst: Uint8Array, dstAt: number, src: Uint8Array, srcAt: number, n: number, stream: boolean): void;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   /** The digest written to out[at..at+32] (absent from an addon built before it existed). */
