@@ -328,7 +328,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         let have = 0;
         if (sending && scan.restarted) sending = false;
         if (sending) {
-          have = guess.update();
+          // Only as many items as the batches the pool has room for (all of them until the batch size is known).
+          have = guess.update(size === 0 ? Infinity : sent + size * Math.max(0, maxRunning - running));
           // The items' container is known and its first item looks right: the rest of its items are
           // skimmed (their ends found by brackets alone, in about a third of the time scanning them
           // takes) for a kind whose workers read every item's text with a strict packer or JSON.parse

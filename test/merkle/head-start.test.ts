@@ -57,6 +57,26 @@ describe('head start: the same answers as the parsed path', () => {
     expect(guess.update()).toBe(50);
   });
 
+  it('the guess lists only as many items as asked, and the rest on a later call, in order', () => {
+    const proofs = repeat(itemsOf('asset-proof'), 50);
+    for (const shape of ['list', 'keyed'] as const) {
+      const result = shape === 'list' ? proofs : Object.fromEntries(proofs.map((p, i) => [`id${i}`, p]));
+      const body = bytes({ jsonrpc: '2.0', id: 1, result });
+      const scan = new JsonScan(body);
+      // Up to the end of the last item: the containers are still open, as the guess needs them.
+      expect(scan.advance(body.length - 2)).toBe(false);
+      const all = new ItemsSoFar(kinds['asset-proof'], scan.tape);
+      expect(all.update()).toBe(50);
+      const some = new ItemsSoFar(kinds['asset-proof'], scan.tape);
+      expect(some.update(7)).toBe(7);
+      expect(some.update(7)).toBe(7);
+      expect(some.update(30)).toBe(30);
+      expect(some.update()).toBe(50);
+      expect(some.values).toEqual(all.values);
+      expect(some.keys).toEqual(all.keys);
+    }
+  });
+
   it('a decoy list before the real one: the early batches are dropped, the real items verified', async () => {
     const good = repeat(itemsOf('asset-proof'), 40);
     const decoy = good.map((x) => mutate(structuredClone(x)));

@@ -48,9 +48,13 @@ export class ItemsSoFar {
     return this.over;
   }
 
-  /** Look at what the scan added since the last call; returns how many items are known. */
-  update(): number {
-    if (this.over) return this.values.length;
+  /**
+   * Look at what the scan added since the last call, up to `upTo` items (the rest is looked at by a
+   * later call: a verifier that can send no more batches now need not list every item scanned);
+   * returns how many items are known.
+   */
+  update(upTo = Infinity): number {
+    if (this.over || this.values.length >= upTo) return this.values.length;
     if (this.container < 0) {
       const c = this.find(0);
       if (c < 0) {
@@ -65,7 +69,7 @@ export class ItemsSoFar {
     const count = t.count;
     let k = this.cursor;
     if (this.keys) {
-      while (k + 1 < count && this.complete(k + 1)) {
+      while (k + 1 < count && this.values.length < upTo && this.complete(k + 1)) {
         const v = k + 1;
         const type = t.type(v);
         // extractJson refuses a keyed object with anything but items and nulls.
@@ -78,7 +82,7 @@ export class ItemsSoFar {
         k = t.next(k);
       }
     } else {
-      while (k < count && this.complete(k)) {
+      while (k < count && this.values.length < upTo && this.complete(k)) {
         this.values.push(k);
         k = t.next(k);
       }
