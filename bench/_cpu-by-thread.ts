@@ -1,0 +1,85 @@
+/**
+ * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): where
+ * the CPU goes while a 2-thread verifier checks 50,000 asset proofs, by thread (Linux schedstat), in a
+ * process that runs nothing else. bench/merkle-pool.ts interleaves 0, 1 and 2 threads in one process,
+ * so the collector's work left by one round's garbage is done, and counted, in another's; here every
+ * verify is a 2-thread one.
+ *
+ * Per round of `--verifies` verifies it prints the CPU per proof of the main thread, of the worker
+ * threads (the threads the verifier starts), and of the rest (V8's helper threads: mostly garbage
+ * collection), and the 2-thread speedup those figures allow on two otherwise idle cores,
+ * max(W, A/2) / max(A/2, M, W/2) with A = all, M = main, W = workers (see bench/merkle-pool.ts).
+ *
+ * `npx tsx bench/_cpu-by-thread.ts [--shared] [--rounds N] [--verifies N]` (`--shared`: the body in a
+ * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { pbkdf2 } from 'node:crypto';
+import { createVerifier } from '../src/merkle/verifier.js';
+import { distinctAssetProofs } from './_distinct-proofs.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROUNDS = arg('--rounds', 5);
+const VERIFIES = arg('--verifies', 6);
+const ITEMS = 50_000;
+
+const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
+  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
+);
+let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
+if (process.argv.includes('--shared')) {
+  const s = new Uint8Array(new SharedArrayBuffer(body.length));
+  s.set(body);
+  body = s;
+}
+
+/** CPU ns of every thread of this process. */
+const threadsCpu = (): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      m.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return m;
+};
+
+// libuv's pool first, so that none of its threads is taken for a worker.
+await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
+const before = new Set(threadsCpu().keys());
+const v = createVerifier({ threads: 2 });
+try {
+  for (let i = 0; i < 3; i++) await v.verify('asset-proof', body);
+  const bounds: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const c0 = threadsCpu();
+    const t0 = performance.now();
+    for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
+    const n = VERIFIES * ITEMS;
+    const wall = ((performance.now() - t0) * 1e3) / n;
+    let main = 0;
+    let workers = 0;
+    let rest = 0;
+    for (const [t, c1] of threadsCpu()) {
+      const c = (c1 - (c0.get(t) ?? 0)) / 1e3 / n;
+      if (t === String(process.pid)) main += c;
+      else if (before.has(t)) rest += c;
+      else workers += c;
+    }
+    const all = main + workers + rest;
+    const bound = Math.max(workers, all / 2) / Math.max(all / 2, main, workers / 2);
+    bounds.push(bound);
+    console.log(
+      `round ${r + 1}: wall ${wall.toFixed(2)} µs/proof; CPU µs/proof: main ${main.toFixed(3)}, workers ${workers.toFixed(3)}, rest ${rest.toFixed(3)}; bound ×${bound.toFixed(2)}`,
+    );
+  }
+  bounds.sort((p, q) => p - q);
+  console.log(`asset-proof ${process.argv.includes('--shared') ? 'shared' : 'bytes'}: 2-thread CPU bound, median of ${ROUNDS} rounds ×${bounds[ROUNDS >> 1]!.toFixed(2)} (×${bounds[0]!.toFixed(2)}–${bounds[ROUNDS - 1]!.toFixed(2)})`);
+} finally {
+  await v.close();
+}
