@@ -4,7 +4,7 @@
  * array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1 when any is
  * invalid, 2 when the input is unusable (with a message saying why).
  */
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { CairnError, InputError } from '../errors.js';
 import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
@@ -53,6 +53,28 @@ function parseArgs(argv: string[]): Args | string {
   return { kind: pos[0]!, file: pos[1]!, json, ...(threads === undefined ? {} : { threads }) };
 }
 
+/**
+ * A file's bytes in shared memory, so the workers read them where they lie (a Buffer would be copied
+ * into shared memory by the verifier). A file that grows while it is read is read again whole.
+ */
+async function readShared(path: string): Promise<Uint8Array> {
+  const fh = await open(path, 'r');
+  try {
+    const { size } = await fh.stat();
+    const view = new Uint8Array(new SharedArrayBuffer(Math.max(1, size)), 0, size);
+    let at = 0;
+    while (at < size) {
+      const { bytesRead } = await fh.read(view, at, size - at, at);
+      if (bytesRead === 0) return view.subarray(0, at);
+      at += bytesRead;
+    }
+    const more = await fh.read(Buffer.alloc(1), 0, 1, size);
+    return more.bytesRead === 0 ? view : await fh.readFile();
+  } finally {
+    await fh.close();
+  }
+}
+
 async function readAll(stream: AsyncIterable<string | Uint8Array>): Promise<Buffer> {
   const parts: Buffer[] = [];
   for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
@@ -81,9 +103,9 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   }
   const spec = getKind(args.kind);
 
-  let bytes: Buffer;
+  let bytes: Uint8Array;
   try {
-    bytes = args.file === '-' ? await readAll(io.stdin) : await readFile(args.file);
+    bytes = args.file === '-' ? await readAll(io.stdin) : await readShared(args.file);
   } catch (e) {
     io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
