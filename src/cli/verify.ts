@@ -55,12 +55,15 @@ function parseArgs(argv: string[]): Args | string {
 
 /**
  * A file's bytes in shared memory, so the workers read them where they lie (a Buffer would be copied
- * into shared memory by the verifier). A file that grows while it is read is read again whole.
+ * into shared memory by the verifier). A file that grows while it is read is read again whole, and
+ * anything but a regular file (a pipe, `<(…)`) is read to its end as it comes.
  */
 async function readShared(path: string): Promise<Uint8Array> {
   const fh = await open(path, 'r');
   try {
-    const { size } = await fh.stat();
+    const st = await fh.stat();
+    if (!st.isFile()) return await fh.readFile();
+    const size = st.size;
     const view = new Uint8Array(new SharedArrayBuffer(Math.max(1, size)), 0, size);
     let at = 0;
     while (at < size) {

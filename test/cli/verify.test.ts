@@ -116,6 +116,26 @@ describe('cairn verify: output, exit codes and input forms', () => {
     expect(JSON.parse(r.out).items).toEqual([{ id: bg.assetId, valid: true }]);
   });
 
+  it('reads a named pipe to its end (as `<(…)` gives), with the verdicts of the file', async () => {
+    const src = `${V}/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json`;
+    const fifo = join(tmp, 'proofs.fifo');
+    try {
+      await new Promise<void>((ok, fail) => execFile('mkfifo', [fifo], (e) => (e ? fail(e) : ok())));
+    } catch {
+      return; // no mkfifo here
+    }
+    // The writer opens the pipe once the command opens it for reading, and writes the file through it.
+    const writer = (async () => {
+      const { open: openFile } = await import('node:fs/promises');
+      const w = await openFile(fifo, 'w');
+      await w.writeFile(readFileSync(src));
+      await w.close();
+    })();
+    const [r] = await Promise.all([cli(['asset-proof', fifo, '--json']), writer]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual(JSON.parse((await cli(['asset-proof', src, '--json'])).out));
+  });
+
   it('exit 0 and says so for an empty page', async () => {
     const r = await cli(['account-hash', `${V}/photon/e2e_tests__address_with_nullifiers-transactions.json`]);
     expect(r.code).toBe(0);
