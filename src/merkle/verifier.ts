@@ -489,12 +489,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         let at = 0;
         // The items are in memory already: a wider window than a stream's costs nothing.
         if (Array.isArray(found)) {
-          const next = (size: number): { a: number; chunk: KeyedItem[] } | null => {
-            if (at >= found.length) return null;
-            const a = at;
-            return { a, chunk: found.slice(a, (at += taper(size, found.length - a))) };
-          };
-          const run = ({ chunk }: { a: number; chunk: KeyedItem[] }): Promise<Verdict[]> => runChunk(spec, chunk, signal);
+          const next = (size: number): KeyedItem[] | null => (at >= found.length ? null : found.slice(at, (at += taper(size, found.length - at))));
+          const run = (chunk: KeyedItem[]): Promise<Verdict[]> => runChunk(spec, chunk, signal);
           for await (const part of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal)) parts.push(part);
         } else {
           const total = found.values.length;
