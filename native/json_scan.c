@@ -584,3 +584,87 @@ fail:
 #undef DEPTH_BITS
 #undef CLOSE_TOP
 }
+
+/*
+ * Item runs (json_scan.h): the objects of an array from b[from] on, each one's end found by the
+ * skimmer, the separators between them checked here. A run that does not start at a known item can
+ * first sync on the next '{' that follows "}" "," across whitespace: inside a string that pattern
+ * can be found too, so the caller keeps a synced run only when the run before it ended exactly there.
+ */
+static inline int after_item_separator(const uint8_t *b, size_t c) {
+  size_t j = c;
+  while (j > 0 && ws_tab[b[j - 1]]) j--;
+  if (j == 0 || b[j - 1] != ',') return 0;
+  j--;
+  while (j > 0 && ws_tab[b[j - 1]]) j--;
+  return j > 0 && b[j - 1] == '}';
+}
+
+size_t cairn_json_skim_items(const uint8_t *b, size_t n, size_t from, size_t limit, int sync, uint32_t *out, size_t cap, uint32_t res[3]) {
+  const skimmer skim_object = pick_skimmer();
+  size_t p = from, k = 0;
+  uint32_t status;
+  if (sync) {
+    for (;;) {
+      const uint8_t *q = p < n ? (const uint8_t *)memchr(b + p, '{', n - p) : NULL;
+      if (!q) {
+        res[0] = CAIRN_ITEMS_NO_SYNC;
+        res[1] = res[2] = (uint32_t)n;
+        return 0;
+      }
+      p = (size_t)(q - b);
+      if (after_item_separator(b, p)) break;
+      p++;
+    }
+  }
+  res[1] = (uint32_t)p;
+  for (;;) {
+    if (p >= limit) {
+      status = CAIRN_ITEMS_MORE;
+      break;
+    }
+    if (k >= cap) {
+      status = CAIRN_ITEMS_FULL;
+      break;
+    }
+    if (p >= n) {
+      status = CAIRN_ITEMS_SHORT;
+      break;
+    }
+    if (b[p] != '{') {
+      status = CAIRN_ITEMS_BAD;
+      break;
+    }
+    const size_t e = skim_object(b, n, p);
+    if (!e) {
+      status = CAIRN_ITEMS_SHORT;
+      break;
+    }
+    size_t q = e;
+    while (q < n && ws_tab[b[q]]) q++;
+    if (q >= n) {
+      status = CAIRN_ITEMS_SHORT;
+      break;
+    }
+    if (b[q] != ',' && b[q] != ']') {
+      p = q;
+      status = CAIRN_ITEMS_BAD;
+      break;
+    }
+    uint32_t *o = out + 4 * k++;
+    o[0] = o[1] = 0;
+    o[2] = (uint32_t)p;
+    o[3] = (uint32_t)e;
+    if (b[q] == ']') {
+      p = q;
+      status = CAIRN_ITEMS_CLOSED;
+      break;
+    }
+    q++;
+    while (q < n && ws_tab[b[q]]) q++;
+    p = q;
+  }
+  res[0] = status;
+  res[2] = (uint32_t)p;
+  return k;
+}
