@@ -272,6 +272,33 @@ static napi_value js_pack_asset_proof_json(napi_env env, napi_callback_info info
   return num(env, (double)cairn_pack_asset_proof_json(src, (size_t)a, (size_t)b, out, olen, (size_t)pos, (uint32_t *)id, ids, ids_len));
 }
 
+/* packAssetProofJsonMany(src: Uint8Array, table: Uint32Array, from: number, to: number, out: Uint8Array,
+ * at: Uint32Array(2) [pos, rec], id: Uint32Array(3), ids: Uint8Array, idLens: Uint32Array): number — items
+ * from..to-1 of the table packed until one is declined (asset_proof_json.h); at[0] moves past the last
+ * record. Returns the items packed. */
+static napi_value js_pack_asset_proof_json_many(napi_env env, napi_callback_info info) {
+  size_t argc = 9;
+  napi_value argv[9];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  uint8_t *src, *out, *ids;
+  void *table, *at, *id, *lens;
+  size_t slen, tlen, olen, alen, idlen, ids_len, llen;
+  uint64_t from, to;
+  if (argc < 9 || bytes(env, argv[0], &src, &slen)) return throw_type(env, "\"src\": expected Uint8Array");
+  if (typed(env, argv[1], napi_uint32_array, &table, &tlen)) return throw_type(env, "\"table\": expected Uint32Array");
+  if (get_index(env, argv[2], &from) || get_index(env, argv[3], &to) || from > to || to > tlen / 4) return throw_range(env, "\"from\", \"to\": expected items of the table");
+  if (bytes(env, argv[4], &out, &olen)) return throw_type(env, "\"out\": expected Uint8Array");
+  if (typed(env, argv[5], napi_uint32_array, &at, &alen) || alen < 2) return throw_type(env, "\"at\": expected Uint32Array(2)");
+  if (typed(env, argv[6], napi_uint32_array, &id, &idlen) || idlen < 3) return throw_type(env, "\"id\": expected Uint32Array(3)");
+  if (bytes(env, argv[7], &ids, &ids_len)) return throw_type(env, "\"ids\": expected Uint8Array");
+  if (typed(env, argv[8], napi_uint32_array, &lens, &llen) || llen < to) return throw_type(env, "\"idLens\": expected Uint32Array of an entry per item");
+  uint32_t *a = (uint32_t *)at;
+  size_t pos = a[0];
+  const size_t k = cairn_pack_asset_proof_json_many(src, slen, (const uint32_t *)table, (size_t)from, (size_t)to, out, olen, &pos, a[1], (uint32_t *)id, ids, ids_len, (uint32_t *)lens);
+  a[0] = (uint32_t)pos;
+  return num(env, (double)k);
+}
+
 /* verifyAssetProofRecords(batch: Uint8Array, codes: Uint8Array): number — codes[i] 1 for a record
  * verified valid in place, 0 for one left to the JS path; how many are valid, or -1 for a malformed
  * batch header. See asset_proof_records.h. */
@@ -370,6 +397,7 @@ static napi_value init(napi_env env, napi_value exports) {
     {"findPda", NULL, js_find_pda, NULL, NULL, NULL, napi_enumerable, NULL},
     {"jsonScan", NULL, js_json_scan, NULL, NULL, NULL, napi_enumerable, NULL},
     {"packAssetProofJson", NULL, js_pack_asset_proof_json, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"packAssetProofJsonMany", NULL, js_pack_asset_proof_json_many, NULL, NULL, NULL, napi_enumerable, NULL},
     {"verifyAssetProofRecords", NULL, js_verify_asset_proof_records, NULL, NULL, NULL, napi_enumerable, NULL},
     {"b58Decode32Into", NULL, js_b58_decode32_into, NULL, NULL, NULL, napi_enumerable, NULL},
     {"copyBytes", NULL, js_copy_bytes, NULL, NULL, NULL, napi_enumerable, NULL},

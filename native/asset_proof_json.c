@@ -259,3 +259,21 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
   }
   return (int64_t)(p - out);
 }
+
+size_t cairn_pack_asset_proof_json_many(const uint8_t *s, size_t s_len, const uint32_t *table, size_t from, size_t to, uint8_t *out,
+                                        size_t out_len, size_t *pos, size_t rec, uint32_t id[3], uint8_t *ids, size_t ids_len,
+                                        uint32_t *id_lens) {
+  size_t i = from;
+  for (; i < to; i++, rec++) {
+    const size_t a = table[4 * i + 2], b = table[4 * i + 3];
+    /* The record's offset goes to the batch header (src/merkle/codec.ts BatchWriter): room for it and
+     * for the end offset after it. */
+    if (a > b || b > s_len || 12 + 4 * rec > out_len) break;
+    const int64_t end = cairn_pack_asset_proof_json(s, a, b, out, out_len, *pos, id, ids, ids_len);
+    if (end < 0) break;
+    put32(out + 4 + 4 * rec, (uint32_t)*pos);
+    *pos = (size_t)end;
+    id_lens[i] = id[1] - id[0];
+  }
+  return i - from;
+}

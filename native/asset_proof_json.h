@@ -29,6 +29,18 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
                                     uint8_t *ids, size_t ids_len);
 
 /*
+ * Items i in [from, to) of a JSON batch's table (table[4i + 2], table[4i + 3]: each item's start and
+ * end in s) packed one after another as cairn_pack_asset_proof_json packs one, with ids: record r =
+ * rec + (i - from) starts at *pos (moved past it) and its offset goes to the u32 at out[4 + 4r] (the
+ * batch header, src/merkle/codec.ts BatchWriter); the leaf's length to id_lens[i]. Stops before the
+ * first item declined (or out of room, or out of s). Returns the items packed: one call for a batch
+ * instead of one per item, whose crossing from JS (~250 ns) cost as much as a tenth of the packing.
+ */
+size_t cairn_pack_asset_proof_json_many(const uint8_t *s, size_t s_len, const uint32_t *table, size_t from, size_t to, uint8_t *out,
+                                        size_t out_len, size_t *pos, size_t rec, uint32_t id[3], uint8_t *ids, size_t ids_len,
+                                        uint32_t *id_lens);
+
+/*
  * s[a..b) as base58 of exactly 32 bytes into out (big-endian), with codec.ts b58Decode32Bytes's rules:
  * 32 to 44 characters of the alphabet, a value below 2^256, one leading zero byte per leading '1'.
  * 1 when it is, 0 when it is not (out is then meaningless).

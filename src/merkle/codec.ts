@@ -601,6 +601,23 @@ export class BatchWriter {
     return this.buf;
   }
 
+  /** Records written so far. */
+  get records(): number {
+    return this.i;
+  }
+
+  /**
+   * `count` records written into `reserve`'s room from `length` on, one after another, ending at `end`,
+   * their offsets put in the header by the same code (a native packer packing many items at once).
+   */
+  commitMany(count: number, end: number): void {
+    if (count === 0) return;
+    if (this.i + count > this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    if (end < this.pos || end > this.ab.byteLength) throw new RangeError(`BatchWriter: records cannot end at ${end}`);
+    this.i += count;
+    this.pos = end;
+  }
+
   /** The record written into `reserve`'s room ends at `end`. */
   commit(end: number): void {
     if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);

@@ -12,7 +12,7 @@ import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from './asset.js';
-import { nativeAssetProofPacker, nativeAssetProofRecords, type JsonPacker } from './json/asset-proof.js';
+import { nativeAssetProofManyPacker, nativeAssetProofPacker, nativeAssetProofRecords, type JsonManyPacker, type JsonPacker } from './json/asset-proof.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from './asset-leaf.js';
 import {
   looksLikeAccount,
@@ -77,6 +77,8 @@ export interface KindSpec {
    * writing nothing, when it declines the text (then the item is parsed).
    */
   packJson?: JsonPacker | null;
+  /** `packJson` for many items of a batch's table in one call, until one is declined (json/batch.ts). */
+  packJsonMany?: JsonManyPacker | null;
   /**
    * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once
    * (same verdicts as `verify` record by record). `decode` wraps each record's decoding: a field that
@@ -199,6 +201,9 @@ const assetProofKind: KindSpec = {
   },
   get packJson() {
     return nativeAssetProofPacker();
+  },
+  get packJsonMany() {
+    return nativeAssetProofManyPacker();
   },
   verify(r) {
     return verifyAssetProof(decodeAssetProof(r));

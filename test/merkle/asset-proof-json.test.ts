@@ -12,7 +12,8 @@ import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
 import { kinds, packItem } from '../../src/merkle/kinds.js';
-import { nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
+import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
+import { loadNative } from '../../src/merkle/hash/native.js';
 import { nativeLoadError } from '../../src/merkle/hash/native.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { itemsOf, outcome } from './json-fixtures.js';
@@ -162,6 +163,78 @@ describe.skipIf(!packer)(packer ? 'native asset-proof packer' : `native asset-pr
       spell({ ...p0, tree_id: '' }),
     ];
     for (const t of read) expect(check(t), t.slice(-150)).toBe(true);
+  });
+});
+
+describe.skipIf(!nativeAssetProofManyPacker())('native asset-proof packer, a batch to a call', () => {
+  const many = nativeAssetProofManyPacker()!;
+  const node = (proofs[0]!.proof as string[])[0]!;
+  // Items it packs and items it declines, in runs of both lengths, inside a response.
+  const items = [
+    ...proofs,
+    { ...proofs[0], root: 'not base58 0OIl' },
+    ...proofs,
+    { ...proofs[1], tree_id: 'a"b' },
+    { ...proofs[0], proof: [node, 5] },
+    ...proofs,
+    { ...proofs[0], leaf: 'é' },
+  ];
+  const text = enc.encode(JSON.stringify({ result: items }));
+  const starts = [...Buffer.from(text).toString('latin1').matchAll(/\{"root"/g)].map((m) => m.index);
+  const table = new Uint32Array(4 * items.length);
+  items.forEach((x, i) => {
+    table[4 * i + 2] = starts[i]!;
+    table[4 * i + 3] = starts[i]! + enc.encode(JSON.stringify(x)).length;
+  });
+
+  it('writes the batch, ids and lengths one call per item writes, and stops at each item it declines', () => {
+    const one = new BatchWriter(items.length, 64);
+    const idOne = Uint32Array.of(0, 0, 0);
+    const idsOne = new Uint8Array(44 * items.length);
+    const lensOne = new Uint32Array(items.length);
+    const all = new BatchWriter(items.length, 64);
+    const idAll = Uint32Array.of(0, 0, 0);
+    const idsAll = new Uint8Array(44 * items.length);
+    const lensAll = new Uint32Array(items.length);
+    const stops: number[] = [];
+    for (let i = 0; i < items.length; ) {
+      const k = many(text, table, i, items.length, all, idAll, idsAll, lensAll);
+      i += k;
+      if (i === items.length) break;
+      // Declined: written another way (the parsed path), as the worker does.
+      stops.push(i);
+      packItem(spec, items[i], all);
+      i++;
+    }
+    for (let i = 0; i < items.length; i++) {
+      if (packer!(text, table[4 * i + 2]!, table[4 * i + 3]!, one, idOne, idsOne)) lensOne[i] = idOne[1]! - idOne[0]!;
+      else packItem(spec, items[i], one);
+    }
+    expect(stops).toEqual([proofs.length, 2 * proofs.length + 1, 2 * proofs.length + 2, items.length - 1]);
+    // The buffers' sizes differ (they grow differently): the bytes written are the same.
+    expect(all.length).toBe(one.length);
+    expect(Buffer.from(all.finish(), 0, all.length)).toEqual(Buffer.from(one.finish(), 0, one.length));
+    expect(idAll[2]).toBe(idOne[2]);
+    expect(Buffer.from(idsAll)).toEqual(Buffer.from(idsOne));
+    expect([...lensAll]).toEqual([...lensOne]);
+  });
+
+  it('stops, packing nothing, at an item outside the text or a record with no room; names a bad argument', () => {
+    const fn = loadNative()!.packAssetProofJsonMany!;
+    const bad = table.slice(0, 8);
+    bad[3] = text.length + 1;
+    const w = new BatchWriter(2, 64);
+    expect(many(text, bad, 0, 2, w, Uint32Array.of(0, 0, 0), new Uint8Array(88), new Uint32Array(2))).toBe(0);
+    expect(w.records).toBe(0);
+    // Room for the header and half a record.
+    const out = new Uint8Array(16 + 40);
+    expect(fn(text, table, 0, 1, out, Uint32Array.of(16, 0), Uint32Array.of(0, 0, 0), new Uint8Array(44), new Uint32Array(1))).toBe(0);
+    const at = Uint32Array.of(0, 0);
+    const id = Uint32Array.of(0, 0, 0);
+    expect(() => fn(text, table, 0, items.length + 1, out, at, id, new Uint8Array(44), new Uint32Array(99))).toThrow(/"from", "to"/);
+    expect(() => fn(text, table, 0, 1, out, new Uint32Array(1), id, new Uint8Array(44), new Uint32Array(1))).toThrow(/"at"/);
+    expect(() => fn(text, table, 0, 1, out, at, new Uint32Array(2), new Uint8Array(44), new Uint32Array(1))).toThrow(/"id"/);
+    expect(() => fn(text, table, 0, 2, out, at, id, new Uint8Array(44), new Uint32Array(1))).toThrow(/"idLens"/);
   });
 });
 

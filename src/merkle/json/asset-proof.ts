@@ -44,6 +44,39 @@ export function nativeAssetProofPacker(): JsonPacker | null {
 }
 
 /**
+ * Packs items `from … to-1` of a JSON batch's `table` (4 u32 per item: its start and end in `src` at 2
+ * and 3) into `w` one after another until one is declined, their leaves' lengths into `idLens` and
+ * texts to `ids` as `JsonPacker` does; returns how many it packed (the next one, if any, declined).
+ */
+export type JsonManyPacker = (src: Uint8Array, table: Uint32Array, from: number, to: number, w: BatchWriter, id: Uint32Array, ids: Uint8Array, idLens: Uint32Array) => number;
+
+let manyPacker: JsonManyPacker | null | undefined;
+/** Where the next record goes and its index, in and out of the native call. */
+const at = new Uint32Array(2);
+
+/**
+ * The native packer for a whole batch in one call (an addon built before it existed: null, and the
+ * items are packed one call each). A call from JS costs ~250 ns, a tenth of a proof's packing.
+ */
+export function nativeAssetProofManyPacker(): JsonManyPacker | null {
+  if (manyPacker !== undefined) return manyPacker;
+  const fn = nativeAssetProofPacker() ? loadNative()?.packAssetProofJsonMany : undefined;
+  manyPacker = fn
+    ? (src, table, from, to, w, id, ids, idLens) => {
+        // Room for every record left: none is longer than its text plus the field headers.
+        const span = Math.max(0, table[4 * (to - 1) + 3]! - table[4 * from + 2]!);
+        const out = w.reserve(span + 96 * (to - from));
+        at[0] = w.length;
+        at[1] = w.records;
+        const k = fn(src, table, from, to, out, at, id, ids, idLens);
+        w.commitMany(k, at[0]!);
+        return k;
+      }
+    : null;
+  return manyPacker;
+}
+
+/**
  * Verifies a batch's asset-proof records where they lie: `codes[i]` becomes 1 for a record (as the
  * native packer or kinds.ts's `pack` wrote it) whose full path hashes to its root, 0 for any other,
  * which the caller verifies the usual way (its reason comes from there). Returns false when the batch

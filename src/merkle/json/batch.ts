@@ -213,8 +213,18 @@ function verifyItems(spec: KindSpec, n: number, keyed: boolean, parse: (text: st
     if (idRange[2]! > run) ids.push(latin1(idBytes, run, idRange[2]!));
     run = idRange[2]!;
   };
+  // Items named by their leaves are packed many to a call; one it declines is parsed below, and the
+  // next call goes on after it.
+  const many = fast && !keyed ? spec.packJsonMany : null;
   for (let i = 0, o = 0; i < n; i++, o += 4) {
-    if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, keyed ? undefined : idBytes)) {
+    if (many) {
+      const k = many(response, table, i, n, w!, idRange, idBytes, idLens);
+      if (k > 0) {
+        i += k - 1;
+        o += 4 * (k - 1);
+        continue;
+      }
+    } else if (fast?.(response, table[o + 2]!, table[o + 3]!, w!, idRange, keyed ? undefined : idBytes)) {
       if (!keyed) idLens[i] = idRange[1]! - idRange[0]!;
       else if (copyKey(response, table[o]! + 1, table[o + 1]! - 1)) idLens[i] = table[o + 1]! - table[o]! - 2;
       else {
