@@ -52,7 +52,7 @@ const threadsCpu = (): Map<string, number> => {
 // libuv's pool first, so that none of its threads is taken for a worker.
 await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
 const before = new Set(threadsCpu().keys());
-const v = createVerifier({ threads: 2, ...(process.argv.includes('--no-ranges') ? { jsonRanges: false } : {}) });
+const v = createVerifier({ threads: 2 });
 try {
   for (let i = 0; i < 3; i++) await v.verify('asset-proof', body);
   const bounds: number[] = [];

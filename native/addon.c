@@ -363,29 +363,6 @@ static napi_value js_copy_bytes(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* skimItems(bytes: Uint8Array, end: number, from: number, limit: number, sync: boolean, out: Uint32Array,
- * res: Uint32Array(3)): number — the items of bytes[0..end) from `from` on (json_scan.h
- * cairn_json_skim_items: 4 u32 per item into out, the status, first start and stop in res). */
-static napi_value js_skim_items(napi_env env, napi_callback_info info) {
-  size_t argc = 7;
-  napi_value argv[7];
-  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
-  uint8_t *in;
-  void *out, *res;
-  size_t len, olen, rlen;
-  uint64_t end, from, limit;
-  bool sync = false;
-  if (argc < 7 || bytes(env, argv[0], &in, &len)) return throw_type(env, "\"bytes\": expected Uint8Array");
-  if (len > 0xffffffffu) return throw_range(env, "\"bytes\": longer than 2^32 - 1 bytes");
-  if (get_index(env, argv[1], &end) || end > len) return throw_range(env, "\"end\": expected an offset inside bytes");
-  if (get_index(env, argv[2], &from) || from > end) return throw_range(env, "\"from\": expected an offset at or before end");
-  if (get_index(env, argv[3], &limit)) return throw_range(env, "\"limit\": expected a byte offset");
-  if (napi_get_value_bool(env, argv[4], &sync) != napi_ok) return throw_type(env, "\"sync\": expected a boolean");
-  if (typed(env, argv[5], napi_uint32_array, &out, &olen)) return throw_type(env, "\"out\": expected Uint32Array");
-  if (typed(env, argv[6], napi_uint32_array, &res, &rlen) || rlen < 3) return throw_type(env, "\"res\": expected Uint32Array of at least 3 elements");
-  return num(env, (double)cairn_json_skim_items(in, (size_t)end, (size_t)from, (size_t)limit, sync, (uint32_t *)out, olen / 4, (uint32_t *)res));
-}
-
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"poseidonInto", NULL, js_poseidon_into, NULL, NULL, NULL, napi_enumerable, NULL},
@@ -401,7 +378,6 @@ static napi_value init(napi_env env, napi_value exports) {
     {"verifyAssetProofRecords", NULL, js_verify_asset_proof_records, NULL, NULL, NULL, napi_enumerable, NULL},
     {"b58Decode32Into", NULL, js_b58_decode32_into, NULL, NULL, NULL, napi_enumerable, NULL},
     {"copyBytes", NULL, js_copy_bytes, NULL, NULL, NULL, napi_enumerable, NULL},
-    {"skimItems", NULL, js_skim_items, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   if (napi_define_properties(env, exports, sizeof(props) / sizeof(props[0]), props) != napi_ok) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");

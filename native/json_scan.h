@@ -44,19 +44,4 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
 #define CAIRN_JSON_STATE_U32S (6 + 3 * CAIRN_JSON_MAX_DEPTH)
 int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s, uint32_t *state, size_t stop_at);
 
-/*
- * Item runs, for a caller that has each item parsed elsewhere (the verifier's workers each find the
- * items of one byte range of a large array, src/merkle/json/batch.ts): from b[from] (or, with `sync`,
- * from the first '{' at or after it that follows '}' ',' across whitespace), each object's start and
- * end (found by the skimmer: its grammar is NOT checked) into out[4k + 2], out[4k + 3] (out[4k] and
- * out[4k + 1] set to 0: a JSON batch's table), and the ',' or ']' after it checked. Stops before the
- * first item that starts at or past `limit`, at the array's ']', at `cap` items, or where the bytes end
- * or are not an array of objects. Returns the items written; res[0] is the status below, res[1] where
- * the first item starts (`from`, or the sync point), res[2] where the run stopped: the next item's
- * start (MORE, FULL), the ']' (CLOSED), the item that did not end (SHORT), or the offending byte (BAD).
- * NO_SYNC: no sync point before the end (res[1] = res[2] = n).
- */
-enum { CAIRN_ITEMS_MORE = 0, CAIRN_ITEMS_CLOSED = 1, CAIRN_ITEMS_FULL = 2, CAIRN_ITEMS_SHORT = 3, CAIRN_ITEMS_BAD = 4, CAIRN_ITEMS_NO_SYNC = 5 };
-size_t cairn_json_skim_items(const uint8_t *b, size_t n, size_t from, size_t limit, int sync, uint32_t *out, size_t cap, uint32_t res[3]);
-
 #endif

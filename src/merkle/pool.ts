@@ -224,8 +224,7 @@ export class WorkerPool {
         else if ('bad' in msg) task.resolve({ valid: new Uint8Array(0), extras: [], bad: msg.bad, ...(msg.buf ? { buf: msg.buf } : {}) });
         else {
           this.completedBatches++;
-          // What the worker verified (a range batch's count is only known to it).
-          this.completedItems += msg.valid.length;
+          this.completedItems += task.items;
           task.resolve({ valid: msg.valid, extras: msg.extras, ...(msg.buf ? { buf: msg.buf } : {}), ...(msg.ids !== undefined ? { ids: msg.ids, idLens: msg.idLens } : {}) });
         }
       });

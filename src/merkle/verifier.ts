@@ -6,13 +6,11 @@
  * keeps at most `threads × inflightPerThread` batches in flight and pulls from its source only as the
  * consumer reads, so memory stays bounded whatever the input size.
  */
-import { availableParallelism } from 'node:os';
 import { InputError } from '../errors.js';
 import { BatchWriter, noItemOfKind, type KeyedItem } from './codec.js';
 import { decodeVerdict, getKind, notAnItem, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
-import { extractFromTape, extractJson, PARSE_BELOW, scanDecodeBelow, type JsonItems } from './json/extract.js';
-import { NO_ID, packJsonBatch, rangeOutcome, rangeRequest, RangeStatus, verifyJsonBatch } from './json/batch.js';
-import { envelopesAgree, firstListItem } from './json/ranges.js';
+import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
+import { NO_ID, packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, hasRememberedTape, scanJson } from './json/tape.js';
 import { loadNative } from './hash/native.js';
@@ -41,12 +39,6 @@ export interface VerifierOptions {
    * sent out while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
    */
   jsonHeadStart?: { from: number; firstPart: number } | false;
-  /**
-   * @internal a list of items (of a kind whose workers read an item from its text) as large as a head
-   * start's is verified in byte ranges the workers find the items of: `true` always, `false` never
-   * (the head start instead), default when the workers take every core (see `verifyInRanges`).
-   */
-  jsonRanges?: boolean;
 }
 
 export interface VerifyOptions {
@@ -72,11 +64,6 @@ export interface Verifier {
   readonly kernels: { poseidon: string; keccak: string } | null;
   /** Items verified so far. */
   readonly completed: number;
-  /**
-   * @internal lists verified in byte ranges, ranges sent again (their guessed start was not an item's,
-   * or an item ran past the bytes copied), and lists handed back to the usual path.
-   */
-  readonly rangeStats: { lists: number; redone: number; declined: number };
   /** Stop every worker; nothing is left running. */
   close(): Promise<void>;
 }
@@ -108,8 +95,6 @@ interface JsonSource {
   view: Uint8Array;
   /** Make sure bytes [0, end) are in the shared copy (it is filled as batches go out, see below). */
   upTo(end: number): void;
-  /** How many bytes from the start are in the shared copy. */
-  readonly copied: number;
 }
 
 /** The last shared copy, for the next response (held weakly: a fresh one costs a page fault per 4 KB). */
@@ -139,7 +124,7 @@ function copyPart(view: Uint8Array, bytes: Uint8Array, from: number, to: number)
  */
 function shareResponse(bytes: Uint8Array): JsonSource {
   // Already shared: read in place, no copy.
-  if (bytes.buffer instanceof SharedArrayBuffer) return { sab: bytes.buffer, at: bytes.byteOffset, callers: true, view: bytes, upTo() {}, copied: bytes.length };
+  if (bytes.buffer instanceof SharedArrayBuffer) return { sab: bytes.buffer, at: bytes.byteOffset, callers: true, view: bytes, upTo() {} };
   let sab = spareShared?.deref();
   if (sab && sab.byteLength >= bytes.length) spareShared = null;
   else sab = new SharedArrayBuffer(Math.max(1, Math.ceil(bytes.length * 1.25)));
@@ -156,14 +141,11 @@ function shareResponse(bytes: Uint8Array): JsonSource {
       copyPart(view, bytes, copied, to);
       copied = to;
     },
-    get copied() {
-      return copied;
-    },
   };
 }
 
 /** The caller's bytes as they are (inline: nothing to share). */
-const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, at: 0, callers: false, view: bytes, upTo() {}, copied: bytes.length });
+const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, at: 0, callers: false, view: bytes, upTo() {} });
 
 /** The batches' verdicts as one array, in order. */
 function joinParts(parts: Verdict[][]): Verdict[] {
@@ -179,20 +161,6 @@ function joinParts(parts: Verdict[][]): Verdict[] {
 const HEAD_START_FROM = 1 << 20;
 /** The first part of such a scan, in bytes (enough to see the envelope and the first items). */
 const FIRST_PART = 256 * 1024;
-
-/**
- * Bytes copied to shared memory past a range's limit before it is sent: its last item runs past the
- * limit (an item longer than that comes back `short` and is sent again with the whole response).
- */
-const RANGE_SLACK = 1 << 20;
-
-/** A range batch sent out: where it starts, whether it syncs, its limit, the bytes it was given. */
-interface SentRange {
-  limit: number;
-  sync: boolean;
-  end: number;
-  res: Promise<BatchResult>;
-}
 
 /** Items `a … b-1` of a response, and their batch's answer once it is sent out. */
 interface Chunk {
@@ -228,12 +196,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   let inlineClosed = false;
   let inlineCompleted = 0;
   const threads = pool ? pool.threads : 0;
-  // The ranges move the calling thread's scan onto the workers. That pays only when the calling thread
-  // shares the cores with them; with a core to spare it scans in parallel, and a worker's skim
-  // would only slow a lone worker down.
-  const ranges = options.jsonRanges ?? (threads > 0 && threads >= availableParallelism());
   const maxRunning = Math.max(1, threads * inflightPerThread);
-  const rangeStats = { lists: 0, redone: 0, declined: 0 };
   /** Packed bytes per item seen so far, per kind: the next batch buffer is sized from it. */
   const recordBytes = new Map<string, number>();
   /** Batch buffers the workers handed back, packed into again (at most one per batch in flight). */
@@ -312,11 +275,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       // Exactly the error the parsed input gives (extractWith / unwrapItems).
       throw found.container ? noItemOfKind(found.container) : notAnItem(spec, found.tape.value(found.values[a + res.bad]!), a + res.bad)!;
     }
-    return namedVerdicts(spec, res, n);
-  }
-
-  /** The verdicts of a JSON batch's `n` items, named by the ids its worker read. */
-  function namedVerdicts(spec: KindSpec, res: BatchResult, n: number): Verdict[] {
     const ids = res.ids ?? '';
     const lens = res.idLens ?? new Uint32Array(n).fill(NO_ID);
     // Items are named in order: each id starts where the last one ended.
@@ -409,83 +367,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       dropAll();
       done();
       throw e;
-    }
-  }
-
-  /**
-   * A large list of items verified in byte ranges: the workers find the items themselves
-   * (json/batch.ts `rangeRequest`), so the calling thread neither scans nor skims the response — it
-   * looks at the first item (to know where the list starts, and the bytes per item) and at what
-   * follows the list's `]` (json/ranges.ts). The skim was the largest share of the calling thread's
-   * work per asset proof, the part of a 2-thread run that does not scale (~0.15 µs a proof, reading
-   * a 42 MB response from memory).
-   *
-   * Each range after the first starts on a guess (the first `{` after `}` `,` past its cut), which a
-   * `},{` inside a string could fool; it counts only if the range before it stopped exactly there,
-   * and is sent again from there otherwise, so the items found are exactly the list's, in order.
-   * Returns null, having answered nothing, when the response is not such a list or a range met
-   * something only a full scan can judge (an item that is not of the kind, broken JSON, an envelope
-   * the list's `]` is not the end of): the usual path then gives the answer or the error it gives.
-   */
-  async function verifyInRanges(spec: KindSpec, bytes: Uint8Array, response: JsonSource, signal: AbortSignal | undefined): Promise<Verdict[] | null> {
-    const first = firstListItem(spec, bytes);
-    if (!first) return null;
-    const len = bytes.length;
-    const perItem = Math.max(2, first.perItem);
-    const size = sizeFor(spec, Math.ceil((len - first.start) / perItem));
-    // Ranges run under their own signal: those left when the list is done (or dropped) leave the queue.
-    const drop = new AbortController();
-    const onAbort = (): void => drop.abort(signal!.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const queue: SentRange[] = [];
-    const send = (from: number, limit: number, sync: boolean): SentRange => {
-      response.upTo(limit + RANGE_SLACK);
-      const end = response.copied;
-      const res = runBatch(spec.name, rangeRequest(from, limit, end, sync, spare.pop()), Math.ceil((limit - from) / perItem), drop.signal, () => rangeRequest(from, limit, end, sync), response);
-      // Ranges dropped after a failure or past the list's end are never awaited.
-      res.catch(() => {});
-      return { limit, sync, end, res };
-    };
-    const parts: Verdict[][] = [];
-    /** Where the next range is cut, and where the next item really starts (the last range's stop). */
-    let cut = first.start;
-    let expect = first.start;
-    try {
-      for (;;) {
-        while (cut < len && queue.length < maxRunning) {
-          let limit = cut + taper(size, Math.ceil((len - cut) / perItem)) * perItem;
-          // The last range runs to the end, so some range meets the list's `]`.
-          if (limit + perItem >= len) limit = len;
-          queue.push(send(cut, Math.ceil(limit), cut !== first.start));
-          cut = Math.ceil(limit);
-        }
-        const r = queue.shift();
-        // Every range answered and none met a `]`: not a list that ends (the usual path says why).
-        if (!r) return null;
-        const res = await r.res;
-        if (signal?.aborted) throw abortError(signal);
-        const o = rangeOutcome(res.buf!);
-        if (spare.length < maxRunning) spare.push(res.buf!);
-        if (o.first !== expect || (o.status === RangeStatus.short && r.end < len)) {
-          // Synced inside an item (or its last item ran past the bytes copied): again from the item
-          // that really starts there, with the whole response when it ran short.
-          if (o.status === RangeStatus.short) response.upTo(len);
-          rangeStats.redone++;
-          queue.unshift(send(expect, r.limit, false));
-          continue;
-        }
-        if (res.bad !== undefined || (o.status !== RangeStatus.more && o.status !== RangeStatus.closed)) return null;
-        if (o.count > 0) parts.push(namedVerdicts(spec, res, o.count));
-        if (o.status === RangeStatus.more) {
-          expect = o.stop;
-          continue;
-        }
-        if (!envelopesAgree(spec, bytes, first, o.stop)) return null;
-        return parts.length === 1 ? parts[0]! : joinParts(parts);
-      }
-    } finally {
-      drop.abort();
-      signal?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -584,9 +465,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     get completed() {
       return pool ? pool.completedItems : inlineCompleted;
     },
-    get rangeStats() {
-      return { ...rangeStats };
-    },
     async verify(kind, input, opts = {}) {
       const spec = getKind(kind);
       const signal = opts.signal;
@@ -597,14 +475,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       let head: HeadStart | undefined;
       if (bytes && pool && headStart && bytes.length >= headStart.from && !hasRememberedTape(bytes)) {
         shared = shareResponse(bytes);
-        if (ranges && spec.packJson && loadNative()?.skimItems && bytes.length >= (jsonOptions.parseBelow ?? PARSE_BELOW)) {
-          const verdicts = await verifyInRanges(spec, bytes, shared, signal);
-          rangeStats[verdicts ? 'lists' : 'declined']++;
-          if (verdicts) {
-            if (!shared.callers) releaseResponse(shared.sab!);
-            return verdicts;
-          }
-        }
         head = await scanWithHeadStart(spec, bytes, shared, signal, headStart.firstPart);
       }
       try {

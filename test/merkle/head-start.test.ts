@@ -16,8 +16,7 @@ import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';
 
 const inline = createVerifier({ threads: 0 });
 // Parts of 2 KiB (a few items each), batches of 3: many early batches on every input.
-// Lists are verified in ranges where the workers take every core (ranges.test.ts): not here.
-const early = createVerifier({ threads: 2, batchSize: 3, jsonParseBelow: 0, jsonHeadStart: { from: 0, firstPart: 2048 }, jsonRanges: false });
+const early = createVerifier({ threads: 2, batchSize: 3, jsonParseBelow: 0, jsonHeadStart: { from: 0, firstPart: 2048 } });
 afterAll(async () => {
   await inline.close();
   await early.close();

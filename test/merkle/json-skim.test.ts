@@ -202,7 +202,7 @@ describe.skipIf(!scan)('damaged text: a skimmed scan fails as a plain one does, 
 describe('verify(bytes) with skimmed items: the parsed path’s answers', () => {
   const inline = createVerifier({ threads: 0 });
   // Parts of 2 KiB and batches of 3: the head start, so the items after the first few are skimmed.
-  const early = createVerifier({ threads: 2, batchSize: 3, jsonParseBelow: 0, jsonHeadStart: { from: 0, firstPart: 2048 }, jsonRanges: false });
+  const early = createVerifier({ threads: 2, batchSize: 3, jsonParseBelow: 0, jsonHeadStart: { from: 0, firstPart: 2048 } });
   afterAll(async () => {
     await inline.close();
     await early.close();

@@ -62,12 +62,6 @@ export interface NativeBindings {
   b58Decode32Into?(s: string, out: Uint8Array, off: number): boolean;
   /** dst[dstAt..+n] = src[srcAt..+n] (not overlapping), with non-temporal stores when `stream` (native/copy_stream.h). */
   copyBytes?(dst: Uint8Array, dstAt: number, src: Uint8Array, srcAt: number, n: number, stream: boolean): void;
-  /**
-   * The items of `bytes[0..end)` from `from` on, each one's start and end into `out` as a JSON batch's
-   * table (4 u32 per item); `res` gets [status, first item's start, where it stopped]
-   * (native/json_scan.h `cairn_json_skim_items`). Returns the items written.
-   */
-  skimItems?(bytes: Uint8Array, end: number, from: number, limit: number, sync: boolean, out: Uint32Array, res: Uint32Array): number;
   // Keccak functions (native/keccak.c), see that file for their contracts.
   keccak256?(data: Uint8Array): Uint8Array;
   /** The digest written to out[at..at+32] (absent from an addon built before it existed). */

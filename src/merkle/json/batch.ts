@@ -10,23 +10,15 @@
  * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits) |
  * n × [keyStart, keyEnd, valueStart, valueEnd], byte offsets into the response; a key of an unkeyed
  * batch is [0, 0).
- *
- * A range batch (flag 4, `rangeRequest`) names no items: the worker finds them itself, the objects of
- * an array that start in a byte range of the response (native/json_scan.h `cairn_json_skim_items`), so
- * a large list costs the calling thread no scan at all. Layout: 0 | flags | from | limit | end | sync;
- * the worker writes what it found over it (`rangeOutcome`).
  */
 import { BatchWriter, parseJsonLossless } from '../codec.js';
-import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem, type KindSpec } from '../kinds.js';
-import { loadNative } from '../hash/native.js';
+import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem } from '../kinds.js';
 import type { Verdict } from '../verdict.js';
 import type { JsonItems } from './extract.js';
 
 const KEYED = 1;
 /** Some number has 16+ digits: parse with `parseJsonLossless` (else plain `JSON.parse`, ~2× faster). */
 const LONG_NUMBERS = 2;
-/** A range batch: the worker finds the items (see the layout above). */
-const RANGE = 4;
 /** An item the worker could not name (no key and no id in it). */
 export const NO_ID = 0xffffffff;
 
@@ -61,89 +53,6 @@ export function packJsonBatch(found: Pick<JsonItems, 'tape' | 'values' | 'keys'>
     head[o + 3] = tape.end(v);
   }
   return ab;
-}
-
-/**
- * How a range batch ended (native/json_scan.h): `more` — the next item starts at `stop`, at or past
- * the range's limit; `closed` — the array's `]` is at `stop`; `short` — an item runs past the bytes
- * the worker was given; `bad` — not an array of objects at `stop`; `noSync` — no place to start found;
- * `unsupported` — the worker has no native scanner. Only `more` and `closed` carry verdicts.
- */
-export const RangeStatus = { more: 0, closed: 1, full: 2, short: 3, bad: 4, noSync: 5, unsupported: 6 } as const;
-
-/**
- * A range batch: the array's objects that start in `[from, limit)` of the response's first `end` bytes.
- * `from` is an item's start, or (`sync`) a guess the worker moves to the first place after it where an
- * item seems to start — a guess `rangeOutcome(...).first` tells, for the caller to check against where
- * the range before it really stopped.
- *
- * @example
- * pool.run(kind, rangeRequest(start, start + (1 << 20), body.length, false), 0, { json: true, shared });
- */
-export function rangeRequest(from: number, limit: number, end: number, sync: boolean, reuse?: ArrayBuffer): ArrayBuffer {
-  const ab = reuse && reuse.byteLength >= 24 ? reuse : new ArrayBuffer(24);
-  const w = new Uint32Array(ab, 0, 6);
-  w[0] = 0;
-  w[1] = RANGE | LONG_NUMBERS;
-  w[2] = from;
-  w[3] = limit;
-  w[4] = end;
-  w[5] = sync ? 1 : 0;
-  return ab;
-}
-
-/** What a worker found for a range batch, read from the batch buffer it handed back. */
-export interface RangeOutcome {
-  /** Items found (and verified, when `status` is `more` or `closed`). */
-  count: number;
-  status: number;
-  /** Where the first item starts: the request's `from`, or where the worker synced. */
-  first: number;
-  /** Where it stopped (see `RangeStatus`). */
-  stop: number;
-}
-
-export function rangeOutcome(buf: ArrayBuffer): RangeOutcome {
-  const w = new Uint32Array(buf, 0, 5);
-  return { count: w[0]!, status: w[2]!, first: w[3]!, stop: w[4]! };
-}
-
-/** Per thread: the table a range batch's items are found into (grown as needed). */
-let rangeTable = new Uint32Array(4 * 2048);
-const rangeRes = new Uint32Array(3);
-
-/** A range batch on a worker: find its items, write the outcome over the request, verify them. */
-function verifyRange(spec: KindSpec, buf: ArrayBuffer, response: Uint8Array): JsonBatchResult {
-  const w = new Uint32Array(buf, 0, 6);
-  const limit = w[3]!;
-  const end = Math.min(w[4]!, response.length);
-  const skim = loadNative()?.skimItems;
-  let n = 0;
-  let first = w[2]!;
-  let status: number = RangeStatus.unsupported;
-  let stop = first;
-  if (skim && first <= end) {
-    let from = first;
-    let sync = w[5] === 1;
-    for (;;) {
-      n += skim(response, end, from, limit, sync, rangeTable.subarray(4 * n), rangeRes);
-      if (sync) first = rangeRes[1]!;
-      status = rangeRes[0]!;
-      stop = rangeRes[2]!;
-      if (status !== RangeStatus.full) break;
-      const grown = new Uint32Array(rangeTable.length * 2);
-      grown.set(rangeTable);
-      rangeTable = grown;
-      from = stop;
-      sync = false;
-    }
-  }
-  w[0] = n;
-  w[2] = status;
-  w[3] = first;
-  w[4] = stop;
-  if (status !== RangeStatus.more && status !== RangeStatus.closed) return { valid: new Uint8Array(0), extras: [], ids: '', idLens: new Uint32Array(0) };
-  return verifyItems(spec, n, false, parseJsonLossless, rangeTable, response);
 }
 
 /** What a worker answers for a JSON batch. */
@@ -185,13 +94,10 @@ const keyText = (raw: string): string => (raw.includes('\\') ? (JSON.parse(raw) 
 export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8Array): JsonBatchResult {
   const spec = getKind(kind);
   const head = new Uint32Array(buf, 0, 2);
-  if (head[1]! & RANGE) return verifyRange(spec, buf, response);
   const n = head[0]!;
-  return verifyItems(spec, n, (head[1]! & KEYED) !== 0, head[1]! & LONG_NUMBERS ? parseJsonLossless : JSON.parse, new Uint32Array(buf, 8, 4 * n), response);
-}
-
-/** Items `table` names (4 u32 each, see the layout above), decoded from `response` and verified. */
-function verifyItems(spec: KindSpec, n: number, keyed: boolean, parse: (text: string) => unknown, table: Uint32Array, response: Uint8Array): JsonBatchResult {
+  const keyed = (head[1]! & KEYED) !== 0;
+  const parse = head[1]! & LONG_NUMBERS ? parseJsonLossless : JSON.parse;
+  const table = new Uint32Array(buf, 8, 4 * n);
   const text = Buffer.from(response.buffer, response.byteOffset, response.byteLength) as Slicer;
   const slice = (x: number, y: number): string => (text.utf8Slice ? text.utf8Slice(x, y) : text.toString('utf8', x, y));
   const idLens = new Uint32Array(n);
@@ -261,7 +167,7 @@ function verifyItems(spec: KindSpec, n: number, keyed: boolean, parse: (text: st
   if (direct) r = collect(spec, n, (i) => direct[i]!);
   else {
     scratch = w!.finish();
-    r = verifyBatch(spec.name, scratch);
+    r = verifyBatch(kind, scratch);
   }
   return { valid: r.valid, extras: r.extras, ids: ids.length === 1 ? ids[0]! : ids.join(''), idLens };
 }

@@ -24,7 +24,7 @@ export interface JsonItems {
 }
 
 /** Below this many bytes a response is parsed whole (`parseBelow: 0` forces the tape, for tests). */
-export const PARSE_BELOW = 16 * 1024;
+const PARSE_BELOW = 16 * 1024;
 
 /**
  * The items of `spec` in the JSON text `bytes`: tape entries, or (small or special inputs) parsed
