@@ -1,0 +1,78 @@
+/**
+ * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): is
+ * this tree's `verify` faster than another version's, on this loaded host? Both verifiers run in one
+ * process and take turns (the order alternating), so they meet the same load; it prints the median and
+ * mean (95% interval) of old/new time over the pairs. Separate runs of each, minutes apart, differ by
+ * more than most changes do here.
+ *
+ * The other version is a git worktree with its own native build:
+ *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
+ *   (cd /tmp/old && node scripts/build-native.mjs)
+ *   npx tsx bench/_old-new.ts /tmp/old [--threads N] [--pairs N] [--items N] [--shared]
+ *   git worktree remove --force /tmp/old
+ *
+ * Input: distinct asset proofs (bench/_distinct-proofs.ts) as response bytes (`--shared`: in a
+ * SharedArrayBuffer, as `client.callRaw` returns them).
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createVerifier } from '../src/merkle/verifier.js';
+import { distinctAssetProofs } from './_distinct-proofs.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const oldTree = process.argv[2];
+if (!oldTree || oldTree.startsWith('--')) {
+  console.error('usage: npx tsx bench/_old-new.ts <worktree of the other version> [--threads N] [--pairs N] [--items N] [--shared]');
+  process.exit(2);
+}
+const THREADS = arg('--threads', 2);
+const PAIRS = arg('--pairs', 40);
+const ITEMS = arg('--items', 50_000);
+
+const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier.ts')).href)) as { createVerifier: typeof createVerifier };
+const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
+  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
+);
+let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
+if (process.argv.includes('--shared')) {
+  const s = new Uint8Array(new SharedArrayBuffer(body.length));
+  s.set(body);
+  body = s;
+}
+
+const fresh = createVerifier({ threads: THREADS });
+const old = createOld({ threads: THREADS });
+const ratios: number[] = [];
+const sums = [0, 0];
+try {
+  for (let i = 0; i < 3; i++) {
+    await fresh.verify('asset-proof', body);
+    await old.verify('asset-proof', body);
+  }
+  for (let r = 0; r < PAIRS; r++) {
+    const t = [0, 0];
+    for (const k of r % 2 ? [0, 1] : [1, 0]) {
+      const s = performance.now();
+      await (k === 0 ? fresh : old).verify('asset-proof', body);
+      t[k] = performance.now() - s;
+    }
+    ratios.push(t[1]! / t[0]!);
+    sums[0]! += t[0]!;
+    sums[1]! += t[1]!;
+  }
+  ratios.sort((x, y) => x - y);
+  const mean = ratios.reduce((x, y) => x + y, 0) / ratios.length;
+  const sd = Math.sqrt(ratios.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, ratios.length - 1));
+  console.log(
+    `${THREADS} thread(s), ${ITEMS} asset proofs from ${process.argv.includes('--shared') ? 'shared memory' : 'a Buffer'}, ${PAIRS} pairs: ` +
+      `old/new time median ${ratios[ratios.length >> 1]!.toFixed(3)}, mean ${mean.toFixed(3)} ± ${((1.96 * sd) / Math.sqrt(ratios.length)).toFixed(3)}; ` +
+      `new ${(sums[0]! / PAIRS).toFixed(0)} ms, old ${(sums[1]! / PAIRS).toFixed(0)} ms per verify`,
+  );
+} finally {
+  await fresh.close();
+  await old.close();
+}
