@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { pbkdf2 } from 'node:crypto';
 import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofs } from './_distinct-proofs.js';
+import { distinctAssetProofBody } from './_distinct-proofs.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -26,15 +26,7 @@ const ROUNDS = arg('--rounds', 5);
 const VERIFIES = arg('--verifies', 6);
 const ITEMS = 50_000;
 
-const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
-  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
-);
-let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
-if (process.argv.includes('--shared')) {
-  const s = new Uint8Array(new SharedArrayBuffer(body.length));
-  s.set(body);
-  body = s;
-}
+const body = distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
 
 /** CPU ns of every thread of this process. */
 const threadsCpu = (): Map<string, number> => {

@@ -10,6 +10,7 @@
  * Its leaf, leaf index and other nodes come from a seeded generator, and its root is hashed from them
  * (the same path rule the verifier checks), so every proof is valid and the runs repeat exactly.
  */
+import { readFileSync } from 'node:fs';
 import { toB58 } from '../src/merkle/codec.js';
 import { keccakPathRoot } from '../src/merkle/hash/keccak.js';
 
@@ -55,4 +56,19 @@ export function distinctAssetProofs(shapes: readonly unknown[], n: number, seed 
   // character at a time, a 44-deep chain of string pieces (~1.4 KB each) that made the objects form
   // walk ~900 MB of them per 40,000 proofs: ~6x slower than on parsed proofs.
   return JSON.parse(JSON.stringify(out)) as ProofJson[];
+}
+
+/**
+ * A response body of `n` distinct proofs shaped like the two shipped ones (canopy 9 and canopy 0), as
+ * the measuring tools verify it: a Buffer, or (`shared`) a SharedArrayBuffer as `client.callRaw` returns.
+ */
+export function distinctAssetProofBody(n: number, shared: boolean): Uint8Array {
+  const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
+    (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
+  );
+  const body = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, n)));
+  if (!shared) return body;
+  const s = new Uint8Array(new SharedArrayBuffer(body.length));
+  s.set(body);
+  return s;
 }

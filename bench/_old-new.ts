@@ -14,11 +14,10 @@
  * Input: distinct asset proofs (bench/_distinct-proofs.ts) as response bytes (`--shared`: in a
  * SharedArrayBuffer, as `client.callRaw` returns them).
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofs } from './_distinct-proofs.js';
+import { distinctAssetProofBody } from './_distinct-proofs.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -34,15 +33,7 @@ const PAIRS = arg('--pairs', 40);
 const ITEMS = arg('--items', 50_000);
 
 const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier.ts')).href)) as { createVerifier: typeof createVerifier };
-const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
-  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
-);
-let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
-if (process.argv.includes('--shared')) {
-  const s = new Uint8Array(new SharedArrayBuffer(body.length));
-  s.set(body);
-  body = s;
-}
+const body = distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
 
 const fresh = createVerifier({ threads: THREADS });
 const old = createOld({ threads: THREADS });

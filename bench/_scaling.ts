@@ -12,10 +12,9 @@
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer, copied to shared memory by the
  * verifier). Asset proofs are distinct ones (bench/_distinct-proofs.ts).
  */
-import { readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofs } from './_distinct-proofs.js';
+import { distinctAssetProofBody } from './_distinct-proofs.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -25,15 +24,7 @@ const ROUNDS = arg('--rounds', 15);
 const ITEMS = arg('--items', 50_000);
 const shared = process.argv.includes('--shared');
 
-const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
-  (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
-);
-let body: Uint8Array = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, ITEMS)));
-if (shared) {
-  const s = new Uint8Array(new SharedArrayBuffer(body.length));
-  s.set(body);
-  body = s;
-}
+const body = distinctAssetProofBody(ITEMS, shared);
 
 // The bare loop: the same count on each thread, so 2 threads take as long as 1 when 2 cores are free.
 const code = `const { parentPort } = require('node:worker_threads');
