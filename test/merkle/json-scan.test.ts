@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
 import { newJsScanState, scanJsonJs } from '../../src/merkle/json/scan-js.js';
-import { JsonScan } from '../../src/merkle/json/tape.js';
+import { JsonScan, jsonScanBackend, scanJson } from '../../src/merkle/json/tape.js';
 import { ENTRY, F_ESCAPED, MAX_DEPTH, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
@@ -513,5 +513,56 @@ describe('resumable scans', () => {
     expect(() => {
       while (!bad.advance(bad.reached + 4096));
     }).toThrow(/^"json": not valid JSON: unexpected character at byte \d+/);
+  });
+});
+
+describe('JsonTape.elements', () => {
+  it('lists every element of an array in order, whatever each holds, skimmed or scanned', () => {
+    const lists = [
+      [],
+      [1],
+      [[]],
+      [{}, [], 'a', null, true, 2.5],
+      [{ a: [1, { b: [2, 3] }] }, [[1], [2, [3]]], 'x', {}, [], { c: null }],
+      Array.from({ length: 500 }, (_, i) => (i % 3 === 0 ? { i, p: ['x', 'y'] } : i % 3 === 1 ? [i, [i]] : i)),
+    ];
+    let skimmed = 0;
+    for (const list of lists) {
+      const text = u8(JSON.stringify({ result: list }));
+      const tape = scanJson(text);
+      const e = tape.member(0, 'result');
+      const got = tape.elements(e);
+      expect(got).toBeInstanceOf(Uint32Array);
+      expect([...got].map((k) => tape.value(k)), JSON.stringify(list).slice(0, 60)).toEqual(list);
+      tape.release();
+      // Objects of the list skimmed (one entry each, no members on the tape): the same elements.
+      const s = new JsonScan(text);
+      s.advance('{"result":['.length);
+      if (s.skimChildrenOf(e)) {
+        s.advance(Infinity);
+        expect([...s.tape.elements(e)].map((k) => s.tape.value(k))).toEqual(list);
+        skimmed++;
+      }
+    }
+    // Skimming is the native scanner's: with it, every list above was skimmed too.
+    if (jsonScanBackend() === 'native') expect(skimmed).toBe(lists.length);
+  });
+
+  it('memberKeys: every member of an object in order, each value right after its key', () => {
+    const objects = [
+      {},
+      { a: 1 },
+      { a: {}, b: [], c: 'x', d: null, e: { f: [1, { g: 2 }] }, h: [[1], [2]] },
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i % 3 === 0 ? { i, p: ['x'] } : i % 3 === 1 ? null : [i, [i]]])),
+    ];
+    for (const o of objects) {
+      const text = u8(JSON.stringify({ result: o }));
+      const tape = scanJson(text);
+      const keys = tape.memberKeys(tape.member(0, 'result'));
+      expect(keys).toBeInstanceOf(Uint32Array);
+      expect(Object.fromEntries([...keys].map((k) => [tape.string(k), tape.value(k + 1)]))).toEqual(o);
+      expect(keys.length).toBe(Object.keys(o).length);
+      tape.release();
+    }
   });
 });

@@ -57,15 +57,13 @@ export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parse
   // workers check the others, as they decode them).
   // Walked in place (a member is its key entry, then its value's): typed arrays, not a pair per member,
   // as for the items of a list.
-  const stop = tape.next(e);
-  let n = 0;
-  for (let k = e + 1; k < stop; k = tape.next(k)) n++;
+  const keys = tape.memberKeys(e);
+  const n = keys.length;
   if (n === 0) throw noItemOfKind(v);
   const values = new Uint32Array(n);
-  const keys = new Uint32Array(n);
   let checked = false;
-  for (let i = 0, k = e + 1; k < stop; i++, k = tape.next(k)) {
-    const x = k + 1;
+  for (let i = 0; i < n; i++) {
+    const x = keys[i]! + 1;
     const t = tape.type(x);
     if (t !== T_NULL && t !== T_OBJECT) throw noItemOfKind(v);
     if (!checked && t === T_OBJECT) {
@@ -73,7 +71,6 @@ export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parse
       checked = true;
     }
     values[i] = x;
-    keys[i] = k;
   }
   return { tape, values, keys, container: v };
 }
