@@ -14,7 +14,7 @@
 #include "keccak.h"
 
 /* Record tags (src/merkle/codec.ts). */
-enum { T_STR = 1, T_NODES = 2, T_U64 = 5, T_NODES8 = 10, T_B32 = 20, T_NODES32 = 21 };
+enum { T_STR = 1, T_NODES = 2, T_U64 = 5, T_NODES8 = 10, T_B32 = 20, T_NODES32 = 21, T_B58_RUN = 22 };
 
 static inline uint32_t rd32(const uint8_t *p) {
   return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
@@ -65,7 +65,7 @@ static size_t text32(const uint8_t *p, size_t at, size_t end, uint8_t out[32]) {
 /*
  * Record p[0..size) as root, leaf, nodes and node_index, either as the native packer writes them
  * (decoded: the parts point into the record) or as kinds.ts's `pack` writes a parsed item's (base58
- * text: decoded into `d`). The node count is its result, or -1 when the record is anything else.
+ * text, as one run or field by field: decoded into `d`). The node count is its result, or -1 when the record is anything else.
  */
 static long parts(const uint8_t *p, size_t size, decoded_t *d, lane_t *lane, uint64_t *node_index) {
   size_t k, at;
@@ -77,6 +77,22 @@ static long parts(const uint8_t *p, size_t size, decoded_t *d, lane_t *lane, uin
     lane->leaf = p + 34;
     lane->nodes = p + 71;
     at = 71 + 32 * k;
+  } else if (size >= 2 && p[0] == T_B58_RUN) {
+    /* a parsed item's record (kinds.ts, `BatchWriter.b58Run`): count, lengths, then the texts */
+    const size_t count = p[1];
+    if (count < 2 || count - 2 > 32 || count > size - 2) return -1;
+    k = count - 2;
+    const uint8_t *lens = p + 2;
+    at = 2 + count;
+    uint8_t *const out[2] = {d->root, d->leaf};
+    for (size_t j = 0; j < count; j++) {
+      const size_t len = lens[j];
+      if (len > size - at || !cairn_b58_decode32(p, at, at + len, j < 2 ? out[j] : d->nodes + 32 * (j - 2))) return -1;
+      at += len;
+    }
+    lane->root = d->root;
+    lane->leaf = d->leaf;
+    lane->nodes = d->nodes;
   } else {
     at = text32(p, 0, size, d->root);
     if (!at || !(at = text32(p, at, size, d->leaf))) return -1;

@@ -425,7 +425,12 @@ const copyOf = (b: Uint8Array, x: number, y: number): Uint8Array => {
 const T_B32 = 20;
 /** A node list decoded already: u32 count, 32 bytes each. */
 const T_NODES32 = 21;
-const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list', 'null', 'true', 'false', 'number', 'object', 'array', 'bigint', 'projected', 'string', 'bytes', 'node list'];
+/**
+ * Base58 fields as one run of ASCII text (`BatchWriter.b58Run`): u8 count (2 fields, then a list's
+ * elements), u8 length of each, then their characters one after another.
+ */
+const T_B58_RUN = 22;
+const TAG_NAMES = ['?', 'string', 'node list', 'u8', 'u32', 'u64', '?', 'none', 'json', 'fail', 'node list', 'null', 'true', 'false', 'number', 'object', 'array', 'bigint', 'projected', 'string', 'bytes', 'node list', 'base58 run'];
 
 /**
  * The parts of a JSON value a verifier reads, for packing just those: `true` keeps a value whole, an
@@ -587,6 +592,45 @@ export class BatchWriter {
   b58(value: unknown, field: string): void {
     if (typeof value !== 'string') b58Field(value, field);
     this.text(T_STR, value as string);
+  }
+
+  /**
+   * Base58 fields `a` and `b`, then the elements of `list`, as one run of text (`T_B58_RUN`): one
+   * string write where `b58`, `b58` and `nodes` make three and a `join`. A parsed asset proof cost the
+   * calling thread ~1.3 µs to pack that way, ~0.6–0.9 µs this way (`''` + each string, then one UTF-8
+   * write: V8's `join` alone took ~0.7 µs for a proof's ~17 nodes). Returns false, with nothing
+   * written, unless all are ASCII strings shorter than 256 characters and the list has at most 253
+   * elements: the caller then writes them one by one, which names what is wrong.
+   */
+  b58Run(a: unknown, b: unknown, list: unknown): boolean {
+    if (typeof a !== 'string' || typeof b !== 'string' || !Array.isArray(list) || list.length > 253) return false;
+    const k = list.length;
+    let chars = a.length + b.length;
+    let longest = a.length > b.length ? a.length : b.length;
+    let text = a + b;
+    for (let j = 0; j < k; j++) {
+      const v: unknown = list[j];
+      if (typeof v !== 'string') return false;
+      chars += v.length;
+      if (v.length > longest) longest = v.length;
+      text += v;
+    }
+    if (longest > 255) return false;
+    // Room for the worst case (3 UTF-8 bytes per character), so that a full write always fits and
+    // `written === chars` says exactly "all ASCII".
+    this.ensure(2 + (k + 2) + 3 * chars);
+    const buf = this.buf;
+    const start = this.pos;
+    buf[start] = T_B58_RUN;
+    buf[start + 1] = k + 2;
+    buf[start + 2] = a.length;
+    buf[start + 3] = b.length;
+    for (let j = 0; j < k; j++) buf[start + 4 + j] = (list[j] as string).length;
+    const at = start + 4 + k;
+    // Bytes past `pos` are not part of any record until it moves: a declined write leaves nothing.
+    if (utf8Write(buf, text, at) !== chars) return false;
+    this.pos = at + chars;
+    return true;
   }
 
   /**
@@ -926,6 +970,36 @@ export class RecordReader {
       return null;
     }
     return this.b58(field);
+  }
+
+  /**
+   * A `BatchWriter.b58Run` op, decoded: fields `a` and `b` (32 bytes each) and the list (concatenated),
+   * with the errors `b58` and `nodes` give, in the same order; null (nothing read) when the next op is
+   * something else.
+   */
+  b58Run(a: string, b: string, list: string): [Uint8Array, Uint8Array, Uint8Array] | null {
+    if (this.pos >= this.end || this.b[this.pos] !== T_B58_RUN) return null;
+    this.pos++;
+    this.need(1, a);
+    const count = this.b[this.pos++]!;
+    if (count < 2) throw new InputError('record', `a base58 run of ${count} fields reading ${a}`);
+    this.need(count, a);
+    const lens = this.pos;
+    this.pos += count;
+    const one = (j: number, out: Uint8Array, at: number, field: string): void => {
+      const len = this.b[lens + j]!;
+      this.need(len, field);
+      const x = this.pos;
+      this.pos += len;
+      if (!b58Decode32Bytes(this.b, x, x + len, out, at)) out.set(b58Field(utf8Decoder.decode(this.b.subarray(x, x + len)), field), at);
+    };
+    const first = new Uint8Array(32);
+    one(0, first, 0, a);
+    const second = new Uint8Array(32);
+    one(1, second, 0, b);
+    const nodes = new Uint8Array(32 * (count - 2));
+    for (let j = 2; j < count; j++) one(j, nodes, 32 * (j - 2), `${list}[${j - 2}]`);
+    return [first, second, nodes];
   }
 
   /** A node list, decoded and concatenated (32 bytes each), as `nodesField` returns it. */

@@ -191,10 +191,14 @@ const assetProofKind: KindSpec = {
   // a positive node_index. The worker decodes with the fast base58 path and runs verifyAssetProof.
   pack(item, w) {
     const j = item as Json;
-    w.b58(j.root, 'root');
-    w.b58(j.leaf, 'leaf');
-    if (Array.isArray(j.proof) && j.proof.length > 64) throw new FieldError('proof', `expected at most 64 nodes, got ${j.proof.length}`);
-    w.nodes(j.proof, 'proof');
+    const proof = j.proof;
+    // The usual proof as one run of text; anything else field by field, which names what is wrong.
+    if (!(Array.isArray(proof) && proof.length <= 64 && w.b58Run(j.root, j.leaf, proof))) {
+      w.b58(j.root, 'root');
+      w.b58(j.leaf, 'leaf');
+      if (Array.isArray(proof) && proof.length > 64) throw new FieldError('proof', `expected at most 64 nodes, got ${proof.length}`);
+      w.nodes(proof, 'proof');
+    }
     const ni = j.node_index;
     if (typeof ni !== 'number' || !Number.isSafeInteger(ni) || ni < 1) throw new FieldError('node_index', `expected a positive integer, got ${String(ni)}`);
     w.u64(ni);
@@ -241,9 +245,7 @@ const assetProofKind: KindSpec = {
 const VALID: Verdict = Object.freeze({ valid: true });
 
 function decodeAssetProof(r: RecordReader): AssetProofBytes {
-  const root = r.b58('root');
-  const leaf = r.b58('leaf');
-  const proof = r.nodes('proof');
+  const [root, leaf, proof] = r.b58Run('root', 'leaf', 'proof') ?? [r.b58('root'), r.b58('leaf'), r.nodes('proof')];
   const nodeIndex = Number(r.u64('node_index'));
   return { nodeIndex, root, leaf, proof };
 }

@@ -48,7 +48,9 @@ function parsed(text: string): { record: string; id: string | undefined } {
 function read(batch: ArrayBuffer): string {
   const r = new RecordReader(batch).select(0);
   const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-  return [hex(r.b58('root')), hex(r.b58('leaf')), hex(r.nodes('proof')), String(r.u64('node_index'))].join(' ');
+  // As kinds.ts's decodeAssetProof: a parsed item's usual record is one run of text.
+  const [root, leaf, proof] = r.b58Run('root', 'leaf', 'proof') ?? [r.b58('root'), r.b58('leaf'), r.nodes('proof')];
+  return [hex(root), hex(leaf), hex(proof), String(r.u64('node_index'))].join(' ');
 }
 
 /** Same record and id as parsing, or declined; returns whether it was read. */

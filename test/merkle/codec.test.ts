@@ -327,6 +327,74 @@ describe('packed batches: BatchWriter → RecordReader', () => {
     const r = new RecordReader(w.finish()).select(0);
     expect(() => r.nodes('proof')).toThrow('"proof[1]": expected a base58 string, got null');
   });
+  it('b58Run: two fields and a list in one run of text, read as b58, b58 and nodes read them one by one', () => {
+    const lists = [[], [node(3)], Array.from({ length: 30 }, (_, i) => node(i)), Array.from({ length: 253 }, (_, i) => node(i % 256))];
+    const w = new BatchWriter(2 * lists.length, 8); // a tiny first guess: the buffer must grow
+    for (const list of lists) {
+      w.begin();
+      expect(w.b58Run(node(1), node(2), list)).toBe(true);
+      w.u8(9);
+      w.begin();
+      w.b58(node(1), 'root');
+      w.b58(node(2), 'leaf');
+      w.nodes(list, 'proof');
+      w.u8(9);
+    }
+    const r = new RecordReader(w.finish());
+    lists.forEach((list, i) => {
+      const one = r.select(2 * i).b58Run('root', 'leaf', 'proof');
+      expect(r.u8(), `list of ${list.length}: the op after it`).toBe(9);
+      r.select(2 * i + 1);
+      expect(one).toEqual([r.b58('root'), r.b58('leaf'), r.nodes('proof')]);
+      // Another op: nothing read, null.
+      expect(r.select(2 * i + 1).b58Run('root', 'leaf', 'proof')).toBeNull();
+      expect(r.b58('root')).toHaveLength(32);
+    });
+  });
+  it('b58Run declines, writing nothing, anything but ASCII strings shorter than 256 characters', () => {
+    const good = [node(4), node(5)];
+    const declined: Array<[unknown, unknown, unknown]> = [
+      [42, node(2), good],
+      [node(1), null, good],
+      [node(1), node(2), 'not a list'],
+      [node(1), node(2), [node(4), 7]],
+      [node(1), node(2), [node(4), '2'.repeat(256)]],
+      ['2'.repeat(256), node(2), good],
+      [node(1) + 'é', node(2), good],
+      [node(1), node(2), [node(4), '€' + node(5)]],
+      [node(1), node(2), [node(4), '\ud800']],
+      [node(1), node(2), Array.from({ length: 254 }, () => node(4))],
+    ];
+    for (const [a, b, list] of declined) {
+      const w = new BatchWriter(1, 8);
+      w.begin();
+      const before = w.length;
+      expect(w.b58Run(a, b, list), JSON.stringify([a, b, list]).slice(0, 80)).toBe(false);
+      expect(w.length).toBe(before);
+      w.u8(3);
+      expect(new RecordReader(w.finish()).select(0).u8()).toBe(3);
+    }
+  });
+  it('b58Run: bad text is reported as b58 and nodes report it, first bad field first', () => {
+    const cases: Array<[string, string, string[], RegExp]> = [
+      ['abc', 'l' + node(2).slice(1), [node(3)], /^"root": expected 32 bytes, got 3$/],
+      [node(1), '0' + node(2).slice(1), [node(3)], /^"leaf": not valid base58$/],
+      [node(1), node(2), [node(3), '1' + node(4)], /^"proof\[1\]": expected 32 bytes, got 33$/],
+      [node(1), node(2), [node(3), node(4), 'I'], /^"proof\[2\]": not valid base58$/],
+    ];
+    for (const [a, b, list, error] of cases) {
+      const w = new BatchWriter(2);
+      w.begin();
+      expect(w.b58Run(a, b, list)).toBe(true);
+      w.begin();
+      w.b58(a, 'root');
+      w.b58(b, 'leaf');
+      w.nodes(list, 'proof');
+      const r = new RecordReader(w.finish());
+      expect(() => r.select(0).b58Run('root', 'leaf', 'proof')).toThrow(error);
+      expect(() => r.select(1) && [r.b58('root'), r.b58('leaf'), r.nodes('proof')]).toThrow(error);
+    }
+  });
   it('a corrupt header is a typed error', () => {
     expect(() => new RecordReader(new ArrayBuffer(4))).toThrow(InputError);
     const buf = new BatchWriter(1);
