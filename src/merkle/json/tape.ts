@@ -170,44 +170,38 @@ export class JsonTape {
   }
 
   /**
-   * The key entries of an object's members, in document order (each value's entry follows its key's):
-   * typed, in one pass, as `elements` (the items of a response keyed by id).
+   * The key entries of an object's members, in document order (each value's entry follows its key's),
+   * as `elements` lists an array's (the items of a response keyed by id).
    */
   memberKeys(e: number): Uint32Array {
-    this.scanned(e);
-    const t = this.tape;
-    const stop = t[e * ENTRY + 3]!;
-    const out = new Uint32Array(Math.max(0, (stop - e - 1) >> 1));
-    let n = 0;
-    for (let k = e + 1; k < stop; ) {
-      out[n++] = k;
-      // As in `elements`: a member whose value is one entry (a skimmed item, a scalar) ends two on.
-      const nx = t[k * ENTRY + 3]!;
-      if (nx === k + 2) k += 2;
-      else k = nx;
-    }
-    return n === out.length ? out : out.slice(0, n);
+    return this.children(e, 2);
   }
 
   /**
-   * An array's element entries, in order. Counted first and typed: a response's items list is the
-   * one array the verifier keeps for a whole run, and a growing JS array of 40,000 numbers was copied
-   * as it grew and again by every young-generation collection while it lived.
+   * An array's element entries, in order. Typed: a response's items list is the one array the verifier
+   * keeps for a whole run, and a growing JS array of 40,000 numbers was copied as it grew and again by
+   * every young-generation collection while it lived.
    */
   elements(e: number): Uint32Array {
+    return this.children(e, 1);
+  }
+
+  /** The first entry of each child of container `e` (`width`: entries a child takes when it is one value, 2 for a member). */
+  private children(e: number, width: 1 | 2): Uint32Array {
     this.scanned(e);
     const t = this.tape;
     const stop = t[e * ENTRY + 3]!;
-    // At most one element per entry of the subtree: one pass, trimmed after.
-    const out = new Uint32Array(Math.max(0, stop - e - 1));
+    // At most one child per `width` entries of the subtree: one pass, trimmed after.
+    const out = new Uint32Array(Math.max(0, Math.floor((stop - e - 1) / width)));
     let n = 0;
     for (let k = e + 1; k < stop; ) {
       out[n++] = k;
-      // Written as a branch so the next element's address does not wait for this load: most elements
-      // (skimmed objects, scalars) are one entry, and a predicted branch runs ahead (a list of skimmed
-      // items was walked at the memory's latency, 18 ns per item, over a tape larger than the cache).
+      // Written as a branch so the next child's address does not wait for this load: most children
+      // (skimmed objects, scalars) take `width` entries, and a predicted branch runs ahead (a list of
+      // skimmed items was walked at the memory's latency, 18 ns per item, over a tape larger than the
+      // cache).
       const nx = t[k * ENTRY + 3]!;
-      if (nx === k + 1) k++;
+      if (nx === k + width) k += width;
       else k = nx;
     }
     return n === out.length ? out : out.slice(0, n);
