@@ -58,15 +58,20 @@ export function distinctAssetProofs(shapes: readonly unknown[], n: number, seed 
   return JSON.parse(JSON.stringify(out)) as ProofJson[];
 }
 
-/**
- * A response body of `n` distinct proofs shaped like the two shipped ones (canopy 9 and canopy 0), as
- * the measuring tools verify it: a Buffer, or (`shared`) a SharedArrayBuffer as `client.callRaw` returns.
- */
-export function distinctAssetProofBody(n: number, shared: boolean): Uint8Array {
+/** `n` distinct parsed proofs shaped like the two shipped ones (canopy 9 and canopy 0), as the measuring tools verify them. */
+export function distinctAssetProofItems(n: number): ProofJson[] {
   const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
     (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
   );
-  const body = Buffer.from(JSON.stringify(distinctAssetProofs(shapes, n)));
+  return distinctAssetProofs(shapes, n);
+}
+
+/**
+ * The response body of `distinctAssetProofItems(n)`, as the measuring tools verify it: a Buffer, or
+ * (`shared`) a SharedArrayBuffer as `client.callRaw` returns.
+ */
+export function distinctAssetProofBody(n: number, shared: boolean): Uint8Array {
+  const body = Buffer.from(JSON.stringify(distinctAssetProofItems(n)));
   if (!shared) return body;
   const s = new Uint8Array(new SharedArrayBuffer(body.length));
   s.set(body);

@@ -12,12 +12,15 @@
  *   git worktree remove --force /tmp/old
  *
  * Input: distinct asset proofs (bench/_distinct-proofs.ts) as response bytes (`--shared`: in a
- * SharedArrayBuffer, as `client.callRaw` returns them).
+ * SharedArrayBuffer, as `client.callRaw` returns them; `--objects`: parsed). Besides the time, it prints
+ * the calling thread's CPU per proof on each side (medians): the part of a verify that does not scale
+ * with threads.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofBody } from './_distinct-proofs.js';
+import { distinctAssetProofBody, distinctAssetProofItems } from './_distinct-proofs.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -25,7 +28,7 @@ const arg = (name: string, dflt: number): number => {
 };
 const oldTree = process.argv[2];
 if (!oldTree || oldTree.startsWith('--')) {
-  console.error('usage: npx tsx bench/_old-new.ts <worktree of the other version> [--threads N] [--pairs N] [--items N] [--shared]');
+  console.error('usage: npx tsx bench/_old-new.ts <worktree of the other version> [--threads N] [--pairs N] [--items N] [--shared | --objects]');
   process.exit(2);
 }
 const THREADS = arg('--threads', 2);
@@ -33,35 +36,45 @@ const PAIRS = arg('--pairs', 40);
 const ITEMS = arg('--items', 50_000);
 
 const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier.ts')).href)) as { createVerifier: typeof createVerifier };
-const body = distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
+const objects = process.argv.includes('--objects');
+const input: unknown = objects ? distinctAssetProofItems(ITEMS) : distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
+const from = objects ? 'parsed objects' : process.argv.includes('--shared') ? 'shared memory' : 'a Buffer';
+/** CPU ns of the calling thread so far (Linux schedstat). */
+const mainCpu = (): number => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
 
 const fresh = createVerifier({ threads: THREADS });
 const old = createOld({ threads: THREADS });
 const ratios: number[] = [];
 const sums = [0, 0];
+/** The calling thread's CPU µs per proof in each verify: [new, old]. */
+const cpu: [number[], number[]] = [[], []];
 try {
   for (let i = 0; i < 3; i++) {
-    await fresh.verify('asset-proof', body);
-    await old.verify('asset-proof', body);
+    await fresh.verify('asset-proof', input);
+    await old.verify('asset-proof', input);
   }
   for (let r = 0; r < PAIRS; r++) {
     const t = [0, 0];
     for (const k of r % 2 ? [0, 1] : [1, 0]) {
+      const c = mainCpu();
       const s = performance.now();
-      await (k === 0 ? fresh : old).verify('asset-proof', body);
+      await (k === 0 ? fresh : old).verify('asset-proof', input);
       t[k] = performance.now() - s;
+      cpu[k]!.push((mainCpu() - c) / 1e3 / ITEMS);
     }
     ratios.push(t[1]! / t[0]!);
     sums[0]! += t[0]!;
     sums[1]! += t[1]!;
   }
   ratios.sort((x, y) => x - y);
+  const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
   const mean = ratios.reduce((x, y) => x + y, 0) / ratios.length;
   const sd = Math.sqrt(ratios.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, ratios.length - 1));
   console.log(
-    `${THREADS} thread(s), ${ITEMS} asset proofs from ${process.argv.includes('--shared') ? 'shared memory' : 'a Buffer'}, ${PAIRS} pairs: ` +
+    `${THREADS} thread(s), ${ITEMS} asset proofs from ${from}, ${PAIRS} pairs: ` +
       `old/new time median ${ratios[ratios.length >> 1]!.toFixed(3)}, mean ${mean.toFixed(3)} ± ${((1.96 * sd) / Math.sqrt(ratios.length)).toFixed(3)}; ` +
-      `new ${(sums[0]! / PAIRS).toFixed(0)} ms, old ${(sums[1]! / PAIRS).toFixed(0)} ms per verify`,
+      `new ${(sums[0]! / PAIRS).toFixed(0)} ms, old ${(sums[1]! / PAIRS).toFixed(0)} ms per verify; ` +
+      `calling thread's CPU per proof: new ${median(cpu[0]).toFixed(2)} µs, old ${median(cpu[1]).toFixed(2)} µs`,
   );
 } finally {
   await fresh.close();

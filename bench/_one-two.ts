@@ -1,0 +1,95 @@
+/**
+ * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): why
+ * 2 threads are not twice 1 for asset proofs. A 1-thread and a 2-thread verifier take turns in one
+ * process, verifying the same response; per round it measures the CPU per proof of their worker
+ * threads (W1, W2), of the calling thread (M) and of the rest (R: V8's helper threads), and prints the
+ * medians with the speedup they allow on two otherwise idle cores:
+ *
+ *   1 thread:  the calling thread runs beside the worker, on the other core, so a verify takes W1;
+ *   2 threads: everything shares the two cores, so it takes (W2 + M + R) / 2;
+ *   speedup = 2 × W1 / (W2 + M + R).
+ *
+ * W2 / W1 above 1 is the machine's own loss with both cores busy (a bare loop shows it too, see
+ * bench/_scaling.ts); (M + R) / W is what the verifier adds.
+ *
+ * `npx tsx bench/_one-two.ts [--shared] [--rounds N]` (`--shared`: the body in a SharedArrayBuffer,
+ * as `client.callRaw` returns it; else a Buffer).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { pbkdf2 } from 'node:crypto';
+import { createVerifier } from '../src/merkle/verifier.js';
+import { distinctAssetProofBody } from './_distinct-proofs.js';
+
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const ROUNDS = arg('--rounds', 8);
+const VERIFIES = 4;
+const ITEMS = 50_000;
+const shared = process.argv.includes('--shared');
+const body = distinctAssetProofBody(ITEMS, shared);
+
+/** CPU ns of every thread of this process (Linux schedstat). */
+const threadsCpu = (): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const t of readdirSync('/proc/self/task')) {
+    try {
+      m.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
+    } catch {
+      // the thread ended between the listing and the read
+    }
+  }
+  return m;
+};
+const newThreads = (known: Set<string>): Set<string> => new Set([...threadsCpu().keys()].filter((t) => !known.has(t)));
+
+// libuv's pool first, so that none of its threads is taken for a worker.
+await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
+const before = new Set(threadsCpu().keys());
+const one = createVerifier({ threads: 1 });
+await one.verify('asset-proof', body);
+const oneThreads = newThreads(before);
+const two = createVerifier({ threads: 2 });
+await two.verify('asset-proof', body);
+const twoThreads = newThreads(new Set([...before, ...oneThreads]));
+const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
+try {
+  for (let i = 0; i < 2; i++) {
+    await one.verify('asset-proof', body);
+    await two.verify('asset-proof', body);
+  }
+  /** Per verifier: wall, M, W, R per round (µs per proof). */
+  const rows = { 1: [] as number[][], 2: [] as number[][] };
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const [n, v, workers] of [[1, one, oneThreads], [2, two, twoThreads]] as const) {
+      const c0 = threadsCpu();
+      const t0 = performance.now();
+      for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
+      const per = VERIFIES * ITEMS;
+      const wall = ((performance.now() - t0) * 1e3) / per;
+      let m = 0;
+      let w = 0;
+      let rest = 0;
+      for (const [t, c1] of threadsCpu()) {
+        const c = (c1 - (c0.get(t) ?? 0)) / 1e3 / per;
+        if (t === String(process.pid)) m += c;
+        else if (workers.has(t)) w += c;
+        // The other verifier's workers idle meanwhile; anything else is V8's helpers (or libuv's, idle).
+        else if (!oneThreads.has(t) && !twoThreads.has(t)) rest += c;
+      }
+      rows[n].push([wall, m, w, rest]);
+    }
+  }
+  const col = (n: 1 | 2, k: number): number => median(rows[n].map((row) => row[k]!));
+  const [w1, w2, m2, r2] = [col(1, 2), col(2, 2), col(2, 1), col(2, 3)];
+  console.log(`asset-proof ${shared ? 'shared' : 'bytes'}, ${ROUNDS} rounds of ${VERIFIES} verifies of ${ITEMS} (medians, µs per proof):`);
+  for (const n of [1, 2] as const) console.log(`  ${n} thread(s): wall ${col(n, 0).toFixed(3)}, workers ${col(n, 2).toFixed(3)}, calling thread ${col(n, 1).toFixed(3)}, helpers ${col(n, 3).toFixed(3)}`);
+  console.log(
+    `  W2/W1 ${(w2 / w1).toFixed(3)}, (M + R)/W1 ${((m2 + r2) / w1).toFixed(3)}; bound 2·W1/(W2+M+R) ×${((2 * w1) / (w2 + m2 + r2)).toFixed(2)}, ` +
+      `with W2 = W1 ×${((2 * w1) / (w1 + m2 + r2)).toFixed(2)}; wall ×${median(rows[1].map((row, i) => row[0]! / rows[2][i]![0]!)).toFixed(2)}`,
+  );
+} finally {
+  await one.close();
+  await two.close();
+}
