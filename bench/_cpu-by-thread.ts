@@ -13,10 +13,10 @@
  * `npx tsx bench/_cpu-by-thread.ts [--shared] [--rounds N] [--verifies N]` (`--shared`: the body in a
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { pbkdf2 } from 'node:crypto';
 import { createVerifier } from '../src/merkle/verifier.js';
 import { distinctAssetProofBody } from './_distinct-proofs.js';
+import { cpuSplit, threadsCpu } from './_thread-cpu.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -28,19 +28,6 @@ const ITEMS = 50_000;
 
 const body = distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
 
-/** CPU ns of every thread of this process. */
-const threadsCpu = (): Map<string, number> => {
-  const m = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task')) {
-    try {
-      m.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return m;
-};
-
 // libuv's pool first, so that none of its threads is taken for a worker.
 await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
 const before = new Set(threadsCpu().keys());
@@ -49,20 +36,13 @@ try {
   for (let i = 0; i < 3; i++) await v.verify('asset-proof', body);
   const bounds: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const c0 = threadsCpu();
-    const t0 = performance.now();
-    for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
-    const n = VERIFIES * ITEMS;
-    const wall = ((performance.now() - t0) * 1e3) / n;
-    let main = 0;
-    let workers = 0;
-    let rest = 0;
-    for (const [t, c1] of threadsCpu()) {
-      const c = (c1 - (c0.get(t) ?? 0)) / 1e3 / n;
-      if (t === String(process.pid)) main += c;
-      else if (before.has(t)) rest += c;
-      else workers += c;
-    }
+    const { wall, main, workers, rest } = await cpuSplit(
+      async () => {
+        for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
+      },
+      VERIFIES * ITEMS,
+      (t) => (before.has(t) ? 'rest' : 'workers'),
+    );
     const all = main + workers + rest;
     const bound = Math.max(workers, all / 2) / Math.max(all / 2, main, workers / 2);
     bounds.push(bound);

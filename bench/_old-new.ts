@@ -16,11 +16,11 @@
  * the calling thread's CPU per proof on each side (medians): the part of a verify that does not scale
  * with threads.
  */
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createVerifier } from '../src/merkle/verifier.js';
 import { distinctAssetProofBody, distinctAssetProofItems } from './_distinct-proofs.js';
+import { threadCpuNs } from './_thread-cpu.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -39,8 +39,7 @@ const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTre
 const objects = process.argv.includes('--objects');
 const input: unknown = objects ? distinctAssetProofItems(ITEMS) : distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
 const from = objects ? 'parsed objects' : process.argv.includes('--shared') ? 'shared memory' : 'a Buffer';
-/** CPU ns of the calling thread so far (Linux schedstat). */
-const mainCpu = (): number => Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+const mainCpu = (): number => threadCpuNs(process.pid);
 
 const fresh = createVerifier({ threads: THREADS });
 const old = createOld({ threads: THREADS });

@@ -15,10 +15,10 @@
  * `npx tsx bench/_one-two.ts [--shared] [--rounds N]` (`--shared`: the body in a SharedArrayBuffer,
  * as `client.callRaw` returns it; else a Buffer).
  */
-import { readdirSync, readFileSync } from 'node:fs';
 import { pbkdf2 } from 'node:crypto';
 import { createVerifier } from '../src/merkle/verifier.js';
 import { distinctAssetProofBody } from './_distinct-proofs.js';
+import { cpuSplit, threadsCpu } from './_thread-cpu.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);
@@ -30,18 +30,6 @@ const ITEMS = 50_000;
 const shared = process.argv.includes('--shared');
 const body = distinctAssetProofBody(ITEMS, shared);
 
-/** CPU ns of every thread of this process (Linux schedstat). */
-const threadsCpu = (): Map<string, number> => {
-  const m = new Map<string, number>();
-  for (const t of readdirSync('/proc/self/task')) {
-    try {
-      m.set(t, Number(readFileSync(`/proc/self/task/${t}/schedstat`, 'utf8').split(' ')[0]));
-    } catch {
-      // the thread ended between the listing and the read
-    }
-  }
-  return m;
-};
 const newThreads = (known: Set<string>): Set<string> => new Set([...threadsCpu().keys()].filter((t) => !known.has(t)));
 
 // libuv's pool first, so that none of its threads is taken for a worker.
@@ -63,22 +51,15 @@ try {
   const rows = { 1: [] as number[][], 2: [] as number[][] };
   for (let r = 0; r < ROUNDS; r++) {
     for (const [n, v, workers] of [[1, one, oneThreads], [2, two, twoThreads]] as const) {
-      const c0 = threadsCpu();
-      const t0 = performance.now();
-      for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
-      const per = VERIFIES * ITEMS;
-      const wall = ((performance.now() - t0) * 1e3) / per;
-      let m = 0;
-      let w = 0;
-      let rest = 0;
-      for (const [t, c1] of threadsCpu()) {
-        const c = (c1 - (c0.get(t) ?? 0)) / 1e3 / per;
-        if (t === String(process.pid)) m += c;
-        else if (workers.has(t)) w += c;
+      const { wall, main, workers: w, rest } = await cpuSplit(
+        async () => {
+          for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
+        },
+        VERIFIES * ITEMS,
         // The other verifier's workers idle meanwhile; anything else is V8's helpers (or libuv's, idle).
-        else if (!oneThreads.has(t) && !twoThreads.has(t)) rest += c;
-      }
-      rows[n].push([wall, m, w, rest]);
+        (t) => (workers.has(t) ? 'workers' : oneThreads.has(t) || twoThreads.has(t) ? null : 'rest'),
+      );
+      rows[n].push([wall, main, w, rest]);
     }
   }
   const col = (n: 1 | 2, k: number): number => median(rows[n].map((row) => row[k]!));
