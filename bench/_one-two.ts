@@ -12,11 +12,11 @@
  * W2 / W1 above 1 is the machine's own loss with both cores busy (a bare loop shows it too, see
  * bench/_scaling.ts); (M + R) / W is what the verifier adds.
  *
- * `npx tsx bench/_one-two.ts [--shared] [--rounds N]` (`--shared`: the body in a SharedArrayBuffer,
- * as `client.callRaw` returns it; else a Buffer).
+ * `npx tsx bench/_one-two.ts [--shared] [--table] [--rounds N]` (`--shared`: the body in a
+ * SharedArrayBuffer, as `client.callRaw` returns it, else a Buffer; `--table`: `verifyTable`, else `verify`).
  */
 import { pbkdf2 } from 'node:crypto';
-import { createVerifier } from '../src/merkle/verifier.js';
+import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
 import { distinctAssetProofBody } from './_distinct-proofs.js';
 import { cpuSplit, threadsCpu } from './_thread-cpu.js';
 
@@ -28,6 +28,8 @@ const ROUNDS = arg('--rounds', 8);
 const VERIFIES = 4;
 const ITEMS = 50_000;
 const shared = process.argv.includes('--shared');
+const table = process.argv.includes('--table');
+const run = (v: Verifier): Promise<unknown> => (table ? v.verifyTable('asset-proof', body) : v.verify('asset-proof', body));
 const body = distinctAssetProofBody(ITEMS, shared);
 
 const newThreads = (known: Set<string>): Set<string> => new Set([...threadsCpu().keys()].filter((t) => !known.has(t)));
@@ -36,16 +38,16 @@ const newThreads = (known: Set<string>): Set<string> => new Set([...threadsCpu()
 await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
 const before = new Set(threadsCpu().keys());
 const one = createVerifier({ threads: 1 });
-await one.verify('asset-proof', body);
+await run(one);
 const oneThreads = newThreads(before);
 const two = createVerifier({ threads: 2 });
-await two.verify('asset-proof', body);
+await run(two);
 const twoThreads = newThreads(new Set([...before, ...oneThreads]));
 const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 try {
   for (let i = 0; i < 2; i++) {
-    await one.verify('asset-proof', body);
-    await two.verify('asset-proof', body);
+    await run(one);
+    await run(two);
   }
   /** Per verifier: wall, M, W, R per round (µs per proof). */
   const rows = { 1: [] as number[][], 2: [] as number[][] };
@@ -53,7 +55,7 @@ try {
     for (const [n, v, workers] of [[1, one, oneThreads], [2, two, twoThreads]] as const) {
       const { wall, main, workers: w, rest } = await cpuSplit(
         async () => {
-          for (let i = 0; i < VERIFIES; i++) await v.verify('asset-proof', body);
+          for (let i = 0; i < VERIFIES; i++) await run(v);
         },
         VERIFIES * ITEMS,
         // The other verifier's workers idle meanwhile; anything else is V8's helpers (or libuv's, idle).
@@ -64,7 +66,7 @@ try {
   }
   const col = (n: 1 | 2, k: number): number => median(rows[n].map((row) => row[k]!));
   const [w1, w2, m2, r2] = [col(1, 2), col(2, 2), col(2, 1), col(2, 3)];
-  console.log(`asset-proof ${shared ? 'shared' : 'bytes'}, ${ROUNDS} rounds of ${VERIFIES} verifies of ${ITEMS} (medians, µs per proof):`);
+  console.log(`asset-proof ${shared ? 'shared' : 'bytes'}${table ? ' → table' : ''}, ${ROUNDS} rounds of ${VERIFIES} verifies of ${ITEMS} (medians, µs per proof):`);
   for (const n of [1, 2] as const) console.log(`  ${n} thread(s): wall ${col(n, 0).toFixed(3)}, workers ${col(n, 2).toFixed(3)}, calling thread ${col(n, 1).toFixed(3)}, helpers ${col(n, 3).toFixed(3)}`);
   console.log(
     `  W2/W1 ${(w2 / w1).toFixed(3)}, (M + R)/W1 ${((m2 + r2) / w1).toFixed(3)}; bound 2·W1/(W2+M+R) ×${((2 * w1) / (w2 + m2 + r2)).toFixed(2)}, ` +

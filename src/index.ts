@@ -30,7 +30,7 @@ export {
 } from './errors.js';
 export * from './config.js';
 export * from './rpc/index.js';
-export { createVerifier, verifyAssetProofJson, verifyAssetLeaf, verifyAccountProof, verifyAccountHash, verifyNewAddressProof, verifyValidityProof, type Verdict, type Verifier, type ValidityVerdict } from './merkle/index.js';
+export { createVerifier, verifyAssetProofJson, verifyAssetLeaf, verifyAccountProof, verifyAccountHash, verifyNewAddressProof, verifyValidityProof, VerdictTable, type Verdict, type IndexedVerdict, type Verifier, type ValidityVerdict } from './merkle/index.js';
 export { createSender, transferInstruction, computeUnitPriceInstruction, computeUnitLimitInstruction, generateSigner, signerFromSecretKey, type Sender, type SenderConfig, type SendOutcome, type SendInput } from './sender/index.js';
 export { mintCompressedNft, type MintResult } from './mint/index.js';
 export { startDevnet, type Devnet, type DevnetOptions } from './devnet/index.js';

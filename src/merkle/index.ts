@@ -11,6 +11,7 @@
  * await v.close();
  */
 export type { Verdict } from './verdict.js';
+export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
 
 // Worker pool and the verify kinds.
 export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions } from './verifier.js';
