@@ -27,7 +27,7 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { pbkdf2 } from 'node:crypto';
 import bs58 from 'bs58';
-import { createVerifier } from '../src/merkle/verifier.js';
+import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
 import { kinds, type KindName } from '../src/merkle/kinds.js';
 import { poseidonBackend } from '../src/merkle/hash/poseidon.js';
 import { keccakBackend } from '../src/merkle/hash/keccak.js';
@@ -131,11 +131,13 @@ async function peers(): Promise<Partial<Record<KindName, Peer>>> {
  * shared memory; the workers parse the items); `shared` — the same body in a SharedArrayBuffer, as
  * `client.callRaw` returns it (read in place, no copy); `parsed` — the body parsed with JSON.parse on
  * the main thread inside the timed call, then verified as objects: what a caller holding the body
- * would otherwise do. `--forms bytes,shared` times only those.
+ * would otherwise do; `table` and `shared-table` — a Buffer and a SharedArrayBuffer as for `bytes` and
+ * `shared`, answered by `verifyTable` (no verdict object per item) instead of `verify`.
+ * `--forms bytes,shared` times only those.
  */
-type Form = 'objects' | 'bytes' | 'shared' | 'parsed';
+type Form = 'objects' | 'bytes' | 'shared' | 'parsed' | 'table' | 'shared-table';
 const FORMS: Form[] = (() => {
-  const all: Form[] = ['objects', 'bytes', 'shared', 'parsed'];
+  const all: Form[] = ['objects', 'bytes', 'shared', 'parsed', 'table', 'shared-table'];
   const i = process.argv.indexOf('--forms');
   if (i < 0) return all;
   const want = String(process.argv[i + 1]).split(',') as Form[];
@@ -249,11 +251,21 @@ async function timeThreads(
   // The input as the form hands it over; `parsed` parses the body inside the timed call.
   const body = form === 'objects' ? null : Buffer.from(JSON.stringify(items));
   let shared: Uint8Array | null = null;
-  if (form === 'shared') {
+  if (form === 'shared' || form === 'shared-table') {
     shared = new Uint8Array(new SharedArrayBuffer(body!.length));
     shared.set(body!);
   }
-  const input = (): unknown => (form === 'objects' ? items : form === 'bytes' ? body : form === 'shared' ? shared : JSON.parse(body!.toString('utf8')));
+  const input = (): unknown => (form === 'objects' ? items : form === 'bytes' || form === 'table' ? body : shared ?? JSON.parse(body!.toString('utf8')));
+  const table = form === 'table' || form === 'shared-table';
+  /** The invalid items' count and the first one's reason: the input is all valid proofs. */
+  const verifyOnce = async (v: Verifier): Promise<[number, string | undefined]> => {
+    if (table) {
+      const t = await v.verifyTable(kind, input());
+      return [t.invalidCount, t.allValid ? undefined : t.invalid()[0]!.reason];
+    }
+    const bad = (await v.verify(kind, input())).filter((x) => !x.valid);
+    return [bad.length, bad[0]?.reason];
+  };
   const verifiers = [];
   const startupMs: number[] = [];
   // Each verifier's worker threads: the threads that appear when it starts (libuv's pool is started
@@ -285,7 +297,7 @@ async function timeThreads(
         const m0 = mainThreadCpuUs();
         const w0 = workersCpuUs(k);
         const t1 = performance.now();
-        const out = await verifiers[k]!.verify(kind, input());
+        const [invalid, why] = await verifyOnce(verifiers[k]!);
         const dt = performance.now() - t1;
         const c = process.cpuUsage(c0);
         // CPU of the whole process (main thread + workers): the work per item whatever the load.
@@ -294,8 +306,7 @@ async function timeThreads(
         cpu[k] = Math.min(cpu[k]!, round.all);
         main[k] = Math.min(main[k]!, round.main);
         workers[k] = Math.min(workers[k]!, round.workers);
-        const bad = out.filter((x) => !x.valid);
-        if (bad.length) throw new Error(`${kind}: ${bad.length} invalid verdicts in the benchmark input (${bad[0]!.reason})`);
+        if (invalid > 0) throw new Error(`${kind}: ${invalid} invalid verdicts in the benchmark input (${why})`);
         best[k] = Math.min(best[k]!, (dt * 1000) / items.length);
         perRound[k]!.push((dt * 1000) / items.length);
       }
@@ -402,7 +413,7 @@ async function main(): Promise<void> {
     };
     rows.push(row);
     console.log(
-      `${kind.padEnd(14)} ${form.padEnd(8)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs, workers ${row.workerCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
+      `${kind.padEnd(14)} ${form.padEnd(12)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs, workers ${row.workerCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
     );
   }
   if (STREAM_N === 0) return; // a quick look at some kinds: no stream, no result files
@@ -435,7 +446,7 @@ async function main(): Promise<void> {
       ? 'Asset proofs: the two shipped proofs, repeated (`--repeated`).'
       : 'Asset proofs: distinct valid proofs shaped like the two shipped ones (bench/_distinct-proofs.ts: repeating two proofs lets the branch predictor learn them and flatters branchy code); the other kinds: the shipped vectors, repeated.',
     '',
-    'Each kind is timed with its items handed over up to four ways: **objects** (already parsed by the caller), **bytes** (the response body as received, in a Buffer: the main thread scans the text and copies it to shared memory as batches go out, the workers parse the items), **shared** (the same body in a SharedArrayBuffer, as `client.callRaw` returns it: read in place) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path).',
+    'Each kind is timed with its items handed over up to four ways: **objects** (already parsed by the caller), **bytes** (the response body as received, in a Buffer: the main thread scans the text and copies it to shared memory as batches go out, the workers parse the items), **shared** (the same body in a SharedArrayBuffer, as `client.callRaw` returns it: read in place) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path); and **table** / **shared-table**: the bytes and shared forms answered by `verifyTable` (counts, codes and ids as the workers sent them, a verdict object made only when read) instead of `verify` (a verdict object per item).',
     '',
     '| kind | input | items | peer (1 thread) | inline (0 threads) | 1 thread | 2 threads | 2T speedup | plain loop 2T | 2T CPU bound | main-thread CPU/item 1T / 2T | worker threads CPU/item 1T / 2T | CPU/item 0T / 1T / 2T | start-up 1T / 2T |',
     '|---|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -11,6 +11,7 @@ import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
 import { extractJson } from '../merkle/json/extract.js';
 import { createVerifier } from '../merkle/verifier.js';
 import type { Verdict } from '../merkle/verdict.js';
+import type { VerdictTable } from '../merkle/verdict-table.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -125,7 +126,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     return 2;
   }
 
-  let verdicts: Verdict[] = [];
+  let table: VerdictTable | undefined;
   if (count > 0) {
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
@@ -137,7 +138,9 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     process.once('SIGINT', onSignal);
     try {
       // Keys (objects keyed by id) name their items in the verdicts.
-      verdicts = await verifier.verify(args.kind, bytes, { signal: ac.signal });
+      // A table: counts and invalid items without a verdict object per item, whose verdicts are
+      // made a batch at a time as they are printed.
+      table = await verifier.verifyTable(args.kind, bytes, { signal: ac.signal });
     } catch (e) {
       io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
       return 2;
@@ -147,24 +150,27 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     }
   }
 
-  const valid = verdicts.filter((v) => v.valid).length;
-  const invalid = verdicts.length - valid;
+  const total = table?.length ?? 0;
+  const invalid = table?.invalidCount ?? 0;
+  const valid = total - invalid;
+  const verdicts: Iterable<Verdict> = table ?? [];
   if (args.json) {
-    const out = {
-      kind: args.kind,
-      total: verdicts.length,
-      valid,
-      invalid,
-      items: verdicts.map((v, i) => ({ id: v.id ?? String(i), valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })),
-    };
-    io.stdout.write(JSON.stringify(out) + '\n');
+    const items: Array<{ id: string; valid: boolean; reason?: string }> = [];
+    let i = 0;
+    for (const v of verdicts) {
+      items.push({ id: v.id ?? String(i), valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) });
+      i++;
+    }
+    io.stdout.write(JSON.stringify({ kind: args.kind, total, valid, invalid, items }) + '\n');
   } else {
-    verdicts.forEach((v, i) => {
+    let i = 0;
+    for (const v of verdicts) {
       const id = v.id ?? `#${i}`;
+      i++;
       const status = v.status ? ` [${v.status}]` : '';
       io.stdout.write(v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`);
-    });
-    io.stdout.write(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${verdicts.length} item(s), ${valid} valid, ${invalid} invalid\n`);
+    }
+    io.stdout.write(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
   }
   return invalid > 0 ? 1 : 0;
 }
