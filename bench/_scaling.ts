@@ -13,7 +13,7 @@
  * verifier). Asset proofs are distinct ones (bench/_distinct-proofs.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { createVerifier } from '../src/merkle/verifier.js';
+import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
 import { distinctAssetProofBody } from './_distinct-proofs.js';
 
 const arg = (name: string, dflt: number): number => {
@@ -23,8 +23,10 @@ const arg = (name: string, dflt: number): number => {
 const ROUNDS = arg('--rounds', 15);
 const ITEMS = arg('--items', 50_000);
 const shared = process.argv.includes('--shared');
+const table = process.argv.includes('--table');
 
 const body = distinctAssetProofBody(ITEMS, shared);
+const run = (v: Verifier): Promise<unknown> => (table ? v.verifyTable('asset-proof', body) : v.verify('asset-proof', body));
 
 // The bare loop: the same count on each thread, so 2 threads take as long as 1 when 2 cores are free.
 const code = `const { parentPort } = require('node:worker_threads');
@@ -48,23 +50,23 @@ try {
   // About as long on one thread as a 2-thread verify of the response.
   const n = Math.round((2e8 * 200) / Math.max(1, await loop(1, 2e8)));
   for (let i = 0; i < 3; i++) {
-    await v1.verify('asset-proof', body);
-    await v2.verify('asset-proof', body);
+    await run(v1);
+    await run(v2);
   }
   const loopX: number[] = [];
   const verifyX: number[] = [];
   for (let r = 0; r < ROUNDS; r++) {
     const l1 = await loop(1, n);
     const l2 = await loop(2, n);
-    const t1 = await timed(() => v1.verify('asset-proof', body));
-    const t2 = await timed(() => v2.verify('asset-proof', body));
+    const t1 = await timed(() => run(v1));
+    const t2 = await timed(() => run(v2));
     loopX.push((2 * l1) / l2);
     verifyX.push(t1 / t2);
   }
   const med = (x: number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
   const rel = med(verifyX.map((x, i) => x / loopX[i]!));
   console.log(
-    `asset-proof ${shared ? 'shared' : 'bytes'}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${med(loopX).toFixed(2)}, verify 2T ×${med(verifyX).toFixed(2)} (medians); ` +
+    `asset-proof ${shared ? 'shared' : 'bytes'}${table ? ' → table' : ''}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${med(loopX).toFixed(2)}, verify 2T ×${med(verifyX).toFixed(2)} (medians); ` +
       `verify/loop per round, median ${rel.toFixed(2)}; verify ≥ ×1.8 in ${verifyX.filter((x) => x >= 1.8).length} of ${ROUNDS} rounds (loop: ${loopX.filter((x) => x >= 1.8).length})`,
   );
 } finally {

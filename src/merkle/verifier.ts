@@ -10,7 +10,7 @@ import { InputError } from '../errors.js';
 import { BatchWriter, noItemOfKind, type KeyedItem } from './codec.js';
 import { getKind, notAnItem, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
 import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
-import { NO_ID, packJsonBatch, verifyJsonBatch } from './json/batch.js';
+import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, hasRememberedTape, scanJson } from './json/tape.js';
 import { loadNative } from './hash/native.js';
@@ -451,8 +451,8 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     }
     try {
       const found = head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input);
-      // Each batch's verdicts go into an array of their own, in order; the answer is made of them at
-      // the end. An answer array made first lives through the whole verify, so the young-generation
+      // Each batch's verdicts (for `verify`) go into an array of their own, in order; the answer is made
+      // of them at the end. An answer array made first lives through the whole verify, so the young-generation
       // collector moves it to the old generation, and from there it keeps every verdict stored in it
       // later alive after the caller drops it, until a full collection: each verdict and its id were
       // copied twice (~0.3 µs per asset proof across the calling thread and V8's helper threads,
