@@ -5,7 +5,8 @@
  * with its id, ~0.1 µs of the calling thread per item plus the young-generation collections they
  * cause, which V8 runs on the same two cores as the workers. For cheap kinds (an asset proof is
  * ~3.5 µs of a worker) that is what keeps 2 threads from twice the speed of 1; a table's caller who
- * reads the counts and the invalid items pays for neither.
+ * reads the counts and the invalid items pays for neither. A table made from parsed items keeps a
+ * reference to them: their ids are read from them when asked for.
  */
 import { InputError } from '../errors.js';
 import { answerId, answerVerdict, verdictsOf, type BatchAnswer } from './batch-answer.js';
