@@ -21,7 +21,9 @@ import {
   u32Field,
   uintField,
   unwrapItems,
+  type Projection,
 } from '../../src/merkle/codec.js';
+import fc from 'fast-check';
 import { CairnError, InputError } from '../../src/errors.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;
@@ -404,5 +406,55 @@ describe('packed batches: BatchWriter → RecordReader', () => {
     expect(() => new RecordReader(ab).select(0)).toThrow(/record 0 out of bounds/);
     new DataView(ab).setUint32(0, 1e6, true);
     expect(() => new RecordReader(ab)).toThrow(/header claims/);
+  });
+});
+
+describe('projected values: BatchWriter.projected → RecordReader.projected', () => {
+  // Every kind of projection node, nested: members, a list of objects with a nested object, a list of
+  // values, and a member listed at two depths.
+  const P: Projection = { a: true, b: { c: true, d: [{ e: true, f: { g: true } }] }, h: [true], i: { j: true, a: true } };
+  /** What the worker must see: the value at every listed path, the whole value where the shape differs. */
+  const whole = (v: unknown): unknown => (v !== null && typeof v === 'object' ? JSON.parse(JSON.stringify(v)) : v);
+  const expected = (v: unknown, p: Projection): unknown => {
+    if (p === true || v === null || typeof v !== 'object') return whole(v);
+    if (Array.isArray(p)) return Array.isArray(v) ? v.map((e) => expected(e, p[0] as Projection)) : whole(v);
+    if (Array.isArray(v)) return whole(v);
+    const out: Record<string, unknown> = {};
+    for (const [k, q] of Object.entries(p)) {
+      const x = expected((v as Record<string, unknown>)[k], q);
+      if (x !== undefined) out[k] = x;
+    }
+    return out;
+  };
+  const roundTrip = (v: unknown): unknown => {
+    const w = new BatchWriter(1);
+    w.begin();
+    w.projected(v, P);
+    return new RecordReader(w.finish()).select(0).projected(P, 'value');
+  };
+  const any = fc.jsonValue({ maxDepth: 2, stringUnit: 'grapheme' });
+  const opt = { requiredKeys: [] as never[] };
+  const f = fc.oneof(any, fc.record({ g: any, y: any }, opt));
+  const elem = fc.oneof(any, fc.record({ e: any, f, x: any }, opt));
+  const b = fc.oneof(any, fc.record({ c: any, d: fc.oneof(any, fc.array(elem, { maxLength: 3 })), z: any }, opt));
+  const value = fc.oneof(
+    any,
+    fc.array(any, { maxLength: 2 }),
+    fc.record({ a: any, b, h: fc.oneof(any, fc.array(any, { maxLength: 3 })), i: fc.oneof(any, fc.record({ j: any, a: any }, opt)), extra: any }, opt),
+  );
+
+  it('rebuilds the value at every listed path and nothing else, whatever its shape', () => {
+    fc.assert(
+      fc.property(value, (v) => {
+        expect(roundTrip(v)).toEqual(expected(v, P));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps non-ASCII strings, numbers, booleans and null at their paths', () => {
+    const v = { a: 'Żółw 🐢', b: { c: -0.5, d: [{ e: null, f: { g: true } }, 'x', { e: 'é' }] }, h: [1, 'two', null, false], i: { j: [1, { k: 2 }] } };
+    expect(roundTrip(v)).toEqual(expected(v, P));
+    expect(roundTrip(v)).toEqual({ a: 'Żółw 🐢', b: { c: -0.5, d: [{ e: null, f: { g: true } }, 'x', { e: 'é' }] }, h: [1, 'two', null, false], i: { j: [1, { k: 2 }] } });
   });
 });
