@@ -119,6 +119,16 @@ describe('verifyTable', () => {
     }
   });
 
+  it('aborts mid-run and up front with MERKLE_ABORTED, and the verifier keeps working', async () => {
+    const items = Array.from({ length: 600 }, () => mixedItems('account-hash')).flat();
+    const ac = new AbortController();
+    const p = pooled.verifyTable('account-hash', bytes(items), { signal: ac.signal });
+    setTimeout(() => ac.abort(new Error('stop')), 0);
+    await expect(p).rejects.toMatchObject({ code: 'MERKLE_ABORTED', context: { reason: 'stop' } });
+    await expect(inline.verifyTable('account-hash', items.slice(0, 3), { signal: AbortSignal.abort() })).rejects.toMatchObject({ code: 'MERKLE_ABORTED' });
+    expect((await pooled.verifyTable('account-hash', items.slice(0, 6))).length).toBe(6);
+  });
+
   it('rejects exactly as verify does on unusable input', async () => {
     const asset = mixedItems('asset-proof')[0];
     for (const input of [Buffer.from('{"items": [1, 2'), bytes({ items: [asset, { nope: 1 }] }), [asset, 7], 'text']) {
