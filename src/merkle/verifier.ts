@@ -493,7 +493,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     } finally {
       head?.done();
     }
-}
+  }
 
   return {
     threads,
