@@ -85,3 +85,13 @@ export function answerVerdict(spec: KindSpec, a: BatchAnswer, i: number): Verdic
   const extra = lo < x.length && x[lo]![0] === i ? x[lo]![1] : undefined;
   return decodeVerdict(spec, a.codes[i]!, extra, answerId(spec, a, i));
 }
+
+/** Batches' verdicts as one array, in order. */
+export function joinVerdicts(parts: Verdict[][]): Verdict[] {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out: Verdict[] = new Array(n);
+  let at = 0;
+  for (const p of parts) for (let i = 0; i < p.length; i++) out[at++] = p[i]!;
+  return out;
+}

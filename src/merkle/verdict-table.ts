@@ -9,7 +9,7 @@
  * reference to them: their ids are read from them when asked for.
  */
 import { InputError } from '../errors.js';
-import { answerId, answerVerdict, verdictsOf, type BatchAnswer } from './batch-answer.js';
+import { answerId, answerVerdict, joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import type { KindName, KindSpec } from './kinds.js';
 import type { Verdict } from './verdict.js';
 
@@ -92,10 +92,7 @@ export class VerdictTable implements Iterable<Verdict> {
 
   /** Every verdict, in order (what `verify` would have answered). */
   toArray(): Verdict[] {
-    const out: Verdict[] = new Array(this.length);
-    let at = 0;
-    for (const p of this.#parts) for (const v of verdictsOf(this.#spec, p)) out[at++] = v;
-    return out;
+    return joinVerdicts(this.#parts.map((p) => verdictsOf(this.#spec, p)));
   }
 
   /** Every verdict, in order, made a batch at a time. */

@@ -16,7 +16,7 @@ import { JsonScan, hasRememberedTape, scanJson } from './json/tape.js';
 import { loadNative } from './hash/native.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
-import { verdictsOf, type BatchAnswer } from './batch-answer.js';
+import { joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
 
 export interface VerifierOptions {
@@ -155,16 +155,6 @@ function shareResponse(bytes: Uint8Array): JsonSource {
 
 /** The caller's bytes as they are (inline: nothing to share). */
 const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, at: 0, callers: false, view: bytes, upTo() {} });
-
-/** The batches' verdicts as one array, in order. */
-function joinParts(parts: Verdict[][]): Verdict[] {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out: Verdict[] = new Array(n);
-  let at = 0;
-  for (const p of parts) for (let i = 0; i < p.length; i++) out[at++] = p[i]!;
-  return out;
-}
 
 /** Responses from this size on are scanned a part at a time, the first batches sent out early. */
 const HEAD_START_FROM = 1 << 20;
@@ -509,7 +499,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     async verify(kind, input, opts = {}) {
       const spec = getKind(kind);
       const parts = await answersOf(spec, input, opts.signal, (a) => verdictsOf(spec, a));
-      return parts.length === 1 ? parts[0]! : joinParts(parts);
+      return parts.length === 1 ? parts[0]! : joinVerdicts(parts);
     },
     async verifyTable(kind, input, opts = {}) {
       const spec = getKind(kind);
