@@ -12,6 +12,8 @@
 export const ErrorCodes = {
   // input: caller gave something unusable; always names the field
   INPUT_INVALID: 'INPUT_INVALID',
+  // input larger than the configured cap (bytes, items, nesting); context names the limit
+  INPUT_TOO_LARGE: 'INPUT_TOO_LARGE',
   // rpc / transport
   RPC_HTTP: 'RPC_HTTP',
   RPC_UNAUTHORIZED: 'RPC_UNAUTHORIZED',
@@ -26,6 +28,10 @@ export const ErrorCodes = {
   RPC_ERROR: 'RPC_ERROR',
   RPC_RESPONSE_TOO_LARGE: 'RPC_RESPONSE_TOO_LARGE',
   RPC_SCHEMA: 'RPC_SCHEMA',
+  // the per-call deadline (all attempts and waits together) passed; the cause is the last failure
+  RPC_DEADLINE: 'RPC_DEADLINE',
+  // plain http with an API key to a non-loopback host, without allowInsecureKey
+  RPC_INSECURE_KEY: 'RPC_INSECURE_KEY',
   // sender
   SENDER_INVALID_TRANSACTION: 'SENDER_INVALID_TRANSACTION',
   SENDER_MISSING_TIP: 'SENDER_MISSING_TIP',
@@ -34,6 +40,12 @@ export const ErrorCodes = {
   SENDER_TRANSACTION_FAILED: 'SENDER_TRANSACTION_FAILED',
   SENDER_BLOCKHASH_EXPIRED: 'SENDER_BLOCKHASH_EXPIRED',
   SENDER_JOURNAL: 'SENDER_JOURNAL',
+  // another process (or sender) holds the journal's lock; context names the holder
+  SENDER_JOURNAL_LOCKED: 'SENDER_JOURNAL_LOCKED',
+  // the journal stopped accepting state changes after a write error (fail closed)
+  SENDER_JOURNAL_FAILED: 'SENDER_JOURNAL_FAILED',
+  // an intent whose outcome is not known yet: it stays in the journal and resume() finishes it
+  SENDER_PENDING: 'SENDER_PENDING',
   SENDER_CLOSED: 'SENDER_CLOSED',
   SENDER_ABORTED: 'SENDER_ABORTED',
   // mint
