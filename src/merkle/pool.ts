@@ -150,6 +150,10 @@ export class WorkerPool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private closed = false;
+  /** The one `close()` under way: every call waits for the same threads to exit. */
+  private closing: Promise<void> | null = null;
+  /** Threads started and not yet exited (a terminated one counts until its exit). */
+  private alive = 0;
   private startFailures = 0;
   private broken: CairnError | null = null;
   private readonly spawnInfo: { entry: string; tsx?: string };
@@ -201,8 +205,12 @@ export class WorkerPool {
     worker.on('error', (e: Error) => {
       slot.lastError = e;
     });
-    worker.on('exit', (code: number) => this.onExit(slot, code));
+    worker.on('exit', (code: number) => {
+      this.alive--;
+      this.onExit(slot, code);
+    });
     worker.unref();
+    this.alive++;
     return slot;
   }
 
@@ -216,7 +224,8 @@ export class WorkerPool {
     // Replies come in posting order; look the task up by id all the same.
     const at = slot.tasks.findIndex((t) => t.id === msg.id);
     const task = at < 0 ? undefined : slot.tasks.splice(at, 1)[0];
-    if (slot.tasks.length === 0) slot.worker.unref();
+    // Once closing, a worker stays referenced until it has exited (see close).
+    if (slot.tasks.length === 0 && !this.closed) slot.worker.unref();
     if (task) {
       this.busyMs += msg.ms;
       this.settle(task, () => {
@@ -337,9 +346,16 @@ export class WorkerPool {
     });
   }
 
-  /** Terminate every worker; pending and running batches fail with `PoolClosedError`. Idempotent. */
-  async close(): Promise<void> {
-    if (this.closed) return;
+  /**
+   * Terminate every worker; pending and running batches fail with `PoolClosedError`. Idempotent: every
+   * call, concurrent or later, settles once every thread has exited.
+   */
+  close(): Promise<void> {
+    this.closing ??= this.terminateAll();
+    return this.closing;
+  }
+
+  private async terminateAll(): Promise<void> {
     this.closed = true;
     const err = new PoolClosedError();
     this.failQueue(err);
@@ -347,7 +363,14 @@ export class WorkerPool {
     for (const s of slots) {
       for (const t of s.tasks.splice(0)) this.settle(t, () => t.reject(new PoolClosedError(t.kind)));
     }
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    // An idle worker is unref()ed, and so is the wait for its exit: in a process with nothing else
+    // to do the event loop ran dry first, and the process ended with this close still pending.
+    await Promise.all(
+      slots.map((s) => {
+        s.worker.ref();
+        return s.worker.terminate();
+      }),
+    );
   }
 
   /** True once `close()` was called. */
@@ -355,8 +378,8 @@ export class WorkerPool {
     return this.closed;
   }
 
-  /** Threads currently alive (for tests: 0 after close). */
+  /** Threads started and not yet exited (0 once close() has settled). */
   get liveWorkers(): number {
-    return this.slots.length;
+    return this.alive;
   }
 }
