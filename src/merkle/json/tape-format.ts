@@ -25,6 +25,16 @@ export const T_NULL = 7;
 export const T_KEY = 8;
 /** Containers nested deeper than this are refused (the scanner's stack is fixed). */
 export const MAX_DEPTH = 1024;
+/**
+ * Number literals longer than this many characters (sign, fraction and exponent included) are
+ * refused by every JSON reader in cairn (the scanners, rpc/json.ts, codec.ts `parseJsonLossless`).
+ * A u64 has 20 digits and an i64 20 characters; the shortest round-trip form of any double is at most
+ * 24 characters. 40 leaves room for servers that print more digits than needed, and lets an
+ * out-of-range integer such as 2^128 through to the response validators, which name its field. A
+ * longer literal can only be hostile: turned into a bigint and printed, 20 MB of digits held the event
+ * loop for seconds.
+ */
+export const MAX_NUMBER_CHARS = 40;
 /** Returned when the tape is too small: the caller grows it and scans again. */
 export const TAPE_FULL = -1;
 /** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9. */
