@@ -10,6 +10,7 @@ import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { loadNative } from './hash/native.js';
 import { longIntegers } from './json/long-integers.js';
+import { MAX_NUMBER_CHARS } from './json/tape-format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Field decoding. Each helper throws `FieldError` naming the field; kinds turn it into a verdict
@@ -201,6 +202,9 @@ export function toB58(bytes: Uint8Array): string {
   return bs58.encode(bytes);
 }
 
+/** Integers beyond this are described by their width in errors, not printed. */
+const WIDE = 10n ** BigInt(MAX_NUMBER_CHARS);
+
 /** A non-negative integer below `2^bits` from a JSON number, a decimal string or a bigint. */
 export function uintField(value: unknown, field: string, bits: number): bigint {
   let v: bigint;
@@ -208,9 +212,13 @@ export function uintField(value: unknown, field: string, bits: number): bigint {
   else if (typeof value === 'number') {
     if (!Number.isSafeInteger(value)) throw new FieldError(field, `expected an integer, got ${value}`, { expected: 'integer', got: value });
     v = BigInt(value);
-  } else if (typeof value === 'string' && /^[0-9]{1,80}$/.test(value)) v = BigInt(value);
+  } else if (typeof value === 'string' && value.length <= MAX_NUMBER_CHARS && /^[0-9]+$/.test(value)) v = BigInt(value);
   else throw new FieldError(field, `expected a non-negative integer, got ${describe(value)}`, { expected: 'integer', got: describe(value) });
-  if (v < 0n || v >= 1n << BigInt(bits)) throw new FieldError(field, `expected 0 ≤ value < 2^${bits}, got ${v}`, { expected: `u${bits}`, got: v.toString() });
+  if (v < 0n || v >= 1n << BigInt(bits)) {
+    // a caller's bigint may have any size: its digits are shown only when few (printing is quadratic)
+    const got = v < -WIDE || v > WIDE ? `an integer of ${v < 0n ? '-' : ''}${(v < 0n ? -v : v).toString(16).length} hex digits` : v.toString();
+    throw new FieldError(field, `expected 0 ≤ value < 2^${bits}, got ${got}`, { expected: `u${bits}`, got });
+  }
   return v;
 }
 

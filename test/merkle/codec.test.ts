@@ -25,6 +25,7 @@ import {
 } from '../../src/merkle/codec.js';
 import fc from 'fast-check';
 import { CairnError, InputError } from '../../src/errors.js';
+import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/merkle/json/tape-format.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;
 const p1 = { proof: ['a'], root: 'r1' };
@@ -102,6 +103,20 @@ describe('field decoders name the field', () => {
     expect(() => uintField('18446744073709551616', 'lamports', 64)).toThrow(/"lamports"/);
     expect(() => uintField(2 ** 60, 'lamports', 64)).toThrow(/"lamports": expected an integer/);
   });
+  it('unsigned integers: a huge value is refused with a short message, never printed whole', () => {
+    for (const huge of [10n ** 20_000n, '9'.repeat(20_000_000), '1'.repeat(41)]) {
+      let e: FieldError | undefined;
+      try {
+        uintField(huge, 'lamports', 64);
+      } catch (x) {
+        e = x as FieldError;
+      }
+      expect(e).toBeInstanceOf(FieldError);
+      expect(e!.message).toMatch(/^"lamports": /);
+      expect(e!.message.length).toBeLessThan(200);
+      expect(JSON.stringify(e!.context).length).toBeLessThan(200);
+    }
+  });
 });
 
 describe('lossless JSON', () => {
@@ -112,6 +127,33 @@ describe('lossless JSON', () => {
   });
   it('handles escaped quotes inside strings', () => {
     expect(parseJsonLossless('{"a":"x\\"1234567890123456789","b":1234567890123456789}')).toEqual({ a: 'x"1234567890123456789', b: '1234567890123456789' });
+  });
+
+  // the limits every JSON reader holds a text to (tape-format.ts): a hostile text is refused before
+  // megabytes of digits become a string or a bigint
+  it('refuses numbers over 40 characters and nesting over MAX_DEPTH with INPUT_TOO_LARGE, quoting a short prefix', () => {
+    expect(parseJsonLossless(`[${'7'.repeat(40)}]`)).toEqual(['7'.repeat(40)]);
+    for (const [text, limit] of [
+      [`{"lamports":${'9'.repeat(41)}}`, MAX_NUMBER_CHARS],
+      [`{"lamports":${'9'.repeat(20_000_000)}}`, MAX_NUMBER_CHARS],
+      [`[0.${'1'.repeat(39)}]`, MAX_NUMBER_CHARS],
+      ['['.repeat(MAX_DEPTH + 1) + ']'.repeat(MAX_DEPTH + 1), MAX_DEPTH],
+      ['['.repeat(100_000) + '12345678901234567890' + ']'.repeat(100_000), MAX_DEPTH],
+    ] as const) {
+      let e: CairnError | undefined;
+      try {
+        parseJsonLossless(text);
+      } catch (x) {
+        e = x as CairnError;
+      }
+      expect(e, text.slice(0, 30)).toBeInstanceOf(CairnError);
+      expect(e!.code).toBe('INPUT_TOO_LARGE');
+      expect(e!.context).toMatchObject({ field: 'json', limit });
+      expect(e!.message.length).toBeLessThan(200);
+    }
+  });
+  it('leaves invalid JSON invalid: leading zeros and numbers as keys are not quoted into strings', () => {
+    for (const text of ['[00000000000000000001]', '{12345678901234567890:1}']) expect(() => parseJsonLossless(text), text).toThrow(SyntaxError);
   });
 });
 
