@@ -7,7 +7,7 @@
  * Small responses, and the fixture bundles and transaction envelopes some kinds know, are simply
  * parsed: there is nothing to gain on them.
  */
-import { extractWith, type KindSpec } from '../kinds.js';
+import { extractWith, notAnItem, type KindSpec } from '../kinds.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../codec.js';
 import { entryOf, scanJson, type JsonTape } from './tape.js';
 import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
@@ -51,7 +51,16 @@ export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parse
   const e = entryOf(v);
   // Inside a part small enough to have been decoded whole: it is parsed already.
   if (e < 0) return extractWith(spec, v);
-  if (tape.type(e) === T_ARRAY) return { tape, values: tape.elements(e), keys: null };
+  if (tape.type(e) === T_ARRAY) {
+    const values = tape.elements(e);
+    // The first item is looked at here, as in an object keyed by id: a list of something else is
+    // refused at once, before a worker starts (the workers check the others as they decode them).
+    const first = values.length > 0 ? values[0]! : -1;
+    if (first >= 0 && tape.type(first) !== T_NULL && !(tape.type(first) === T_OBJECT && spec.looksLike(tape.lazy(first) as Record<string, unknown>))) {
+      throw notAnItem(spec, tape.value(first), 0)!;
+    }
+    return { tape, values, keys: null };
+  }
   if (spec.looksLike(v as Record<string, unknown>)) return { tape, values: [e], keys: null };
   // An object keyed by id: every value an object or null; the first one must be an item (the
   // workers check the others, as they decode them).

@@ -20,6 +20,12 @@ import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
 
 /** Parts of the scan to wait for a container before giving up the head start. */
 const PATIENCE = 16;
+/**
+ * Objects not of the kind to look at before giving up: the items of a list are all of the kind, so
+ * a list that starts with this many others holds none worth a head start (a million `{}` were each
+ * decoded to be looked at, ~0.5 s before the first batch could say items[0] is not an item).
+ */
+const STRANGERS = 64;
 
 export class ItemsSoFar {
   /** Each item's value entry, in order. */
@@ -32,6 +38,14 @@ export class ItemsSoFar {
   private cursor = -1;
   private tries = 0;
   private over = false;
+  /** Complete objects looked at that were not of the kind. */
+  private strangers = 0;
+  /**
+   * Per open container searched so far: the first child not looked at yet. The children before it
+   * were complete and not items, and stay so: a later search goes on from there (starting over at
+   * every part walked the whole list again each time: 5 s for a million `{}`).
+   */
+  private readonly searched = new Map<number, number>();
 
   constructor(
     private readonly spec: KindSpec,
@@ -58,7 +72,7 @@ export class ItemsSoFar {
     if (this.container < 0) {
       const c = this.find(0);
       if (c < 0) {
-        if (++this.tries >= PATIENCE) this.over = true;
+        if (++this.tries >= PATIENCE || this.strangers >= STRANGERS) this.over = true;
         return 0;
       }
       this.container = c;
@@ -120,15 +134,20 @@ export class ItemsSoFar {
     if (type !== T_OBJECT && type !== T_ARRAY) return -1;
     const obj = type === T_OBJECT;
     let open = -1;
-    for (let k = c + 1; k < t.count; ) {
+    let k = this.searched.get(c) ?? c + 1;
+    while (k < t.count) {
       const v = obj ? k + 1 : k;
       if (!this.complete(v)) {
         open = v < t.count ? v : -1;
         break;
       }
-      if (t.type(v) === T_OBJECT && this.spec.looksLike(t.lazy(v) as Record<string, unknown>)) return c;
+      if (t.type(v) === T_OBJECT) {
+        if (this.spec.looksLike(t.lazy(v) as Record<string, unknown>)) return c;
+        if (++this.strangers >= STRANGERS) return -1;
+      }
       k = t.next(k);
     }
+    this.searched.set(c, k);
     return open < 0 ? -1 : this.find(open);
   }
 }
