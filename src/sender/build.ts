@@ -9,6 +9,7 @@
  * so a burst of 1,000 transfers costs one `getLatestBlockhash`, not 1,000.
  */
 import { BadResponseError, CairnError, ErrorCodes, InputError, RpcError, TransactionFailedError } from '../errors.js';
+import { sleep } from '../rpc/retry.js';
 import { senderAbortError } from './abort.js';
 import { addressBytes, addressText, encodeBase58, type AddressLike } from './address.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
@@ -203,8 +204,21 @@ interface Cached<T> {
   inflight?: Promise<T>;
 }
 
+export interface BuildOptions {
+  signal: AbortSignal;
+  freshBlockhash?: boolean;
+  minLastValidBlockHeight?: number;
+  /**
+   * Called with each signature before it is returned; `false` means another intent already owns it
+   * (identical instructions, payer and blockhash sign to identical bytes), and the build makes its
+   * transaction distinct: a compute-unit price one µlamport apart, else a compute-unit limit one
+   * unit apart, else a tip one lamport apart, else a newer blockhash.
+   */
+  claim?: (signature: string, lastValidBlockHeight: number) => boolean;
+}
+
 export interface Builder {
-  build(p: Extract<Prepared, { kind: 'plan' }>, o: { signal: AbortSignal; freshBlockhash?: boolean; minLastValidBlockHeight?: number }): Promise<Built>;
+  build(p: Extract<Prepared, { kind: 'plan' }>, o: BuildOptions): Promise<Built>;
   /** Latest blockhash (cached); `fresh` forces a new fetch. */
   blockhash(signal: AbortSignal, fresh?: boolean): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
 }
@@ -347,35 +361,49 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         context: { tipLamports: have.tip.toString(), minTipLamports: min.toString() },
       });
     }
-    const [hash, price, tip] = await Promise.all([
+    const [first, price, tip] = await Promise.all([
       blockhash(o.signal, o.freshBlockhash),
       have.price ? Promise.resolve(0n) : cuPrice(o.signal, p.payer),
       have.tip !== undefined ? Promise.resolve(have.tip) : tipAmount(o.signal),
     ]);
-    if (o.minLastValidBlockHeight !== undefined && hash.lastValidBlockHeight <= o.minLastValidBlockHeight) {
+    if (o.minLastValidBlockHeight !== undefined && first.lastValidBlockHeight <= o.minLastValidBlockHeight) {
       throw new CairnError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, 'the RPC returned a blockhash that is already past its window', {
-        context: { lastValidBlockHeight: hash.lastValidBlockHeight, blockHeight: o.minLastValidBlockHeight },
+        context: { lastValidBlockHeight: first.lastValidBlockHeight, blockHeight: o.minLastValidBlockHeight },
       });
     }
-    const body: InstructionInput[] = [...p.instructions];
-    if (have.tip === undefined) {
-      const account = cfg.tipAccounts[Math.floor(Math.random() * cfg.tipAccounts.length)];
-      body.push(transferInstruction(p.payer, account, tip));
-    }
-    const head: InstructionInput[] = [];
-    if (!have.price) head.push(computeUnitPriceInstruction(price));
+    let hash = first;
+    const tipAccount = cfg.tipAccounts[Math.floor(Math.random() * cfg.tipAccounts.length)];
     let units: number | undefined;
-    const cl = cfg.cuLimit;
-    const sign = (limit: number | undefined): { wire: Uint8Array; signature: string } => {
-      const ixs = limit === undefined ? [...head, ...body] : [computeUnitLimitInstruction(limit), ...head, ...body];
+    /** Sign with `salt` applied to the first lever this transaction has (see BuildOptions.claim). */
+    const sign = (limit: number | undefined, salt: number): { wire: Uint8Array; signature: string; price: bigint; tip: bigint; units?: number } => {
+      const s = BigInt(salt);
+      let cuPrice = price;
+      let cuUnits = limit;
+      let tipLamports = tip;
+      const apart = (v: bigint, lo: bigint, hi: bigint): bigint | undefined => (v + s <= hi ? v + s : v - s >= lo ? v - s : undefined);
+      if (salt > 0) {
+        const p2 = have.price ? undefined : apart(price, 0n, cfg.maxCuPrice);
+        const u2 = p2 === undefined && limit !== undefined ? apart(BigInt(limit), 1n, 1_400_000n) : undefined;
+        const t2 = p2 === undefined && u2 === undefined && have.tip === undefined ? apart(tip, minimumTip(cfg), cfg.maxTipLamports) : undefined;
+        if (p2 !== undefined) cuPrice = p2;
+        else if (u2 !== undefined) cuUnits = Number(u2);
+        else if (t2 !== undefined) tipLamports = t2;
+        else throw NO_LEVER; // caught below: wait for a newer blockhash
+      }
+      const ixs: InstructionInput[] = [];
+      if (cuUnits !== undefined) ixs.push(computeUnitLimitInstruction(cuUnits));
+      if (!have.price) ixs.push(computeUnitPriceInstruction(cuPrice));
+      ixs.push(...p.instructions);
+      if (have.tip === undefined) ixs.push(transferInstruction(p.payer, tipAccount, tipLamports));
       const parts = compileMessage({ payer: p.payer, instructions: ixs, recentBlockhash: hash.blockhash, version: p.version, lookupTables: p.lookupTables });
       const { wire, signatures } = signMessageParts(parts, p.signers);
-      return { wire, signature: encodeBase58(signatures[0]) };
+      return { wire, signature: encodeBase58(signatures[0]), price: cuPrice, tip: tipLamports, ...(cuUnits !== undefined ? { units: cuUnits } : {}) };
     };
+    const cl = cfg.cuLimit;
     if (!have.limit) {
       if (typeof cl === 'number') units = cl;
       else {
-        const draft = sign(1_400_000);
+        const draft = sign(1_400_000, 0);
         const sim = (await race(rpc.simulateTransaction(draft.wire, { sigVerify: false, replaceRecentBlockhash: true }, { signal: o.signal }), o.signal)) as {
           value?: unknown;
         } & Record<string, unknown>;
@@ -390,19 +418,51 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         units = Math.min(units, 1_400_000);
       }
     }
-    const { wire, signature } = sign(units);
+    // Sign and claim in one synchronous step, so concurrent builds of identical inputs see each other.
+    let signed = sign(units, 0);
+    for (let salt = 1; o.claim && !o.claim(signed.signature, hash.lastValidBlockHeight); salt++) {
+      let next = salt <= 1_000 ? tryOr(() => sign(units, salt)) : undefined;
+      if (!next) {
+        // Nothing of ours left to vary: only a newer blockhash makes these bytes distinct.
+        hash = await newerBlockhash(hash.blockhash, o.signal);
+        salt = 0;
+        next = sign(units, 0);
+      }
+      signed = next;
+    }
     return {
-      wire,
-      signature,
+      wire: signed.wire,
+      signature: signed.signature,
       lastValidBlockHeight: hash.lastValidBlockHeight,
       buildMs: performance.now() - t0,
-      cuPrice: price,
-      ...(units !== undefined ? { cuLimit: units } : {}),
-      tipLamports: tip,
+      cuPrice: signed.price,
+      ...(signed.units !== undefined ? { cuLimit: signed.units } : {}),
+      tipLamports: signed.tip,
     };
   };
 
+  /** Wait for a blockhash other than `than` (a new one comes with each block). */
+  const newerBlockhash = async (than: string, signal: AbortSignal): Promise<{ blockhash: string; lastValidBlockHeight: number }> => {
+    for (;;) {
+      const h = await blockhash(signal, true);
+      if (h.blockhash !== than) return h;
+      await sleep(Math.max(50, Math.min(400, cfg.blockhashTtlMs)), signal);
+    }
+  };
+
   return { build, blockhash };
+}
+
+/** Thrown by a salted sign when no lever of the transaction has room left. */
+const NO_LEVER = Symbol('no lever');
+
+function tryOr<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch (e) {
+    if (e === NO_LEVER) return undefined;
+    throw e;
+  }
 }
 
 /**

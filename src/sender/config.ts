@@ -6,6 +6,7 @@
 import { InputError } from '../errors.js';
 import { addressBytes } from './address.js';
 import { toU64 } from './instructions.js';
+import type { JournalOptions } from './journal.js';
 
 // The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
@@ -63,8 +64,12 @@ export interface SenderOptions {
   maxResigns?: number;
   /** Default concurrency of `sendMany` (default 64). */
   concurrency?: number;
-  /** Journal file (append-only JSONL); off when absent. */
-  journal?: string;
+  /**
+   * Journal file (append-only JSONL) for exactly-once across crashes; off when absent. A path, or
+   * `{ path, compactAboveBytes?, keepEndedCount?, keepEndedMs? }` to tune compaction and how long
+   * ended intents stay known as idempotency keys.
+   */
+  journal?: string | ({ path: string } & JournalOptions);
   /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */
   blockhashTtlMs?: number;
   /** Fetch logs with getTransaction for failed transactions (default true). */
@@ -87,7 +92,9 @@ export interface ResolvedSenderOptions {
   onExpired: 'fail' | 'resign';
   maxResigns: number;
   concurrency: number;
+  /** The journal's path, when there is one. */
   journal?: string;
+  journalOptions?: JournalOptions;
   blockhashTtlMs: number;
   fetchLogs: boolean;
 }
@@ -163,8 +170,9 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
   if (!COMMITMENTS.includes(commitment)) throw new InputError('commitment', `expected one of ${COMMITMENTS.join(', ')}`);
   const onExpired = o.onExpired ?? 'fail';
   if (onExpired !== 'fail' && onExpired !== 'resign') throw new InputError('onExpired', "expected 'fail' or 'resign'");
-  if (o.journal !== undefined && (typeof o.journal !== 'string' || o.journal.length === 0)) {
-    throw new InputError('journal', 'expected a file path');
+  const { path: journal, ...journalOptions } = typeof o.journal === 'object' && o.journal !== null ? o.journal : { path: o.journal };
+  if (o.journal !== undefined && (typeof journal !== 'string' || journal.length === 0)) {
+    throw new InputError(typeof o.journal === 'object' ? 'journal.path' : 'journal', 'expected a file path');
   }
   const fetchLogs = o.fetchLogs ?? true;
   if (typeof fetchLogs !== 'boolean') throw new InputError('fetchLogs', 'expected a boolean');
@@ -184,7 +192,7 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     onExpired,
     maxResigns: posInt(o.maxResigns ?? 3, 'maxResigns', 0, 100),
     concurrency: posInt(o.concurrency ?? 64, 'concurrency', 1, 100_000),
-    ...(o.journal ? { journal: o.journal } : {}),
+    ...(journal ? { journal, journalOptions } : {}),
     blockhashTtlMs: posInt(o.blockhashTtlMs ?? 1_000, 'blockhashTtlMs', 0),
     fetchLogs,
   };

@@ -7,171 +7,233 @@
  * live signature.
  *
  * Writes are group-committed: records appended in the same turn of the event loop go out in one
- * `write` + one `fsync`, and every caller's promise resolves when its record is on disk. A torn last
- * line (crash mid-write) is ignored on load and cut off when the journal is reopened.
+ * write + one fdatasync, and each caller's promise resolves only when every byte of its record is
+ * written and synced. The journal fails closed: after any write error (a full disk, an I/O error) it
+ * cuts the file back to its last durable byte and refuses every further state change, so no record
+ * is ever half-stored behind a "durable" answer and nothing is written after a gap. A torn last line
+ * (crash mid-write) is cut off when the journal is reopened. One process holds a journal at a time
+ * (journal-lock.ts), and the file is compacted once it grows past a size (journal-compact.ts).
  */
-import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { CairnError, ErrorCodes } from '../errors.js';
+import { compactJournal, type Retention } from './journal-compact.js';
+import { openAppendFile, syncDir, writeAll, type JournalFile, type OpenJournalFile } from './journal-file.js';
+import { lockJournal, type JournalLock } from './journal-lock.js';
+import { streamJournal } from './journal-read.js';
+import { applyRecord, isTerminal, type IntentView, type JournalRecord } from './journal-records.js';
 
-export type IntentState = 'created' | 'signed' | 'landed' | 'confirmed' | 'failed' | 'expired' | 'abandoned';
-
-/** A serialisable plan to rebuild the transaction (only for instruction inputs; never secrets). */
-export interface JournalPlan {
-  payer: string;
-  version: 'legacy' | 0;
-  instructions: { programId: string; keys: [string, boolean, boolean][]; data: string }[];
-  lookupTables?: { key: string; addresses: string[] }[];
-}
-
-export type JournalRecord =
-  | { op: 'created'; id: string; at: number; plan?: JournalPlan }
-  | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight: number; attempt: number }
-  | { op: 'landed'; id: string; at: number; signature: string; slot: number }
-  | { op: 'confirmed'; id: string; at: number; signature: string; slot: number; commitment: string }
-  // `code` and `context` of the error that ended the intent (absent in records written before they existed)
-  | { op: 'failed'; id: string; at: number; signature?: string; slot?: number; error: string; code?: string; context?: Record<string, unknown> }
-  | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number }
-  | { op: 'abandoned'; id: string; at: number; reason: string; code?: string; context?: Record<string, unknown> };
-
-/** What the journal knows about one intent after folding its records. */
-export interface IntentView {
-  id: string;
-  state: IntentState;
-  plan?: JournalPlan;
-  /** Latest signed attempt (the only possibly live signature). */
-  signed?: { signature: string; wire: string; lastValidBlockHeight: number; attempt: number };
-  /** Final record when the intent ended. */
-  end?: JournalRecord;
-  attempts: number;
-}
+export { applyRecord, foldRecords, isTerminal, readJournal } from './journal-records.js';
+export type { IntentState, IntentView, JournalPlan, JournalRecord } from './journal-records.js';
 
 export interface Journal {
   readonly path: string;
-  /** Append a record; resolves once it is fsync'd. */
+  /**
+   * Append a record; resolves once every byte of it is written and synced. After a write error the
+   * journal is failed: this rejects with `SENDER_JOURNAL_FAILED` (context: the record's intent id,
+   * its last durable state and signature), now and for every later record.
+   */
   append(rec: JournalRecord): Promise<void>;
-  /** Every intent in the file, folded. */
+  /** Every intent the journal keeps (see `Retention`), folded from its durable records. */
   intents(): Map<string, IntentView>;
+  /** The write error that failed the journal, if one did. */
+  readonly failure: CairnError | undefined;
+  /** Rewrite the file with only what the kept intents need (also done on its own past a size). */
+  compact(): Promise<{ beforeBytes: number; afterBytes: number; intents: number }>;
   close(): Promise<void>;
 }
 
-const TERMINAL: ReadonlySet<IntentState> = new Set(['confirmed', 'failed', 'abandoned']);
-/** True when the intent reached an end no resume may change. `expired` is not terminal: resign may follow. */
-export function isTerminal(s: IntentState): boolean {
-  return TERMINAL.has(s);
+export interface JournalOptions extends Partial<Retention> {
+  /** Compact once the file grows past this many bytes (default 64 MiB; 0 = only on `compact()`). */
+  compactAboveBytes?: number;
+  /** The file layer (default: the real file); the soak campaign puts a full disk here. */
+  file?: OpenJournalFile;
 }
 
-/** Apply one record to the view of its intent (creating the view when new). */
-export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): void {
-  let v = views.get(r.id);
-  if (!v) {
-    v = { id: r.id, state: 'created', attempts: 0 };
-    views.set(r.id, v);
-  }
-  switch (r.op) {
-    case 'created':
-      if (r.plan) v.plan = r.plan;
-      break;
-    case 'signed':
-      v.signed = { signature: r.signature, wire: r.wire, lastValidBlockHeight: r.lastValidBlockHeight, attempt: r.attempt };
-      v.attempts = Math.max(v.attempts, r.attempt);
-      if (!isTerminal(v.state)) {
-        v.state = 'signed';
-        delete v.end;
-      }
-      break;
-    case 'landed':
-      if (v.state === 'signed') v.state = 'landed';
-      break;
-    case 'confirmed':
-    case 'failed':
-    case 'abandoned':
-      v.state = r.op;
-      v.end = r;
-      break;
-    case 'expired':
-      if (!isTerminal(v.state)) {
-        v.state = 'expired';
-        v.end = r;
-      }
-      break;
-  }
-}
+const MiB = 1 << 20;
+const DEFAULTS = { compactAboveBytes: 64 * MiB, keepEndedMs: Infinity, keepEndedCount: 100_000 };
 
-/** Fold records (in file order) into per-intent views. */
-export function foldRecords(records: Iterable<JournalRecord>): Map<string, IntentView> {
-  const out = new Map<string, IntentView>();
-  for (const r of records) applyRecord(out, r);
-  return out;
-}
-
-/** Read a journal file's records; a torn (unparsable) final line is dropped, any other bad line throws. */
-export function readJournal(path: string): JournalRecord[] {
-  if (!existsSync(path)) return [];
-  const text = readFileSync(path, 'utf8');
-  const lines = text.split('\n');
-  const out: JournalRecord[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
-    if (!line) continue;
-    try {
-      const r = JSON.parse(line) as JournalRecord;
-      if (!r || typeof r.id !== 'string' || typeof r.op !== 'string') throw new Error('not a record');
-      out.push(r);
-    } catch (cause) {
-      const isLast = lines.slice(i + 1).every((l) => l === '');
-      if (isLast) break; // torn write at crash time: the record never became durable
-      throw new CairnError(ErrorCodes.SENDER_JOURNAL, `journal ${path}: line ${i + 1} is not a record`, { context: { path, line: i + 1 }, cause });
-    }
-  }
-  return out;
+function positiveInt(v: unknown, field: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new CairnError(ErrorCodes.INPUT_INVALID, `"journal.${field}": expected a non-negative integer, got ${String(v)}`, { context: { field: `journal.${field}` } });
+  return v;
 }
 
 /**
- * Open (or create) a journal file for appending.
+ * Keeps the views of ended intents within the retention window: older ones are forgotten (their ids
+ * are no longer idempotency keys), so memory is bounded by the window, not by the file's history.
+ */
+function retainer(views: Map<string, IntentView>, keep: Retention): (v: IntentView) => void {
+  let ended = 0;
+  return (v) => {
+    if (!isTerminal(v.state)) return;
+    const at = (v.end as { at?: number } | undefined)?.at ?? 0;
+    if (at < Date.now() - keep.keepEndedMs) {
+      views.delete(v.id);
+      return;
+    }
+    if (++ended <= 2 * keep.keepEndedCount) return;
+    // Amortised: past twice the count, keep the newest `keepEndedCount` ended intents.
+    const all = [...views.values()].filter((x) => isTerminal(x.state));
+    all.sort((a, b) => ((a.end as { at: number }).at ?? 0) - ((b.end as { at: number }).at ?? 0));
+    for (const x of all.slice(0, all.length - keep.keepEndedCount)) views.delete(x.id);
+    ended = keep.keepEndedCount;
+  };
+}
+
+function openError(path: string, cause: unknown): CairnError {
+  if (cause instanceof CairnError) return cause;
+  const code = (cause as NodeJS.ErrnoException)?.code;
+  const why = code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : code === 'ENOSPC' ? 'the disk is full' : code === 'EROFS' ? 'read-only file system' : (cause as Error)?.message ?? String(cause);
+  return new CairnError(ErrorCodes.SENDER_JOURNAL, `cannot open journal ${path}: ${why}${code ? ` (${code})` : ''}`, { context: { path, ...(code ? { errno: code } : {}) }, cause });
+}
+
+/**
+ * Open (or create) a journal file for appending: takes its lock, reads it as a stream, cuts a torn
+ * tail, and compacts it when it is past `compactAboveBytes`.
  *
  * @example
  * const j = await openJournal('/var/lib/bot/sends.jsonl');
  * await j.append({ op: 'created', id: 'order-17', at: Date.now() });
+ * await j.close();
  */
-export async function openJournal(path: string): Promise<Journal> {
-  // A torn last line (the crash hit mid-write) never became durable: cut it off, so the next
-  // record starts on a fresh line and the file stays valid JSONL.
-  if (existsSync(path)) {
-    const text = readFileSync(path);
-    if (text.length > 0 && text[text.length - 1] !== 0x0a) {
-      const keep = text.lastIndexOf(0x0a) + 1;
-      const fd = openSync(path, 'r+');
+export async function openJournal(path: string, options: JournalOptions = {}): Promise<Journal> {
+  const compactAbove = positiveInt(options.compactAboveBytes, 'compactAboveBytes', DEFAULTS.compactAboveBytes);
+  const keep: Retention = {
+    keepEndedMs: positiveInt(options.keepEndedMs, 'keepEndedMs', DEFAULTS.keepEndedMs),
+    keepEndedCount: positiveInt(options.keepEndedCount, 'keepEndedCount', DEFAULTS.keepEndedCount),
+  };
+  const openFile = options.file ?? openAppendFile;
+  let lock: JournalLock;
+  try {
+    lock = await lockJournal(path);
+  } catch (e) {
+    throw openError(path, e);
+  }
+  const views = new Map<string, IntentView>();
+  const retain = retainer(views, keep);
+  let file: JournalFile | undefined;
+  let size: number;
+  let compactedSize = 0;
+  try {
+    const existed = existsSync(path);
+    const read = await streamJournal(path, (r) => {
+      applyRecord(views, r);
+      const v = views.get(r.id);
+      if (v) retain(v);
+    });
+    size = read.durableBytes;
+    if (read.tornAt !== undefined) {
+      // A torn last line (the crash hit mid-write) never became durable: cut it off, so the next
+      // record starts on a fresh line and the file stays valid JSONL.
+      const f = await openFile(path);
       try {
-        ftruncateSync(fd, keep);
-        fsyncSync(fd);
+        await f.truncate(read.durableBytes);
+        await f.datasync();
       } finally {
-        closeSync(fd);
+        await f.close();
       }
     }
+    if (compactAbove > 0 && size > compactAbove) {
+      size = compactedSize = (await compactJournal(path, views, openFile)).afterBytes;
+    }
+    file = await openFile(path);
+    if (!existed) await syncDir(path);
+  } catch (e) {
+    await file?.close().catch(() => undefined);
+    await lock.release().catch(() => undefined);
+    throw openError(path, e);
   }
-  let fh: FileHandle;
-  try {
-    fh = await open(path, 'a');
-  } catch (cause) {
-    throw new CairnError(ErrorCodes.SENDER_JOURNAL, `cannot open journal ${path}`, { context: { path }, cause });
-  }
-  const views = foldRecords(readJournal(path));
-  let pending: { line: string; resolve: () => void; reject: (e: unknown) => void }[] = [];
+  return journalOver(path, file, size, views, retain, lock, { openFile, compactAbove, compactedSize });
+}
+
+type Pending = { rec: JournalRecord; line: string; resolve: () => void; reject: (e: unknown) => void };
+
+function journalOver(
+  path: string,
+  initial: JournalFile,
+  initialSize: number,
+  views: Map<string, IntentView>,
+  retain: (v: IntentView) => void,
+  lock: JournalLock,
+  o: { openFile: OpenJournalFile; compactAbove: number; compactedSize: number },
+): Journal {
+  let file: JournalFile | undefined = initial;
+  let size = initialSize;
+  let compactedSize = o.compactedSize;
+  let pending: Pending[] = [];
   let flushing: Promise<void> | null = null;
   let closed = false;
+  let failure: CairnError | undefined;
+
+  /** The error one record gets once the journal failed: what is durable about its intent. */
+  const failedFor = (rec: JournalRecord, truncated: boolean): CairnError => {
+    const v = views.get(rec.id);
+    const state = v?.state ?? 'none';
+    const signature = v?.signed?.signature ?? (v?.end as { signature?: string } | undefined)?.signature;
+    return new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${path} failed (${failure!.message}); intent ${rec.id} is durably ${state}, its ${rec.op} record was not stored`, {
+      context: { path, id: rec.id, op: rec.op, state, ...(signature ? { signature } : {}), truncated, ...(failure!.context as object) },
+      cause: failure!.cause,
+    });
+  };
+
+  const fail = async (cause: unknown, batch: Pending[]): Promise<void> => {
+    const code = (cause as NodeJS.ErrnoException)?.code;
+    failure = new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `write failed${code ? ` (${code})` : ''}`, { context: { path, ...(code ? { errno: code } : {}) }, cause });
+    // Cut back to the last durable byte, so no part of a refused record remains to be read later.
+    let truncated = false;
+    if (file) {
+      try {
+        await file.truncate(size);
+        await file.datasync();
+        truncated = true;
+      } catch {
+        /* the reader cuts a torn tail on the next open; a full record left here is one we refused */
+      }
+    }
+    for (const p of [...batch, ...pending]) p.reject(failedFor(p.rec, truncated));
+    pending = [];
+  };
+
+  const compactNow = async (): Promise<{ beforeBytes: number; afterBytes: number; intents: number }> => {
+    const before = size;
+    await file!.close();
+    file = undefined;
+    let r;
+    try {
+      r = await compactJournal(path, views, o.openFile);
+      size = compactedSize = r.afterBytes;
+    } finally {
+      file = await o.openFile(path);
+    }
+    return { beforeBytes: before, afterBytes: r.afterBytes, intents: r.intents };
+  };
 
   const flush = async (): Promise<void> => {
-    while (pending.length > 0) {
+    while (pending.length > 0 && !failure) {
       const batch = pending;
       pending = [];
+      const bytes = Buffer.from(batch.map((p) => p.line).join(''));
       try {
-        await fh.write(batch.map((p) => p.line).join(''));
-        await fh.datasync();
-        for (const p of batch) p.resolve();
+        await writeAll(file!, bytes);
+        await file!.datasync();
       } catch (cause) {
-        const err = new CairnError(ErrorCodes.SENDER_JOURNAL, `journal ${path}: write failed`, { context: { path }, cause });
-        for (const p of batch) p.reject(err);
+        await fail(cause, batch);
+        break;
+      }
+      size += bytes.length;
+      for (const p of batch) {
+        applyRecord(views, p.rec);
+        const v = views.get(p.rec.id);
+        if (v) retain(v);
+        p.resolve();
+      }
+      if (o.compactAbove > 0 && size > Math.max(o.compactAbove, 2 * compactedSize)) {
+        // Compaction is housekeeping: when it fails (no room for the copy) the journal goes on as it was.
+        try {
+          await compactNow();
+        } catch (e) {
+          if (!file) await fail(e, []);
+        }
       }
     }
     flushing = null;
@@ -179,11 +241,14 @@ export async function openJournal(path: string): Promise<Journal> {
 
   return {
     path,
+    get failure() {
+      return failure;
+    },
     append(rec) {
       if (closed) return Promise.reject(new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { path } }));
-      applyRecord(views, rec);
+      if (failure) return Promise.reject(failedFor(rec, true));
       return new Promise<void>((resolve, reject) => {
-        pending.push({ line: JSON.stringify(rec) + '\n', resolve, reject });
+        pending.push({ rec, line: JSON.stringify(rec) + '\n', resolve, reject });
         // Defer the flush one macrotask so records from the same burst share one fsync.
         flushing ??= new Promise<void>((r) => setImmediate(r)).then(flush);
       });
@@ -191,11 +256,22 @@ export async function openJournal(path: string): Promise<Journal> {
     intents() {
       return views;
     },
+    async compact() {
+      if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { path } });
+      while (flushing) await flushing;
+      if (failure) throw failure;
+      return compactNow();
+    },
     async close() {
       if (closed) return;
       closed = true;
       while (flushing) await flushing;
-      await fh.close();
+      try {
+        await file?.close();
+      } finally {
+        file = undefined;
+        await lock.release();
+      }
     },
   };
 }

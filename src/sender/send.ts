@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { createClient } from '../rpc/client.js';
 import { sleep } from '../rpc/retry.js';
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
+import { AbortError, BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
 import { linkSignals, senderAbortError } from './abort.js';
 import { createBuilder, planFromJournal, planToJournal, prepareInput, type Built, type Prepared, type SendInput } from './build.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
@@ -117,6 +117,13 @@ export interface Sender {
   sendMany(inputs: Iterable<SendInput> | AsyncIterable<SendInput>, options?: SendManyOptions): AsyncIterableIterator<SendManyItem>;
   /** Drive every unfinished intent of the journal to an end. */
   resume(options?: ResumeOptions): Promise<SendManyItem[]>;
+  /**
+   * Reopen an intent whose failure proved that nothing of it can land — it was never signed (e.g.
+   * a blockhash fetch failed), its blockhash expired unlanded, or `/fast` refused its bytes — and
+   * drive it again under the same id. Anything else (landed, failed on chain, unknown) is refused:
+   * sending it again would be a second payment. Needs a journal.
+   */
+  retry(id: string, options?: Omit<SendOptions, 'id'> & { signers?: readonly SignerInput[] }): Promise<SendOutcome>;
   on<K extends SenderEventName>(name: K, fn: SenderListener<K>): () => void;
   readonly stats: SenderStats;
   readonly config: ResolvedSenderOptions;
@@ -134,15 +141,6 @@ const OUTCOMES: ReadonlySet<string> = new Set([
   ErrorCodes.SENDER_TRANSACTION_FAILED,
   ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
   ErrorCodes.SENDER_REJECTED,
-]);
-
-/** Build failures that would fail again on retry. */
-const DETERMINISTIC: ReadonlySet<string> = new Set([
-  ErrorCodes.INPUT_INVALID,
-  ErrorCodes.SENDER_MISSING_TIP,
-  ErrorCodes.SENDER_MISSING_CU_PRICE,
-  ErrorCodes.SENDER_INVALID_TRANSACTION,
-  ErrorCodes.SENDER_TRANSACTION_FAILED,
 ]);
 
 const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
@@ -206,15 +204,61 @@ export function createSender(config: SenderConfig): Sender {
   const counters = { submits: 0, rebroadcasts: 0 };
   let closed = false;
   let lastActivity = Date.now();
+  // Who owns each signature this sender signed or found in its journal: identical inputs sign to
+  // identical bytes, and two intents must never share one transaction (issue: 20 identical
+  // transfers reported 20 ok while 8 landed). Entries of blockhashes long gone are pruned.
+  const owners = new Map<string, { id: string; lastValidBlockHeight: number }>();
+  const claimFor =
+    (id: string) =>
+    (signature: string, lastValidBlockHeight: number): boolean => {
+      const o = owners.get(signature);
+      if (o && o.id !== id) return false;
+      owners.set(signature, { id, lastValidBlockHeight });
+      if (owners.size > 50_000) for (const [k, v] of owners) if (v.lastValidBlockHeight < lastValidBlockHeight - 300) owners.delete(k);
+      return true;
+    };
+  // Where each intent's live attempt stands, for the context of an abort: may its bytes still land?
+  const lives = new Map<string, { signature: string; lastValidBlockHeight: number; submitted: boolean }>();
   let journalP: Promise<Journal> | undefined;
   const journal = (): Promise<Journal> | undefined => {
     if (!cfg.journal) return undefined;
-    journalP ??= openJournal(cfg.journal);
+    journalP ??= openJournal(cfg.journal, cfg.journalOptions).then((j) => {
+      for (const v of j.intents().values()) {
+        const sig = v.signed?.signature ?? (v.end as { signature?: string } | undefined)?.signature;
+        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0 });
+      }
+      return j;
+    });
     return journalP;
   };
   const record = async (rec: JournalRecord): Promise<void> => {
     const j = journal();
     if (j) await (await j).append(rec);
+  };
+  /**
+   * Journal a state change; when the journal cannot, the caller learns what is true of the intent
+   * (`state`: what the sender knows, `journalState`: what the journal durably holds; a journal state
+   * that is not an end means resume() finishes the intent once the journal is writable again).
+   */
+  const journaled = async (rec: JournalRecord, known: { state: string; signature?: string; slot?: number; what: string }): Promise<void> => {
+    try {
+      await record(rec);
+    } catch (e) {
+      if (!(e instanceof CairnError) || e.code !== ErrorCodes.SENDER_JOURNAL_FAILED) throw e;
+      const c = e.context as { state?: string; path?: string; errno?: string };
+      throw new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `intent ${rec.id}: ${known.what}, but the journal could not record it (${c.errno ?? 'write failed'}); the journal holds it as ${c.state ?? 'unknown'}`, {
+        context: {
+          id: rec.id,
+          state: known.state,
+          journalState: c.state ?? 'none',
+          ...(known.signature ? { signature: known.signature } : {}),
+          ...(known.slot !== undefined ? { slot: known.slot } : {}),
+          ...(c.path ? { path: c.path } : {}),
+          ...(c.errno ? { errno: c.errno } : {}),
+        },
+        cause: e,
+      });
+    }
   };
 
   let warmTimer: ReturnType<typeof setInterval> | undefined;
@@ -251,39 +295,46 @@ export function createSender(config: SenderConfig): Sender {
           });
         }
         if (prepared.kind === 'wire') {
-          const lvbh = await wireLastValid(prepared.recentBlockhash, prepared.lastValidBlockHeight, o.signal);
+          let lvbh: number;
+          try {
+            lvbh = await wireLastValid(prepared.recentBlockhash, prepared.lastValidBlockHeight, o.signal);
+          } catch (e) {
+            // Not sent by cairn: the caller still holds the bytes, and nothing here can send them later.
+            if (o.signal.aborted || !(e instanceof CairnError)) throw e;
+            await journaled({ op: 'failed', id, at: Date.now(), error: e.message, ...journalFailure(e) }, { state: 'created', what: `reading the blockhash's expiry failed (${e.code})` });
+            throw e;
+          }
           current = { wire: prepared.wire, signature: prepared.signature, lastValidBlockHeight: lvbh };
         } else {
           let built: Built;
           try {
             built = await builder.build(prepared, {
               signal: o.signal,
+              claim: claimFor(id),
               freshBlockhash: minHeight !== undefined,
               ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
             });
           } catch (e) {
-            // Nothing was signed or sent. A deterministic refusal ends the intent; a transient RPC
-            // failure leaves it 'created', so resume() (or the same id later) can try again.
-            if (e instanceof CairnError && DETERMINISTIC.has(e.code)) {
-              await record({ op: 'failed', id, at: Date.now(), error: e.message, ...journalFailure(e) });
-              events.emit('failed', { id, error: e });
-            }
-            throw e;
+            // Nothing was signed or sent, so nothing of this attempt can land: the failure is final,
+            // in the journal as for the caller (a transient one can be reopened with retry(id)).
+            // An abort is not a failure: the intent stays as it is and resume() finishes it.
+            if (o.signal.aborted) throw e;
+            const err = e instanceof CairnError ? e : new CairnError(ErrorCodes.SENDER_INVALID_TRANSACTION, `building the transaction failed: ${(e as Error)?.message ?? String(e)}`, { context: { id }, cause: e });
+            await journaled({ op: 'failed', id, at: Date.now(), error: err.message, ...journalFailure(err) }, { state: minHeight === undefined ? 'created' : 'expired', what: `building failed (${err.code}: ${err.message})` });
+            events.emit('failed', { id, error: err });
+            throw err;
           }
           timings.buildMs = built.buildMs;
           current = { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
         }
         attempt++;
         // Durable BEFORE the bytes leave: after a crash this record names the only live signature.
-        await record({
-          op: 'signed',
-          id,
-          at: Date.now(),
-          signature: current.signature,
-          wire: b64(current.wire),
-          lastValidBlockHeight: current.lastValidBlockHeight,
-          attempt,
-        });
+        // When the journal cannot store it, the bytes are never sent.
+        await journaled(
+          { op: 'signed', id, at: Date.now(), signature: current.signature, wire: b64(current.wire), lastValidBlockHeight: current.lastValidBlockHeight, attempt },
+          { state: minHeight === undefined ? 'created' : 'expired', what: 'signed, not sent' },
+        );
+        lives.set(id, { signature: current.signature, lastValidBlockHeight: current.lastValidBlockHeight, submitted: false });
         fresh = true;
       }
       const cur = current;
@@ -293,6 +344,8 @@ export function createSender(config: SenderConfig): Sender {
         lastActivity = Date.now();
         counters.submits++;
         sends++;
+        const live = lives.get(id);
+        if (live) live.submitted = true;
         const r = await submitOnce(rpc, cur.wire, cfg.swqosOnly, o.signal);
         if (!r.ok && r.fatal) throw r.error;
       };
@@ -300,11 +353,14 @@ export function createSender(config: SenderConfig): Sender {
         try {
           await submit();
         } catch (e) {
-          if (e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED) {
-            await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message, ...journalFailure(e) });
+          // A refusal of bytes never sent before is final. Bytes an earlier process already sent
+          // may have landed whatever this host says now: the tracker decides those.
+          if (!(e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED)) throw e;
+          if (fresh) {
+            await journaled({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message, ...journalFailure(e) }, { state: 'failed', signature: cur.signature, what: 'the host refused the transaction' });
             events.emit('failed', { id, signature: cur.signature, error: e });
+            throw e;
           }
-          throw e;
         }
         timings.firstSubmitMs ??= performance.now() - t0;
         events.emit('sent', { id, signature: cur.signature, attempt });
@@ -343,7 +399,10 @@ export function createSender(config: SenderConfig): Sender {
       }
       if (result.kind === 'confirmed') {
         timings.confirmedMs = performance.now() - t0;
-        await record({ op: 'confirmed', id, at: Date.now(), signature: cur.signature, slot: result.slot, commitment: result.commitment });
+        await journaled(
+          { op: 'confirmed', id, at: Date.now(), signature: cur.signature, slot: result.slot, commitment: result.commitment },
+          { state: 'confirmed', signature: cur.signature, slot: result.slot, what: `landed and ${result.commitment} in slot ${result.slot} (signature ${cur.signature})` },
+        );
         events.emit('confirmed', { id, signature: cur.signature, slot: result.slot, commitment: result.commitment });
         return { id, signature: cur.signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
       }
@@ -365,19 +424,19 @@ export function createSender(config: SenderConfig): Sender {
           `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}`,
           { context: { signature: cur.signature, err: result.err, slot: result.slot, ...(logs ? { logs } : {}) } },
         );
-        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message, ...journalFailure(err) });
+        await journaled(
+          { op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message, ...journalFailure(err) },
+          { state: 'failed', signature: cur.signature, slot: result.slot, what: `failed on chain in slot ${result.slot} (signature ${cur.signature})` },
+        );
         events.emit('failed', { id, signature: cur.signature, error: err });
         throw err;
       }
       // Proven expired: the final status read after the height passed found nothing.
-      await record({
-        op: 'expired',
-        id,
-        at: Date.now(),
-        signature: cur.signature,
-        lastValidBlockHeight: result.lastValidBlockHeight,
-        blockHeight: result.blockHeight,
-      });
+      await journaled(
+        { op: 'expired', id, at: Date.now(), signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight },
+        { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
+      );
+      lives.delete(id);
       const willResign = o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns;
       events.emit('expired', {
         id,
@@ -392,7 +451,10 @@ export function createSender(config: SenderConfig): Sender {
           `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
           { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight } },
         );
-        await record({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message, ...journalFailure(err) });
+        await journaled(
+          { op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message, ...journalFailure(err) },
+          { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
+        );
         throw err;
       }
       current = undefined;
@@ -418,13 +480,21 @@ export function createSender(config: SenderConfig): Sender {
     const p = run(link.signal)
       .catch((e: unknown) => {
         // After an abort, whatever broke (a request, a wait, the closed tracker) is reported as the
-        // abort — unless the intent had already reached a real outcome.
-        if (link.signal.aborted && !(e instanceof CairnError && OUTCOMES.has(e.code))) throw senderAbortError(link.signal, 'send');
+        // abort — unless the intent had already reached a real outcome. An abort is not a failure:
+        // its context says whether bytes were sent (`mayLand`) and, with a journal, resume() ends it.
+        const ended = e instanceof CairnError && OUTCOMES.has(e.code) && e.code !== ErrorCodes.SENDER_ABORTED;
+        if (link.signal.aborted && !ended) {
+          const err = e instanceof AbortError && e.code === ErrorCodes.SENDER_ABORTED ? e : senderAbortError(link.signal, 'send');
+          const live = lives.get(id);
+          Object.assign(err.context, { id, mayLand: !!live?.submitted, ...(live ? { signature: live.signature, lastValidBlockHeight: live.lastValidBlockHeight } : {}) });
+          throw err;
+        }
         throw e;
       })
       .finally(() => {
         link.release();
         inflight.delete(id);
+        lives.delete(id);
       });
     inflight.set(id, p);
     return p;
@@ -511,6 +581,17 @@ export function createSender(config: SenderConfig): Sender {
       }
     }
     const prepared = prepareInput(input, cfg);
+    if (prepared.kind === 'wire') {
+      // Signed bytes cannot be made distinct: the same bytes under another id would be reported as a
+      // second payment while only one can land.
+      const owner = owners.get(prepared.signature);
+      if (owner && owner.id !== id) {
+        throw new InputError('input.wire', `these signed bytes (signature ${prepared.signature}) are already intent ${JSON.stringify(owner.id)}; the same bytes are one payment: send them under that id`, {
+          got: prepared.signature,
+        });
+      }
+      claimFor(id)(prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER);
+    }
     return start(
       id,
       async (signal) => {
@@ -584,6 +665,39 @@ export function createSender(config: SenderConfig): Sender {
     }
   }
 
+  const retry: Sender['retry'] = async (id, options = {}) => {
+    assertOpen();
+    if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
+    const jp = journal();
+    if (!jp) throw new InputError('journal', 'retry() needs a sender created with a journal');
+    const joined = inflight.get(id);
+    if (joined) return joined;
+    const j = await jp;
+    const v = j.intents().get(id);
+    if (!v) throw new InputError('id', `intent ${JSON.stringify(id)} is not in the journal (never sent, or older than its retention)`);
+    const commitment = options.commitment ?? cfg.commitment;
+    const onExpired = options.onExpired ?? cfg.onExpired;
+    const opts = { ...(options.signal ? { signal: options.signal } : {}), commitment, onExpired };
+    if (!isTerminal(v.state)) return resumeView(v, new Map(), opts);
+    const end = v.end as Extract<JournalRecord, { op: 'failed' }> | undefined;
+    const retryable =
+      end?.op === 'failed' && (end.signature === undefined || end.code === ErrorCodes.SENDER_BLOCKHASH_EXPIRED || end.code === ErrorCodes.SENDER_REJECTED);
+    if (!retryable) {
+      const what = v.state === 'confirmed' ? 'landed' : end?.op === 'failed' ? `failed with ${end.code ?? 'an error'} after its transaction was sent` : `ended ${v.state}`;
+      throw new InputError('id', `intent ${JSON.stringify(id)} ${what}; sending it again would be a second payment: use a new id if that is what you want`);
+    }
+    if (!v.plan) throw new InputError('id', `intent ${JSON.stringify(id)} has no plan to rebuild from (signed bytes are not re-signed by cairn)`);
+    const extra = new Map<string, Signer>();
+    (options.signers ?? []).forEach((s, i) => {
+      const k = toSigner(s, `options.signers[${i}]`);
+      extra.set(k.address, k);
+    });
+    const plan = planFromJournal(v.plan, new Map([...keyring, ...extra]));
+    if ('missing' in plan) throw new InputError('options.signers', `re-signing intent ${JSON.stringify(id)} needs ${plan.missing.join(', ')}: pass them in options.signers or createSender({ signers })`);
+    await record({ op: 'retried', id, at: Date.now() });
+    return resumeView(v, extra, opts);
+  };
+
   const resume: Sender['resume'] = async (o = {}) => {
     assertOpen();
     const jp = journal();
@@ -618,6 +732,7 @@ export function createSender(config: SenderConfig): Sender {
     send,
     sendMany: (inputs, o) => sendMany(inputs, o),
     resume,
+    retry,
     on: (name, fn) => events.on(name, fn),
     get stats() {
       return { tracker: { ...tracker.stats }, submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size };
@@ -630,7 +745,7 @@ export function createSender(config: SenderConfig): Sender {
       life.abort(new CairnError(ErrorCodes.SENDER_CLOSED, 'sender closed'));
       tracker.close();
       await Promise.allSettled([...inflight.values()]);
-      if (journalP) await (await journalP).close();
+      if (journalP) await journalP.then((j) => j.close(), () => undefined);
       events.clear();
       if (ownsClient) await rpc.close?.();
     },

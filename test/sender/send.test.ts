@@ -283,22 +283,27 @@ describe('sender against the devnet', () => {
     await expect(sender.send({ instructions: [], payer: env.payer })).rejects.toMatchObject({ code: 'SENDER_CLOSED' });
   });
 
-  it('the same signed bytes under two ids: aborting one leaves the other alive, and each abort and close() are prompt', async () => {
+  it('the same signed bytes under a second id are refused (one transaction is one payment); aborting one intent leaves another alive, and each abort and close() are prompt', async () => {
     const sender = createSender({ client: env.client, ...fast, rebroadcastMs: 100 });
     const kp = Keypair.fromSecretKey(env.payer.secretKey());
     const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
-    const tx = new Transaction({ feePayer: kp.publicKey, blockhash, lastValidBlockHeight });
-    tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }));
-    tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }));
-    tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[0]), lamports: 1_000_000 }));
-    tx.sign(kp);
-    const wire = new Uint8Array(tx.serialize());
+    const signedTransfer = (): Uint8Array => {
+      const tx = new Transaction({ feePayer: kp.publicKey, blockhash, lastValidBlockHeight });
+      tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }));
+      tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }));
+      tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[0]), lamports: 1_000_000 }));
+      tx.sign(kp);
+      return new Uint8Array(tx.serialize());
+    };
+    const wire = signedTransfer();
     env.devnet.control.setFaults('fast', { dropRate: 1 });
     try {
       const acA = new AbortController();
       const acB = new AbortController();
       const a = sender.send({ wire, lastValidBlockHeight }, { id: 'a', signal: acA.signal });
-      const b = sender.send({ wire, lastValidBlockHeight }, { id: 'b', signal: acB.signal });
+      // the same bytes under another id would be a second "payment" sharing a's only transaction
+      await expect(sender.send({ wire, lastValidBlockHeight }, { id: 'a2' })).rejects.toMatchObject({ code: 'INPUT_INVALID', context: { field: 'input.wire' } });
+      const b = sender.send({ wire: signedTransfer(), lastValidBlockHeight }, { id: 'b', signal: acB.signal });
       let bSettled = false;
       b.then(
         () => (bSettled = true),
@@ -306,17 +311,17 @@ describe('sender against the devnet', () => {
       );
       await sleep(300);
       acA.abort(new Error('stop a'));
-      await expect(a).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
+      await expect(a).rejects.toMatchObject({ code: 'SENDER_ABORTED', context: { id: 'a', mayLand: true } });
       await sleep(300);
-      expect(bSettled).toBe(false); // 'b' still tracks (and rebroadcasts) the shared signature
+      expect(bSettled).toBe(false); // 'b' still tracks (and rebroadcasts) its own signature
       expect(sender.stats.inFlight).toBe(1);
       const t0 = performance.now();
       acB.abort(new Error('stop b'));
       await expect(b).rejects.toMatchObject({ code: 'SENDER_ABORTED' });
       expect(performance.now() - t0).toBeLessThan(200);
-      // and with both ids alive, close() rejects both and returns at once
-      const c = sender.send({ wire, lastValidBlockHeight }, { id: 'c' });
-      const d = sender.send({ wire, lastValidBlockHeight }, { id: 'd' });
+      // and with two intents alive, close() rejects both and returns at once
+      const c = sender.send({ wire: signedTransfer(), lastValidBlockHeight }, { id: 'c' });
+      const d = sender.send({ wire: signedTransfer(), lastValidBlockHeight }, { id: 'd' });
       await sleep(200);
       const t1 = performance.now();
       await sender.close();
