@@ -37,6 +37,8 @@ enum {
   E_BAD_NUMBER = 5,
   E_TRAILING_CONTENT = 6,
   E_TOO_DEEP = 7,
+  /* 9, not 8: -(2 + 8) is CAIRN_JSON_SUSPENDED */
+  E_NUMBER_TOO_LONG = 9,
 };
 
 static const uint8_t ws_tab[256] = {[' '] = 1, ['\t'] = 1, ['\n'] = 1, ['\r'] = 1};
@@ -482,6 +484,11 @@ value_c:
       if (j < n && (b[j] == '+' || b[j] == '-')) j++;
       if (j >= n || !is_digit(b[j])) FAIL(E_BAD_NUMBER, start);
       while (j < n && is_digit(b[j])) j++;
+    }
+    if (UNLIKELY(j - start > CAIRN_JSON_MAX_NUMBER_CHARS)) {
+      /* over the limit (json_scan.h): the literal's end goes to tape[1] for the error message */
+      if (tape_u32s > 1) tape[1] = (uint32_t)j;
+      FAIL(E_NUMBER_TOO_LONG, start);
     }
     if (UNLIKELY(count >= cap)) return CAIRN_JSON_TAPE_FULL;
     const size_t e = count++;

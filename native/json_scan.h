@@ -9,12 +9,16 @@
 #include <stdint.h>
 
 #define CAIRN_JSON_MAX_DEPTH 1024
+/* Number literals longer than this are refused (tape-format.ts MAX_NUMBER_CHARS says why). */
+#define CAIRN_JSON_MAX_NUMBER_CHARS 40
 #define CAIRN_JSON_TAPE_FULL (-1)
 
 /*
  * Scan b[0..n); fill tape (tape_u32s u32, 4 per entry; a trailing partial entry is never used).
  * Returns the entry count, CAIRN_JSON_TAPE_FULL (-1) when an entry does not fit, or -(2 + error code)
- * with the error's byte offset written to tape[0] (when tape_u32s > 0). Error codes are ScanError's.
+ * with the error's byte offset written to tape[0] (when tape_u32s > 0), and for a number longer than
+ * CAIRN_JSON_MAX_NUMBER_CHARS (code 9) its end to tape[1] (when tape_u32s > 1). Error codes are
+ * ScanError's.
  */
 int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s);
 

@@ -12,10 +12,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CairnError } from '../../src/errors.js';
 import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
 import { newJsScanState, scanJsonJs } from '../../src/merkle/json/scan-js.js';
 import { JsonScan, jsonScanBackend, scanJson } from '../../src/merkle/json/tape.js';
-import { ENTRY, F_ESCAPED, MAX_DEPTH, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
+import { ENTRY, F_ESCAPED, MAX_DEPTH, MAX_NUMBER_CHARS, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
 // (e.g. one with -DCAIRN_JSON_NO_SIMD, the portable path) in place of the addon's.
@@ -108,7 +109,8 @@ function checkReference(bytes: Uint8Array, label: string): number {
   const { ret, tape } = scan(scanJsonJs, bytes);
   const p = parses(bytes);
   expect(ret !== TAPE_FULL, label).toBe(true);
-  if (ret === err(ScanError.TooDeep)) return ret; // JSON.parse nests deeper; checked by the callers
+  // JSON.parse nests deeper and reads longer numbers; checked by the callers
+  if (ret === err(ScanError.TooDeep) || ret === err(ScanError.NumberTooLong)) return ret;
   expect(ret >= 0, `${label}: scan ${ret} @${tape[0]} vs JSON.parse ${p.ok ? 'ok' : 'error'}`).toBe(p.ok);
   if (p.ok) expect(rebuild(bytes, tape, ret), label).toEqual(p.value);
   else expect(tape[0]!, label).toBeLessThanOrEqual(bytes.length);
@@ -186,6 +188,10 @@ for (let pad = 0; pad < 18; pad++) {
     add(`unterminated escape pad ${pad} len ${k}`, `${' '.repeat(pad)}"${'a'.repeat(k)}\\`);
     add(`key pad ${pad} len ${k}`, `{${' '.repeat(pad)}"${'a'.repeat(k)}":"${'b'.repeat(k)}"}`);
   }
+}
+// numbers at and over MAX_NUMBER_CHARS, of every form
+for (const lit of ['1'.repeat(40), '1'.repeat(41), `-${'1'.repeat(39)}`, `-${'1'.repeat(40)}`, `1.${'5'.repeat(38)}`, `1.${'5'.repeat(39)}`, `1e${'0'.repeat(38)}`, `1e+${'0'.repeat(38)}`, `0.${'0'.repeat(60)}`, `1${'0'.repeat(40)}.`, `1${'0'.repeat(40)}x`]) {
+  for (const c of contexts(lit)) add(`long number ${c}`, c);
 }
 // long strings, many entries
 add('long string', `"${'x'.repeat(5000)}\\n${'y'.repeat(3000)}"`);
@@ -295,10 +301,22 @@ describe('scanJsonJs (the reference) against JSON.parse', () => {
       ['{} \n x', ScanError.TrailingContent, 5],
       [deepArr(MAX_DEPTH + 1), ScanError.TooDeep, MAX_DEPTH],
       [deepObj(MAX_DEPTH + 1), ScanError.TooDeep, 5 * MAX_DEPTH],
+      [`[${'1'.repeat(MAX_NUMBER_CHARS + 1)}]`, ScanError.NumberTooLong, 1],
+      [`{"a": -0.${'1'.repeat(MAX_NUMBER_CHARS)}}`, ScanError.NumberTooLong, 6],
+      // the grammar first: a literal that is not a number is that, however long
+      [`[1${'0'.repeat(MAX_NUMBER_CHARS)}.]`, ScanError.BadNumber, 1],
     ];
     for (const [text, e, at] of cases) {
       const { ret, tape } = scan(scanJsonJs, u8(text));
       expect(`${ret} @${tape[0]}`, String(text).slice(0, 40)).toBe(`${err(e)} @${at}`);
+    }
+  });
+
+  it('numbers: MAX_NUMBER_CHARS characters scan, one more is refused, with the literal\'s end in tape[1]', () => {
+    for (const lit of ['9'.repeat(MAX_NUMBER_CHARS), `-${'9'.repeat(MAX_NUMBER_CHARS - 1)}`, `1.${'5'.repeat(MAX_NUMBER_CHARS - 2)}`]) {
+      expect(checkReference(u8(`[${lit}]`), lit)).toBe(2);
+      const { ret, tape } = scan(scanJsonJs, u8(`[${lit}0, 1]`));
+      expect([ret, tape[0], tape[1]], lit).toEqual([err(ScanError.NumberTooLong), 1, 2 + lit.length]);
     }
   });
 
@@ -513,6 +531,42 @@ describe('resumable scans', () => {
     expect(() => {
       while (!bad.advance(bad.reached + 4096));
     }).toThrow(/^"json": not valid JSON: unexpected character at byte \d+/);
+  });
+});
+
+// A hostile response must not stall the calling thread: a 20 MB number or 100,000 levels of nesting
+// are refused by the scan itself, with a typed error that quotes a short prefix.
+describe('scanJson limits', () => {
+  const refused = (b: Uint8Array): CairnError => {
+    try {
+      scanJson(b);
+    } catch (e) {
+      return e as CairnError;
+    }
+    throw new Error('scanned');
+  };
+
+  it('a 20 MB integer literal is INPUT_TOO_LARGE naming its byte and length, quoting 32 characters', () => {
+    const lit = '9'.repeat(20_000_000);
+    const b = u8(`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1},"value":${lit}}}`);
+    const at = b.indexOf(0x39);
+    const { ret, tape } = scan(scanJsonJs, b, 64);
+    expect([ret, tape[0], tape[1]]).toEqual([err(ScanError.NumberTooLong), at, at + lit.length]);
+    if (native) expect(scan(native, b, 64).ret).toBe(err(ScanError.NumberTooLong));
+    const e = refused(b);
+    expect(e).toBeInstanceOf(CairnError);
+    expect(e.code).toBe('INPUT_TOO_LARGE');
+    expect(e.context).toEqual({ field: 'json', limit: MAX_NUMBER_CHARS, got: lit.length, at });
+    expect(e.message).toBe(`"json": the number at byte ${at} is ${lit.length} characters long (at most ${MAX_NUMBER_CHARS}): ${'9'.repeat(32)}…`);
+  });
+
+  it('100,000 levels of nesting are INPUT_TOO_LARGE at the level past MAX_DEPTH', () => {
+    for (const text of ['['.repeat(100_000) + ']'.repeat(100_000), '{"a":'.repeat(100_000)]) {
+      const e = refused(u8(text));
+      expect(e.code).toBe('INPUT_TOO_LARGE');
+      expect(e.context).toMatchObject({ field: 'json', limit: MAX_DEPTH });
+      expect(e.message.length).toBeLessThan(100);
+    }
   });
 });
 

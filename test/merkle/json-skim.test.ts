@@ -248,4 +248,25 @@ describe('verify(bytes) with skimmed items: the parsed path’s answers', () => 
       expect(await outcome(early.verify('asset-proof', b)), `case ${i}`).toEqual({ error: ['InputError', 'INPUT_INVALID', want] });
     }
   });
+
+  it('a late item over the JSON limits (a 2 MB number, 100,000 levels): the plain scan\'s INPUT_TOO_LARGE', async () => {
+    const good = JSON.stringify(proofs);
+    const late = good.lastIndexOf('{"root"');
+    const cases = [
+      good.slice(0, late) + good.slice(late).replace(/"node_index":\d+/, `"node_index":${'7'.repeat(41)}`),
+      good.slice(0, late) + good.slice(late).replace(/"node_index":\d+/, `"node_index":${'7'.repeat(2_000_000)}`),
+      good.slice(0, late) + good.slice(late).replace(/"tree_id":"\w+"/, `"tree_id":${'['.repeat(100_000)}${']'.repeat(100_000)}`),
+    ];
+    for (const [i, text] of cases.entries()) {
+      const b = Buffer.from(text);
+      let want = '';
+      try {
+        scanJson(b).release();
+      } catch (e) {
+        want = (e as Error).message;
+      }
+      expect(want, `case ${i} is over a limit`).toMatch(/^"json": (the number|nested deeper)/);
+      expect(await outcome(early.verify('asset-proof', b)), `case ${i}`).toEqual({ error: ['CairnError', 'INPUT_TOO_LARGE', want] });
+    }
+  });
 });

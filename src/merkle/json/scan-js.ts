@@ -10,7 +10,7 @@
  * UTF-8 is not validated: `JSON.parse` of text decoded from those bytes replaces bad sequences rather
  * than failing, and the bytes path must accept exactly what the object path accepts.
  */
-import { ENTRY, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, F_ESCAPED, MAX_DEPTH, SUSPENDED, TAPE_FULL, TYPE_MASK } from './tape-format.js';
+import { ENTRY, ScanError, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, F_ESCAPED, MAX_DEPTH, MAX_NUMBER_CHARS, SUSPENDED, TAPE_FULL, TYPE_MASK } from './tape-format.js';
 
 const isWs = (c: number): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
@@ -33,7 +33,8 @@ export const newJsScanState = (): JsScanState => ({ suspended: false, i: 0, coun
 
 /**
  * Scan `b`; fill `tape` (4 u32 per entry). Returns the entry count, `TAPE_FULL` (-1) when `tape` is too
- * small, or a negative `-(2 + ScanError)` with the error's byte offset written to `tape[0]`.
+ * small, or a negative `-(2 + ScanError)` with the error's byte offset written to `tape[0]` (and for a
+ * number over MAX_NUMBER_CHARS, its end to `tape[1]`).
  *
  * With a `state`, the scan suspends after the first value that ends at or past byte `stopAt` inside a
  * container and returns `SUSPENDED` (-10; `state.count` entries are on the tape, the open containers'
@@ -232,6 +233,11 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
         if (b[j] === 0x2b || b[j] === 0x2d) j++;
         if (j >= n || !isDigit(b[j]!)) return fail(ScanError.BadNumber, start);
         while (j < n && isDigit(b[j]!)) j++;
+      }
+      if (j - start > MAX_NUMBER_CHARS) {
+        // over the limit (tape-format.ts): the literal's end goes to tape[1] for the error message
+        tape[1] = j;
+        return fail(ScanError.NumberTooLong, start);
       }
       const e = push(T_NUMBER, start, 0);
       if (e < 0) return TAPE_FULL;

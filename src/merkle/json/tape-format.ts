@@ -37,7 +37,7 @@ export const MAX_DEPTH = 1024;
 export const MAX_NUMBER_CHARS = 40;
 /** Returned when the tape is too small: the caller grows it and scans again. */
 export const TAPE_FULL = -1;
-/** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9. */
+/** Returned by a scan given a state when it stopped part way (see scan-js.ts); errors are -2 … -9 and -11. */
 export const SUSPENDED = -10;
 /** u32s of the native scanner's state (json_scan.h CAIRN_JSON_STATE_U32S). */
 export const NATIVE_STATE_U32S = 6 + 3 * MAX_DEPTH;
@@ -56,6 +56,8 @@ export enum ScanError {
   BadNumber = 5,
   TrailingContent = 6,
   TooDeep = 7,
+  // 9, not 8: -(2 + 8) is SUSPENDED. The scan writes the literal's end to tape[1] (its start to tape[0]).
+  NumberTooLong = 9,
 }
 
 export const SCAN_ERROR_TEXT: Record<ScanError, string> = {
@@ -67,4 +69,5 @@ export const SCAN_ERROR_TEXT: Record<ScanError, string> = {
   [ScanError.BadNumber]: 'invalid number',
   [ScanError.TrailingContent]: 'content after the JSON value',
   [ScanError.TooDeep]: `nested deeper than ${MAX_DEPTH} levels`,
+  [ScanError.NumberTooLong]: `number longer than ${MAX_NUMBER_CHARS} characters`,
 };

@@ -14,7 +14,8 @@ import { InputError } from '../../errors.js';
 import { loadNative } from '../hash/native.js';
 import { parseJsonLossless } from '../codec.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
-import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK, type ScanError } from './tape-format.js';
+import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from './tape-format.js';
+import { numberTooLong, tooDeep } from './limit-error.js';
 
 /** A scanner: one-shot without a state, resumable with one (scan-js.ts, json_scan.h). */
 type Scanner = (bytes: Uint8Array, tape: Uint32Array, state?: never, stopAt?: number) => number;
@@ -439,10 +440,14 @@ export class JsonScan {
         continue;
       }
       if (r !== TAPE_FULL) {
-        const at = t.tape[0];
+        const at = t.tape[0]!;
+        const end = t.tape[1]!;
         releaseTape(t.tape);
         this.finished = true;
         const code = (-r - 2) as ScanError;
+        // Over a limit (tape-format.ts) is not a syntax error: INPUT_TOO_LARGE, as the string parsers say.
+        if (code === ScanError.NumberTooLong) throw numberTooLong(at, end - at, latin1(this.bytes, at, Math.min(end, at + 33)), 'byte');
+        if (code === ScanError.TooDeep) throw tooDeep(at, 'byte');
         throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${at}`);
       }
       // Out of room: scan again from the start with room for the worst case, one entry per 2 bytes
@@ -467,3 +472,6 @@ export class JsonScan {
     return s instanceof Uint32Array ? s[2]! : s.count;
   }
 }
+
+/** Bytes [a, b) as Latin-1 (a number literal's: ASCII). */
+const latin1 = (b: Uint8Array, a: number, z: number): string => Buffer.from(b.buffer, b.byteOffset + a, z - a).toString('latin1');
