@@ -595,7 +595,7 @@ export function createSender(config: SenderConfig): Sender {
     return start(
       id,
       async (signal) => {
-        await record({ op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' && cfg.journal ? { plan: planToJournal(prepared) } : {}) });
+        await journaled({ op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' && cfg.journal ? { plan: planToJournal(prepared) } : {}) }, { state: 'none', what: 'not started' });
         return drive(id, prepared, { signal, commitment, onExpired });
       },
       options.signal,
