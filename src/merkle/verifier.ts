@@ -395,7 +395,17 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     for (;;) {
       if (signal?.aborted) throw abortError(signal);
       while (!exhausted && running < maxRunning && pending.length < window) {
-        const chunk = await next(size);
+        let chunk: C | null;
+        try {
+          chunk = await next(size);
+        } catch (e) {
+          // A chunk that cannot be made fails at its place in the order, after the ones before it.
+          const p = Promise.reject(e) as Promise<R>;
+          p.catch(() => {});
+          pending.push({ p, done: true });
+          exhausted = true;
+          break;
+        }
         if (chunk === null) {
           exhausted = true;
           break;
@@ -519,16 +529,27 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   async function* stream(spec: KindSpec, source: AsyncIterable<unknown> | Iterable<unknown>, signal?: AbortSignal): AsyncGenerator<Verdict> {
     const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
     let i = 0;
+    /** A failure (the source's, or an item not of the kind) met after the items of a chunk. */
+    let failed: { error: unknown } | null = null;
     const next = async (size: number): Promise<KeyedItem[] | null> => {
+      if (failed) throw failed.error;
       const chunk: KeyedItem[] = [];
-      while (chunk.length < size) {
-        const r = await it.next();
-        if (r.done) break;
-        const item = r.value as unknown;
-        const o = item !== null && typeof item === 'object' && !Array.isArray(item) ? (item as Record<string, unknown>) : null;
-        if (!o || !spec.looksLike(o)) throw new InputError(`items[${i}]`, `not a ${spec.name} item`);
-        i++;
-        chunk.push({ item });
+      try {
+        while (chunk.length < size) {
+          const r = await it.next();
+          if (r.done) break;
+          const item = r.value as unknown;
+          // verify's rule: null (nothing known for that id) is an invalid verdict, anything else not
+          // of the kind is an error naming the item.
+          const bad = notAnItem(spec, item, i);
+          if (bad) throw bad;
+          i++;
+          chunk.push({ item });
+        }
+      } catch (e) {
+        // The items before it are verified and yielded first.
+        if (chunk.length === 0) throw e;
+        failed = { error: e };
       }
       return chunk.length > 0 ? chunk : null;
     };
