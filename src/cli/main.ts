@@ -7,6 +7,7 @@ const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<
   bench: () => import('./bench.js'),
   demo: () => import('./demo.js'),
   devnet: () => import('./devnet.js'),
+  journal: () => import('./journal.js'),
   send: () => import('./send.js'),
   mint: () => import('./mint.js'),
   verify: () => import('./verify.js'),

@@ -6,7 +6,7 @@
 import { InputError } from '../errors.js';
 import { addressBytes } from './address.js';
 import { toU64 } from './instructions.js';
-import type { JournalOptions } from './journal.js';
+import { resolveJournalOptions, type JournalOptions } from './journal.js';
 
 // The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
@@ -192,7 +192,7 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     onExpired,
     maxResigns: posInt(o.maxResigns ?? 3, 'maxResigns', 0, 100),
     concurrency: posInt(o.concurrency ?? 64, 'concurrency', 1, 100_000),
-    ...(journal ? { journal, journalOptions } : {}),
+    ...(journal ? { journal, journalOptions: resolveJournalOptions(journalOptions) } : {}),
     blockhashTtlMs: posInt(o.blockhashTtlMs ?? 1_000, 'blockhashTtlMs', 0),
     fetchLogs,
   };

@@ -37,6 +37,8 @@ export interface IntentView {
   /** Final record when the intent ended. */
   end?: JournalRecord;
   attempts: number;
+  /** When the intent's first record was written (ms since the epoch). */
+  createdAt?: number;
   /** Slot of the first status seen for the live signature. */
   landedSlot?: number;
   /** The last signed attempt's last valid block height (kept after the wire bytes are dropped). */
@@ -53,7 +55,7 @@ export function isTerminal(s: IntentState): boolean {
 export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): void {
   let v = views.get(r.id);
   if (!v) {
-    v = { id: r.id, state: 'created', attempts: 0 };
+    v = { id: r.id, state: 'created', attempts: 0, createdAt: r.at };
     views.set(r.id, v);
   }
   switch (r.op) {

@@ -15,7 +15,7 @@
  * (journal-lock.ts), and the file is compacted once it grows past a size (journal-compact.ts).
  */
 import { existsSync } from 'node:fs';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { compactJournal, type Retention } from './journal-compact.js';
 import { openAppendFile, syncDir, writeAll, type JournalFile, type OpenJournalFile } from './journal-file.js';
 import { lockJournal, type JournalLock } from './journal-lock.js';
@@ -54,8 +54,19 @@ const DEFAULTS = { compactAboveBytes: 64 * MiB, keepEndedMs: Infinity, keepEnded
 
 function positiveInt(v: unknown, field: string, fallback: number): number {
   if (v === undefined) return fallback;
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new CairnError(ErrorCodes.INPUT_INVALID, `"journal.${field}": expected a non-negative integer, got ${String(v)}`, { context: { field: `journal.${field}` } });
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InputError(`journal.${field}`, `expected a non-negative integer, got ${String(v)}`, { got: v });
   return v;
+}
+
+/** Check journal options (naming the bad field) and fill in the defaults. */
+export function resolveJournalOptions(o: JournalOptions = {}): Required<Omit<JournalOptions, 'file'>> & Pick<JournalOptions, 'file'> {
+  if (o.file !== undefined && typeof o.file !== 'function') throw new InputError('journal.file', 'expected a function that opens the journal file');
+  return {
+    compactAboveBytes: positiveInt(o.compactAboveBytes, 'compactAboveBytes', DEFAULTS.compactAboveBytes),
+    keepEndedMs: positiveInt(o.keepEndedMs, 'keepEndedMs', DEFAULTS.keepEndedMs),
+    keepEndedCount: positiveInt(o.keepEndedCount, 'keepEndedCount', DEFAULTS.keepEndedCount),
+    ...(o.file ? { file: o.file } : {}),
+  };
 }
 
 /**
@@ -97,12 +108,10 @@ function openError(path: string, cause: unknown): CairnError {
  * await j.close();
  */
 export async function openJournal(path: string, options: JournalOptions = {}): Promise<Journal> {
-  const compactAbove = positiveInt(options.compactAboveBytes, 'compactAboveBytes', DEFAULTS.compactAboveBytes);
-  const keep: Retention = {
-    keepEndedMs: positiveInt(options.keepEndedMs, 'keepEndedMs', DEFAULTS.keepEndedMs),
-    keepEndedCount: positiveInt(options.keepEndedCount, 'keepEndedCount', DEFAULTS.keepEndedCount),
-  };
-  const openFile = options.file ?? openAppendFile;
+  const resolved = resolveJournalOptions(options);
+  const compactAbove = resolved.compactAboveBytes;
+  const keep: Retention = { keepEndedMs: resolved.keepEndedMs, keepEndedCount: resolved.keepEndedCount };
+  const openFile = resolved.file ?? openAppendFile;
   let lock: JournalLock;
   try {
     lock = await lockJournal(path);
