@@ -11,10 +11,11 @@ import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain, type DevnetChain } from './chain.js';
 import { resolveFastRules, type FastRules } from './fast.js';
 import { createFaults, validateFaults } from './faults.js';
+import { resolveLimits } from './limits.js';
 import { startDevnetServer } from './server.js';
 import { createSolanaMethods } from './solana-methods.js';
 import { createTokenMetadata } from './token-metadata.js';
-import type { DevnetModule, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry } from './types.js';
+import type { DevnetLimits, DevnetModule, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry } from './types.js';
 import { createWalletTransfers } from './wallet-transfers.js';
 import { createWebhooks, type Webhook, type WebhookInput } from './webhooks.js';
 import type { DasState, DasStateOptions } from './das-state.js';
@@ -25,7 +26,8 @@ export type { DevnetChain } from './chain.js';
 export type { Webhook, WebhookInput } from './webhooks.js';
 export type { FastRules } from './fast.js';
 export { DEFAULT_TIP_ACCOUNTS } from './fast.js';
-export type { Chain, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry, SignatureStatus } from './types.js';
+export type { Chain, DevnetLimits, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry, SignatureStatus } from './types.js';
+export { DEFAULT_LIMITS } from './limits.js';
 
 export interface DevnetOptions {
   /** 0 = ephemeral (default here); the CLI defaults to 8899. */
@@ -55,6 +57,8 @@ export interface DevnetOptions {
   stateModules?: boolean;
   /** Pre-verify signatures on a worker thread when `/fast` traffic bursts (default true). */
   verifierThread?: boolean;
+  /** Request caps (body bytes, batch length, response bytes, JSON depth, subscriptions); see `DEFAULT_LIMITS`. */
+  limits?: Partial<DevnetLimits>;
 }
 
 export interface DevnetControl {
@@ -120,6 +124,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   if (options.seed !== undefined && !Number.isInteger(options.seed)) throw new InputError('seed', `expected an integer, got ${options.seed}`);
   const keys = (options.keys ?? []).map((k, i) => validateKey(k, `keys[${i}]`));
   for (const [e, f] of Object.entries(options.faults ?? {})) if (f) validateFaults(e, f);
+  const limits = resolveLimits(options.limits);
   const seed = options.seed ?? (Math.random() * 2 ** 32) >>> 0;
 
   const chain = createChain({
@@ -153,6 +158,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       ...(options.host ? { host: options.host } : {}),
       port: options.port ?? 0,
       wsPortPlusOne: options.wsPortPlusOne ?? true,
+      limits,
       log,
     });
 

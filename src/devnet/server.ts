@@ -8,16 +8,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import { CairnError, redact } from '../errors.js';
 import { stringifyJson } from '../rpc/json.js';
 import type { Auth } from './auth.js';
 import { encodeBase58, type DevnetChain } from './chain.js';
 import { checkFastSendTransaction, type ResolvedFastRules } from './fast.js';
 import type { Faults } from './faults.js';
+import { jsonShape } from './json-shape.js';
+import { DEFAULT_LIMITS } from './limits.js';
 import {
   DevnetRpcError,
   type Commitment,
+  type DevnetLimits,
   type DevnetModule,
   type FaultEndpoint,
   type RequestLogEntry,
@@ -25,10 +28,13 @@ import {
   type RpcHandler,
 } from './types.js';
 
-/** Request bodies above this size answer 413. */
-export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The request log keeps this many most recent entries. */
 export const REQUEST_LOG_CAPACITY = 50_000;
+/** Websocket messages above this size close the connection (1009): subscriptions are a few hundred bytes. */
+export const WS_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** No Solana RPC method has a longer name: a longer one is refused, never echoed or logged. */
+const MAX_METHOD_NAME = 128;
+const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 export interface DevnetServerOptions {
   chain: DevnetChain;
@@ -40,6 +46,8 @@ export interface DevnetServerOptions {
   port?: number;
   /** Also listen on port + 1 for websockets, where `@solana/web3.js` looks by default (best effort). */
   wsPortPlusOne?: boolean;
+  /** Request caps, already validated (`resolveLimits`); default `DEFAULT_LIMITS`. */
+  limits?: DevnetLimits;
   log?: (line: string) => void;
 }
 
@@ -79,6 +87,11 @@ function rpcError(id: unknown, code: number, message: string, data?: unknown): R
   return { jsonrpc: '2.0', id: id ?? null, error: data === undefined ? { code, message } : { code, message, data } };
 }
 
+/** JSON-RPC 2.0 ids are a string, a number or null: anything else is never echoed back. */
+function isRpcId(id: unknown): boolean {
+  return id === undefined || id === null || typeof id === 'string' || typeof id === 'number';
+}
+
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -101,6 +114,7 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
  */
 export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetServer> {
   const { chain, auth, faults, fastRules } = o;
+  const limits = o.limits ?? DEFAULT_LIMITS;
   const log = o.log ?? (() => {});
   const methods = new Map<string, RpcHandler>();
   const routes: Route[] = [];
@@ -164,13 +178,16 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
     return allowed.length ? { allowed } : null;
   };
 
+  /** The body, or null once it passes `limits.maxBodyBytes` (declared or streamed): never buffered past it. */
   const readBody = (req: IncomingMessage): Promise<Buffer | null> =>
     new Promise((resolve, reject) => {
+      const declared = Number(req.headers['content-length']);
+      if (declared > limits.maxBodyBytes) return resolve(null);
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (c: Buffer) => {
         size += c.length;
-        if (size > MAX_BODY_BYTES) {
+        if (size > limits.maxBodyBytes) {
           resolve(null);
           req.removeAllListeners('data');
           req.resume();
@@ -181,6 +198,20 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
       req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
       req.on('error', reject);
     });
+
+  /** One answer as JSON text; a result that cannot be written (nested past the stack) answers -32603. */
+  const answerText = (body: Record<string, unknown>, method: string): string => {
+    try {
+      return stringify(body);
+    } catch (e) {
+      log(`devnet: the answer of ${method} cannot be written as JSON: ${e instanceof Error ? e.message : String(e)}`);
+      return stringify(rpcError(body.id, -32603, 'Internal error: the result cannot be written as JSON'));
+    }
+  };
+  // UTF-8 takes at most 3 bytes per UTF-16 unit: short texts skip the byte count.
+  const overCap = (text: string): boolean => text.length * 3 > limits.maxResponseBytes && Buffer.byteLength(text) > limits.maxResponseBytes;
+  const tooLarge = (id: unknown, data?: Record<string, number>, detail = ''): string =>
+    stringify(rpcError(id, -32603, `Internal error: the response is larger than ${limits.maxResponseBytes} bytes (the devnet's maxResponseBytes)${detail}`, { maxResponseBytes: limits.maxResponseBytes, ...data }));
 
   /** Run one JSON-RPC call; returns the response object and the HTTP status it asks for. */
   const callOne = async (
@@ -194,9 +225,13 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
       return { body: rpcError(null, -32600, 'Invalid request: expected a JSON-RPC 2.0 object'), status: 200, method: '?' };
     }
     const c = call as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };
+    if (!isRpcId(c.id)) return { body: rpcError(null, -32600, 'Invalid request: "id" must be a string, a number or null'), status: 200, method: '?' };
     const id = c.id ?? null;
     if (c.jsonrpc !== '2.0') return { body: rpcError(id, -32600, 'Invalid request: "jsonrpc" must be "2.0"'), status: 200, method: '?' };
     if (typeof c.method !== 'string') return { body: rpcError(id, -32600, 'Invalid request: "method" must be a string'), status: 200, method: '?' };
+    if (c.method.length > MAX_METHOD_NAME) {
+      return { body: rpcError(id, -32600, `Invalid request: "method" is ${c.method.length} characters long; no method name is longer than ${MAX_METHOD_NAME}`), status: 200, method: '?' };
+    }
     const method = c.method;
     const items = method === 'getSignatureStatuses' && Array.isArray(c.params) && Array.isArray(c.params[0]) ? c.params[0].length : undefined;
     try {
@@ -320,15 +355,30 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
         return send(res, fault.status, stringify(body), headers);
       }
 
-      // 5. body
+      // 5. body: its size, nesting and batch length are checked on the raw bytes, before JSON.parse
+      // builds anything from them.
+      const isRpc = endpoint === 'rpc' || endpoint === 'fast';
       let parsed: unknown = undefined;
       if (method === 'POST' || method === 'PUT' || method === 'PATCH') {
         const raw = await readBody(req);
         if (raw === null) {
           record({ at, endpoint, method: label || endpoint, status: 413 });
-          return send(res, 413, stringify({ error: `request body larger than ${MAX_BODY_BYTES} bytes` }), { connection: 'close' });
+          const message = `request body larger than ${limits.maxBodyBytes} bytes (the devnet's maxBodyBytes)`;
+          // close: the rest of an oversized body is not worth reading
+          return send(res, 413, stringify(isRpc ? rpcError(null, -32600, `Invalid request: ${message}`) : { error: message }), { connection: 'close' });
         }
         if (raw.length) {
+          const shape = jsonShape(raw, limits.maxJsonDepth);
+          const refusal = shape.tooDeep
+            ? `JSON nested deeper than ${limits.maxJsonDepth} levels (the devnet's maxJsonDepth)`
+            : isRpc && shape.elements > limits.maxBatchLength
+              ? `a batch of ${shape.elements} calls is over the limit of ${limits.maxBatchLength} (the devnet's maxBatchLength)`
+              : null;
+          if (refusal) {
+            const status = isRpc ? (endpoint === 'fast' ? 400 : 200) : 400;
+            record({ at, endpoint, method: label || 'invalid-request', status });
+            return send(res, status, stringify(isRpc ? rpcError(null, -32600, `Invalid request: ${refusal}`) : { error: `the body is ${refusal}` }));
+          }
           try {
             parsed = JSON.parse(raw.toString('utf8'));
           } catch {
@@ -348,8 +398,13 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
       if (route) {
         try {
           const result = await route.route.handler({ params: route.params, query: query ?? new URLSearchParams(), body: parsed, signal: signalOf() });
+          const text = stringify(result ?? null);
+          if (overCap(text)) {
+            record({ at, endpoint, method: label, status: 500 });
+            return send(res, 500, stringify({ error: `the response is larger than ${limits.maxResponseBytes} bytes (the devnet's maxResponseBytes)` }));
+          }
           record({ at, endpoint, method: label, status: 200 });
-          return send(res, 200, stringify(result ?? null));
+          return send(res, 200, text);
         } catch (e) {
           if (e instanceof DevnetRpcError) {
             const status = e.httpStatus === 200 ? 400 : e.httpStatus;
@@ -378,17 +433,26 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
           record({ at, endpoint, method: 'batch', status: 200 });
           return send(res, 200, stringify(rpcError(null, -32600, 'Invalid request: empty batch')));
         }
-        const out: Record<string, unknown>[] = [];
-        for (const call of parsed) {
-          const r = await callOne(call, rpcEndpoint, signalOf, fault.drop, swqosOnly);
+        // Each answer becomes text as it comes and is counted: the batch stops at the first answer
+        // that takes the response past maxResponseBytes, and the error says how many calls ran.
+        const parts: string[] = [];
+        let bytes = parsed.length + 1; // brackets and commas
+        for (let i = 0; i < parsed.length; i++) {
+          const r = await callOne(parsed[i], rpcEndpoint, signalOf, fault.drop, swqosOnly);
           record({ at, endpoint: rpcEndpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
-          out.push(r.body);
+          const text = answerText(r.body, r.method);
+          bytes += Buffer.byteLength(text);
+          if (bytes > limits.maxResponseBytes) {
+            return send(res, 200, tooLarge(null, { callsRun: i + 1 }, `; ${i + 1} of ${parsed.length} calls ran (their answers are dropped), the rest did not`));
+          }
+          parts.push(text);
         }
-        return send(res, 200, stringify(out));
+        return send(res, 200, `[${parts.join(',')}]`);
       }
       const r = await callOne(parsed, rpcEndpoint, signalOf, fault.drop, swqosOnly);
       record({ at, endpoint: rpcEndpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
-      return send(res, r.status, stringify(r.body));
+      const text = answerText(r.body, r.method);
+      return overCap(text) ? send(res, 200, tooLarge(r.body.id)) : send(res, r.status, text);
     } finally {
       if (ac) {
         res.off('close', onClose);
@@ -409,13 +473,17 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
   };
 
   // ---- websockets: the subscriptions @solana/web3.js uses to confirm.
-  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
   let nextSub = 1;
   interface SigSub { id: number; ws: WebSocket; signature: string; commitment: Commitment }
   const sigSubs = new Map<number, SigSub>();
   const slotSubs = new Map<number, WebSocket>();
   const wsSend = (ws: WebSocket, v: unknown) => {
-    if (ws.readyState === ws.OPEN) ws.send(stringify(v));
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that stops reading would make the devnet hold every answer for it: once more than
+    // maxResponseBytes wait unsent, it is dropped.
+    if (ws.bufferedAmount > limits.maxResponseBytes) return ws.terminate();
+    ws.send(stringify(v));
   };
   const checkSig = (s: SigSub) => {
     const st = chain.status(s.signature);
@@ -427,40 +495,61 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
     for (const s of [...sigSubs.values()]) checkSig(s);
     for (const [id, ws] of slotSubs) wsSend(ws, { jsonrpc: '2.0', method: 'slotNotification', params: { result: { parent: slot - 1, root: Math.max(0, slot - chain.finalizeSlots), slot }, subscription: id } });
   });
+  const onWsMessage = (ws: WebSocket, data: RawData) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (jsonShape(bytes, limits.maxJsonDepth).tooDeep) {
+      return wsSend(ws, rpcError(null, -32600, `Invalid request: JSON nested deeper than ${limits.maxJsonDepth} levels (the devnet's maxJsonDepth)`));
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return wsSend(ws, rpcError(null, -32700, 'Parse error'));
+    }
+    if (Array.isArray(msg)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: the websocket takes one request per message, not a batch'));
+    if (msg === null || typeof msg !== 'object') return wsSend(ws, rpcError(null, -32600, 'Invalid request: expected a JSON-RPC 2.0 object'));
+    const { id, method, params } = msg as { id?: unknown; method?: unknown; params?: unknown };
+    if (!isRpcId(id)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: "id" must be a string, a number or null'));
+    if (id === undefined || id === null) return; // notifications (web3.js sends "ping") need no answer
+    const p = Array.isArray(params) ? params : [];
+    const subscribing = method === 'signatureSubscribe' || method === 'slotSubscribe';
+    if (subscribing && sigSubs.size + slotSubs.size >= limits.maxSubscriptions) {
+      return wsSend(ws, rpcError(id, -32603, `Internal error: subscription refused: ${limits.maxSubscriptions} subscriptions are open (the devnet's maxSubscriptions)`));
+    }
+    switch (method) {
+      case 'signatureSubscribe': {
+        // checked on every slot until it lands: only a real signature is worth keeping
+        if (typeof p[0] !== 'string' || !BASE58_SIGNATURE.test(p[0])) return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a base58 signature'));
+        const c = (p[1] ?? {}) as { commitment?: string };
+        const commitment: Commitment = c.commitment === 'processed' || c.commitment === 'confirmed' ? c.commitment : 'finalized';
+        const sub: SigSub = { id: nextSub++, ws, signature: p[0], commitment };
+        sigSubs.set(sub.id, sub);
+        wsSend(ws, { jsonrpc: '2.0', id, result: sub.id });
+        return checkSig(sub);
+      }
+      case 'slotSubscribe': {
+        const sid = nextSub++;
+        slotSubs.set(sid, ws);
+        return wsSend(ws, { jsonrpc: '2.0', id, result: sid });
+      }
+      case 'signatureUnsubscribe':
+      case 'slotUnsubscribe': {
+        const sid = p[0];
+        const had = typeof sid === 'number' && (method === 'signatureUnsubscribe' ? sigSubs.delete(sid) : slotSubs.delete(sid));
+        return wsSend(ws, { jsonrpc: '2.0', id, result: had });
+      }
+      default:
+        return wsSend(ws, rpcError(id, -32601, typeof method === 'string' && method.length <= MAX_METHOD_NAME ? `Method not found: ${method}` : 'Method not found'));
+    }
+  };
   wss.on('connection', (ws) => {
     ws.on('message', (data) => {
-      let msg: { id?: unknown; method?: unknown; params?: unknown };
+      // A throw here would escape into ws' socket handler and take the whole process down.
       try {
-        msg = JSON.parse(String(data));
-      } catch {
-        return wsSend(ws, rpcError(null, -32700, 'Parse error'));
-      }
-      const id = msg.id;
-      if (id === undefined || id === null) return; // notifications (web3.js sends "ping") need no answer
-      const p = Array.isArray(msg.params) ? msg.params : [];
-      switch (msg.method) {
-        case 'signatureSubscribe': {
-          if (typeof p[0] !== 'string') return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a signature'));
-          const c = (p[1] ?? {}) as { commitment?: string };
-          const commitment: Commitment = c.commitment === 'processed' || c.commitment === 'confirmed' ? c.commitment : 'finalized';
-          const sub: SigSub = { id: nextSub++, ws, signature: p[0], commitment };
-          sigSubs.set(sub.id, sub);
-          wsSend(ws, { jsonrpc: '2.0', id, result: sub.id });
-          return checkSig(sub);
-        }
-        case 'slotSubscribe': {
-          const sid = nextSub++;
-          slotSubs.set(sid, ws);
-          return wsSend(ws, { jsonrpc: '2.0', id, result: sid });
-        }
-        case 'signatureUnsubscribe':
-        case 'slotUnsubscribe': {
-          const sid = p[0];
-          const had = typeof sid === 'number' && (msg.method === 'signatureUnsubscribe' ? sigSubs.delete(sid) : slotSubs.delete(sid));
-          return wsSend(ws, { jsonrpc: '2.0', id, result: had });
-        }
-        default:
-          return wsSend(ws, rpcError(id, -32601, `Method not found: ${String(msg.method)}`));
+        onWsMessage(ws, data);
+      } catch (e) {
+        log(`devnet: internal error on the websocket: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        wsSend(ws, rpcError(null, -32603, 'Internal error'));
       }
     });
     ws.on('close', () => {

@@ -124,3 +124,21 @@ export interface RequestLogEntry {
   /** Number of items in the call, where meaningful (signatures in getSignatureStatuses). */
   items?: number;
 }
+
+/**
+ * Caps that keep one request (or one websocket) from growing the devnet without bound. A request
+ * over a cap is refused with a JSON-RPC error (or 413/400 on REST) before it runs.
+ */
+export interface DevnetLimits {
+  /** Request body size, bytes (default 4 MiB): more answers 413 and is never buffered. */
+  maxBodyBytes: number;
+  /** Calls in one JSON-RPC batch (default 1,000): more answers -32600 before any of them runs. */
+  maxBatchLength: number;
+  /** One HTTP answer's size, bytes (default 16 MiB): larger answers -32603; also bounds what a
+   * websocket client may leave unread before it is dropped. */
+  maxResponseBytes: number;
+  /** Nesting of a JSON body or websocket message (default 64): deeper answers -32600 / 400. */
+  maxJsonDepth: number;
+  /** Websocket subscriptions open at once, all connections together (default 100,000). */
+  maxSubscriptions: number;
+}
