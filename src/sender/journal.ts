@@ -53,7 +53,7 @@ const MiB = 1 << 20;
 const DEFAULTS = { compactAboveBytes: 64 * MiB, keepEndedMs: Infinity, keepEndedCount: 100_000 };
 
 function positiveInt(v: unknown, field: string, fallback: number): number {
-  if (v === undefined) return fallback;
+  if (v === undefined || (v === Infinity && fallback === Infinity)) return fallback;
   if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new InputError(`journal.${field}`, `expected a non-negative integer, got ${String(v)}`, { got: v });
   return v;
 }

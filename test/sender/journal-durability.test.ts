@@ -230,6 +230,18 @@ describe('open errors say why', () => {
     await expect(openJournal(join(file, 'j.jsonl'))).rejects.toMatchObject({ code: 'SENDER_JOURNAL', context: { errno: 'ENOTDIR' }, message: /ENOTDIR/ });
   });
 
+  it('bad journal options are refused when the sender is created, naming the field; the defaults open', async () => {
+    const { createSender } = await import('../../src/sender/index.js');
+    const client = { sendTransaction: async () => '', getSignatureStatuses: async () => ({ value: [] }) } as never;
+    expect(() => createSender({ client, journal: { path: join(dir, 'o.jsonl'), compactAboveBytes: -1 } })).toThrowError(/"journal.compactAboveBytes"/);
+    expect(() => createSender({ client, journal: { path: '' } })).toThrowError(/"journal.path"/);
+    expect(() => createSender({ client, journal: { path: join(dir, 'o.jsonl'), keepEndedCount: 1.5 } })).toThrowError(/"journal.keepEndedCount"/);
+    const { resolveSenderConfig } = await import('../../src/sender/index.js');
+    const cfg = resolveSenderConfig({ journal: join(dir, 'o.jsonl') });
+    const j = await openJournal(cfg.journal!, cfg.journalOptions);
+    await j.close();
+  });
+
   it('a damaged journal is refused, with its lock released and no descriptor left open', async () => {
     const path = join(dir, 'damaged.jsonl');
     writeFileSync(path, '{"op":"created","id":"a","at":1}\nnot json\n{"op":"created","id":"b","at":1}\n');
