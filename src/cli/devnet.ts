@@ -8,7 +8,8 @@ import { InputError } from '../errors.js';
 import { loadKeysFile, type DevnetKey } from '../devnet/auth.js';
 import { FAULT_ENDPOINTS } from '../devnet/faults.js';
 import { startDevnet, type DevnetOptions } from '../devnet/index.js';
-import type { EndpointFaults, FaultEndpoint } from '../devnet/types.js';
+import { DEFAULT_LIMITS, resolveLimits } from '../devnet/limits.js';
+import type { DevnetLimits, EndpointFaults, FaultEndpoint } from '../devnet/types.js';
 import { DEFAULT_DEVNET_PORT } from '../config.js';
 
 /** Where the command writes and which signals stop it (the process by default; tests pass their own). */
@@ -22,9 +23,10 @@ export interface DevnetCliIo {
 }
 
 const usage = `usage: cairn devnet [--port ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--keys FILE]
-                    [--fault endpoint:key=value[,key=value]] … [--seed N]
+                    [--fault endpoint:key=value[,key=value]] … [--limit key=value[,key=value]] … [--seed N]
   endpoints: ${FAULT_ENDPOINTS.join(', ')}
   fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs
+  limit keys (defaults): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}
   keys file: a JSON array of { key, rps?, burst?, endpoints?, allowIps?, wallet? }
   example:   cairn devnet --slot-ms 200 --fault fast:dropRate=0.1 --fault rpc:latencyMs=50
 `;
@@ -54,10 +56,22 @@ export function parseFault(spec: string, into: Partial<Record<FaultEndpoint, End
   into[endpoint] = f as EndpointFaults;
 }
 
+/** Parse `key=value[,key=value]` into request caps (merging repeated flags); resolveLimits checks them. */
+function parseLimits(spec: string | undefined, into: Partial<DevnetLimits>): void {
+  if (!spec) throw new InputError('--limit', 'expected key=value[,key=value]');
+  for (const pair of spec.split(',')) {
+    const [k, v] = pair.split('=');
+    if (!k || v === undefined) throw new InputError('--limit', `expected key=value, got ${JSON.stringify(pair)}`);
+    (into as Record<string, number>)[k] = v.trim() === '' ? NaN : Number(v);
+  }
+  resolveLimits(into);
+}
+
 /** Parse the command line into devnet options (exported for tests). */
 export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
   const o: DevnetOptions = { port: DEFAULT_DEVNET_PORT };
   const faults: Partial<Record<FaultEndpoint, EndpointFaults>> = {};
+  const limits: Partial<DevnetLimits> = {};
   let keys: DevnetKey[] | undefined;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
@@ -93,12 +107,16 @@ export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
         parseFault(f, faults);
         break;
       }
+      case '--limit':
+        parseLimits(value(), limits);
+        break;
       default:
         throw new InputError('argv', `unknown option ${JSON.stringify(a)}`);
     }
   }
   if (keys) o.keys = keys;
   if (Object.keys(faults).length) o.faults = faults;
+  if (Object.keys(limits).length) o.limits = limits;
   return o;
 }
 
