@@ -18,6 +18,10 @@ import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './poo
 import type { Verdict } from './verdict.js';
 import { joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
+import { DEFAULT_MAX_BYTES, InputTooLargeError } from './input-too-large.js';
+
+/** The largest `maxBytes`: the batches' offsets into a response are 32-bit. */
+const MAX_BYTES_CAP = 0xffffffff;
 
 export interface VerifierOptions {
   /**
@@ -34,6 +38,11 @@ export interface VerifierOptions {
   inflightPerThread?: number;
   /** @internal pool crash tests */
   testHooks?: boolean;
+  /**
+   * The most bytes a raw JSON input may have (default 1 GiB, at most 4 GiB - 1: offsets into it are
+   * 32-bit); more is `INPUT_TOO_LARGE`, before anything is read. Parsed input is in memory already.
+   */
+  maxBytes?: number;
   /** @internal raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
   jsonParseBelow?: number;
   /**
@@ -65,6 +74,14 @@ export interface Verifier {
    * near twice as fast as 1. Same inputs, same errors as `verify`.
    */
   verifyTable(kind: KindName, input: unknown, options?: VerifyOptions): Promise<VerdictTable>;
+  /**
+   * `verifyTable`'s answer a batch at a time, in input order, each batch a `VerdictTable` of its own
+   * (indices within it; the caller counts its way through the input). Nothing is kept once a batch is
+   * taken, and a consumer that takes its time holds the workers back: memory stays bounded by the
+   * batches in flight whatever the number of verdicts (a million invalid items). Same inputs, same
+   * errors as `verify`; an error comes at its place, after the batches before it.
+   */
+  verifyBatches(kind: KindName, input: unknown, options?: VerifyOptions): AsyncGenerator<VerdictTable>;
   /** Verify items from an (async) iterable, yielding verdicts in order, with backpressure. */
   verifyStream(kind: KindName, source: AsyncIterable<unknown> | Iterable<unknown>, options?: VerifyOptions): AsyncGenerator<Verdict>;
   /** Fraction of wall time workers were busy. */
@@ -187,6 +204,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   const inflightPerThread = options.inflightPerThread ?? 2;
   if (!Number.isInteger(inflightPerThread) || inflightPerThread < 1 || inflightPerThread > 64) {
     throw new InputError('inflightPerThread', `expected an integer 1–64, got ${String(inflightPerThread)}`);
+  }
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  if (!Number.isInteger(maxBytes) || maxBytes < 1 || maxBytes > MAX_BYTES_CAP) {
+    throw new InputError('maxBytes', `expected an integer 1–${MAX_BYTES_CAP}, got ${String(options.maxBytes)}`);
   }
   const inline = options.threads === 0;
   const jsonOptions = options.jsonParseBelow === undefined ? {} : { parseBelow: options.jsonParseBelow };
@@ -440,8 +461,26 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
    * the verdicts there, a batch at a time; `verifyTable` keeps the answers.
    */
   async function answersOf<P>(spec: KindSpec, input: unknown, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): Promise<P[]> {
+    // Each batch's verdicts (for `verify`) go into an array of their own, in order; the answer is made
+    // of them at the end. An answer array made first lives through the whole verify, so the young-generation
+    // collector moves it to the old generation, and from there it keeps every verdict stored in it
+    // later alive after the caller drops it, until a full collection: each verdict and its id were
+    // copied twice (~0.3 µs per asset proof across the calling thread and V8's helper threads,
+    // which share the two cores with the workers). The copy at the end takes ~1 ns per item.
+    const parts: P[] = [];
+    for await (const part of answers(spec, input, signal, shape)) parts.push(part);
+    return parts;
+  }
+
+  /**
+   * `answersOf`, yielded a batch at a time in order: nothing is kept here once the consumer has taken
+   * a batch (`verifyBatches`). The batches in flight are as many as the pool runs, and the consumer
+   * taking its time holds them back.
+   */
+  async function* answers<P>(spec: KindSpec, input: unknown, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): AsyncGenerator<P> {
     if (signal?.aborted) throw abortError(signal);
     const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input instanceof Uint8Array ? input : null;
+    if (bytes && bytes.length > maxBytes) throw new InputTooLargeError('input', maxBytes, bytes.length, "raise the verifier's maxBytes to take it");
     // A large response not scanned yet: the workers start on its first items while the rest is scanned.
     let shared: JsonSource | undefined;
     let head: HeadStart | undefined;
@@ -451,19 +490,12 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     }
     try {
       const found = head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input);
-      // Each batch's verdicts (for `verify`) go into an array of their own, in order; the answer is made
-      // of them at the end. An answer array made first lives through the whole verify, so the young-generation
-      // collector moves it to the old generation, and from there it keeps every verdict stored in it
-      // later alive after the caller drops it, until a full collection: each verdict and its id were
-      // copied twice (~0.3 µs per asset proof across the calling thread and V8's helper threads,
-      // which share the two cores with the workers). The copy at the end takes ~1 ns per item.
-      const parts: P[] = [];
       let at = 0;
       // The items are in memory already: a wider window than a stream's costs nothing.
       if (Array.isArray(found)) {
         const next = (size: number): KeyedItem[] | null => (at >= found.length ? null : found.slice(at, (at += taper(size, found.length - at))));
         const run = async (chunk: KeyedItem[]): Promise<P> => shape(await runChunk(spec, chunk, signal));
-        for await (const part of pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal)) parts.push(part);
+        yield* pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal);
       } else {
         const total = found.values.length;
         let early = head?.early ?? [];
@@ -478,7 +510,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         const response = shared ?? (pool && total > 0 ? shareResponse(found.tape.bytes) : inPlace(found.tape.bytes));
         const run = async ({ a, b, res }: Chunk): Promise<P> => shape(finishJsonChunk(spec, found, a, b, await (res ?? startJsonChunk(spec, found, response, a, b, signal))));
         try {
-          for await (const part of pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal)) parts.push(part);
+          yield* pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal);
         } finally {
           // Early batches the pipeline never took (it stopped on an error) must not reject unobserved.
           for (const c of early) c.res!.catch(() => {});
@@ -489,7 +521,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         found.tape.release();
         if (response.sab && !response.callers) releaseResponse(response.sab);
       }
-      return parts;
     } finally {
       head?.done();
     }
@@ -514,6 +545,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     async verifyTable(kind, input, opts = {}) {
       const spec = getKind(kind);
       return new VerdictTable(spec, await answersOf(spec, input, opts.signal, (a) => a));
+    },
+    verifyBatches(kind, input, opts = {}) {
+      const spec = getKind(kind);
+      return answers(spec, input, opts.signal, (a) => new VerdictTable(spec, [a]));
     },
     verifyStream(kind, source, opts = {}) {
       // An unknown kind throws here, at the call, not at the first read.
