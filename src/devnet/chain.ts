@@ -20,6 +20,7 @@ import { createPrivateKey, createPublicKey, sign as edSign } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { CairnError, InputError } from '../errors.js';
 import { parseTransaction, type ParsedTransaction } from '../sender/wire.js';
@@ -1019,6 +1020,7 @@ export function feeOf(d: DecodedWire, budget: { unitPrice: bigint | null; unitLi
 }
 
 function decodeAddress(address: string, field: string): Uint8Array {
+  if (base58TooLong(address, 32)) throw new InputError(field, `expected a 32-byte address, got ${address.length} characters`);
   let b: Uint8Array;
   try {
     b = bs58.decode(address);

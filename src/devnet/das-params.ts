@@ -4,6 +4,7 @@
  * the way the real service answers a malformed request (never a crash, never a silently ignored item).
  */
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import { DevnetRpcError } from './types.js';
 
 export const INVALID_PARAMS = -32602;
@@ -32,6 +33,7 @@ export function paramsObject(params: unknown, method: string): Record<string, un
 /** A base58 string of exactly `len` bytes; returns the decoded bytes. */
 export function b58(v: unknown, field: string, len = 32): Uint8Array {
   if (typeof v !== 'string' || v.length === 0) throw invalid(field, `expected a base58 string, got ${describe(v)}`);
+  if (base58TooLong(v, len)) throw invalid(field, `expected ${len} bytes of base58, got ${v.length} characters`);
   let out: Uint8Array;
   try {
     out = bs58.decode(v);

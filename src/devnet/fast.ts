@@ -7,6 +7,7 @@
  * The minima and the tip accounts are configuration with the provider's latest known defaults.
  */
 import bs58 from 'bs58';
+import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
 import { computeBudgetOf, decodeWire, isSystemProgram, type DecodedWire } from './chain.js';
 import { DevnetRpcError } from './types.js';
@@ -38,6 +39,7 @@ export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
   const hex = new Set<string>();
   const bytes: Uint8Array[] = [];
   tips.forEach((t, i) => {
+    if (typeof t === 'string' && base58TooLong(t, 32)) throw new InputError(`fast.tipAccounts[${i}]`, `expected a 32-byte address, got ${t.length} characters`);
     let b: Uint8Array;
     try {
       b = bs58.decode(t);
@@ -62,6 +64,9 @@ export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
 
 const invalid = (message: string, data?: unknown) => new DevnetRpcError(-32602, message, 400, data);
 
+/** A transaction fits one packet: the real RPC refuses anything larger, and so does the devnet. */
+const PACKET_DATA_SIZE = 1232;
+
 /** Decode `params[0]` in the given encoding; throws -32602 naming the problem. */
 export function decodeTransactionParam(encoded: unknown, encoding: string): Uint8Array {
   if (typeof encoded !== 'string' || encoded.length === 0) {
@@ -72,6 +77,9 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
     if (!/^[A-Za-z0-9+/]*={0,2}$/.test(encoded)) throw invalid('Invalid request: params[0] is not valid base64');
     bytes = new Uint8Array(Buffer.from(encoded, 'base64'));
   } else if (encoding === 'base58') {
+    if (base58TooLong(encoded, PACKET_DATA_SIZE)) {
+      throw invalid(`Invalid request: params[0] is too large: ${encoded.length} characters of base58 (max: encoded/raw ${maxBase58Length(PACKET_DATA_SIZE)}/${PACKET_DATA_SIZE})`);
+    }
     try {
       bytes = bs58.decode(encoded);
     } catch {

@@ -6,6 +6,7 @@
  * where the real one has them) and its error codes (-32602 bad params, -32002 preflight failure).
  */
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import { CairnError } from '../errors.js';
 import { decodeWire, feeOf, type DevnetChain } from './chain.js';
 import { decodeTransactionParam } from './fast.js';
@@ -37,6 +38,7 @@ function cfg(v: unknown, field: string): Record<string, unknown> {
 
 export function addressParam(v: unknown, field: string): string {
   if (typeof v !== 'string') throw bad(`${field} must be a base58 address string`);
+  if (base58TooLong(v, 32)) throw bad(`${field} must decode to 32 bytes, got ${v.length} characters`);
   let b: Uint8Array;
   try {
     b = bs58.decode(v);

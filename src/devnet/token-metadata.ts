@@ -8,6 +8,7 @@
  * deprecation notice is the client's job.
  */
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import type { DevnetChain } from './chain.js';
 import type { DasState } from './das-state.js';
 import { DevnetRpcError, type DevnetModule, type RestRequest } from './types.js';
@@ -76,7 +77,7 @@ export function createTokenMetadata({ chain, das }: { chain: DevnetChain; das: (
     if (typeof includeOffChain !== 'boolean') throw badRequest('includeOffChain', 'expected a boolean');
     if (typeof disableCache !== 'boolean') throw badRequest('disableCache', 'expected a boolean');
     mintAccounts.forEach((m, i) => {
-      let ok = typeof m === 'string';
+      let ok = typeof m === 'string' && !base58TooLong(m, 32);
       if (ok) {
         try {
           ok = bs58.decode(m as string).length === 32;

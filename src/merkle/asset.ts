@@ -9,6 +9,7 @@
  * is the left child when bit i of the leaf index is 0. DAS always returns the full-depth proof.
  */
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import { InputError } from '../errors.js';
 import { equalBytes, keccak256, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
 import { b58Decode32 } from './codec.js';
@@ -77,6 +78,7 @@ export function b58Bytes32(value: unknown, field: string): Uint8Array {
   // The common case without bs58's generic (quadratic, allocating) decoder; bs58 gives the errors.
   const fast = b58Decode32(value);
   if (fast) return fast;
+  if (base58TooLong(value, 32)) throw new InputError(field, `expected 32 bytes of base58, got ${value.length} characters`, { expected: '32 bytes', got: `${value.length} characters` });
   let out: Uint8Array;
   try {
     out = bs58.decode(value);

@@ -17,6 +17,7 @@
  * B (64), `c` = compressed C (32), as byte arrays, hex, base64 or base58.
  */
 import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { bn254WasmIfLoaded, isScalar, PointError } from './bn254.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
@@ -109,6 +110,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 function fieldBytes(v: unknown, field: string): Uint8Array {
   if (typeof v !== 'string') throw new Malformed(`"${field}": expected a base58 string, got ${v === null ? 'null' : typeof v}`);
+  if (base58TooLong(v, 32)) throw new Malformed(`"${field}": expected 32 bytes of base58, got ${v.length} characters`);
   let b: Uint8Array;
   try {
     b = bs58.decode(v);
@@ -170,8 +172,8 @@ function proofBytes(v: unknown, len: number, field: string): Uint8Array | null {
       if (b.length === len) return Uint8Array.from(b);
     }
     try {
-      const b = bs58.decode(v);
-      if (b.length === len) return b;
+      const b = base58TooLong(v, len) ? null : bs58.decode(v);
+      if (b?.length === len) return b;
     } catch {
       /* fall through */
     }
