@@ -51,8 +51,8 @@ export async function streamJournal(path: string, onRecord: (r: JournalRecord) =
   }
   try {
     const buf = Buffer.allocUnsafe(CHUNK);
-    const decoder = new TextDecoder('utf-8', { fatal: false });
-    let carry = '';
+    // A line split across chunks is carried as bytes, so a UTF-8 sequence cut in two joins whole.
+    let carry: Buffer[] = [];
     let carryBytes = 0;
     let pos = 0;
     let lineNo = 0;
@@ -65,10 +65,10 @@ export async function streamJournal(path: string, onRecord: (r: JournalRecord) =
       const chunk = buf.subarray(0, bytesRead);
       let start = 0;
       for (let nl = chunk.indexOf(0x0a); nl !== -1; nl = chunk.indexOf(0x0a, start)) {
-        const line = carry + decoder.decode(chunk.subarray(start, nl));
+        const line = carryBytes > 0 ? Buffer.concat([...carry, chunk.subarray(start, nl)]).toString('utf8') : chunk.toString('utf8', start, nl);
         lineNo++;
         durableBytes += carryBytes + (nl - start) + 1;
-        carry = '';
+        carry = [];
         carryBytes = 0;
         start = nl + 1;
         if (line.length === 0) continue;
@@ -79,11 +79,13 @@ export async function streamJournal(path: string, onRecord: (r: JournalRecord) =
         records++;
         onRecord(r);
       }
-      carryBytes += bytesRead - start;
+      if (start < bytesRead) {
+        carry.push(Buffer.from(chunk.subarray(start)));
+        carryBytes += bytesRead - start;
+      }
       if (carryBytes > MAX_LINE) {
         throw new CairnError(ErrorCodes.SENDER_JOURNAL, `journal ${path}: line ${lineNo + 1} is longer than ${MAX_LINE} bytes`, { context: { path, line: lineNo + 1 } });
       }
-      carry += decoder.decode(chunk.subarray(start), { stream: true });
     }
     return carryBytes > 0 ? { records, durableBytes, tornAt: durableBytes } : { records, durableBytes };
   } finally {

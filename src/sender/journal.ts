@@ -73,21 +73,29 @@ export function resolveJournalOptions(o: JournalOptions = {}): Required<Omit<Jou
  * Keeps the views of ended intents within the retention window: older ones are forgotten (their ids
  * are no longer idempotency keys), so memory is bounded by the window, not by the file's history.
  */
-function retainer(views: Map<string, IntentView>, keep: Retention): (v: IntentView) => void {
+function retainer(views: Map<string, IntentView>, keep: Retention): { retain(v: IntentView): void; trim(): void } {
   let ended = 0;
-  return (v) => {
-    if (!isTerminal(v.state)) return;
-    const at = (v.end as { at?: number } | undefined)?.at ?? 0;
-    if (at < Date.now() - keep.keepEndedMs) {
-      views.delete(v.id);
-      return;
-    }
-    if (++ended <= 2 * keep.keepEndedCount) return;
-    // Amortised: past twice the count, keep the newest `keepEndedCount` ended intents.
+  const endedAt = (v: IntentView): number => (v.end as { at?: number } | undefined)?.at ?? 0;
+  /** Keep the newest `keepEndedCount` ended intents. */
+  const trim = (): void => {
     const all = [...views.values()].filter((x) => isTerminal(x.state));
-    all.sort((a, b) => ((a.end as { at: number }).at ?? 0) - ((b.end as { at: number }).at ?? 0));
-    for (const x of all.slice(0, all.length - keep.keepEndedCount)) views.delete(x.id);
+    ended = all.length;
+    if (ended <= keep.keepEndedCount) return;
+    all.sort((a, b) => endedAt(a) - endedAt(b));
+    for (const x of all.slice(0, ended - keep.keepEndedCount)) views.delete(x.id);
     ended = keep.keepEndedCount;
+  };
+  return {
+    retain(v) {
+      if (!isTerminal(v.state)) return;
+      if (endedAt(v) < Date.now() - keep.keepEndedMs) {
+        views.delete(v.id);
+        return;
+      }
+      // Amortised: trimmed each time the count reaches twice the limit.
+      if (++ended > 2 * keep.keepEndedCount) trim();
+    },
+    trim,
   };
 }
 
@@ -119,7 +127,7 @@ export async function openJournal(path: string, options: JournalOptions = {}): P
     throw openError(path, e);
   }
   const views = new Map<string, IntentView>();
-  const retain = retainer(views, keep);
+  const { retain, trim } = retainer(views, keep);
   let file: JournalFile | undefined;
   let size: number;
   let compactedSize = 0;
@@ -131,6 +139,7 @@ export async function openJournal(path: string, options: JournalOptions = {}): P
       if (v) retain(v);
     });
     size = read.durableBytes;
+    trim();
     if (read.tornAt !== undefined) {
       // A torn last line (the crash hit mid-write) never became durable: cut it off, so the next
       // record starts on a fresh line and the file stays valid JSONL.
