@@ -14,6 +14,8 @@ export interface CampaignOptions {
   fullDiskIntents: number;
   doubleOpenIntents: number;
   seed: number;
+  /** The full disk: a real tmpfs (falls back to the injected layer without mount rights), or the injected layer. */
+  diskLayer?: 'tmpfs' | 'injected';
   /** One line per finished phase. */
   log?: (line: string) => void;
 }
@@ -49,7 +51,7 @@ export async function runSenderCampaign(o: CampaignOptions): Promise<SenderCampa
     };
     await step(runMainPhase(env, o.intents));
     await step(runKillPhase(env, o.kills, o.killBatch));
-    await step(runFullDiskPhase(env, o.fullDiskIntents));
+    await step(runFullDiskPhase(env, o.fullDiskIntents, o.diskLayer));
     await step(runDoubleOpenProbe(env, o.doubleOpenIntents));
     const identical = await runIdenticalProbe(env);
     log(`identical: ${identical.reportedOk} reported ok, ${identical.distinctLanded} distinct landed`);

@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSender, signerFromSecretKey, transferInstruction } from '../src/sender/index.js';
+import { fullDisk } from '../test/sender/full-disk.js';
 import type { ChildJob, ChildLine } from './job.js';
 import { errorFacts } from './error-facts.js';
 import { watchHandles } from './open-handles.js';
@@ -22,7 +23,7 @@ const job = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as ChildJob;
 const payer = signerFromSecretKey(new Uint8Array(Buffer.from(job.payer, 'hex')));
 const sender = createSender({
   url: job.url,
-  journal: job.journal,
+  journal: job.diskBudgetBytes === undefined ? job.journal : { path: job.journal, file: fullDisk(job.diskBudgetBytes).open },
   cuPrice: 200_000,
   cuLimit: 1_000,
   pollMs: job.pollMs,

@@ -13,6 +13,8 @@ export interface ChildJob {
   /** Call `resume()` before offering the intents again (every process after the first). */
   resume: boolean;
   concurrency: number;
+  /** Free bytes the journal's file layer allows this process (a full disk without a tmpfs). */
+  diskBudgetBytes?: number;
   pollMs: number;
   rebroadcastMs: number;
 }

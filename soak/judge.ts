@@ -23,6 +23,8 @@ export interface Verdict {
   reportedFailedButLanded: number;
   /** must be 0: answered ok with a signature the ledger does not show paying this intent. */
   okWrongSignature: number;
+  /** Told failed (truly: nothing was live), then paid once when the caller offered the id again. */
+  failedThenPaidOnReoffer: number;
   /** Landed but no caller was ever told (the process died first and nobody asked again). */
   landedUnanswered: number;
   /** Executed with an error (the fee was paid, the transfer was not). */
@@ -32,6 +34,9 @@ export interface Verdict {
   /** Up to 10 examples per must-be-0 figure, for the report. */
   examples: Record<string, string[]>;
 }
+
+/** Slots after a process ended in which a transaction it submitted may still execute. */
+const QUEUE_SLOTS = 2;
 
 /** An answer a caller really got and must be able to act on. */
 const counts = (a: ChildAnswer, run: ChildRun): boolean =>
@@ -52,6 +57,7 @@ export function judge(intents: readonly Intent[], runs: readonly ChildRun[], pai
     landedTwice: 0,
     reportedFailedButLanded: 0,
     okWrongSignature: 0,
+    failedThenPaidOnReoffer: 0,
     landedUnanswered: 0,
     executedWithError: 0,
     refusedLocked: 0,
@@ -74,19 +80,27 @@ export function judge(intents: readonly Intent[], runs: readonly ChildRun[], pai
     const execs = paid.get(intentKey(it.to, it.lamports)) ?? [];
     const landed = execs.filter((e) => e.ok);
     if (execs.length > landed.length) v.executedWithError++;
-    const said = (answers.get(it.id) ?? []).filter(({ a, run }) => counts(a, run)).map(({ a }) => a);
+    const heard = (answers.get(it.id) ?? []).filter(({ a, run }) => counts(a, run));
+    const said = heard.map(({ a }) => a);
     const final = said.at(-1);
     const failures = said.filter((a) => !a.ok);
+    // An error is false when the payment was already live in that process, or a later resume() found the intent still open.
+    const falseFailures = heard.filter(
+      ({ a, run }, i) =>
+        !a.ok &&
+        landed.length > 0 &&
+        (run.endSlot === undefined || landed[0]!.slot <= run.endSlot + QUEUE_SLOTS || heard.slice(i + 1).some((h) => h.a.ok && h.a.via === 'resume')),
+    );
     const how = (a: ChildAnswer | undefined) => (a ? (a.ok ? `ok ${a.signature}` : `${a.code}: ${a.message}`) : 'no answer');
     if (landed.length >= 2) {
       v.landedTwice++;
       example('landedTwice', `${it.id}: ${landed.map((e) => e.signature).join(', ')}`);
     } else if (landed.length === 1) v.landedOnce++;
     if (landed.length >= 1) {
-      if (failures.length > 0) {
+      if (falseFailures.length > 0) {
         v.reportedFailedButLanded++;
-        example('reportedFailedButLanded', `${it.id}: ${how(failures[0])}; landed ${landed[0]!.signature}`);
-      }
+        example('reportedFailedButLanded', `${it.id}: ${how(falseFailures[0]!.a)}; landed ${landed[0]!.signature} in slot ${landed[0]!.slot}`);
+      } else if (failures.length > 0) v.failedThenPaidOnReoffer++;
       if (!final) v.landedUnanswered++;
       const wrong = said.find((a) => a.ok && !landed.some((e) => e.signature === a.signature));
       if (wrong) {

@@ -27,6 +27,7 @@ export interface CampaignReport {
     landedTwice: number;
     reportedFailedButLanded: number;
     okWrongSignature: number;
+    failedThenPaidOnReoffer: number;
     landedUnanswered: number;
     executedWithError: number;
     unhandledRejections: number;
@@ -50,7 +51,7 @@ export interface HarnessFacts {
 
 /** Build the report from the campaign, what the harness process itself saw, and the fuzzer's outcome. */
 export function buildReport(c: SenderCampaign, harness: HarnessFacts, fuzz: FuzzFigures): CampaignReport {
-  const sum = (k: 'offered' | 'landedOnce' | 'provenExpired' | 'failed' | 'lost' | 'landedTwice' | 'reportedFailedButLanded' | 'okWrongSignature' | 'landedUnanswered' | 'executedWithError') =>
+  const sum = (k: 'offered' | 'landedOnce' | 'provenExpired' | 'failed' | 'lost' | 'landedTwice' | 'reportedFailedButLanded' | 'okWrongSignature' | 'failedThenPaidOnReoffer' | 'landedUnanswered' | 'executedWithError') =>
     c.phases.reduce((n, p) => n + p[k], 0);
   const offered = sum('offered');
   const statusCalls = c.phases.reduce((n, p) => n + p.requests.statusCalls, 0);
@@ -67,6 +68,7 @@ export function buildReport(c: SenderCampaign, harness: HarnessFacts, fuzz: Fuzz
     landedTwice: sum('landedTwice'),
     reportedFailedButLanded: sum('reportedFailedButLanded'),
     okWrongSignature: sum('okWrongSignature'),
+    failedThenPaidOnReoffer: sum('failedThenPaidOnReoffer'),
     landedUnanswered: sum('landedUnanswered'),
     executedWithError: sum('executedWithError'),
     unhandledRejections,
@@ -107,6 +109,18 @@ export function buildReport(c: SenderCampaign, harness: HarnessFacts, fuzz: Fuzz
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 
+/** The fuzzer's headline numbers, when its result carries them (cases, failures, groups that could not run). */
+function fuzzSummary(result: unknown): string {
+  if (!result || typeof result !== 'object') return '';
+  const r = result as { cases?: unknown; failures?: unknown; fatal?: unknown; ms?: unknown };
+  const parts: string[] = [];
+  if (typeof r.cases === 'number') parts.push(`${r.cases} cases`);
+  if (typeof r.failures === 'number') parts.push(`${r.failures} failures`);
+  if (Array.isArray(r.fatal) && r.fatal.length) parts.push(`could not run: ${r.fatal.join('; ')}`);
+  if (typeof r.ms === 'number') parts.push(`${(r.ms / 1000).toFixed(0)} s`);
+  return parts.length ? ` — ${parts.join(', ')}` : '';
+}
+
 /** The table and the verdict, for a terminal. */
 export function formatReport(r: CampaignReport): string {
   const rows: [string, (p: CampaignReport['phases'][number]) => string | number, string | number][] = [
@@ -118,6 +132,7 @@ export function formatReport(r: CampaignReport): string {
     ['landed twice (must be 0)', (p) => p.landedTwice, r.totals.landedTwice],
     ['reported failed but landed (must be 0)', (p) => p.reportedFailedButLanded, r.totals.reportedFailedButLanded],
     ['ok with a signature that did not land (must be 0)', (p) => p.okWrongSignature, r.totals.okWrongSignature],
+    ['told failed, paid once when offered again', (p) => p.failedThenPaidOnReoffer, r.totals.failedThenPaidOnReoffer],
     ['landed, never answered', (p) => p.landedUnanswered, r.totals.landedUnanswered],
     ['executed with an error', (p) => p.executedWithError, r.totals.executedWithError],
     ['processes / killed / hung', (p) => `${p.processes}/${p.killed}/${p.hung}`, ''],
@@ -140,7 +155,7 @@ export function formatReport(r: CampaignReport): string {
     `open handles after close: ${r.totals.openHandles.length} (must be 0)${r.totals.openHandles.length ? ': ' + r.totals.openHandles.join('; ') : ''}`,
     `peak RSS: ${r.totals.peakRssMb} MB`,
     `status calls per intent: ${r.totals.statusCallsPerIntent.toFixed(2)} (signatures asked per intent ${r.totals.statusSignaturesPerIntent.toFixed(2)})`,
-    `fuzz: ${r.fuzz.status}${r.fuzz.error ? ` (${r.fuzz.error})` : ''}`,
+    `fuzz: ${r.fuzz.status}${r.fuzz.error ? ` (${r.fuzz.error})` : ''}${fuzzSummary(r.fuzz.result)}`,
   ];
   for (const p of r.phases) for (const n of p.notes) lines.push(`${p.phase}: ${n}`);
   for (const p of r.phases) {

@@ -30,6 +30,8 @@ export interface ChildRun {
   /** Printed its end (sender closed) but did not exit on its own within `LINGER_MS`: something kept it alive. */
   lingered: boolean;
   exit: number | string | null;
+  /** The devnet's slot when the process was gone (set by the phase that ran it). */
+  endSlot?: number;
   stderr: string;
   ms: number;
 }

@@ -3,7 +3,10 @@
  * fuzzer; prints the table, writes the figures as JSON and exits non-zero when any must-be-0 figure
  * is not 0 or a phase could not test what it should.
  *
- *   npm run soak -- [--intents 5000] [--kills 20] [--quick] [--seed S] [--skip-fuzz] [--out soak/results/latest.json]
+ *   npm run soak -- [--intents 5000] [--kills 20] [--quick] [--seed S] [--skip-fuzz] [--injected-disk] [--out soak/results/latest.json]
+ *
+ * --injected-disk: fill the disk through the journal's file layer instead of a tmpfs (used anyway
+ * when mounting is not permitted).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     seed: { type: 'string' },
     'skip-fuzz': { type: 'boolean', default: false },
+    'injected-disk': { type: 'boolean', default: false },
     out: { type: 'string', default: join(import.meta.dirname, 'results', 'latest.json') },
   },
 });
@@ -39,6 +43,7 @@ const options = {
   fullDiskIntents: quick ? 100 : 300,
   doubleOpenIntents: quick ? 40 : 100,
   seed: int(values.seed, (Math.random() * 2 ** 31) >>> 0, 'seed'),
+  diskLayer: values['injected-disk'] ? ('injected' as const) : ('tmpfs' as const),
 };
 
 const handlesLeft = watchHandles();

@@ -16,7 +16,7 @@ import { judge, type Verdict } from './judge.js';
 import { executionsByKey, settleLedger } from './ledger.js';
 import { intentKey, makeIntents, PHASE_BASE, type Intent } from './intents.js';
 import type { RequestCounts } from './request-counter.js';
-import { LINGER_MS, runChild, type ChildRun, type KillPlan } from './run-child.js';
+import { LINGER_MS, runChild as spawnChild, type ChildRun, type KillPlan } from './run-child.js';
 import type { SoakEnv } from './soak-env.js';
 
 export interface PhaseFigures extends Verdict {
@@ -43,6 +43,13 @@ const TIMING = { pollMs: 100, rebroadcastMs: 500 } as const;
 
 function job(env: SoakEnv, journal: string, intents: Intent[], resume: boolean, concurrency = 100): ChildJob {
   return { url: env.devnet.url, journal, payer: Buffer.from(env.payer.secretKey()).toString('hex'), intents, resume, concurrency, ...TIMING };
+}
+
+/** Run one sender process and note the slot at which it was gone (the judge needs it). */
+async function runChild(env: SoakEnv, j: ChildJob, jobPath: string, kill: KillPlan = {}, timeoutMs?: number): Promise<ChildRun> {
+  const run = await spawnChild(j, jobPath, kill, timeoutMs);
+  run.endSlot = env.devnet.chain.slot();
+  return run;
 }
 
 /** What a process said outside its answers that is wrong on its face. */
@@ -87,10 +94,10 @@ export async function runMainPhase(env: SoakEnv, count: number): Promise<PhaseFi
   const t0 = performance.now();
   const intents = makeIntents('main', count, PHASE_BASE.main, env.recipients);
   const journal = join(env.dir, 'main.jsonl');
-  const first = await runChild(job(env, journal, intents, false), join(env.dir, 'main-job.json'));
+  const first = await runChild(env, job(env, journal, intents, false), join(env.dir, 'main-job.json'));
   // The same journal in a new process: resume() finishes whatever the first left open, and
   // re-offering every id must answer from the journal, never pay again.
-  const again = await runChild(job(env, journal, intents, true), join(env.dir, 'main-again.json'));
+  const again = await runChild(env, job(env, journal, intents, true), join(env.dir, 'main-again.json'));
   return figures(env, 'main', intents, [{ run: first, label: 'main' }, { run: again, label: 'main (resume)' }], t0);
 }
 
@@ -108,10 +115,10 @@ export async function runKillPhase(env: SoakEnv, kills: number, batch: number): 
   for (let k = 0; k < kills; k++) {
     const offered = all.slice(0, (k + 1) * batch);
     const plan: KillPlan = env.random() < 0.5 ? { afterMs: 50 + Math.floor(env.random() * 2_500) } : { afterAnswers: 1 + Math.floor(env.random() * offered.length) };
-    const run = await runChild(job(env, journal, offered, k > 0, 50), join(env.dir, `kill-${k}.json`), plan, 120_000);
+    const run = await runChild(env, job(env, journal, offered, k > 0, 50), join(env.dir, `kill-${k}.json`), plan, 120_000);
     runs.push({ run, label: `kill ${k + 1} (${plan.afterMs !== undefined ? `${plan.afterMs} ms` : `answer ${plan.afterAnswers}`})` });
   }
-  const last = await runChild(job(env, journal, all, true, 50), join(env.dir, 'kill-final.json'));
+  const last = await runChild(env, job(env, journal, all, true, 50), join(env.dir, 'kill-final.json'));
   runs.push({ run: last, label: 'kills (final)' });
   const f = await figures(env, 'kills', all, runs, t0);
   if (f.killed < kills) f.notes.push(`${kills - f.killed} of ${kills} processes finished before their kill point`);
@@ -121,35 +128,34 @@ export async function runKillPhase(env: SoakEnv, kills: number, batch: number): 
 /**
  * Phase 3: the journal on a small tmpfs that a filler leaves nearly full: the sender hits ENOSPC
  * mid-run. Then the filler goes (space returns) and a NEW process opens the journal and resumes.
- * Without the rights to mount, the phase is a failure, never a pass.
+ * Where mounting is not permitted (or `injected` is asked for), the first process gets the same
+ * budget through the journal's injectable file layer instead: short writes, then ENOSPC.
  */
-export async function runFullDiskPhase(env: SoakEnv, count: number): Promise<PhaseFigures> {
+export async function runFullDiskPhase(env: SoakEnv, count: number, layer: 'tmpfs' | 'injected' = 'tmpfs'): Promise<PhaseFigures> {
   env.counter.take();
   const t0 = performance.now();
   const intents = makeIntents('disk', count, PHASE_BASE.fullDisk, env.recipients);
   // A journal takes ~1.3 kB per intent (created + signed with its wire + landed + confirmed): room
   // for about a third of the run, so ENOSPC comes mid-run.
-  const disk = mountSmallDisk(join(env.dir, 'disk'), 4 << 20, Math.max(16 << 10, Math.floor((count * 1300) / 3)));
-  if (!disk) {
-    const f = await figures(env, 'full-disk', [], [], t0);
-    f.failures.push('full-disk: skipped (no tmpfs rights)');
-    return f;
-  }
+  const headroom = Math.max(16 << 10, Math.floor((count * 1300) / 3));
+  const disk = layer === 'tmpfs' ? mountSmallDisk(join(env.dir, 'disk'), 4 << 20, headroom) : null;
   try {
-    const journal = join(disk.dir, 'journal.jsonl');
+    const journal = join(disk ? disk.dir : env.dir, 'disk.jsonl');
     // A few intents at a time, so the journal fills while intents are at every stage (created,
     // signed, landed), not all created at once before anything is sent.
-    const full = await runChild(job(env, journal, intents, false, 8), join(env.dir, 'disk-full.json'), {}, 120_000);
-    disk.release();
-    const after = await runChild(job(env, journal, intents, true), join(env.dir, 'disk-after.json'), {}, 120_000);
+    const fullJob = { ...job(env, journal, intents, false, 8), ...(disk ? {} : { diskBudgetBytes: headroom }) };
+    const full = await runChild(env, fullJob, join(env.dir, 'disk-full.json'), {}, 120_000);
+    disk?.release();
+    const after = await runChild(env, job(env, journal, intents, true), join(env.dir, 'disk-after.json'), {}, 120_000);
     const f = await figures(env, 'full-disk', intents, [{ run: full, label: 'disk full' }, { run: after, label: 'space back' }], t0);
     const hit = [...full.answers, ...full.fatal].some((a) => a.causes?.includes('ENOSPC') || a.code === ErrorCodes.SENDER_JOURNAL_FAILED || a.message?.includes('ENOSPC'));
     const told = full.answers.filter((a) => !a.ok).length;
-    f.notes.push(`${Math.round(disk.headroom / 1024)} kB left for the journal; ${told} of ${count} intents answered with an error while the disk was full`);
+    const how = disk ? `tmpfs, ${Math.round(disk.headroom / 1024)} kB left for the journal` : `injected file layer (${layer === 'tmpfs' ? 'no tmpfs rights' : 'asked for'}), ${Math.round(headroom / 1024)} kB budget`;
+    f.notes.push(`${how}; ${told} of ${count} intents answered with an error while the disk was full`);
     if (!hit && !full.stderr.includes('ENOSPC')) f.failures.push('full-disk: the journal never hit ENOSPC (the phase tested nothing)');
     return f;
   } finally {
-    disk.unmount();
+    disk?.unmount();
   }
 }
 
@@ -160,8 +166,8 @@ export async function runDoubleOpenProbe(env: SoakEnv, count: number): Promise<P
   const intents = makeIntents('twice', count, PHASE_BASE.doubleOpen, env.recipients);
   const journal = join(env.dir, 'double.jsonl');
   const [a, b] = await Promise.all([
-    runChild(job(env, journal, intents, false), join(env.dir, 'double-a.json')),
-    runChild(job(env, journal, intents, false), join(env.dir, 'double-b.json')),
+    runChild(env, job(env, journal, intents, false), join(env.dir, 'double-a.json')),
+    runChild(env, job(env, journal, intents, false), join(env.dir, 'double-b.json')),
   ]);
   return figures(env, 'double-open', intents, [{ run: a, label: 'opener A' }, { run: b, label: 'opener B' }], t0);
 }
@@ -187,7 +193,7 @@ export async function runIdenticalProbe(env: SoakEnv, count = 20): Promise<Ident
   const to = env.recipients[0]!;
   const lamports = String(PHASE_BASE.identical);
   const intents: Intent[] = Array.from({ length: count }, (_, i) => ({ id: `same-${i}`, to, lamports }));
-  const run = await runChild(job(env, join(env.dir, 'identical.jsonl'), intents, false), join(env.dir, 'identical.json'));
+  const run = await runChild(env, job(env, join(env.dir, 'identical.jsonl'), intents, false), join(env.dir, 'identical.json'));
   await settleLedger(env.devnet);
   env.counter.take();
   const ok = run.answers.filter((a) => a.ok);
