@@ -82,7 +82,8 @@ export const asset = v.object(
       {},
       {
         symbol: str,
-        supply: v.or(u64, v.number),
+        // a u64 of base units (the spec says "number": any integer it can be is one)
+        supply: u64,
         decimals: int,
         token_program: str,
         price_info: v.object({}, { price_per_token: v.number, currency: str }),
@@ -198,7 +199,8 @@ export const validityProof = v.object(
 export const compressionSignature = v.object({
   signature: str,
   slot: u64,
-  blockTime: u64,
+  // Unix time: an i64, typed number (a safe integer is within i64)
+  blockTime: int,
 }) as unknown as Validator<T.CompressionSignature>;
 
 const accountChange = v.object({ account: compressedAccount }, { optionalTokenData: v.nullable(compressedTokenData) });
@@ -271,7 +273,8 @@ export const signatureStatuses = withContext(
   ),
 ) as unknown as Validator<T.WithContext<(T.SignatureStatus | null)[]>>;
 
-export const transaction = v.nullable(v.object({ slot: u64 }, { meta: v.nullable(v.anyObject), blockTime: v.nullable(u64) }));
+// blockTime: Unix time, an i64 (before 1970 is negative), as a safe integer
+export const transaction = v.nullable(v.object({ slot: u64 }, { meta: v.nullable(v.anyObject), blockTime: v.nullable(int) }));
 
 export const simulation = withContext(
   v.object({}, { logs: v.nullable(v.array(str)), unitsConsumed: u64 }),

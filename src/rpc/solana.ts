@@ -312,8 +312,10 @@ export async function requestAirdrop(
   opts?: CallOptions,
 ): Promise<string> {
   assertAddress('address', address);
-  if (!((typeof lamports === 'number' && Number.isSafeInteger(lamports) && lamports > 0) || (typeof lamports === 'bigint' && lamports > 0n))) {
-    throw new InputError('lamports', `expected a positive integer, got ${String(lamports)}`, { expected: 'positive integer', got: String(lamports) });
+  if (!((typeof lamports === 'number' && Number.isSafeInteger(lamports) && lamports > 0) || (typeof lamports === 'bigint' && lamports > 0n && lamports < 2n ** 64n))) {
+    // a bigint is shown only when short: printing a huge one is quadratic
+    const got = typeof lamports === 'bigint' && (lamports >= 10n ** 20n || lamports <= -(10n ** 20n)) ? 'a bigint of 21 or more digits' : String(lamports);
+    throw new InputError('lamports', `expected a positive integer below 2^64, got ${got}`, { expected: 'positive integer below 2^64', got });
   }
   const cfg = commitmentConfig(params);
   return ctx.rpc.call({ method: 'requestAirdrop', params: cfg ? [address, lamports, cfg] : [address, lamports], validate: v.string }, opts);

@@ -28,12 +28,21 @@ function fail(expected: string, got: unknown): Failure {
 
 const stringV: Validator<string> = (v) => (typeof v === 'string' ? undefined : fail('string', v));
 const numberV: Validator<number> = (v) => (typeof v === 'number' && Number.isFinite(v) ? undefined : fail('number', v));
-const intV: Validator<number> = (v) => (Number.isInteger(v) ? undefined : fail('integer', v));
-/** u64: an integer number, or a bigint when it exceeded 2^53 on the wire (see json.ts). */
+/**
+ * An integer JS number, exactly as sent: a safe integer (so within i64 too). 2^53 and beyond may be
+ * the rounding of another value, and 1e300 is an integer to `Number.isInteger` but no slot or count.
+ */
+const intV: Validator<number> = (v) => (Number.isSafeInteger(v) ? undefined : fail('integer', v));
+const U64_END = 2n ** 64n;
+/**
+ * u64: 0 ≤ v < 2^64, as a safe integer number or as a bigint (json.ts gives integers beyond 2^53 as
+ * bigint). An unsafe number (written with a fraction or an exponent) may be the rounding of another
+ * value, so it is refused too.
+ */
 const u64V: Validator<number | bigint> = (v) =>
-  (typeof v === 'number' && Number.isInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n)
+  (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n && v < U64_END)
     ? undefined
-    : fail('unsigned integer', v);
+    : fail('unsigned integer below 2^64', v);
 const boolV: Validator<boolean> = (v) => (typeof v === 'boolean' ? undefined : fail('boolean', v));
 const unknownV: Validator<unknown> = () => undefined;
 const objectV: Validator<Record<string, unknown>> = (v) =>
@@ -151,12 +160,19 @@ export function formatPath(root: string, segs: (string | number)[]): string {
 
 function show(x: unknown): string {
   if (x === undefined) return 'nothing';
-  if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'bigint') return showBig(x);
   if (typeof x === 'string') return JSON.stringify(x.length > 40 ? `${x.slice(0, 40)}…` : x);
   if (Array.isArray(x)) return 'an array';
   if (x === null) return 'null';
   if (typeof x === 'object') return 'an object';
   return `${typeof x} ${String(x)}`;
+}
+
+/** A bigint as its digits, or (printing a huge one is quadratic) as its first digits and its size. */
+function showBig(x: bigint): string {
+  if (x > -(10n ** 40n) && x < 10n ** 40n) return `${x}n`;
+  const hex = (x < 0n ? -x : x).toString(16);
+  return `${x < 0n ? '-' : ''}0x${hex.slice(0, 16)}…n (${hex.length} hex digits)`;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RpcError } from '../../src/errors.js';
+import { CairnError, RpcError } from '../../src/errors.js';
 import type { CairnClient } from '../../src/rpc/client.js';
 import { addr, sig } from './fixtures.js';
 import { useServerAndClient, type TestServer } from './server.js';
@@ -89,6 +89,47 @@ describe('standard Solana methods', () => {
     srv.rpc({ requestAirdrop: () => sig(3) });
     expect(await client.requestAirdrop(addr(1), 1_000_000_000)).toBe(sig(3));
     expect(sent()).toMatchObject({ method: 'requestAirdrop', params: [addr(1), 1_000_000_000] });
+  });
+});
+
+describe('out-of-range numbers from the server', () => {
+  const answer = (result: string) => (srv.handler = (req) => ({ body: `{"jsonrpc":"2.0","id":"${req.body.id}","result":${result}}` }));
+
+  it('getBalance of 2^128 (or -1, or 2^64) is RPC_SCHEMA naming result.value; u64::MAX is a bigint', async () => {
+    for (const bad of [String(2n ** 128n), '-1', String(2n ** 64n), '1e300', '18446744073709551616.0']) {
+      answer(`{"context":{"slot":1},"value":${bad}}`);
+      await expect(client.getBalance(addr(1)), bad).rejects.toMatchObject({ code: 'RPC_SCHEMA', context: { path: 'result.value' } });
+    }
+    answer(`{"context":{"slot":1},"value":${2n ** 64n - 1n}}`);
+    expect(await client.getBalance(addr(1))).toBe(2n ** 64n - 1n);
+  });
+
+  it('slots, heights and the context slot out of u64 range are RPC_SCHEMA naming the field', async () => {
+    answer(String(2n ** 64n));
+    await expect(client.getSlot()).rejects.toMatchObject({ code: 'RPC_SCHEMA', context: { path: 'result' } });
+    answer(`{"context":{"slot":${2n ** 70n}},"value":{"blockhash":"${addr(3)}","lastValidBlockHeight":5}}`);
+    await expect(client.getLatestBlockhash()).rejects.toMatchObject({ code: 'RPC_SCHEMA', context: { path: 'result.context.slot' } });
+  });
+
+  it('requestAirdrop refuses lamports of 2^64 or more (a u64 on the wire), without printing a huge value', async () => {
+    for (const bad of [2n ** 64n, 10n ** 20_000n]) {
+      let e: CairnError | undefined;
+      try {
+        await client.requestAirdrop(addr(1), bad);
+      } catch (x) {
+        e = x as CairnError;
+      }
+      expect(e).toMatchObject({ code: 'INPUT_INVALID', context: { field: 'lamports' } });
+      expect(e!.message.length).toBeLessThan(200);
+    }
+  });
+
+  it('a 20 MB number is refused before it becomes a bigint: a typed error with a short message', async () => {
+    answer(`{"context":{"slot":1},"value":${'9'.repeat(20_000_000)}}`);
+    const e = await client.getBalance(addr(1)).then(() => undefined, (x: unknown) => x as CairnError);
+    expect(e).toBeInstanceOf(CairnError);
+    expect(e!.walk((x) => (x as CairnError).code === 'INPUT_TOO_LARGE')).toBeDefined();
+    expect(e!.message.length).toBeLessThan(400);
   });
 });
 
