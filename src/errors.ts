@@ -4,9 +4,14 @@
  * `context` object and an optional `cause`. Errors that cross a worker boundary travel as
  * `{ code, message, context }` (see `toJSON`/`fromSerialized`) and are rebuilt on the main thread.
  *
- * Secrets never ride along: messages and contexts pass through `redact()` when they are built, so
- * an API key that slipped into a URL is replaced before the error exists.
+ * Secrets never ride along: message, context (names and values, any depth) and the whole cause
+ * chain pass through the redaction of redact.ts when the error is built, so an API key that slipped
+ * into a URL or a server's echo is replaced before the error exists; `toJSON` and `util.inspect`
+ * redact again, for fields set or changed afterwards.
  */
+import { newBudget, redact, redactText, redactValue, REDACTED } from './redact.js';
+
+export { redact, registerSecret, registeredSecrets } from './redact.js';
 
 /** Every stable error code, by domain. */
 export const ErrorCodes = {
@@ -66,17 +71,6 @@ export const ErrorCodes = {
 
 export type ErrorCode = (typeof ErrorCodes)[keyof typeof ErrorCodes];
 
-/** Secrets registered here are scrubbed from every message, context and log line cairn produces. */
-const secrets = new Set<string>();
-
-/**
- * The registered secrets, for leak checks (the test suite scans every error and log line for them).
- * Internal: not re-exported from the package root.
- */
-export function registeredSecrets(): readonly string[] {
-  return [...secrets];
-}
-
 let errorObserver: ((e: CairnError) => void) | undefined;
 
 /**
@@ -87,35 +81,8 @@ export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
   errorObserver = fn;
 }
 
-/** Register a secret (an API key) so that `redact` removes it everywhere. Idempotent. */
-export function registerSecret(secret: string | undefined): void {
-  if (secret && secret.length >= 4) secrets.add(secret);
-}
-
-/**
- * Replace every registered secret and every `api-key=` query value in `text` by `***`.
- * Applied to error messages, contexts and log lines.
- */
-export function redact(text: string): string {
-  let out = text.replace(/(api-key=)[^&\s"'#]*/gi, '$1***');
-  for (const s of secrets) {
-    if (out.includes(s)) out = out.split(s).join('***');
-    const enc = encodeURIComponent(s);
-    if (enc !== s && out.includes(enc)) out = out.split(enc).join('***');
-  }
-  return out;
-}
-
-function redactValue(v: unknown, depth = 0): unknown {
-  if (typeof v === 'string') return redact(v);
-  if (typeof v === 'bigint') return v.toString();
-  if (v === null || typeof v !== 'object' || depth > 6) return v;
-  if (v instanceof Uint8Array) return v;
-  if (Array.isArray(v)) return v.map((x) => redactValue(x, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) out[k] = redactValue(x, depth + 1);
-  return out;
-}
+/** Messages longer than this are cut (saying how much was cut): a server's 60 MB error text stays out. */
+export const MAX_MESSAGE_CHARS = 16_384;
 
 export interface CairnErrorOptions<C> {
   context?: C;
@@ -135,45 +102,44 @@ export class CairnError<C extends object = Record<string, unknown>> extends Erro
   readonly context: C;
 
   constructor(code: ErrorCode, message: string, options: CairnErrorOptions<C> = {}) {
-    super(redact(message), options.cause === undefined ? undefined : { cause: scrubCause(options.cause) });
+    // one budget for context and cause together: a hostile body cannot make building an error slow
+    const budget = newBudget();
+    const cause = options.cause === undefined ? undefined : redactValue(options.cause, budget);
+    super(redactText(String(message), MAX_MESSAGE_CHARS), cause === undefined ? undefined : { cause });
     this.name = new.target.name;
     this.code = code;
-    this.context = (redactValue(options.context ?? {}) as C);
+    this.context = redactValue(options.context ?? {}, budget) as C;
     if (this.stack) this.stack = redact(this.stack);
     errorObserver?.(this as unknown as CairnError);
   }
 
-  /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). */
+  /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). A chain that loops ends. */
   walk(fn?: (e: unknown) => boolean): unknown {
+    const seen = new Set<unknown>();
     let e: unknown = this;
-    while (e) {
+    while (e && !seen.has(e)) {
+      seen.add(e);
       if (fn?.(e)) return e;
       const next = (e as { cause?: unknown }).cause;
-      if (!next) return fn ? undefined : e;
+      if (!next || seen.has(next)) return fn ? undefined : e;
       e = next;
     }
     return undefined;
   }
 
+  /** Redacted again here: a context entry added after construction is covered too. */
   toJSON(): { name: string; code: ErrorCode; message: string; context: C } {
-    return { name: this.name, code: this.code, message: this.message, context: this.context };
+    return { name: this.name, code: this.code, message: redact(this.message), context: redactValue(this.context) as C };
+  }
+
+  /** What console.log and util.inspect print, redacted as a whole (fields a subclass sets after construction included). */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: object, inspect: (v: unknown, o: object) => string): string {
+    return redact(inspect(this, { ...options, depth, customInspect: false }));
   }
 }
 
-/** Causes can carry URLs with keys (undici's errors do): scrub their message and stack too. */
-function scrubCause(cause: unknown): unknown {
-  if (cause instanceof Error) {
-    try {
-      cause.message = redact(cause.message);
-      if (cause.stack) cause.stack = redact(cause.stack);
-      const inner = (cause as { cause?: unknown }).cause;
-      if (inner) scrubCause(inner);
-    } catch {
-      /* frozen error objects: leave them */
-    }
-  }
-  return cause;
-}
+// errors built as CairnError are clean from the start: a redaction walk keeps them as they are
+Object.defineProperty(CairnError.prototype, REDACTED, { value: true });
 
 /** Bad caller input. `context.field` names the offending field. */
 export class InputError extends CairnError<{ field: string; expected?: string; got?: unknown }> {
