@@ -25,6 +25,24 @@ function repeatedCursor(method: string, cursor: string): BadResponseError {
   });
 }
 
+function repeatedPage(method: string, asked: number, got: unknown): BadResponseError {
+  const what = typeof got === 'number' && got !== asked ? `answered page ${got} when asked for page ${asked}` : `answered page ${asked} with the items of the page before`;
+  return new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: the server ${what}: the same page twice; stopping instead of looping`, {
+    context: { method, path: 'page' },
+  });
+}
+
+/**
+ * A page the loop is about to go past must be the page asked for (when the server says which) and
+ * must not start with the previous page's first item: a server that ignores `page` hands back the
+ * same full page forever. Returns this page's first item, to compare with the next.
+ */
+function checkAdvanced(method: string, asked: number, answered: unknown, first: unknown, previous: string | undefined): string {
+  const key = JSON.stringify(first, (_k, x) => (typeof x === 'bigint' ? x.toString() : x));
+  if ((typeof answered === 'number' && answered !== asked) || key === previous) throw repeatedPage(method, asked, answered);
+  return key;
+}
+
 /** Every item of a page-based DAS list, from `params.page` (default 1) to the last page. */
 async function* byPage<P extends das.ListParams>(
   method: string,
@@ -36,9 +54,11 @@ async function* byPage<P extends das.ListParams>(
     throw new InputError('params.before', `${method} iterator pages by page number; drop before/after`);
   }
   const limit = params?.limit ?? das.MAX_PAGE_LIMIT;
+  let previous: string | undefined;
   for (let page = params?.page ?? 1; ; page++) {
     checkAbort(opts);
     const r = await fetch({ ...params, page, limit }, opts);
+    if (r.items.length >= limit) previous = checkAdvanced(method, page, r.page, r.items[0], previous);
     yield* r.items;
     if (r.items.length < limit) return;
   }
@@ -68,6 +88,7 @@ async function* byCursor<I, P extends { cursor?: string }>(
 async function* tokenAccounts(ctx: ClientContext, params: das.GetTokenAccountsParams, opts?: CallOptions): AsyncGenerator<T.TokenAccount, void, undefined> {
   let p: das.GetTokenAccountsParams = { ...params };
   const seen = new Set<string>();
+  let previous: string | undefined;
   for (;;) {
     checkAbort(opts);
     const r = await das.getTokenAccounts(ctx, p, opts);
@@ -79,7 +100,9 @@ async function* tokenAccounts(ctx: ClientContext, params: das.GetTokenAccountsPa
       seen.add(r.cursor);
       p = { ...p, cursor: r.cursor, page: undefined };
     } else if (typeof r.page === 'number' || p.page !== undefined) {
-      p = { ...p, page: (r.page ?? p.page ?? 1) + 1 };
+      const asked = p.page ?? (r.page as number);
+      previous = checkAdvanced('getTokenAccounts', asked, r.page, r.token_accounts[0], previous);
+      p = { ...p, page: asked + 1 };
     } else {
       return; // neither a cursor nor a page to continue from
     }
