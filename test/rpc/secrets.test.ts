@@ -51,7 +51,20 @@ const scenarios: Scenario[] = [
   ['webhook bad shape', (r) => ({ body: { webhookID: echo(r) } }), () => client.setWebhookActive({ webhookID: '3f2b8c1e-4d5a-4b6c-9e7f-0a1b2c3d4e5f', active: true })],
   ['getAssetBatch chunk failing', (r) => ({ status: 503, body: echo(r) }), () => client.getAssetBatch({ ids: [addr(1)] })],
   ['statuses', (r) => ({ status: 502, body: echo(r) }), () => client.getSignatureStatuses([sig(1)])],
+  ['JSON-RPC error.data echoing the key 30 levels deep', (r) => ({ body: { jsonrpc: '2.0', id: r.body.id, error: { code: -32000, message: 'nested', data: nest(30, { key: r.query['api-key'] }) } } }), () => client.getSlot()],
+  ['JSON-RPC error.data with the key as a property name', (r) => ({ body: { jsonrpc: '2.0', id: r.body.id, error: { code: -32000, message: 'named', data: { [r.query['api-key']]: 'yes', list: [{ [`x-${r.query['api-key']}`]: 1 }] } } } }), () => client.getSlot()],
+  // the echo cut inside the key by the transport's snippets (200 characters of a message, 80 of a non-JSON body, 2,000 of an error body)
+  ['500 whose text is cut inside the key', (r) => ({ status: 500, body: `${'x'.repeat(190)}${r.query['api-key']}` }), () => client.getSlot()],
+  ['non-JSON body cut inside the key', (r) => ({ body: `${'x'.repeat(70)}${r.query['api-key']}` }), () => client.getSlot()],
+  ['404 body cut inside the key', (r) => ({ status: 404, body: `${'x'.repeat(1_990)}${r.query['api-key']}` }), () => client.getWalletTransfers({ wallet: addr(1) })],
+  ['echo base64 and lower-case percent-encoded', (r) => ({ status: 500, body: `b64 ${Buffer.from(r.query['api-key']).toString('base64')} pct ${encodeURIComponent(r.query['api-key']).toLowerCase()}` }), () => client.getSlot()],
 ];
+
+function nest(depth: number, leaf: object): object {
+  let v: object = leaf;
+  for (let i = 0; i < depth; i++) v = { level: i, inner: v };
+  return v;
+}
 
 describe('the API key never leaks', () => {
   for (const [name, handler, call] of scenarios) {
@@ -68,9 +81,29 @@ describe('the API key never leaks', () => {
       expect(srv.requests[0].query['api-key']).toBe(API_KEY); // the key was really on the wire
       expect(findSecret(e, API_KEY)).toEqual([]);
       expect(inspect(e, { depth: 10 })).not.toContain(API_KEY);
-      expect(logger.lines.join('\n')).not.toContain(API_KEY);
+      expect(findSecret(logger.lines.join('\n'), API_KEY)).toEqual([]);
     });
   }
+
+  it('a key with ~ ( ) ! and a space, echoed the form way (URLSearchParams), percent-encoded, raw and cut', async () => {
+    const odd = "odd~(key w)!'-3c9b8a7d6e5f";
+    const form = new URLSearchParams([['k', odd]]).toString().slice(2);
+    expect(form).not.toBe(encodeURIComponent(odd)); // the two encodings differ for this key
+    const c = createClient({ url: srv.url, apiKey: odd, logger: logger.log, retry: { retries: 1, delay: () => 1 } });
+    logger.lines.length = 0;
+    srv.requests.length = 0;
+    srv.handler = (r) => ({
+      status: 500,
+      body: { error: { message: `form ${form} uri ${encodeURIComponent(odd)} raw ${r.query['api-key']} cut ${odd.slice(0, 12)}` }, data: { [form]: odd } },
+    });
+    const e = await c.getSlot().catch((x) => x);
+    await c.close();
+    expect(srv.requests[0].query['api-key']).toBe(odd);
+    expect(e.code).toBe('RPC_SERVER');
+    expect(findSecret(e, odd)).toEqual([]);
+    expect(findSecret(logger.lines.join('\n'), odd)).toEqual([]);
+    expect(logger.lines.length).toBeGreaterThan(0);
+  });
 
   it('network failure (nothing listening)', async () => {
     const c = createClient({ url: 'http://127.0.0.1:1', apiKey: API_KEY, logger: logger.log, retry: { retries: 1, delay: () => 1 } });
