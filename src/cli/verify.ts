@@ -1,31 +1,41 @@
 /**
- * `cairn verify <kind> <file|-> [--json] [--threads N]`: verify, offline, every proof in a file the
- * service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a single item, an
- * array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1 when any is
- * invalid, 2 when the input is unusable (with a message saying why).
+ * `cairn verify <kind> <file|-> [--json] [--threads N] [--max-bytes N]`: verify, offline, every proof
+ * in a file the service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a
+ * single item, an array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1
+ * when any is invalid, 2 on any error (unusable or too large input, a worker that died, an
+ * interrupt), with a message saying why. The exit code is decided only once the verifier is closed.
  */
-import { open } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { CairnError, InputError } from '../errors.js';
 import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
-import { extractJson } from '../merkle/json/extract.js';
+import { extractFromTape, scanDecodeBelow } from '../merkle/json/extract.js';
+import { rememberTape, scanJson } from '../merkle/json/tape.js';
 import { createVerifier } from '../merkle/verifier.js';
-import type { Verdict } from '../merkle/verdict.js';
-import type { VerdictTable } from '../merkle/verdict-table.js';
+import { DEFAULT_MAX_BYTES, InputTooLargeError } from '../merkle/input-too-large.js';
+import { readFileBounded, readStreamBounded } from './read-bounded.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
-  stdout: { write(s: string): unknown };
+  /** `write` returning false and a `once('drain')`, as a Node stream has them, hold the output back. */
+  stdout: { write(s: string): unknown; once?(event: 'drain', fn: () => void): unknown };
   stderr: { write(s: string): unknown };
   stdin: AsyncIterable<string | Uint8Array>;
 }
 
-const usage = `usage: cairn verify <kind> <file|-> [--json] [--threads N]
-  kinds:   ${KIND_NAMES.join(', ')}
-  input:   a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
-           or an object keyed by id, as the service returns them
-  threads: worker threads (default: by input size; 0 = verify on the main thread)
-  exit:    0 all valid, 1 any invalid, 2 unusable input
+/** The largest --max-bytes: the verifier's offsets into the input are 32-bit. */
+const MAX_BYTES_CAP = 0xffffffff;
+
+const usage = `usage: cairn verify <kind> <file|-> [--json] [--threads N] [--max-bytes N]
+  kinds:     ${KIND_NAMES.join(', ')}
+  input:     a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
+             or an object keyed by id, as the service returns them
+  threads:   worker threads (default: by input size; 0 = verify on the main thread)
+  max-bytes: the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE
+  output:    a line per item (--json: one object), written as the items are verified
+  exit:      0 every item valid
+             1 some item invalid (its line says why)
+             2 any error: unusable or too large input, a worker that died, an interrupt (stderr says
+               why; lines already written for items verified before the error do not speak for the rest)
 `;
 
 interface Args {
@@ -33,56 +43,44 @@ interface Args {
   file: string;
   json: boolean;
   threads?: number;
+  maxBytes: number;
+}
+
+/** The value of `--name V` or `--name=V` at argv[i] (i moves past it); undefined when missing. */
+function optionValue(argv: string[], at: { i: number }): string | undefined {
+  const a = argv[at.i]!;
+  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++at.i];
 }
 
 function parseArgs(argv: string[]): Args | string {
   const pos: string[] = [];
   let json = false;
   let threads: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
+  let maxBytes = DEFAULT_MAX_BYTES;
+  for (const at = { i: 0 }; at.i < argv.length; at.i++) {
+    const a = argv[at.i]!;
     if (a === '--json') json = true;
     else if (a === '--threads' || a.startsWith('--threads=')) {
-      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      const v = optionValue(argv, at);
       if (v === undefined || !/^[0-9]+$/.test(v) || Number(v) > 64) return `--threads: expected an integer 0–64 (0 = no worker threads), got ${v ?? 'nothing'}`;
       threads = Number(v);
+    } else if (a === '--max-bytes' || a.startsWith('--max-bytes=')) {
+      const v = optionValue(argv, at);
+      if (v === undefined || !/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > MAX_BYTES_CAP) {
+        return `--max-bytes: expected an integer 1–${MAX_BYTES_CAP} (bytes), got ${v === undefined ? 'nothing' : v === '' ? 'an empty value' : v}`;
+      }
+      maxBytes = Number(v);
     } else if (a === '-') pos.push(a);
     else if (a.startsWith('-')) return `unknown option ${a}`;
     else pos.push(a);
   }
   if (pos.length !== 2) return pos.length < 2 ? 'expected a kind and a file (or - for stdin)' : `unexpected argument ${pos[2]}`;
-  return { kind: pos[0]!, file: pos[1]!, json, ...(threads === undefined ? {} : { threads }) };
+  return { kind: pos[0]!, file: pos[1]!, json, maxBytes, ...(threads === undefined ? {} : { threads }) };
 }
 
-/**
- * A file's bytes in shared memory, so the workers read them where they lie (a Buffer would be copied
- * into shared memory by the verifier). A file that grows while it is read is read again whole, and
- * anything but a regular file (a pipe, `<(…)`) is read to its end as it comes.
- */
-async function readShared(path: string): Promise<Uint8Array> {
-  const fh = await open(path, 'r');
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) return await fh.readFile();
-    const size = st.size;
-    const view = new Uint8Array(new SharedArrayBuffer(Math.max(1, size)), 0, size);
-    let at = 0;
-    while (at < size) {
-      const { bytesRead } = await fh.read(view, at, size - at, at);
-      if (bytesRead === 0) return view.subarray(0, at);
-      at += bytesRead;
-    }
-    const more = await fh.read(Buffer.alloc(1), 0, 1, size);
-    return more.bytesRead === 0 ? view : await fh.readFile();
-  } finally {
-    await fh.close();
-  }
-}
-
-async function readAll(stream: AsyncIterable<string | Uint8Array>): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  for await (const c of stream) parts.push(typeof c === 'string' ? Buffer.from(c) : Buffer.from(c));
-  return Buffer.concat(parts);
+/** Write `s`, and wait while the stream says its buffer is full (a slow pipe must not fill memory). */
+async function put(out: CliIo['stdout'], s: string): Promise<void> {
+  if (out.write(s) === false && out.once) await new Promise<void>((r) => out.once!('drain', r));
 }
 
 /**
@@ -106,71 +104,82 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     return 2;
   }
   const spec = getKind(args.kind);
+  const fail = (e: unknown): number => {
+    io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
+    return 2;
+  };
 
   let bytes: Uint8Array;
   try {
-    bytes = args.file === '-' ? await readAll(io.stdin) : await readShared(args.file);
+    bytes = args.file === '-' ? await readStreamBounded(io.stdin, args.maxBytes) : await readFileBounded(args.file, args.maxBytes);
   } catch (e) {
+    if (e instanceof InputTooLargeError) return fail(e);
     io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
   }
   // The file's bytes go to the verifier as they are (a large file is scanned, not parsed, here and
   // its items parsed by the workers); this first look counts the items and catches unusable input.
+  // Its scan is kept with the bytes for the verifier, which scanned them a second time before (twice
+  // the time, and two tapes at once: ~20 bytes each per item of a list of nulls).
   let count: number;
   try {
-    const found = extractJson(spec, bytes);
+    const tape = scanJson(bytes, { decodeBelow: scanDecodeBelow() });
+    const found = extractFromTape(spec, tape);
     count = Array.isArray(found) ? found.length : found.values.length;
+    rememberTape(tape);
   } catch (e) {
     const notJson = e instanceof InputError && e.context.field === 'json';
     io.stderr.write(`cairn verify: ${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}\n`);
     return 2;
   }
 
-  let table: VerdictTable | undefined;
+  let total = 0;
+  let invalid = 0;
   if (count > 0) {
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
     const batches = Math.ceil(count / spec.batchSize);
     const threads = args.threads ?? (batches <= 1 ? 0 : Math.min(availableParallelism(), batches));
-    const verifier = createVerifier({ threads });
+    const verifier = createVerifier({ threads, maxBytes: args.maxBytes });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
+    let failed: { error: unknown } | null = null;
     try {
-      // Keys (objects keyed by id) name their items in the verdicts.
-      // A table: counts and invalid items without a verdict object per item, whose verdicts are
-      // made a batch at a time as they are printed.
-      table = await verifier.verifyTable(args.kind, bytes, { signal: ac.signal });
+      // A batch at a time, printed as it comes and dropped: memory holds the batches in flight, not
+      // a verdict per item (a million invalid items). Keys (objects keyed by id) name their items.
+      for await (const table of verifier.verifyBatches(args.kind, bytes, { signal: ac.signal })) {
+        let text = args.json ? (total === 0 ? `{"kind":${JSON.stringify(args.kind)},"items":[` : '') : '';
+        for (const v of table) {
+          const id = v.id ?? (args.json ? String(total) : `#${total}`);
+          if (args.json) text += `${total === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })}`;
+          else {
+            const status = v.status ? ` [${v.status}]` : '';
+            text += v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`;
+          }
+          total++;
+        }
+        invalid += table.invalidCount;
+        await put(io.stdout, text);
+      }
     } catch (e) {
-      io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
-      return 2;
+      failed = { error: e };
     } finally {
       process.off('SIGINT', onSignal);
+      // Closed before the exit code is given: a verifier left open could outlive it, or (before
+      // close always settled) end the process with the code not yet set.
       await verifier.close();
     }
+    // A JSON document cut short stays unparseable: nothing reads it as a verdict.
+    if (failed) return fail(failed.error);
   }
 
-  const total = table?.length ?? 0;
-  const invalid = table?.invalidCount ?? 0;
   const valid = total - invalid;
-  const verdicts: Iterable<Verdict> = table ?? [];
   if (args.json) {
-    const items: Array<{ id: string; valid: boolean; reason?: string }> = [];
-    let i = 0;
-    for (const v of verdicts) {
-      items.push({ id: v.id ?? String(i), valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) });
-      i++;
-    }
-    io.stdout.write(JSON.stringify({ kind: args.kind, total, valid, invalid, items }) + '\n');
+    const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
+    await put(io.stdout, total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
   } else {
-    let i = 0;
-    for (const v of verdicts) {
-      const id = v.id ?? `#${i}`;
-      i++;
-      const status = v.status ? ` [${v.status}]` : '';
-      io.stdout.write(v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`);
-    }
-    io.stdout.write(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
+    await put(io.stdout, count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
   }
   return invalid > 0 ? 1 : 0;
 }
