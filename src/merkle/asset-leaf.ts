@@ -484,8 +484,10 @@ function b58Into(value: unknown, field: string, out: Uint8Array, at = 0): Uint8A
 
 function nonceOf(v: unknown): bigint {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  // past 2^53 the lossless parser hands over a bigint
+  if (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) return v;
   if (typeof v === 'string' && /^[0-9]{1,20}$/.test(v) && BigInt(v) < 1n << 64n) return BigInt(v);
-  throw new FieldProblem(`"compression.leaf_id": expected a u64, got ${JSON.stringify(v)}`);
+  throw new FieldProblem(`"compression.leaf_id": expected a u64, got ${typeof v === 'bigint' ? v : JSON.stringify(v)}`);
 }
 
 // Per-asset scratch of verifyAssetLeaf (see "Scratch memory" above): what it decodes from the JSON
@@ -718,7 +720,7 @@ export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
       b58Into(c.asset_data_hash, 'compression.asset_data_hash', f.assetDataHash);
       const flags = c.flags;
       if (!Number.isInteger(flags) || (flags as number) < 0 || (flags as number) > 7) {
-        return bad(`"compression.flags": expected 0..7 (bits 3–7 zero), got ${JSON.stringify(flags)}`, id, { status: 'mismatch' });
+        return bad(`"compression.flags": expected 0..7 (bits 3–7 zero), got ${typeof flags === 'bigint' ? flags : JSON.stringify(flags)}`, id, { status: 'mismatch' });
       }
       f.flags = flags as number;
       if (typeof ownership.frozen === 'boolean' && ownership.frozen !== ((f.flags & 3) !== 0)) {
