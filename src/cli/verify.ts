@@ -16,8 +16,15 @@ import { readFileBounded, readStreamBounded } from './read-bounded.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
-  /** `write` returning false and a `once('drain')`, as a Node stream has them, hold the output back. */
-  stdout: { write(s: string): unknown; once?(event: 'drain', fn: () => void): unknown };
+  /**
+   * `write` returning false holds the output back until 'drain'; an 'error' (EPIPE: the reader went
+   * away) ends the run with exit 2. Both as a Node stream has them; a plain writer needs neither.
+   */
+  stdout: {
+    write(s: string): unknown;
+    on?(event: 'drain' | 'error', fn: (e?: Error) => void): unknown;
+    off?(event: 'drain' | 'error', fn: (e?: Error) => void): unknown;
+  };
   stderr: { write(s: string): unknown };
   stdin: AsyncIterable<string | Uint8Array>;
 }
@@ -34,8 +41,9 @@ const usage = `usage: cairn verify <kind> <file|-> [--json] [--threads N] [--max
   output:    a line per item (--json: one object), written as the items are verified
   exit:      0 every item valid
              1 some item invalid (its line says why)
-             2 any error: unusable or too large input, a worker that died, an interrupt (stderr says
-               why; lines already written for items verified before the error do not speak for the rest)
+             2 any error: unusable or too large input, a worker that died, an interrupt, a closed
+               stdout (stderr says why; lines already written for items verified before the error
+               do not speak for the rest)
 `;
 
 interface Args {
@@ -78,9 +86,30 @@ function parseArgs(argv: string[]): Args | string {
   return { kind: pos[0]!, file: pos[1]!, json, maxBytes, ...(threads === undefined ? {} : { threads }) };
 }
 
-/** Write `s`, and wait while the stream says its buffer is full (a slow pipe must not fill memory). */
-async function put(out: CliIo['stdout'], s: string): Promise<void> {
-  if (out.write(s) === false && out.once) await new Promise<void>((r) => out.once!('drain', r));
+/**
+ * stdout as the command writes it: a write waits while the stream says its buffer is full (a slow
+ * pipe must not fill memory), and a stream that failed makes the next write throw. Its 'error' was
+ * unhandled before: `| head -1` crashed the process with exit 1, read as "some item invalid". The
+ * listener stays: an error after the last write has nothing left to fail.
+ */
+function output(out: CliIo['stdout']): (s: string) => Promise<void> {
+  let failure: Error | null = null;
+  out.on?.('error', (e) => (failure ??= e ?? new Error('stdout failed')));
+  return async (s) => {
+    if (failure) throw failure;
+    if (out.write(s) === false && out.on && out.off) {
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          out.off!('drain', done);
+          out.off!('error', done);
+          resolve();
+        };
+        out.on!('drain', done);
+        out.on!('error', done);
+      });
+    }
+    if (failure) throw failure;
+  };
 }
 
 /**
@@ -104,6 +133,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     return 2;
   }
   const spec = getKind(args.kind);
+  const put = output(io.stdout);
   const fail = (e: unknown): number => {
     io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
     return 2;
@@ -160,7 +190,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
           total++;
         }
         invalid += table.invalidCount;
-        await put(io.stdout, text);
+        await put(text);
       }
     } catch (e) {
       failed = { error: e };
@@ -175,11 +205,12 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   }
 
   const valid = total - invalid;
-  if (args.json) {
-    const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
-    await put(io.stdout, total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
-  } else {
-    await put(io.stdout, count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
+  const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
+  try {
+    if (args.json) await put(total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
+    else await put(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
+  } catch (e) {
+    return fail(e);
   }
   return invalid > 0 ? 1 : 0;
 }

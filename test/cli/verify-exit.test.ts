@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { run, type CliIo } from '../../src/cli/verify.js';
 
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-verify-exit-'));
@@ -50,6 +50,21 @@ describe('cairn verify: an error is never exit 0', () => {
       expect(r.err).toMatch(/INPUT_INVALID: "items\[1500\]": not a asset-proof item/);
       expect(r.code, `run ${i}`).toBe(2);
     }
+  });
+});
+
+describe('cairn verify: a reader that goes away', () => {
+  it('stdout closed after the first line (`| head -1`): exit 2, never the 1 of a crash read as "some invalid"', async () => {
+    const file = join(tmp, 'valid-many.json');
+    writeFileSync(file, `[${Array.from({ length: 6000 }, () => proofText).join(',')}]`);
+    const child = spawn(process.execPath, ['bin/cairn.js', 'verify', 'asset-proof', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+    // An unhandled EPIPE crashed the process with exit 1: "some item invalid" for a file of valid ones.
+    expect(code).toBe(2);
+    expect(err).toMatch(/cairn verify: .*EPIPE/);
   });
 });
 
@@ -123,12 +138,15 @@ describe('cairn verify: output a batch at a time', () => {
         waiting = true;
         return false;
       },
-      once(_event: 'drain', fn: () => void): void {
-        setTimeout(() => {
-          waiting = false;
-          fn();
-        }, 1);
+      on(event: 'drain' | 'error', fn: () => void): void {
+        if (event === 'drain') {
+          setTimeout(() => {
+            waiting = false;
+            fn();
+          }, 1);
+        }
       },
+      off(): void {},
     };
     const r = await cli(['asset-proof', file, '--threads', '2'], undefined, slow);
     expect(r.code).toBe(1);
