@@ -23,7 +23,7 @@ export interface CampaignOptions {
 export interface SenderCampaign {
   seed: number;
   faults: typeof FAULTS;
-  latency: string;
+  injection: string;
   phases: PhaseFigures[];
   identical: IdenticalFigures;
 }
@@ -41,7 +41,7 @@ export async function runSenderCampaign(o: CampaignOptions): Promise<SenderCampa
   }
   const log = o.log ?? (() => {});
   const env = await startSoakEnv(o.seed);
-  log(`devnet ${env.devnet.url}, seed ${o.seed}, latency ${env.latency}`);
+  log(`devnet ${env.devnet.url}, seed ${o.seed}; ${env.injection}`);
   try {
     const phases: PhaseFigures[] = [];
     const step = async (p: Promise<PhaseFigures>): Promise<void> => {
@@ -55,7 +55,7 @@ export async function runSenderCampaign(o: CampaignOptions): Promise<SenderCampa
     await step(runDoubleOpenProbe(env, o.doubleOpenIntents));
     const identical = await runIdenticalProbe(env);
     log(`identical: ${identical.reportedOk} reported ok, ${identical.distinctLanded} distinct landed`);
-    return { seed: o.seed, faults: FAULTS, latency: env.latency, phases, identical };
+    return { seed: o.seed, faults: FAULTS, injection: env.injection, phases, identical };
   } finally {
     await env.stop();
   }

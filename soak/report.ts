@@ -15,7 +15,7 @@ export interface CampaignReport {
   at: string;
   seed: number;
   faults: SenderCampaign['faults'];
-  latency: string;
+  injection: string;
   phases: SenderCampaign['phases'];
   identical: SenderCampaign['identical'];
   totals: {
@@ -96,7 +96,7 @@ export function buildReport(c: SenderCampaign, harness: HarnessFacts, fuzz: Fuzz
     at: new Date().toISOString(),
     seed: c.seed,
     faults: c.faults,
-    latency: c.latency,
+    injection: c.injection,
     phases: c.phases,
     identical: c.identical,
     totals,
@@ -145,7 +145,7 @@ export function formatReport(r: CampaignReport): string {
   const w = 52;
   const cw = 12;
   const lines = [
-    `sender soak — seed ${r.seed}; faults: ${r.faults.dropRate * 100}% silent drops (/fast), ${r.faults.rateLimitRate * 100}% 429 (Retry-After ${r.faults.retryAfterSeconds} s), ${r.faults.serverErrorRate * 100}% 5xx, latency ${r.latency}`,
+    `sender soak — seed ${r.seed}; faults: ${r.faults.dropRate * 100}% silent drops (/fast), ${r.faults.rateLimitRate * 100}% 429 (Retry-After ${r.faults.retryAfterSeconds} s), ${r.faults.serverErrorRate * 100}% 5xx; ${r.injection}`,
     '',
     `${''.padEnd(w)}${r.phases.map((p) => pad(p.phase, cw)).join('')}${pad('total', cw)}`,
     ...rows.map(([name, f, t]) => `${name.padEnd(w)}${r.phases.map((p) => pad(f(p), cw)).join('')}${pad(t, cw)}`),

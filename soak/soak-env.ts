@@ -22,30 +22,44 @@ export interface SoakEnv {
   dir: string;
   /** Seeded PRNG for the harness's own choices (kill points). */
   random: () => number;
-  /** How latency is injected: a uniform range when the devnet has one, else a fixed mean. */
-  latency: string;
+  /** How latency and 5xx are injected (a uniform range / 503 only when the devnet has them). */
+  injection: string;
   stop(): Promise<void>;
 }
 
 /**
- * Latency: a uniform 0–200 ms per request needs a range in the devnet's fault settings
- * (`latencyMaxMs`, proposed to the lead). Until the devnet accepts it, the fixed mean is used and
- * the report says so.
+ * The campaign's faults on both hosts. Two settings the devnet may not have yet (proposed to the
+ * lead): a latency range (`latencyMaxMs`: uniform 0–200 ms per request) and 503-only server errors
+ * (`serverErrorStatus`: the devnet splits its 5xx half 500, half 503). Each is tried; without it,
+ * the fixed mean latency / the mixed 5xx are used and the description says so.
  */
 function applyFaults(devnet: Devnet): string {
-  const base: EndpointFaults = { rateLimitRate: FAULTS.rateLimitRate, retryAfterSeconds: FAULTS.retryAfterSeconds, serverErrorRate: FAULTS.serverErrorRate };
-  const set = (latency: Record<string, number>): void => {
-    devnet.control.setFaults('fast', { ...base, dropRate: FAULTS.dropRate, ...latency } as EndpointFaults);
-    devnet.control.setFaults('rpc', { ...base, ...latency } as EndpointFaults);
+  let settings: Record<string, number> = {
+    rateLimitRate: FAULTS.rateLimitRate,
+    retryAfterSeconds: FAULTS.retryAfterSeconds,
+    serverErrorRate: FAULTS.serverErrorRate,
+    latencyMs: (FAULTS.latencyMinMs + FAULTS.latencyMaxMs) / 2,
   };
-  try {
-    set({ latencyMs: FAULTS.latencyMinMs, latencyMaxMs: FAULTS.latencyMaxMs });
-    return `uniform ${FAULTS.latencyMinMs}–${FAULTS.latencyMaxMs} ms`;
-  } catch {
-    const mean = (FAULTS.latencyMinMs + FAULTS.latencyMaxMs) / 2;
-    set({ latencyMs: mean });
-    return `fixed ${mean} ms (the devnet has no latency range yet)`;
-  }
+  const set = (s: Record<string, number>): void => {
+    devnet.control.setFaults('fast', { ...s, dropRate: FAULTS.dropRate } as EndpointFaults);
+    devnet.control.setFaults('rpc', s as EndpointFaults);
+  };
+  const tryAdd = (extra: Record<string, number>): boolean => {
+    try {
+      set({ ...settings, ...extra });
+      settings = { ...settings, ...extra };
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  set(settings);
+  const range = tryAdd({ latencyMs: FAULTS.latencyMinMs, latencyMaxMs: FAULTS.latencyMaxMs });
+  const only503 = tryAdd({ serverErrorStatus: 503 });
+  return [
+    range ? `latency uniform ${FAULTS.latencyMinMs}–${FAULTS.latencyMaxMs} ms` : `latency fixed ${settings.latencyMs} ms (the devnet has no latency range yet)`,
+    only503 ? '5xx = 503' : '5xx = half 500, half 503 (the devnet cannot make them all 503 yet)',
+  ].join('; ');
 }
 
 /**
@@ -67,7 +81,7 @@ export async function startSoakEnv(seed: number, slotMs = 50): Promise<SoakEnv> 
     fundedAccounts: [{ address: payer.address, lamports: 1_000_000n * 10n ** 9n }, ...recipients.map((address) => ({ address, lamports: 10n ** 9n }))],
   });
   const dir = mkdtempSync(join(tmpdir(), 'cairn-soak-'));
-  const latency = applyFaults(devnet);
+  const injection = applyFaults(devnet);
   const counter = countRequests(devnet);
   return {
     devnet,
@@ -76,7 +90,7 @@ export async function startSoakEnv(seed: number, slotMs = 50): Promise<SoakEnv> 
     counter,
     dir,
     random: mulberry32(seed ^ 0x50a4),
-    latency,
+    injection,
     async stop() {
       counter.stop();
       await devnet.stop();
