@@ -63,8 +63,8 @@ export interface Verifier {
    * `input` is parsed JSON, or the response's raw bytes (`Uint8Array`/`ArrayBuffer` of JSON text):
    * then the main thread only scans the text, and the workers decode the items, so a large response
    * costs the calling thread a fraction of what parsing it would. Rejects with `InputError` when an
-   * item is not of the kind (or the bytes are not JSON), `WorkerCrashedError` when a worker died on a
-   * batch, `AbortError` on abort.
+   * item is not of the kind (or the bytes are not JSON), `InputTooLargeError` for bytes over
+   * `maxBytes`, `WorkerCrashedError` when a worker died on a batch, `AbortError` on abort.
    */
   verify(kind: KindName, input: unknown, options?: VerifyOptions): Promise<Verdict[]>;
   /**
