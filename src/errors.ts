@@ -168,6 +168,10 @@ export class ServerError extends HttpError {}
 export class NetworkError extends HttpError {}
 export class TimeoutError extends HttpError {}
 export class AbortError extends CairnError<{ reason?: string }> {}
+/** The call's overall deadline passed (attempts and waits together); `cause` is the last failure. */
+export class DeadlineError extends CairnError<{ deadlineMs: number; attempts: number; url?: string; method?: string }> {}
+/** An API key would have gone over plain http to a host that is not loopback; `context.field` names the URL. */
+export class InsecureKeyError extends CairnError<{ field: string; url: string; host: string }> {}
 export class BadResponseError extends CairnError<{ url?: string; method?: string; path?: string; detail?: string }> {}
 
 /** A JSON-RPC `error` object returned by the server. */

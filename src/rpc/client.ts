@@ -5,13 +5,14 @@
  */
 import { resolveEndpoints, type Endpoints, type EndpointsInput } from '../config.js';
 import { InputError } from '../errors.js';
+import { refuseInsecureKey } from './insecure-key.js';
 import * as compression from './compression.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
 import { createJsonRpc, type CallOptions } from './jsonrpc.js';
 import * as mint from './mint.js';
 import { createPaginators, type Paginators } from './paginate.js';
-import type { RetryPolicy } from './retry.js';
+import { checkDuration, DEFAULT_DEADLINE_MS, type RetryPolicy } from './retry.js';
 import * as solana from './solana.js';
 import * as tokenMetadata from './token-metadata.js';
 import { createTransport, type Transport } from './transport.js';
@@ -23,6 +24,16 @@ export interface ClientOptions extends EndpointsInput {
   retry?: Partial<RetryPolicy>;
   /** Per-attempt timeout in ms (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Overall deadline of each call in ms: every attempt, backoff and Retry-After wait, and every
+   * request of a call split into several, together (default 60,000; `CallOptions.deadlineMs` per call).
+   */
+  deadlineMs?: number;
+  /**
+   * Let the API key go over plain `http:` to a host that is not loopback (default false: createClient
+   * refuses with `RPC_INSECURE_KEY`). Only for a network you trust end to end.
+   */
+  allowInsecureKey?: boolean;
   /** Largest response accepted, in bytes (default 64 MiB). */
   maxResponseBytes?: number;
   /** Requests in flight when a batch is split (default 4). */
@@ -119,12 +130,22 @@ export function createClient(options: ClientOptions = {}): CairnClient {
   if (!Number.isInteger(batchConcurrency) || batchConcurrency < 1 || batchConcurrency > 64) {
     throw new InputError('batchConcurrency', `expected an integer in 1..64, got ${String(batchConcurrency)}`);
   }
+  const deadlineMs = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
+  const senderApiKey = options.senderApiKey ?? false;
+  if (endpoints.apiKey && options.allowInsecureKey !== true) {
+    // every host the key would go to; the /fast host gets it only with senderApiKey
+    for (const field of ['baseUrl', 'restUrl', 'walletUrl', ...(senderApiKey ? ['senderUrl' as const] : [])] as const) {
+      refuseInsecureKey(new URL(endpoints[field]), field);
+    }
+  }
   const ownTransport = options.transport === undefined;
   const transport =
     options.transport ??
     createTransport({
       apiKey: endpoints.apiKey,
       timeoutMs: options.timeoutMs,
+      deadlineMs,
+      allowInsecureKey: options.allowInsecureKey,
       maxResponseBytes: options.maxResponseBytes,
       retry: options.retry,
       logger: options.logger,
@@ -135,46 +156,55 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     transport,
     endpoints,
     batchConcurrency,
-    senderApiKey: options.senderApiKey ?? false,
+    senderApiKey,
     logger: options.logger,
   };
+  /**
+   * The call's options with its deadline fixed as a point in time, so every request of a call split
+   * into several (batches, chunks) shares it rather than each starting its own.
+   */
+  const at = (o: CallOptions | undefined): CallOptions => {
+    if (o?.deadlineAt !== undefined) return o;
+    return { ...o, deadlineAt: performance.now() + checkDuration(o?.deadlineMs, 'deadlineMs', deadlineMs) };
+  };
   const { apiKey: _key, ...shown } = endpoints;
+  // the methods are async so that a bad deadlineMs (thrown by `at`) rejects the call instead of throwing
   return {
     endpoints: Object.freeze(shown),
-    getAsset: (p, o) => das.getAsset(ctx, p, o),
-    getAssetBatch: (p, o) => das.getAssetBatch(ctx, p, o),
-    getAssetProofBatch: (p, o) => das.getAssetProofBatch(ctx, p, o),
-    getAssetsByOwner: (p, o) => das.getAssetsByOwner(ctx, p, o),
-    getAssetsByCreator: (p, o) => das.getAssetsByCreator(ctx, p, o),
-    getAssetsByAuthority: (p, o) => das.getAssetsByAuthority(ctx, p, o),
-    getAssetsByGroup: (p, o) => das.getAssetsByGroup(ctx, p, o),
-    getTokenAccounts: (p, o) => das.getTokenAccounts(ctx, p, o),
-    getCompressedAccount: (p, o) => compression.getCompressedAccount(ctx, p, o),
-    getCompressedAccountProof: (p, o) => compression.getCompressedAccountProof(ctx, p, o),
-    getMultipleNewAddressProofs: (a, o) => compression.getMultipleNewAddressProofs(ctx, a, o),
-    getValidityProof: (p, o) => compression.getValidityProof(ctx, p, o),
-    getCompressedTokenAccountsByOwner: (p, o) => compression.getCompressedTokenAccountsByOwner(ctx, p, o),
-    getCompressedTokenAccountsByDelegate: (p, o) => compression.getCompressedTokenAccountsByDelegate(ctx, p, o),
-    getLatestCompressionSignatures: (p, o) => compression.getLatestCompressionSignatures(ctx, p, o),
-    getCompressionSignaturesForTokenOwner: (p, o) => compression.getCompressionSignaturesForTokenOwner(ctx, p, o),
-    getTransactionWithCompressionInfo: (p, o) => compression.getTransactionWithCompressionInfo(ctx, p, o),
-    getWalletTransfers: (p, o) => wallet.getWalletTransfers(ctx, p, o),
-    getTokenMetadata: (p, o) => tokenMetadata.getTokenMetadata(ctx, p, o),
-    setWebhookActive: (p, o) => webhooks.setWebhookActive(ctx, p, o),
-    mintCompressedNft: (p, o) => mint.mintCompressedNft(ctx, p, o),
-    getLatestBlockhash: (p, o) => solana.getLatestBlockhash(ctx, p, o),
-    getBlockHeight: (p, o) => solana.getBlockHeight(ctx, p, o),
-    getSlot: (p, o) => solana.getSlot(ctx, p, o),
-    getSignatureStatuses: (s, c, o) => solana.getSignatureStatuses(ctx, s, c, o),
-    getTransaction: (s, c, o) => solana.getTransaction(ctx, s, c, o),
-    simulateTransaction: (w, c, o) => solana.simulateTransaction(ctx, w, c, o),
-    getPriorityFeeEstimate: (p, o) => solana.getPriorityFeeEstimate(ctx, p, o),
-    sendTransaction: (w, c, o) => solana.sendTransaction(ctx, w, c, o),
-    ping: (o) => solana.ping(ctx, o),
-    getBalance: (a, p, o) => solana.getBalance(ctx, a, p, o),
-    getAccountInfo: (a, p, o) => solana.getAccountInfo(ctx, a, p, o),
-    requestAirdrop: (a, l, p, o) => solana.requestAirdrop(ctx, a, l, p, o),
-    callRaw: (method, params, o) => ctx.rpc.callRaw({ method, params }, o),
+    getAsset: async (p, o) => das.getAsset(ctx, p, at(o)),
+    getAssetBatch: async (p, o) => das.getAssetBatch(ctx, p, at(o)),
+    getAssetProofBatch: async (p, o) => das.getAssetProofBatch(ctx, p, at(o)),
+    getAssetsByOwner: async (p, o) => das.getAssetsByOwner(ctx, p, at(o)),
+    getAssetsByCreator: async (p, o) => das.getAssetsByCreator(ctx, p, at(o)),
+    getAssetsByAuthority: async (p, o) => das.getAssetsByAuthority(ctx, p, at(o)),
+    getAssetsByGroup: async (p, o) => das.getAssetsByGroup(ctx, p, at(o)),
+    getTokenAccounts: async (p, o) => das.getTokenAccounts(ctx, p, at(o)),
+    getCompressedAccount: async (p, o) => compression.getCompressedAccount(ctx, p, at(o)),
+    getCompressedAccountProof: async (p, o) => compression.getCompressedAccountProof(ctx, p, at(o)),
+    getMultipleNewAddressProofs: async (a, o) => compression.getMultipleNewAddressProofs(ctx, a, at(o)),
+    getValidityProof: async (p, o) => compression.getValidityProof(ctx, p, at(o)),
+    getCompressedTokenAccountsByOwner: async (p, o) => compression.getCompressedTokenAccountsByOwner(ctx, p, at(o)),
+    getCompressedTokenAccountsByDelegate: async (p, o) => compression.getCompressedTokenAccountsByDelegate(ctx, p, at(o)),
+    getLatestCompressionSignatures: async (p, o) => compression.getLatestCompressionSignatures(ctx, p, at(o)),
+    getCompressionSignaturesForTokenOwner: async (p, o) => compression.getCompressionSignaturesForTokenOwner(ctx, p, at(o)),
+    getTransactionWithCompressionInfo: async (p, o) => compression.getTransactionWithCompressionInfo(ctx, p, at(o)),
+    getWalletTransfers: async (p, o) => wallet.getWalletTransfers(ctx, p, at(o)),
+    getTokenMetadata: async (p, o) => tokenMetadata.getTokenMetadata(ctx, p, at(o)),
+    setWebhookActive: async (p, o) => webhooks.setWebhookActive(ctx, p, at(o)),
+    mintCompressedNft: async (p, o) => mint.mintCompressedNft(ctx, p, at(o)),
+    getLatestBlockhash: async (p, o) => solana.getLatestBlockhash(ctx, p, at(o)),
+    getBlockHeight: async (p, o) => solana.getBlockHeight(ctx, p, at(o)),
+    getSlot: async (p, o) => solana.getSlot(ctx, p, at(o)),
+    getSignatureStatuses: async (s, c, o) => solana.getSignatureStatuses(ctx, s, c, at(o)),
+    getTransaction: async (s, c, o) => solana.getTransaction(ctx, s, c, at(o)),
+    simulateTransaction: async (w, c, o) => solana.simulateTransaction(ctx, w, c, at(o)),
+    getPriorityFeeEstimate: async (p, o) => solana.getPriorityFeeEstimate(ctx, p, at(o)),
+    sendTransaction: async (w, c, o) => solana.sendTransaction(ctx, w, c, at(o)),
+    ping: async (o) => solana.ping(ctx, at(o)),
+    getBalance: async (a, p, o) => solana.getBalance(ctx, a, p, at(o)),
+    getAccountInfo: async (a, p, o) => solana.getAccountInfo(ctx, a, p, at(o)),
+    requestAirdrop: async (a, l, p, o) => solana.requestAirdrop(ctx, a, l, p, at(o)),
+    callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
     paginate: createPaginators(ctx),
     async close() {
       if (ownTransport) await transport.close();

@@ -17,6 +17,14 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Per-attempt timeout in ms (overrides the client's). */
   timeoutMs?: number;
+  /**
+   * Overall deadline of the call in ms: every attempt, backoff and Retry-After wait, and every
+   * request of a call split into several, together (overrides the client's; default 60,000). Past it
+   * the call fails with `RPC_DEADLINE`, the last failure as its cause.
+   */
+  deadlineMs?: number;
+  /** The same deadline as a point on `performance.now()`'s clock; the client sets it from `deadlineMs`. */
+  deadlineAt?: number;
   /** Retry policy overrides for this call. */
   retry?: Partial<RetryPolicy>;
 }
@@ -68,6 +76,8 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
         label: c.method,
         signal: opts.signal,
         timeoutMs: opts.timeoutMs,
+        deadlineMs: opts.deadlineMs,
+        deadlineAt: opts.deadlineAt,
         retry: opts.retry,
         ...(responseType === 'bytes' ? { responseType } : {}),
       });

@@ -3,9 +3,11 @@
  * retry, how long to wait before attempt N+1 and which errors deserve another try. The default
  * retries 429 (waiting `Retry-After` when the server sent one), 5xx, network errors and per-attempt
  * timeouts, with exponential backoff and jitter; it never retries an abort or another 4xx.
- * Waits use the global `setTimeout` looked up at call time, so fake timers drive them in tests.
+ * A deadline bounds the whole: attempts, backoff and Retry-After waits together; a wait that would
+ * end past it fails at once with `RPC_DEADLINE`. Waits use the global `setTimeout` and the clock the
+ * global `performance.now()`, both looked up at call time, so fake timers drive them in tests.
  */
-import { AbortError, CairnError, ErrorCodes, isAbortError } from '../errors.js';
+import { AbortError, CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors.js';
 
 /** What the policy sees about a failed attempt. `attempt` counts from 1 (the first try). */
 export interface RetryContext {
@@ -53,15 +55,8 @@ export function retryAfterOf(error: unknown): number | undefined {
 }
 
 /**
- * The longest `Retry-After` the default policy waits for. A server asking for more is answered with
- * an immediate `RateLimitedError` carrying `retryAfterMs`, so no call hangs for minutes or hours and
- * the caller decides what to do.
- */
-export const MAX_HONOURED_RETRY_AFTER_MS = 60_000;
-
-/**
- * The default policy: 3 retries; `Retry-After` honoured exactly when present (up to
- * `MAX_HONOURED_RETRY_AFTER_MS`; beyond it the error is returned at once), else backoff.
+ * The default policy: 3 retries; `Retry-After` honoured exactly when present, else backoff. How long
+ * a `Retry-After` may be is the call's deadline's business: one that ends past it fails at once.
  *
  * @example
  * const client = createClient({ retry: { retries: 5 } }); // the rest stays default
@@ -69,12 +64,46 @@ export const MAX_HONOURED_RETRY_AFTER_MS = 60_000;
 export const defaultRetryPolicy: RetryPolicy = {
   retries: 3,
   delay: ({ attempt, error }) => retryAfterOf(error) ?? backoffDelay(attempt),
-  shouldRetry: ({ error }) =>
-    !isAbortError(error) &&
-    error instanceof CairnError &&
-    RETRYABLE.has(error.code) &&
-    (retryAfterOf(error) ?? 0) <= MAX_HONOURED_RETRY_AFTER_MS,
+  shouldRetry: ({ error }) => !isAbortError(error) && error instanceof CairnError && RETRYABLE.has(error.code),
 };
+
+/** Default overall deadline of one call: every attempt and wait together. */
+export const DEFAULT_DEADLINE_MS = 60_000;
+/** setTimeout's largest delay; a longer one would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A duration option (timeout, deadline): `fallback` when absent, else a number in (0, 2^31 - 1] ms. */
+export function checkDuration(v: number | undefined, field: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > MAX_TIMER_MS) {
+    throw new InputError(field, `expected a number of milliseconds in (0, ${MAX_TIMER_MS}], got ${typeof v === 'number' ? String(v) : typeof v}`, {
+      expected: 'positive number of milliseconds',
+      got: v,
+    });
+  }
+  return v;
+}
+
+/** One call's deadline, for `withRetry`. */
+export interface Deadline {
+  /** When the call must be over, on `performance.now()`'s clock. */
+  at: number;
+  /** The deadline as the caller gave it, for the error. */
+  ms: number;
+  /** Names the call in the error's message, e.g. `getSlot POST http://…/`. */
+  what: string;
+  /** Added to the RPC_DEADLINE error's context (url, method). */
+  context?: { url?: string; method?: string };
+}
+
+/** The RPC_DEADLINE error: `cause` is the last failure (none when no attempt had time to start). */
+export function deadlineError(d: Deadline, attempts: number, cause?: unknown): DeadlineError {
+  const last = cause instanceof CairnError ? `; last failure: ${cause.code}: ${cause.message}` : cause instanceof Error ? `; last failure: ${cause.message}` : '';
+  return new DeadlineError(ErrorCodes.RPC_DEADLINE, `${d.what} did not finish within its ${d.ms} ms deadline (${attempts} attempt(s))${last}`, {
+    context: { deadlineMs: d.ms, attempts, ...d.context },
+    cause,
+  });
+}
 
 /** Merge a partial policy over a base; an explicit `undefined` keeps the base value. */
 export function resolveRetryPolicy(...parts: (Partial<RetryPolicy> | undefined)[]): RetryPolicy {
@@ -128,8 +157,11 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export type OnRetry = (info: { attempt: number; error: unknown; delayMs: number }) => void;
 
 /**
- * Run `fn` until it succeeds, the policy gives up, or `signal` aborts. The last error is thrown as
- * it is, with `context.attempts` set when it is a `CairnError`.
+ * Run `fn` until it succeeds, the policy gives up, `signal` aborts or `deadline` passes. When the
+ * policy gives up, the last error is thrown as it is, with `context.attempts` set when it is a
+ * `CairnError`. When the next wait would end past the deadline, or an attempt timed out with the
+ * deadline gone, an RPC_DEADLINE error is thrown at once with the last error as its cause. `fn`
+ * should bound each attempt by the time left (the transport does).
  *
  * @example
  * const v = await withRetry((attempt) => once(attempt), defaultRetryPolicy, signal);
@@ -139,19 +171,29 @@ export async function withRetry<T>(
   policy: RetryPolicy,
   signal?: AbortSignal,
   onRetry?: OnRetry,
+  deadline?: Deadline,
 ): Promise<T> {
+  let last: unknown;
   for (let attempt = 1; ; attempt++) {
     if (signal?.aborted) throw abortErrorFor(signal);
+    // a wait's timer that fired late leaves no time for another attempt
+    if (deadline && attempt > 1 && deadline.at <= performance.now()) throw deadlineError(deadline, attempt - 1, last);
     try {
       return await fn(attempt);
     } catch (error) {
       if (signal?.aborted || isAbortError(error)) throw isAbortError(error) ? error : abortErrorFor(signal);
+      last = error;
       const ctx = { attempt, error };
+      const left = deadline ? deadline.at - performance.now() : Infinity;
       if (attempt > policy.retries || !policy.shouldRetry(ctx)) {
+        // an attempt cut short by the deadline failed because of the deadline, whatever the policy says
+        if (left <= 0 && error instanceof CairnError && error.code === ErrorCodes.RPC_TIMEOUT) throw deadlineError(deadline!, attempt, error);
         if (error instanceof CairnError) (error.context as { attempts?: number }).attempts = attempt;
         throw error;
       }
       const delayMs = Math.max(0, Number(policy.delay(ctx)) || 0);
+      // no sleeping past the deadline only to fail there: fail now, saying why
+      if (delayMs >= left) throw deadlineError(deadline!, attempt, error);
       onRetry?.({ attempt, error, delayMs });
       await sleep(delayMs, signal);
     }

@@ -5,8 +5,11 @@
  * request it adds the API key as the `api-key` query parameter (and nowhere else), applies a
  * per-attempt timeout, links the caller's AbortSignal, caps the response size, maps HTTP statuses to
  * typed errors (401, 403, 429 with `Retry-After`, 5xx, other 4xx) and retries through the policy in
- * `retry.ts`. URLs in errors and log lines never carry the key: they are built from the key-less URL
- * and pass through `redact()`. The URL work is done once per distinct URL, not per call.
+ * `retry.ts`, all within the call's overall deadline (attempts and waits together). URLs in errors and
+ * log lines never carry the key: they are built from the key-less URL and pass through `redact()`;
+ * snippets of server bodies are cut after redacting, so a cut never leaves the start of a key. A key
+ * never goes over plain http to a host that is not loopback (insecure-key.ts). The URL work is done
+ * once per distinct URL, not per call.
  */
 import http from 'node:http';
 import https from 'node:https';
@@ -25,9 +28,20 @@ import {
   redact,
   registerSecret,
 } from '../errors.js';
+import { redactSlice } from '../redact.js';
 import { createHttpPool, sharedBody, type HttpFailure } from './http-pool.js';
+import { refuseInsecureKey } from './insecure-key.js';
 import { parseJson } from './json.js';
-import { abortErrorFor, resolveRetryPolicy, withRetry, type RetryPolicy } from './retry.js';
+import {
+  abortErrorFor,
+  checkDuration,
+  DEFAULT_DEADLINE_MS,
+  deadlineError,
+  resolveRetryPolicy,
+  withRetry,
+  type Deadline,
+  type RetryPolicy,
+} from './retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -48,7 +62,15 @@ export interface TransportRequest {
   /** A short label for errors and logs, e.g. the JSON-RPC method name. */
   label?: string;
   signal?: AbortSignal;
+  /** Per-attempt timeout in ms (overrides the transport's). */
   timeoutMs?: number;
+  /** Overall deadline in ms from now: attempts and waits together (overrides the transport's). */
+  deadlineMs?: number;
+  /**
+   * The deadline as a point on `performance.now()`'s clock, shared by every request of one call (a
+   * batch split into chunks); wins over `deadlineMs`, which then only names it in the error.
+   */
+  deadlineAt?: number;
   retry?: Partial<RetryPolicy>;
 }
 
@@ -73,6 +95,16 @@ export interface TransportOptions {
   apiKey?: string;
   /** Per-attempt timeout in ms (default 30,000). */
   timeoutMs?: number;
+  /**
+   * Overall deadline of one request in ms: every attempt, backoff wait and Retry-After wait together
+   * (default 60,000). Past it the request fails with `RPC_DEADLINE`, the last failure as its cause.
+   */
+  deadlineMs?: number;
+  /**
+   * Send the API key over plain `http:` to a host that is not loopback (default false: such a
+   * request is refused with `RPC_INSECURE_KEY` before anything is sent).
+   */
+  allowInsecureKey?: boolean;
   /** Largest response body accepted, in bytes (default 64 MiB). */
   maxResponseBytes?: number;
   /** Retry policy for every request (per-call values override it). */
@@ -106,7 +138,9 @@ const ERROR_BODY_CHARS = 2_000;
 export function createTransport(options: TransportOptions = {}): Transport {
   const apiKey = options.apiKey;
   registerSecret(apiKey);
-  const timeoutDefault = checkPositive(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const timeoutDefault = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
+  const deadlineDefault = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
+  const allowInsecureKey = options.allowInsecureKey === true;
   const maxBytes = checkPositive(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES);
   const basePolicy = resolveRetryPolicy(options.retry);
   const log = options.logger ? (line: string) => options.logger!(redact(line)) : undefined;
@@ -118,19 +152,28 @@ export function createTransport(options: TransportOptions = {}): Transport {
   let closed = false;
 
   const pool = options.client === 'node:http' ? undefined : createHttpPool({ keepAlive, maxSockets });
-  const targets = new TargetCache();
+  const targets = new TargetCache(allowInsecureKey);
 
   async function request(req: TransportRequest): Promise<TransportResponse> {
     if (closed) throw new CairnError(ErrorCodes.RPC_NETWORK, 'transport is closed', { context: {} });
-    const timeoutMs = req.timeoutMs === undefined ? timeoutDefault : checkPositive(req.timeoutMs, 'timeoutMs', timeoutDefault);
+    const timeoutMs = req.timeoutMs === undefined ? timeoutDefault : checkDuration(req.timeoutMs, 'timeoutMs', timeoutDefault);
+    const deadlineMs = req.deadlineMs === undefined ? deadlineDefault : checkDuration(req.deadlineMs, 'deadlineMs', deadlineDefault);
+    const deadlineAt = req.deadlineAt ?? performance.now() + deadlineMs;
+    if (typeof deadlineAt !== 'number' || Number.isNaN(deadlineAt)) throw new InputError('deadlineAt', 'expected a point on performance.now()\'s clock');
     const policy = req.retry ? resolveRetryPolicy(basePolicy, req.retry) : basePolicy;
     const target = targets.get(req, req.auth === false ? undefined : apiKey);
     const display = target.display;
-    const send = (): Promise<Omit<TransportResponse, 'attempts'>> =>
-      pool && target.protocol === 'http:' ? viaPool(target, req, timeoutMs) : viaNodeHttp(target, req, timeoutMs);
+    // each attempt gets its timeout or the time left, whichever ends first
+    const send = (): Promise<Omit<TransportResponse, 'attempts'>> => {
+      const t = Math.min(timeoutMs, Math.max(1, Math.ceil(deadlineAt - performance.now())));
+      return pool && target.protocol === 'http:' ? viaPool(target, req, t) : viaNodeHttp(target, req, t);
+    };
+    const label = req.label ? `${req.label} ` : '';
+    const deadline = (): Deadline => ({ at: deadlineAt, ms: deadlineMs, what: `${label}${req.method} ${display}`, context: { url: display, method: req.method } });
     // the success path skips the retry loop: one attempt, no extra closures; a failure enters the
-    // loop as its first attempt, so policy, logging and abort handling are exactly withRetry's
+    // loop as its first attempt, so policy, deadline, logging and abort handling are exactly withRetry's
     if (req.signal?.aborted) throw abortErrorFor(req.signal);
+    if (deadlineAt <= performance.now()) throw deadlineError(deadline(), 0);
     let attempts = 1;
     let first: unknown;
     try {
@@ -140,7 +183,6 @@ export function createTransport(options: TransportOptions = {}): Transport {
     } catch (error) {
       first = error;
     }
-    const label = req.label ? `${req.label} ` : '';
     try {
       const res = await withRetry(
         (attempt) => {
@@ -153,6 +195,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
           ? ({ attempt, error, delayMs }) =>
               log(`cairn rpc: ${label}${req.method} ${display} failed (attempt ${attempt}): ${describe(error)}; retrying in ${delayMs} ms`)
           : undefined,
+        deadline(),
       );
       return { ...res, attempts };
     } catch (error) {
@@ -264,6 +307,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
   };
 }
 
+/** A size option: `fallback` when absent, else a positive finite number. */
 function checkPositive(v: number | undefined, field: string, fallback: number): number {
   if (v === undefined) return fallback;
   if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) {
@@ -291,14 +335,16 @@ interface Target {
 class TargetCache {
   private readonly map = new Map<string, Target>();
 
+  constructor(private readonly allowInsecureKey: boolean) {}
+
   get(req: TransportRequest, apiKey: string | undefined): Target {
     let plain = true;
     if (req.query) for (const k in req.query) if (req.query[k] !== undefined) plain = false;
-    if (!plain) return buildTarget(req, apiKey);
+    if (!plain) return buildTarget(req, apiKey, this.allowInsecureKey);
     const key = apiKey === undefined ? `-${req.url}` : `+${req.url}`;
     let t = this.map.get(key);
     if (t === undefined) {
-      t = buildTarget(req, apiKey);
+      t = buildTarget(req, apiKey, this.allowInsecureKey);
       // a bounded cache: callers with endless distinct URLs only lose the speed-up
       if (this.map.size >= 256) this.map.clear();
       this.map.set(key, t);
@@ -307,16 +353,17 @@ class TargetCache {
   }
 }
 
-function buildTarget(req: TransportRequest, apiKey: string | undefined): Target {
+function buildTarget(req: TransportRequest, apiKey: string | undefined, allowInsecureKey: boolean): Target {
   let target: URL;
   try {
     target = new URL(req.url);
   } catch (cause) {
-    throw new InputError('url', `expected an absolute URL, got ${JSON.stringify(redact(req.url))}`, { cause });
+    throw new InputError('url', `expected an absolute URL, got ${JSON.stringify(redactSlice(String(req.url), 200))}`, { cause });
   }
   if (target.searchParams.has('api-key')) {
     throw new InputError('url', 'the API key must come from the apiKey option, not the URL');
   }
+  if (apiKey && !allowInsecureKey) refuseInsecureKey(target, 'url');
   for (const [k, v] of Object.entries(req.query ?? {})) {
     if (v !== undefined) target.searchParams.set(k, String(v));
   }
@@ -350,7 +397,7 @@ function interpret(
   } catch (cause) {
     throw new BadResponseError(
       ErrorCodes.RPC_BAD_RESPONSE,
-      `${req.label ?? req.method} to ${display}: response is not JSON (${(cause as Error).message}); body starts ${JSON.stringify(text.slice(0, 80))}`,
+      `${req.label ?? req.method} to ${display}: response is not JSON (${(cause as Error).message}); body starts ${JSON.stringify(redactSlice(text, 80))}`,
       { context: { url: display, method: req.method, detail: 'not JSON' }, cause },
     );
   }
@@ -412,18 +459,21 @@ export function parseRetryAfter(value: string | string[] | undefined, now = Date
   return Math.max(0, at - now);
 }
 
+/** Characters of a server's own error message kept in ours. */
+const SERVER_MESSAGE_CHARS = 500;
+
 /** Pull a human message out of an error body: `{error:"…"}`, `{error:{message}}`, `{message}` or text. */
 function serverMessage(text: string): string {
   try {
     const j = JSON.parse(text) as { error?: unknown; message?: unknown };
     const e = j?.error;
-    if (typeof e === 'string') return e;
-    if (e && typeof (e as { message?: unknown }).message === 'string') return (e as { message: string }).message;
-    if (typeof j?.message === 'string') return j.message;
+    if (typeof e === 'string') return redactSlice(e, SERVER_MESSAGE_CHARS);
+    if (e && typeof (e as { message?: unknown }).message === 'string') return redactSlice((e as { message: string }).message, SERVER_MESSAGE_CHARS);
+    if (typeof j?.message === 'string') return redactSlice(j.message, SERVER_MESSAGE_CHARS);
   } catch {
     /* not JSON: fall through to the text */
   }
-  return text.slice(0, 200);
+  return redactSlice(text, 200);
 }
 
 function statusError(
@@ -433,7 +483,7 @@ function statusError(
   display: string,
   req: TransportRequest,
 ): HttpError {
-  const body = text.slice(0, ERROR_BODY_CHARS);
+  const body = redactSlice(text, ERROR_BODY_CHARS);
   const ctx = { status, url: display, method: req.method, body };
   const what = `${req.label ?? req.method} to ${display}`;
   const msg = serverMessage(text);

@@ -64,4 +64,40 @@ describe('retry policy as data', () => {
   it('sleep rejects immediately on an aborted signal and cleans up', async () => {
     await expect(sleep(1_000, AbortSignal.abort())).rejects.toMatchObject({ code: 'RPC_ABORTED' });
   });
+
+  it('a wait that would end past the deadline fails at once with RPC_DEADLINE, the last error as cause', async () => {
+    let n = 0;
+    const last = new ServerError(ErrorCodes.RPC_SERVER, 'down', { context: {} });
+    const t0 = performance.now();
+    const e = await withRetry(
+      async () => {
+        n++;
+        throw last;
+      },
+      resolveRetryPolicy({ retries: 5, delay: () => 10_000 }),
+      undefined,
+      undefined,
+      { at: performance.now() + 5_000, ms: 5_000, what: 'test call' },
+    ).catch((x) => x);
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(n).toBe(1);
+    expect(e).toMatchObject({ code: 'RPC_DEADLINE', context: { deadlineMs: 5_000, attempts: 1 } });
+    expect(e.cause).toBe(last);
+    expect(e.message).toContain('test call');
+  });
+
+  it('a timeout with the deadline gone is the deadline\'s failure even when the policy would not retry it', async () => {
+    const timeout = new CairnError(ErrorCodes.RPC_TIMEOUT, 'timed out', { context: {} });
+    const e = await withRetry(
+      async () => {
+        throw timeout;
+      },
+      resolveRetryPolicy({ retries: 0 }),
+      undefined,
+      undefined,
+      { at: performance.now() - 1, ms: 10, what: 'cut call' },
+    ).catch((x) => x);
+    expect(e.code).toBe('RPC_DEADLINE');
+    expect(e.cause).toBe(timeout);
+  });
 });

@@ -154,14 +154,16 @@ describe.each(['lean', 'node:http'] as const)('transport over %s', (client) => {
       expect(hits()).toHaveLength(2);
     });
 
-    it('a Retry-After longer than the policy honours fails at once with RateLimitedError, no hour-long hang', async () => {
+    it('a Retry-After longer than the deadline leaves fails at once with RPC_DEADLINE (the 429 as cause), no hour-long hang', async () => {
       srv.handler = () => ({ status: 429, headers: { 'retry-after': '86400' }, body: { error: 'come back tomorrow' } });
       const t = createTransport({ apiKey: API_KEY, client: currentClient });
       open.push(t);
       const t0 = Date.now();
       const e = await t.request({ url: srv.url, method: 'GET' }).catch((x: unknown) => x);
-      expect(e).toBeInstanceOf(RateLimitedError);
-      expect((e as RateLimitedError).context.retryAfterMs).toBe(86_400_000);
+      expect(e).toMatchObject({ code: 'RPC_DEADLINE', context: { deadlineMs: 60_000, attempts: 1 } });
+      const cause = (e as Error).cause;
+      expect(cause).toBeInstanceOf(RateLimitedError);
+      expect((cause as RateLimitedError).context.retryAfterMs).toBe(86_400_000);
       expect(hits()).toHaveLength(1);
       expect(Date.now() - t0).toBeLessThan(5_000);
     });
@@ -189,7 +191,7 @@ describe.each(['lean', 'node:http'] as const)('transport over %s', (client) => {
       const ac = new AbortController();
       const t = createTransport({
         apiKey: API_KEY,
-        retry: { retries: 5, delay: () => 60_000 },
+        retry: { retries: 5, delay: () => 30_000 }, // a long wait that fits the default 60 s deadline
         logger: (l) => l.includes('retrying in') && ac.abort(new Error('user gave up')),
       });
       open.push(t);
@@ -264,6 +266,8 @@ describe.each(['lean', 'node:http'] as const)('transport over %s', (client) => {
 
     it('rejects bad options with a typed error naming the field', () => {
       expect(() => createTransport({ timeoutMs: -1 })).toThrow(/"timeoutMs"/);
+      // beyond setTimeout's range a timer fires at once: refused rather than timing out every request
+      expect(() => createTransport({ timeoutMs: 2 ** 31 })).toThrow(/"timeoutMs"/);
       expect(() => createTransport({ retry: { retries: 1.5 } })).toThrow(/"retry.retries"/);
     });
 
