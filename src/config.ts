@@ -46,7 +46,7 @@ export function resolveEndpoints(input: EndpointsInput = {}, env: NodeJS.Process
     }
     return raw.replace(/\/+$/, '');
   };
-  const apiKey = input.apiKey ?? env.CAIRN_API_KEY ?? undefined;
+  const apiKey = checkApiKey(input.apiKey ?? env.CAIRN_API_KEY ?? undefined);
   registerSecret(apiKey);
   return {
     baseUrl: pick(input.baseUrl, 'CAIRN_RPC_URL', 'baseUrl'),
@@ -55,4 +55,17 @@ export function resolveEndpoints(input: EndpointsInput = {}, env: NodeJS.Process
     walletUrl: pick(input.walletUrl, 'CAIRN_WALLET_URL', 'walletUrl'),
     ...(apiKey ? { apiKey } : {}),
   };
+}
+
+/** Shortest key accepted: a shorter one could not be told apart from ordinary text, so logs could not be kept free of it. */
+export const MIN_API_KEY_CHARS = 4;
+
+/** The key as given, or an InputError that names the field and never shows the value. */
+function checkApiKey(key: unknown): string | undefined {
+  if (key === undefined || key === '') return undefined;
+  if (typeof key !== 'string') throw new InputError('apiKey', `expected a string, got ${key === null ? 'null' : typeof key}`, { expected: 'string' });
+  if (key.length < MIN_API_KEY_CHARS) {
+    throw new InputError('apiKey', `expected at least ${MIN_API_KEY_CHARS} characters, got ${key.length}`, { expected: `string of ${MIN_API_KEY_CHARS}+ characters` });
+  }
+  return key;
 }

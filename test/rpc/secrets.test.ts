@@ -105,6 +105,20 @@ describe('the API key never leaks', () => {
     expect(logger.lines.length).toBeGreaterThan(0);
   });
 
+  it('an API key that cannot be kept out of logs (not a string, or under 4 characters) is refused, naming apiKey, never echoed', () => {
+    for (const bad of [123456789, { key: 'obj-key-1234' }, 'abc']) {
+      let e: unknown;
+      try {
+        void createClient({ url: srv.url, apiKey: bad as unknown as string }).close();
+      } catch (x) {
+        e = x;
+      }
+      expect(e, JSON.stringify(bad)).toMatchObject({ code: 'INPUT_INVALID', context: { field: 'apiKey' } });
+      expect(JSON.stringify(e)).not.toContain('123456789');
+      expect(inspect(e)).not.toContain('obj-key-1234');
+    }
+  });
+
   it('network failure (nothing listening)', async () => {
     const c = createClient({ url: 'http://127.0.0.1:1', apiKey: API_KEY, logger: logger.log, retry: { retries: 1, delay: () => 1 } });
     logger.lines.length = 0;
