@@ -2,8 +2,11 @@
  * Suite-wide secret guard, loaded by vitest before every test file (vitest.config.ts `setupFiles`).
  * Every CairnError built anywhere in the process, every line written to stdout/stderr and every
  * process warning is scanned for the secrets registered with `registerSecret` (the client registers
- * its API key). A file in which a secret showed up anywhere fails in its `afterAll`, with the places
- * named but the secret itself never printed.
+ * its API key), in every encoding secret-scan.ts knows (raw, percent- and form-encoded in either hex
+ * case, JSON-escaped, hex, base64/base64url, and a 6-character cut of any of them) and in every
+ * serialisation (message, stack, JSON, inspect, structuredClone, property names, Maps, Sets, the cause
+ * chain). A file in which a secret showed up anywhere fails in its `afterAll`, with the places and
+ * encodings named but the secret itself never printed.
  */
 import { afterAll } from 'vitest';
 import { observeErrors, registeredSecrets, type CairnError } from '../../src/errors.js';
