@@ -134,7 +134,7 @@ export interface DevnetLimits {
   maxBodyBytes: number;
   /** Calls in one JSON-RPC batch (default 1,000): more answers -32600 before any of them runs. */
   maxBatchLength: number;
-  /** One HTTP answer's size, bytes (default 16 MiB): larger answers -32603; also bounds what a
+  /** One HTTP answer's size, bytes (default 8 MiB): larger answers -32603; also bounds what a
    * websocket client may leave unread before it is dropped. */
   maxResponseBytes: number;
   /** Nesting of a JSON body or websocket message (default 64): deeper answers -32600 / 400. */

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import bs58 from 'bs58';
 import WebSocket from 'ws';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.js';
 
@@ -285,7 +286,7 @@ describe('websocket', () => {
 });
 
 describe('memory under concurrent abuse', () => {
-  it('ten 4 MB batches of 0s at once keep a child-process devnet under 400 MB peak RSS', async () => {
+  it('ten 4 MB batches of 0s at once, then ten batches that fill the answer cap, keep a child-process devnet under 400 MB peak RSS', async () => {
     const p = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'devnet-child.ts')], {
       env: { ...process.env, CAIRN_RSS_GUARD_MB: '1500' },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -318,13 +319,28 @@ describe('memory under concurrent abuse', () => {
       const t0 = performance.now();
       const answers = await Promise.allSettled(Array.from({ length: 10 }, () => post(url, body)));
       const ms = performance.now() - t0;
+      // Then ten batches of calls that each answer ~130 KB (the SPL Token program's programdata,
+      // whose address the program account holds at bytes 4..36): each fills the answer cap.
+      const token = await post(url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getAccountInfo', params: ['TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA', { encoding: 'base64' }] }));
+      const programData = bs58.encode(Buffer.from(token.json.result.value.data[0], 'base64').subarray(4, 36));
+      const big = JSON.stringify(Array.from({ length: 1000 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'getAccountInfo', params: [programData, { encoding: 'base64' }] })));
+      const t1 = performance.now();
+      const filled = await Promise.allSettled(Array.from({ length: 10 }, () => post(url, big)));
+      const ms1 = performance.now() - t1;
       p.stdin.write('report\n');
       const report = JSON.parse(await nextLine()) as { maxRssMb?: number; guardTripped?: number };
-      console.log(`devnet child: ten concurrent 4 MB batches of 0s answered in ${ms.toFixed(0)} ms; peak RSS ${report.maxRssMb ?? `> ${report.guardTripped}`} MB`);
+      console.log(
+        `devnet child: ten concurrent 4 MB batches of 0s answered in ${ms.toFixed(0)} ms, ten cap-filling batches in ${ms1.toFixed(0)} ms; ` +
+          `peak RSS ${report.maxRssMb ?? `> ${report.guardTripped}`} MB`,
+      );
       expect(report.guardTripped).toBeUndefined();
       for (const a of answers) {
         expect(a.status).toBe('fulfilled');
         if (a.status === 'fulfilled') expect(a.value.json.error.code).toBe(-32600);
+      }
+      for (const a of filled) {
+        expect(a.status).toBe('fulfilled');
+        if (a.status === 'fulfilled') expect(a.value.json.error).toMatchObject({ code: -32603, data: { maxResponseBytes: 8 * 2 ** 20 } });
       }
       expect(report.maxRssMb).toBeLessThan(400);
       expect(await exited).toBe(0);
