@@ -17,6 +17,8 @@ export const MAX_SIGNATURE_STATUSES = 256;
 /** Without `searchTransactionHistory` only this many recent slots are visible (the status cache). */
 export const STATUS_CACHE_SLOTS = 300;
 const SLOTS_PER_EPOCH = 432_000;
+/** What a real cluster reports as rentEpoch for a rent-exempt account: u64::MAX, exact (a JS number would round it past 2^64). */
+const RENT_EXEMPT_EPOCH = 18446744073709551615n;
 
 const bad = (message: string) => new DevnetRpcError(-32602, `Invalid params: ${message}`);
 
@@ -159,7 +161,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     if (encoding === 'base64' || encoding === 'jsonParsed' || encoding === 'base64+zstd') data = [Buffer.from(a.data).toString('base64'), 'base64'];
     else if (encoding === 'base58') data = [bs58.encode(a.data), 'base58'];
     else throw bad(`encoding must be base58, base64 or jsonParsed, got ${JSON.stringify(encoding)}`);
-    return { data, executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: 18446744073709551615, space: a.space };
+    return { data, executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space };
   };
 
   const sendTransaction: RpcHandler = (params) => {
@@ -281,7 +283,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       });
       const accounts = addresses
         ? (sim.accounts ?? []).map((a) =>
-            a ? { data: [Buffer.from(a.data).toString('base64'), 'base64'], executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: 18446744073709551615, space: a.space } : null,
+            a ? { data: [Buffer.from(a.data).toString('base64'), 'base64'], executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space } : null,
           )
         : null;
       return {
