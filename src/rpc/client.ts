@@ -165,7 +165,8 @@ export function createClient(options: ClientOptions = {}): CairnClient {
    */
   const at = (o: CallOptions | undefined): CallOptions => {
     if (o?.deadlineAt !== undefined) return o;
-    return { ...o, deadlineAt: performance.now() + checkDuration(o?.deadlineMs, 'deadlineMs', deadlineMs) };
+    const ms = checkDuration(o?.deadlineMs, 'deadlineMs', deadlineMs);
+    return { ...o, deadlineMs: ms, deadlineAt: performance.now() + ms };
   };
   const { apiKey: _key, ...shown } = endpoints;
   // the methods are async so that a bad deadlineMs (thrown by `at`) rejects the call instead of throwing

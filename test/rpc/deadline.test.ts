@@ -102,6 +102,11 @@ describe('per-call deadline', () => {
     const b = await failure(c.getSlot({}, { deadlineMs: 100 }));
     expect(b.e.code).toBe('RPC_DEADLINE');
     expect(b.e.context).toMatchObject({ deadlineMs: 100 });
+    // the client's deadline holds over a transport of one's own too (whose default is 60 s)
+    const own = track(createTransport({ apiKey: API_KEY }));
+    const d = await failure(track(createClient({ url: srv.url, apiKey: API_KEY, deadlineMs: 150, transport: own })).getSlot());
+    expect(d.e.context).toMatchObject({ deadlineMs: 150 });
+    expect(d.ms).toBeLessThan(1_500);
   });
 
   it('a call split into several requests shares one deadline', { timeout: 10_000 }, async () => {
