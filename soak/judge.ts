@@ -85,12 +85,11 @@ export function judge(intents: readonly Intent[], runs: readonly ChildRun[], pai
     const final = said.at(-1);
     const failures = said.filter((a) => !a.ok);
     // An error is false when the payment was already live in that process, or a later resume() found the intent still open.
-    const falseFailures = heard.filter(
-      ({ a, run }, i) =>
-        !a.ok &&
-        landed.length > 0 &&
-        (run.endSlot === undefined || landed[0]!.slot <= run.endSlot + QUEUE_SLOTS || heard.slice(i + 1).some((h) => h.a.ok && h.a.via === 'resume')),
-    );
+    const falseFailures = heard.flatMap(({ a, run }, i) => {
+      if (a.ok || landed.length === 0) return [];
+      if (run.endSlot === undefined || landed[0]!.slot <= run.endSlot + QUEUE_SLOTS) return [{ a, why: 'paid while that process ran' }];
+      return heard.slice(i + 1).some((h) => h.a.ok && h.a.via === 'resume') ? [{ a, why: 'a later resume() finished it' }] : [];
+    });
     const how = (a: ChildAnswer | undefined) => (a ? (a.ok ? `ok ${a.signature}` : `${a.code}: ${a.message}`) : 'no answer');
     if (landed.length >= 2) {
       v.landedTwice++;
@@ -99,7 +98,8 @@ export function judge(intents: readonly Intent[], runs: readonly ChildRun[], pai
     if (landed.length >= 1) {
       if (falseFailures.length > 0) {
         v.reportedFailedButLanded++;
-        example('reportedFailedButLanded', `${it.id}: ${how(falseFailures[0]!.a)}; landed ${landed[0]!.signature} in slot ${landed[0]!.slot}`);
+        const f = falseFailures[0]!;
+        example('reportedFailedButLanded', `${it.id}: ${how(f.a)}; landed ${landed[0]!.signature} in slot ${landed[0]!.slot} (${f.why})`);
       } else if (failures.length > 0) v.failedThenPaidOnReoffer++;
       if (!final) v.landedUnanswered++;
       const wrong = said.find((a) => a.ok && !landed.some((e) => e.signature === a.signature));
