@@ -21,6 +21,8 @@ export {
   RpcError,
   TransactionFailedError,
   BlockhashExpiredError,
+  DeadlineError,
+  InsecureKeyError,
   registerSecret,
   redact,
   isAbortError,

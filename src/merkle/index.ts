@@ -17,6 +17,7 @@ export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
 export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions } from './verifier.js';
 export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
+export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
 export { parseJsonLossless, unwrapItems, FieldError, type KeyedItem } from './codec.js';
 
 // Compressed accounts (Poseidon state trees).

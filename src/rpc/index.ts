@@ -14,14 +14,17 @@ export {
 export { createJsonRpc, isRpcError, unwrap as unwrapJsonRpc, type CallOptions, type JsonRpc, type JsonRpcCall } from './jsonrpc.js';
 export {
   backoffDelay,
+  DEFAULT_DEADLINE_MS,
   defaultRetryPolicy,
   resolveRetryPolicy,
   retryAfterOf,
   sleep as abortableSleep,
   withRetry,
+  type Deadline,
   type RetryContext,
   type RetryPolicy,
 } from './retry.js';
+export { isLoopbackHost } from './insecure-key.js';
 export { parseJson, stringifyJson } from './json.js';
 export { assertShape, formatPath, v as validators, type Failure, type Validator } from './validate.js';
 export * as shapes from './shapes.js';

@@ -267,6 +267,8 @@ export async function ping(ctx: ClientContext, opts: CallOptions = {}): Promise<
     label: 'ping',
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
+    deadlineMs: opts.deadlineMs,
+    deadlineAt: opts.deadlineAt,
     retry: { retries: 0, ...opts.retry },
   });
   const ms = performance.now() - t0;

@@ -57,6 +57,8 @@ export async function getTokenMetadata(
       label: 'getTokenMetadata',
       signal,
       timeoutMs: opts.timeoutMs,
+      deadlineMs: opts.deadlineMs,
+      deadlineAt: opts.deadlineAt,
       retry: opts.retry,
     });
     const records = assertShape(S.tokenMetadataList, res.body, 'body', 'getTokenMetadata');

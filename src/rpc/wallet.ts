@@ -38,6 +38,8 @@ export async function getWalletTransfers(ctx: ClientContext, params: GetWalletTr
     label: 'getWalletTransfers',
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
+    deadlineMs: opts.deadlineMs,
+    deadlineAt: opts.deadlineAt,
     retry: opts.retry,
   });
   return assertShape(S.transferPage, res.body, 'body', 'getWalletTransfers');

@@ -37,6 +37,8 @@ export async function setWebhookActive(
     label: 'setWebhookActive',
     signal: opts.signal,
     timeoutMs: opts.timeoutMs,
+    deadlineMs: opts.deadlineMs,
+    deadlineAt: opts.deadlineAt,
     retry: opts.retry,
   });
   return assertShape(S.webhook, res.body, 'body', 'setWebhookActive');

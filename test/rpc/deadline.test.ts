@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AbortError, CairnError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
-import { API_KEY, sig } from './fixtures.js';
+import { API_KEY, addr, sig } from './fixtures.js';
 import { startServer, type TestServer } from './server.js';
 
 let srv: TestServer;
@@ -107,6 +107,20 @@ describe('per-call deadline', () => {
     const d = await failure(track(createClient({ url: srv.url, apiKey: API_KEY, deadlineMs: 150, transport: own })).getSlot());
     expect(d.e.context).toMatchObject({ deadlineMs: 150 });
     expect(d.ms).toBeLessThan(1_500);
+  });
+
+  it('REST calls and ping take a per-call deadlineMs too', { timeout: 10_000 }, async () => {
+    srv.handler = () => new Promise(() => {});
+    const c = track(createClient({ url: srv.url, apiKey: API_KEY, deadlineMs: 30_000 }));
+    const calls: [string, Promise<unknown>][] = [
+      ['getWalletTransfers', c.getWalletTransfers({ wallet: addr(1) }, { deadlineMs: 120 })],
+      ['ping', c.ping({ deadlineMs: 120 })],
+    ];
+    for (const [name, p] of calls) {
+      const r = await failure(p);
+      expect(r.e.code, name).toBe('RPC_DEADLINE');
+      expect(r.e.context, name).toMatchObject({ deadlineMs: 120 });
+    }
   });
 
   it('a call split into several requests shares one deadline', { timeout: 10_000 }, async () => {
