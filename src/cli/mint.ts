@@ -21,6 +21,7 @@ const USAGE = `usage: cairn mint --name NAME --symbol SYM --owner ADDR [options]
   --json                    print the result as JSON
   --url URL                 one host for everything (default http://127.0.0.1:8899, the devnet)
   --api-key KEY             (prefer CAIRN_API_KEY: arguments are visible to other users)
+  --allow-insecure-key      send the key over plain http to a host that is not loopback (refused otherwise)
 `;
 
 /** Where the command writes; tests hand in buffers. */
@@ -52,6 +53,7 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
         json: { type: 'boolean' },
         url: { type: 'string' },
         'api-key': { type: 'string' },
+        'allow-insecure-key': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -107,10 +109,18 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
   if (!params.creators) delete params.creators;
   if (!params.attributes) delete params.attributes;
 
-  const client = createClient({
-    ...(values.url ? { url: values.url as string } : {}),
-    ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
-  });
+  let client: ReturnType<typeof createClient>;
+  try {
+    client = createClient({
+      ...(values.url ? { url: values.url as string } : {}),
+      ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
+      ...(values['allow-insecure-key'] ? { allowInsecureKey: true } : {}),
+    });
+  } catch (e) {
+    const err = e as Error & { code?: string };
+    io.stderr.write(`cairn mint: ${err.code ? `[${err.code}] ` : ''}${err.message}\n`);
+    return 2;
+  }
   const ac = new AbortController();
   const onSignal = () => ac.abort(new Error('interrupted'));
   process.once('SIGINT', onSignal);

@@ -24,7 +24,8 @@ export interface SendCliIo {
 const usage = `usage: cairn send --to ADDRESS --lamports N [--keypair FILE] [--swqos-only]
                   [--url URL | --rpc-url URL --sender-url URL] [--api-key KEY]
                   [--cu-price MICROLAMPORTS] [--cu-limit UNITS] [--tip LAMPORTS] [--commitment confirmed]
-                  [--journal FILE] [--json]
+                  [--journal FILE] [--json] [--allow-insecure-key]
+  --allow-insecure-key  send the API key over plain http to a host that is not loopback (refused otherwise)
   keypair file: the usual JSON array of 64 bytes
   environment:  CAIRN_URL, CAIRN_RPC_URL, CAIRN_SENDER_URL, CAIRN_API_KEY, CAIRN_KEYPAIR
   default:      the local devnet at http://127.0.0.1:8899 (a fresh keypair is airdropped there)
@@ -45,6 +46,7 @@ export interface SendArgs {
   commitment?: 'processed' | 'confirmed' | 'finalized';
   journal?: string;
   json: boolean;
+  allowInsecureKey?: boolean;
 }
 
 function intArg(v: string | undefined, flag: string): bigint {
@@ -115,6 +117,9 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
       case '--json':
         o.json = true;
         break;
+      case '--allow-insecure-key':
+        o.allowInsecureKey = true;
+        break;
       default:
         throw new InputError(flag, `unknown option ${JSON.stringify(a)}`);
     }
@@ -180,7 +185,7 @@ export async function run(argv: string[], io: SendCliIo = { stdout: process.stdo
       },
       env,
     );
-    client = createClient(endpoints);
+    client = createClient({ ...endpoints, ...(args.allowInsecureKey ? { allowInsecureKey: true } : {}) });
     let payer: Signer;
     if (args.keypair) payer = readKeypairFile(args.keypair);
     else if (isLoopback(endpoints.baseUrl)) {
@@ -222,7 +227,8 @@ export async function run(argv: string[], io: SendCliIo = { stdout: process.stdo
     const err = e as Error & { code?: string; context?: { logs?: string[] } };
     io.stderr.write(`cairn send: ${err.code ? `[${err.code}] ` : ''}${err.message}\n`);
     if (err.context?.logs) io.stderr.write(err.context.logs.map((l) => `  ${l}`).join('\n') + '\n');
-    return err instanceof InputError ? 2 : 1;
+    // Unusable input or settings (a bad flag, a key refused for plain http) are usage errors.
+    return err instanceof InputError || err.code === 'RPC_INSECURE_KEY' ? 2 : 1;
   } finally {
     process.off('SIGINT', onSig);
     process.off('SIGTERM', onSig);

@@ -44,6 +44,10 @@ export interface SenderConfig extends SenderOptions {
   region?: string;
   senderUrls?: readonly string[];
   apiKey?: string;
+  /** For a client the sender creates: send the key over plain http to a non-loopback host (refused otherwise). */
+  allowInsecureKey?: boolean;
+  /** For a client the sender creates: the overall deadline of one call, retries included (ms, default 60,000). */
+  deadlineMs?: number;
   /** Close the client on `close()` (default: true only for a client the sender created). */
   ownsClient?: boolean;
   /** Signers `resume()` may use to re-sign expired intents (looked up by address). */
@@ -162,6 +166,8 @@ export function createSender(config: SenderConfig): Sender {
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     ...(config.senderUrl ? { senderUrl: config.senderUrl } : {}),
     ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+    ...(config.allowInsecureKey !== undefined ? { allowInsecureKey: config.allowInsecureKey } : {}),
+    ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
   };
   // Validate everything first: nothing (no client, no ping) is started for a sender that fails here.
   const cfg = resolveSenderConfig(config);
