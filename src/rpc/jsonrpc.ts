@@ -4,7 +4,7 @@
  * method's shape before anyone reads it. JSON-RPC errors that arrive with an HTTP 4xx (the /fast
  * host answers 400 with -32602) are surfaced as `RpcError` too, carrying the HTTP status.
  */
-import { BadResponseError, ErrorCodes, HttpError, RpcError } from '../errors.js';
+import { BadResponseError, CairnError, ErrorCodes, HttpError, RpcError } from '../errors.js';
 import { parseJson, stringifyJson } from './json.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
@@ -145,8 +145,10 @@ function checkRawEnvelope(bytes: Uint8Array, id: string, method: string): void {
   try {
     tape = scanJson(bytes);
   } catch (cause) {
-    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response is not JSON (${(cause as Error).message})`, {
-      context: { method, path: '$', detail: 'not JSON' },
+    const over = cause instanceof CairnError && cause.code === ErrorCodes.INPUT_TOO_LARGE;
+    const what = over ? 'over a JSON limit' : 'not JSON';
+    throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: response is ${what} (${(cause as Error).message})`, {
+      context: { method, path: '$', detail: what },
       cause,
     });
   }

@@ -395,10 +395,12 @@ function interpret(
   try {
     body = parseJson(text);
   } catch (cause) {
+    // A number or a nesting past the JSON limits is a hostile or broken body, not a non-JSON one.
+    const over = cause instanceof CairnError && cause.code === ErrorCodes.INPUT_TOO_LARGE;
     throw new BadResponseError(
       ErrorCodes.RPC_BAD_RESPONSE,
-      `${req.label ?? req.method} to ${display}: response is not JSON (${(cause as Error).message}); body starts ${JSON.stringify(redactSlice(text, 80))}`,
-      { context: { url: display, method: req.method, detail: 'not JSON' }, cause },
+      `${req.label ?? req.method} to ${display}: response is ${over ? 'over a JSON limit' : 'not JSON'} (${(cause as Error).message}); body starts ${JSON.stringify(redactSlice(text, 80))}`,
+      { context: { url: display, method: req.method, detail: over ? 'over a JSON limit' : 'not JSON' }, cause },
     );
   }
   return { status, headers, body };

@@ -130,6 +130,8 @@ describe('out-of-range numbers from the server', () => {
     expect(e).toBeInstanceOf(CairnError);
     expect(e!.walk((x) => (x as CairnError).code === 'INPUT_TOO_LARGE')).toBeDefined();
     expect(e!.message.length).toBeLessThan(400);
+    expect(e!.message).toMatch(/response is over a JSON limit/);
+    expect(e!.context).toMatchObject({ detail: 'over a JSON limit' });
   });
 });
 
