@@ -12,11 +12,11 @@ describe('short soak of the sender', () => {
   it('never pays twice, loses nothing and tells no caller a paid intent failed', { timeout: 150_000 }, async () => {
     const handlesLeft = watchHandles();
     const seed = (Math.random() * 2 ** 31) >>> 0;
-    const campaign = await runSenderCampaign({ intents: 300, kills: 3, killBatch: 40, fullDiskIntents: 100, doubleOpenIntents: 40, seed });
+    const campaign = await runSenderCampaign({ intents: 300, kills: 3, killBatch: 40, fullDiskIntents: 60, doubleOpenIntents: 40, seed });
     // Unhandled rejections in this process fail the run through vitest itself; the children count theirs.
     const report = buildReport(campaign, { unhandledRejections: 0, openHandles: await handlesLeft(), peakRssKb: process.resourceUsage().maxRSS }, { status: 'skipped' });
     console.log(formatReport(report));
-    expect(report.totals.offered).toBe(300 + 3 * 40 + 100 + 40);
+    expect(report.totals.offered).toBe(300 + 3 * 40 + 60 + 40);
     expect(report.mustBeZero).toEqual({
       lost: 0,
       landedTwice: 0,
