@@ -346,22 +346,27 @@ export function createSender(config: SenderConfig): Sender {
       const cur = current;
       let sends = 0;
       let landed = false;
-      const submit = async (): Promise<void> => {
+      // Rebroadcasts run under their own link, cut when the track ends: one still waiting out a
+      // Retry-After must not outlive its intent (or the sender).
+      const rb = linkSignals(o.signal);
+      const submit = async (signal: AbortSignal): Promise<void> => {
         lastActivity = Date.now();
         counters.submits++;
         sends++;
         const live = lives.get(id);
         if (live) live.submitted = true;
-        const r = await submitOnce(rpc, cur.wire, cfg.swqosOnly, o.signal);
+        const r = await submitOnce(rpc, cur.wire, cfg.swqosOnly, signal);
         if (!r.ok && r.fatal) throw r.error;
       };
       if (fresh || o.resumed) {
         try {
-          await submit();
+          await submit(o.signal);
         } catch (e) {
           // A refusal of bytes never sent before is final. Bytes an earlier process already sent
           // may have landed whatever this host says now: the tracker decides those.
-          if (!(e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED)) throw e;
+          const refused = e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED;
+          if (!refused || fresh) rb.release();
+          if (!refused) throw e;
           if (fresh) {
             await journaled({ op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message, ...journalFailure(e) }, { state: 'failed', signature: cur.signature, what: 'the host refused the transaction' });
             events.emit('failed', { id, signature: cur.signature, error: e });
@@ -375,10 +380,10 @@ export function createSender(config: SenderConfig): Sender {
       // Never two submits of one intent in flight: a slow host must not turn rebroadcasting into a storm.
       let submitting = false;
       const rebroadcast = setInterval(() => {
-        if (landed || submitting || o.signal.aborted) return;
+        if (landed || submitting || rb.signal.aborted) return;
         submitting = true;
         counters.rebroadcasts++;
-        submit()
+        submit(rb.signal)
           .then(
             () => events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
             () => undefined,
@@ -402,6 +407,8 @@ export function createSender(config: SenderConfig): Sender {
         });
       } finally {
         clearInterval(rebroadcast);
+        rb.abort(new Error('the track ended'));
+        rb.release();
       }
       if (result.kind === 'confirmed') {
         timings.confirmedMs = performance.now() - t0;

@@ -16,7 +16,7 @@ import { addressBytes } from '../../src/sender/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SendManyItem } from '../../src/sender/index.js';
 import { createClient } from '../../src/rpc/client.js';
 import { fullDisk } from './full-disk.js';
-import { setup, transferTo, type Env } from './helpers.js';
+import { recording, setup, sleep, transferTo, type Env } from './helpers.js';
 
 let env: Env;
 const dir = mkdtempSync(join(tmpdir(), 'cairn-money-'));
@@ -186,5 +186,39 @@ describe('one sender per journal', () => {
     expect(await c.send(input, { id: 'same' })).toMatchObject({ fromJournal: true });
     await c.close();
     expect(landedTo(to)).toHaveLength(1);
+  });
+});
+
+describe('nothing outlives its intent', () => {
+  it('a rebroadcast waiting out a Retry-After is cut when its intent confirms: nothing is sent after close()', async () => {
+    const { rpc, calls } = recording(env.client);
+    const sender = createSender({ client: rpc, ...fast, rebroadcastMs: 150 });
+    const fastHits = (): number => env.devnet.control.requestLog().filter((e) => e.endpoint === 'fast').length;
+    env.devnet.control.setFaults('fast', { dropRate: 1 });
+    try {
+      const sent = new Promise<void>((r) => sender.on('sent', () => r()));
+      const p = sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 4_000_000n)], payer: env.payer });
+      await sent;
+      // every rebroadcast from now on is told to come back in 2 s
+      env.devnet.control.clearRequestLog();
+      env.devnet.control.setFaults('fast', { rateLimitRate: 1, retryAfterSeconds: 2 });
+      for (let i = 0; i < 40 && !env.devnet.control.requestLog().some((e) => e.endpoint === 'fast' && e.status === 429); i++) await sleep(50);
+      expect(env.devnet.control.requestLog().some((e) => e.endpoint === 'fast' && e.status === 429)).toBe(true);
+      // the transaction lands by another path (the RPC host), so the intent confirms meanwhile
+      const wire = calls.find((c) => c.method === 'sendTransaction')!.args[0] as Uint8Array;
+      const res = await fetch(env.devnet.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sendTransaction', params: [Buffer.from(wire).toString('base64'), { encoding: 'base64' }] }),
+      });
+      expect(res.status).toBe(200);
+      await p;
+    } finally {
+      env.devnet.control.setFaults('fast', {});
+    }
+    await sender.close();
+    const after = fastHits();
+    await sleep(2_500); // past the Retry-After: a rebroadcast still waiting would submit now
+    expect(fastHits()).toBe(after);
   });
 });
