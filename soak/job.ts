@@ -30,6 +30,8 @@ export interface ChildAnswer {
   message?: string;
   /** Codes along the error's cause chain (e.g. ENOSPC under a journal error). */
   causes?: string[];
+  /** What the error's context says is true of the intent (e.g. `confirmed` under a journal failure). */
+  state?: string;
 }
 
 export type ChildLine =

@@ -69,7 +69,10 @@ export function judge(intents: readonly Intent[], runs: readonly ChildRun[], pai
   };
   const answers = new Map<string, { a: ChildAnswer; run: ChildRun }[]>();
   for (const run of runs) {
-    for (const a of run.answers) {
+    for (const raw of run.answers) {
+      // "It landed, but the journal could not record it" tells the caller the payment happened:
+      // judged as the ok answer it amounts to (its signature must be the one that landed).
+      const a: ChildAnswer = raw.code === ErrorCodes.SENDER_JOURNAL_FAILED && raw.state === 'confirmed' ? { ...raw, ok: true } : raw;
       if (a.code === ErrorCodes.SENDER_JOURNAL_LOCKED) v.refusedLocked++;
       let list = answers.get(a.id);
       if (!list) answers.set(a.id, (list = []));

@@ -39,16 +39,23 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
     throw new InputError('faults', `unknown endpoint ${JSON.stringify(endpoint)}; expected one of ${FAULT_ENDPOINTS.join(', ')}`);
   }
   if (f === null || typeof f !== 'object') throw new InputError(`faults.${endpoint}`, 'expected an object');
-  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'latencyMs']);
+  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'serverErrorStatus', 'latencyMs', 'latencyMaxMs']);
   for (const [k, v] of Object.entries(f)) {
     if (!known.has(k)) throw new InputError(`faults.${endpoint}.${k}`, `unknown setting; expected one of ${[...known].join(', ')}`);
     if (v === undefined) continue;
+    if (k === 'serverErrorStatus') {
+      if (v !== 500 && v !== 503) throw new InputError(`faults.${endpoint}.serverErrorStatus`, `expected 500 or 503, got ${JSON.stringify(v)}`);
+      continue;
+    }
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0) {
       throw new InputError(`faults.${endpoint}.${k}`, `expected a finite number ≥ 0, got ${JSON.stringify(v)}`);
     }
     if (k.endsWith('Rate') && v > 1) throw new InputError(`faults.${endpoint}.${k}`, `expected a rate in 0..1, got ${v}`);
   }
   if (f.dropRate && endpoint !== 'fast') throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast can drop transactions');
+  if (f.latencyMaxMs !== undefined && f.latencyMaxMs < (f.latencyMs ?? 0)) {
+    throw new InputError(`faults.${endpoint}.latencyMaxMs`, `expected ≥ latencyMs (${f.latencyMs ?? 0}), got ${f.latencyMaxMs}`);
+  }
   const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0);
   if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate must be ≤ 1, got ${sum}`);
   return { ...f };
@@ -64,22 +71,30 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
 export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint, EndpointFaults>> = {}): Faults {
   const settings = new Map<FaultEndpoint, EndpointFaults>();
   const streams = new Map<FaultEndpoint, () => number>();
-  for (const e of FAULT_ENDPOINTS) streams.set(e, mulberry32(hashName(seed, e)));
+  // Latency draws from a stream of its own, so a latency range never shifts the fault sequence a
+  // seed gives (the fault stream still draws once per request).
+  const latency = new Map<FaultEndpoint, () => number>();
+  for (const e of FAULT_ENDPOINTS) {
+    streams.set(e, mulberry32(hashName(seed, e)));
+    latency.set(e, mulberry32(hashName(seed, `${e}:latency`)));
+  }
   for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
   return {
     decide(endpoint) {
       // One draw per request, on disjoint intervals [5xx | 429 | drop | none], so each configured
       // rate is exactly the observed rate even when several are set at once (their sum is ≤ 1).
       const r = streams.get(endpoint)!();
+      const l = latency.get(endpoint)!();
       const f = settings.get(endpoint);
-      const d: FaultDecision = { drop: false, latencyMs: f?.latencyMs ?? 0 };
+      const lo = f?.latencyMs ?? 0;
+      const d: FaultDecision = { drop: false, latencyMs: f?.latencyMaxMs !== undefined ? lo + Math.round(l * (f.latencyMaxMs - lo)) : lo };
       if (!f) return d;
       const e5 = f.serverErrorRate ?? 0;
       const e429 = e5 + (f.rateLimitRate ?? 0);
       const eDrop = e429 + (f.dropRate ?? 0);
       if (r < e5) {
-        // Half of the server errors are 503 (unavailable), half 500 (internal), as the real host mixes them.
-        d.status = r < e5 / 2 ? 503 : 500;
+        // Unless one status is asked for, half are 503 (unavailable), half 500 (internal), as the real host mixes them.
+        d.status = f.serverErrorStatus ?? (r < e5 / 2 ? 503 : 500);
       } else if (r < e429) {
         d.status = 429;
         d.retryAfterSeconds = f.retryAfterSeconds ?? 1;

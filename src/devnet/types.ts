@@ -109,8 +109,12 @@ export interface EndpointFaults {
   retryAfterSeconds?: number;
   /** Answer 500/503. */
   serverErrorRate?: number;
-  /** Added latency per request, ms. */
+  /** Which status a server error is (default: half 500, half 503, as the real host mixes them). */
+  serverErrorStatus?: 500 | 503;
+  /** Added latency per request, ms: exactly this, or the low end of a range with `latencyMaxMs`. */
   latencyMs?: number;
+  /** With it, each request's latency is drawn uniformly from `latencyMs ?? 0` to this (ms). */
+  latencyMaxMs?: number;
 }
 
 export type FaultEndpoint = 'rpc' | 'fast' | 'rest' | 'wallet';

@@ -242,9 +242,13 @@ export function createSender(config: SenderConfig): Sender {
     if (j) await (await j).append(rec);
   };
   /**
-   * Journal a state change; when the journal cannot, the caller learns what is true of the intent
-   * (`state`: what the sender knows, `journalState`: what the journal durably holds; a journal state
-   * that is not an end means resume() finishes the intent once the journal is writable again).
+   * Journal a state change; when the journal cannot, the caller learns what is true of the intent:
+   * `state` (what the sender knows) and `journalState` (what the journal durably holds).
+   * - `SENDER_PENDING` when the journal holds the intent unfinished and its end is not known for
+   *   sure: resume() (once the journal can be written) may still land it, so it is not a failure.
+   * - `SENDER_JOURNAL_FAILED` when the outcome is settled whatever resume() does: it landed
+   *   (`state: 'confirmed'`, with its signature and slot), it failed on chain, or nothing of it was
+   *   journaled or sent (`journalState: 'none'`).
    */
   const journaled = async (rec: JournalRecord, known: { state: string; signature?: string; slot?: number; what: string }): Promise<void> => {
     try {
@@ -252,18 +256,25 @@ export function createSender(config: SenderConfig): Sender {
     } catch (e) {
       if (!(e instanceof CairnError) || e.code !== ErrorCodes.SENDER_JOURNAL_FAILED) throw e;
       const c = e.context as { state?: string; path?: string; errno?: string };
-      throw new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `intent ${rec.id}: ${known.what}, but the journal could not record it (${c.errno ?? 'write failed'}); the journal holds it as ${c.state ?? 'unknown'}`, {
-        context: {
-          id: rec.id,
-          state: known.state,
-          journalState: c.state ?? 'none',
-          ...(known.signature ? { signature: known.signature } : {}),
-          ...(known.slot !== undefined ? { slot: known.slot } : {}),
-          ...(c.path ? { path: c.path } : {}),
-          ...(c.errno ? { errno: c.errno } : {}),
+      const journalState = c.state ?? 'none';
+      const settled = journalState === 'none' || known.state === 'confirmed' || known.state === 'failed';
+      const next = settled ? '' : '; resume() finishes it once the journal can be written';
+      throw new CairnError(
+        settled ? ErrorCodes.SENDER_JOURNAL_FAILED : ErrorCodes.SENDER_PENDING,
+        `intent ${rec.id}: ${known.what}, but the journal could not record it (${c.errno ?? 'write failed'}); the journal holds it as ${journalState}${next}`,
+        {
+          context: {
+            id: rec.id,
+            state: known.state,
+            journalState,
+            ...(known.signature ? { signature: known.signature } : {}),
+            ...(known.slot !== undefined ? { slot: known.slot } : {}),
+            ...(c.path ? { path: c.path } : {}),
+            ...(c.errno ? { errno: c.errno } : {}),
+          },
+          cause: e,
         },
-        cause: e,
-      });
+      );
     }
   };
 

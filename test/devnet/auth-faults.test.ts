@@ -87,6 +87,31 @@ describe('API keys', () => {
 });
 
 describe('faults', () => {
+  it('a latency range draws each request uniformly from its own stream, leaving the seed\'s fault sequence as it was', () => {
+    const plain = createFaults(7, { fast: { dropRate: 0.2, rateLimitRate: 0.1, serverErrorRate: 0.05 } });
+    const ranged = createFaults(7, { fast: { dropRate: 0.2, rateLimitRate: 0.1, serverErrorRate: 0.05, latencyMs: 0, latencyMaxMs: 200 } });
+    const lat: number[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const a = plain.decide('fast');
+      const b = ranged.decide('fast');
+      expect({ ...b, latencyMs: 0 }).toEqual({ ...a, latencyMs: 0 });
+      lat.push(b.latencyMs);
+    }
+    expect(Math.min(...lat)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...lat)).toBeLessThanOrEqual(200);
+    const mean = lat.reduce((x, y) => x + y, 0) / lat.length;
+    expect(mean).toBeGreaterThan(85);
+    expect(mean).toBeLessThan(115);
+    expect(new Set(lat).size).toBeGreaterThan(150);
+  });
+
+  it('serverErrorStatus makes every server error that status; bad values name the field', () => {
+    const f = createFaults(1, { rpc: { serverErrorRate: 1, serverErrorStatus: 503 } });
+    for (let i = 0; i < 200; i++) expect(f.decide('rpc').status).toBe(503);
+    expect(() => createFaults(1, { rpc: { serverErrorStatus: 502 as 503 } })).toThrowError(/faults.rpc.serverErrorStatus/);
+    expect(() => createFaults(1, { rpc: { latencyMs: 100, latencyMaxMs: 50 } })).toThrowError(/faults.rpc.latencyMaxMs/);
+  });
+
   it('replays the same decisions under the same seed, independently per endpoint', () => {
     const settings = { rpc: { rateLimitRate: 0.3, serverErrorRate: 0.2 }, fast: { dropRate: 0.5 } };
     const a = createFaults(42, settings);

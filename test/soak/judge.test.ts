@@ -76,4 +76,17 @@ describe('soak judge', () => {
     const v = judge(intents.slice(0, 1), [run([{ id: 't-0', code: 'SENDER_PENDING' }, { id: 't-0', code: 'SENDER_JOURNAL_LOCKED' }], 10)], ledger);
     expect(v).toMatchObject({ landedOnce: 1, reportedFailedButLanded: 0, refusedLocked: 1, landedUnanswered: 1 });
   });
+
+  it('"landed, but the journal could not record it" is judged as the ok it amounts to, signature included', () => {
+    const ledger = paid([
+      [0, [{ signature: 's0', slot: 5, ok: true }]],
+      [1, [{ signature: 's1', slot: 5, ok: true }]],
+    ]);
+    const answers = [
+      { id: 't-0', code: 'SENDER_JOURNAL_FAILED', state: 'confirmed', signature: 's0' },
+      { id: 't-1', code: 'SENDER_JOURNAL_FAILED', state: 'confirmed', signature: 'not-s1' },
+    ];
+    const v = judge(intents.slice(0, 2), [run(answers, 10)], ledger);
+    expect(v).toMatchObject({ landedOnce: 2, reportedFailedButLanded: 0, okWrongSignature: 1, landedUnanswered: 0 });
+  });
 });
