@@ -61,7 +61,9 @@ const SHARE: Record<GroupName, number> = { verifiers: 0.45, rpc: 0.35, devnet: 0
 /** Threads at once (one per core of the reference machine). */
 const THREADS = 2;
 /** Restarts of one group's thread (hangs, crashes) before the group is given up. */
-const MAX_RESTARTS = 20;
+const MAX_RESTARTS = 40;
+/** Hangs or crashes of one target before the rest of its cases are left out (each costs seconds). */
+const MAX_STOPS_PER_TARGET = 3;
 /** Heap growth (after a full collection) over a target's run that counts as a leak. */
 const HEAP_LIMIT = 64 << 20;
 /** How long a thread may take to exit on its own once it has closed its group. */
@@ -120,7 +122,7 @@ async function runGroup(
   let shares: number[] | undefined;
   let resume: WorkerInput['resume'];
   let redraw: WorkerInput['redraw'];
-  const done = new Map<string, number>();
+  const stopsOf = new Map<string, number>();
   for (let restarts = 0; ; restarts++) {
     const state = new SharedArrayBuffer(STATE_BYTES);
     const stop = await runThread({ group, cases, ...settings, state, shares, resume, redraw }, (m) => {
@@ -135,7 +137,6 @@ async function runGroup(
         const name = names[m.target]!;
         const r = reports.get(name)!;
         merge(r, m.report);
-        done.set(name, m.next);
         onProgress?.({ group, target: name, done: m.next, of: shares?.[m.target] ?? 0, failures: r.failureCount });
       } else if (m.type === 'fatal') fatal.push(`${group}: ${m.error}`);
     });
@@ -156,8 +157,19 @@ async function runGroup(
     r.failureCount++;
     r.cases++;
     if (r.failures.length < 5) r.failures.push(f);
-    resume = { target: stop.target, case: stop.case + 1 };
     redraw = { target: stop.target, case: stop.case };
+    const stops = (stopsOf.get(name) ?? 0) + 1;
+    stopsOf.set(name, stops);
+    resume = { target: stop.target, case: stop.case + 1 };
+    if (stops >= MAX_STOPS_PER_TARGET && shares) {
+      // the target is broken past doubt: its remaining cases would only cost the run minutes
+      const left = shares[stop.target]! - stop.case - 1;
+      if (left > 0) {
+        r.failureCount++;
+        r.failures.push({ kind: 'abandoned', case: stop.case + 1, seed: settings.seed, error: `${stops} hangs or crashes: the target's last ${left} case(s) were not run` });
+      }
+      resume = { target: stop.target + 1, case: 0 };
+    }
   }
 }
 

@@ -19,8 +19,8 @@ import type { CheckName } from './protocol.js';
 import { Broken, typedCode, type GroupOptions, type Outcome, type Target, type TargetGroup } from './target.js';
 
 const VECTORS = new URL('../../test/vectors/', import.meta.url);
-const vector = (f: string): any => JSON.parse(readFileSync(new URL(f, VECTORS), 'utf8')); // eslint-disable-line @typescript-eslint/no-explicit-any
-const photon = (suffix: string): any => vector(`photon/${readdirSync(new URL('photon/', VECTORS)).filter((f) => f.endsWith(suffix)).sort()[0]}`); // eslint-disable-line @typescript-eslint/no-explicit-any
+const vector = (f: string): any => JSON.parse(readFileSync(new URL(f, VECTORS), 'utf8'));
+const photon = (suffix: string): any => vector(`photon/${readdirSync(new URL('photon/', VECTORS)).filter((f) => f.endsWith(suffix)).sort()[0]}`);
 
 const ADDR = 'F9Lw3ki3hJ7PF9HQXsBzoY8GyE6sPoEZZdXJBsTTD2rk';
 const SIG = '5Ea6iQQZ1JYfiDq8H6qMKYdFcut1cUfd9pstCGc3BsQztTbgKA4LhsEx6XKQ1bMhKp5KMyyw5BuuooxEcpGLyHFB';

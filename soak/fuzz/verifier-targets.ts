@@ -323,12 +323,18 @@ function assetLeafWithProof(reach: Reach): Target {
       const changed =
         d.side === 'asset'
           ? changedChecked('asset-leaf', getAsset, asset)
-          : changedChecked('asset-proof', getAssetProof, proof).concat(sameJson(getAssetProof.tree_id, getAt(proof, ['tree_id'])) ? [] : ['tree_id']);
+          : changedChecked('asset-proof', getAssetProof, proof).concat(treeIdChanged(getAssetProof.tree_id, getAt(proof, ['tree_id'])) ? ['tree_id'] : []);
       if (changed.length) throw new Broken(`verifyAssetLeaf: valid with the ${d.side}'s ${changed.join(', ')} changed: ${JSON.stringify(v)}`);
       return 'ok';
     },
   };
 }
+
+/**
+ * A proof without a tree_id (absent or null) claims no tree, and verifyAssetLeaf checks it only when
+ * it names one (the leaf itself binds the tree through the asset id); another tree named is a change.
+ */
+const treeIdChanged = (before: unknown, after: unknown): boolean => after !== undefined && after !== null && !sameJson(before, after);
 
 /**
  * `verifyValidityProof` on the real v1 inclusion proof (valid with the 2024 key set) and the photon

@@ -27,6 +27,13 @@ describe('fuzz harness', () => {
     expect(report.fatal).toEqual([]);
   }, 60_000);
 
+  it('leaves out the rest of a target that hangs again and again, saying how many cases it left', async () => {
+    const report = await runFuzz({ groups: ['selftest'], only: '^selftest:hang$', cases: 9, seed: 3, timeoutMs: 300 });
+    const [row] = report.targets;
+    expect(row!.failures.map((f) => [f.kind, f.case])).toEqual([['timeout', 1], ['timeout', 3], ['timeout', 5], ['abandoned', 6]]);
+    expect(row!.failures[3]!.error).toContain('last 3 case(s) were not run');
+  }, 60_000);
+
   it('refuses a check name it does not know', async () => {
     await expect(runFuzz({ groups: ['selftest'], cases: 5, skip: ['no-such-check' as never] })).rejects.toThrow(/unknown check/);
   });
