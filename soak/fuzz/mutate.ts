@@ -45,8 +45,10 @@ export interface Reach {
   longMax: number;
   /** Whether the "huge" op may put bigints in (else their nearest numbers). */
   bigints: boolean;
+  /** Whether the "huge" op may put integers of 16 digits or more in (else only -1, 1.5, -0, 1e308, 2^32). */
+  longIntegers: boolean;
 }
-export const FULL: Reach = { longMax: 200_000, bigints: true };
+export const FULL: Reach = { longMax: 200_000, bigints: true, longIntegers: true };
 /** The "long" op's strings when long ones are held back. */
 export const LONG_CAPPED = 2_000;
 
@@ -88,6 +90,7 @@ export function setAt(v: unknown, p: Path, x: unknown): unknown {
 
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const HUGE: unknown[] = [2 ** 53 + 1, 2n ** 64n, 2n ** 64n - 1n, 1e308, -1, 1.5, -0, 10n ** 30n, 2 ** 32, -(2n ** 63n), Number.MAX_SAFE_INTEGER];
+const SHORT_HUGE: unknown[] = HUGE.filter((h) => String(h).replace('-', '').length < 16);
 
 /** Nested arrays (or objects) `depth` deep around `inner`. */
 export function nest(depth: number, inner: unknown, objects = false): unknown {
@@ -145,7 +148,8 @@ export function applyEdit(v: unknown, e: Edit, reach: Reach = FULL): { value: un
       if (Array.isArray(cur)) return { value: setAt(v, path, cur.slice(0, k % Math.max(1, cur.length))), path };
       return { value: setAt(v, path, ''), path };
     case 'huge': {
-      const h = HUGE[k % HUGE.length];
+      const pool = reach.longIntegers ? HUGE : SHORT_HUGE;
+      const h = pool[k % pool.length];
       return { value: setAt(v, path, typeof h === 'bigint' && !reach.bigints ? Number(h) : h), path };
     }
     case 'null':

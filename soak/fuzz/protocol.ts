@@ -13,9 +13,10 @@ export const STATE_BYTES = STATE.ints * 4 + 8;
  * - bigint-in-items: the "huge" mutation puts bigints in the items `verify` packs (else numbers);
  * - sparse-arrays: arbitrary inputs to `verify` may be arrays with holes;
  * - unclosed-deep-json: raw JSON to `verify` may end with more than 32 levels left open;
+ * - long-integers-scanned: the "huge" mutation puts integers of 16+ digits in raw JSON to `verify`;
  * - u64-range: a u64 field of a response must refuse a value outside 0..2^64-1.
  */
-export const CHECKS = ['long-base58', 'bigint-in-items', 'sparse-arrays', 'unclosed-deep-json', 'u64-range'] as const;
+export const CHECKS = ['long-base58', 'bigint-in-items', 'sparse-arrays', 'unclosed-deep-json', 'long-integers-scanned', 'u64-range'] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export interface WorkerInput {

@@ -17,9 +17,11 @@ const CASES = 2_500;
  *   getAsset whose compression.leaf_id is past 2^53, as parseJsonLossless gives it): TypeError;
  * - sparse-arrays: codec.ts `unwrapItems` maps an array with holes to a list with holes, and
  *   verifier.ts `runChunk` reads `.item` of a hole: TypeError;
- * - unclosed-deep-json: `verify(kind, bytes)` of 65+ unclosed `[` never returns (the JSON bytes path).
+ * - unclosed-deep-json: `verify(kind, bytes)` of 65+ unclosed `[` never returns (the JSON bytes path);
+ * - long-integers-scanned: the scanned bytes path throws `null` (not an Error) for an account whose
+ *   `hash` is the number 9007199254740991 (verify-bytes:account-hash, ~1 case in 10,000).
  */
-const OPEN_DEFECTS: FuzzOptions['skip'] = ['long-base58', 'bigint-in-items', 'sparse-arrays', 'unclosed-deep-json'];
+const OPEN_DEFECTS: FuzzOptions['skip'] = ['long-base58', 'bigint-in-items', 'sparse-arrays', 'unclosed-deep-json', 'long-integers-scanned'];
 
 async function campaign(seed: number): Promise<void> {
   const report = await runFuzz({ cases: CASES, seed, skip: OPEN_DEFECTS });

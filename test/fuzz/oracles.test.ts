@@ -43,5 +43,8 @@ describe('verifier oracle', () => {
     const { lamports: _l, address: _a, ...bare } = account;
     expect(changedChecked('account-hash', account, bare)).toEqual([]);
     expect(changedChecked('account-hash', account, { ...account, leafIndex: 3n, extra: 1 })).toEqual([]);
+    // u64s may come as decimal strings (the e2e vector's lamports do)
+    expect(changedChecked('account-hash', account, { ...account, leafIndex: '3' })).toEqual([]);
+    expect(changedChecked('account-hash', account, { ...account, leafIndex: '4' })).toEqual(['leafIndex']);
   });
 });
