@@ -10,7 +10,7 @@
  * A `JsonTape` reads entries (tape-format.ts); `lazy()` gives an envelope object that decodes only the
  * members someone reads, so the kinds' own `looksLike` tests run unchanged on it.
  */
-import { InputError } from '../../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../../errors.js';
 import { loadNative } from '../hash/native.js';
 import { parseJsonLossless } from '../codec.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
@@ -450,11 +450,16 @@ export class JsonScan {
         if (code === ScanError.TooDeep) throw tooDeep(at, 'byte');
         throw new InputError('json', `not valid JSON: ${SCAN_ERROR_TEXT[code] ?? 'syntax error'} at byte ${at}`);
       }
-      // Out of room: scan again from the start with room for the worst case, one entry per 2 bytes
-      // ("[1,1,…]"). The entries come out the same, so any already read stay valid (unless the scan
-      // was skimming: see `restarted`).
+      // Out of room: scan again from the start with more room, growing 4× but to at most one entry
+      // per byte (the worst case, "[[[[…"; a valid "[1,1,…]" needs one per 2 bytes). The entries come
+      // out the same, so any already read stay valid (unless the scan was skimming: see `restarted`).
+      // A tape sized for the worst case cannot fill: if it does, the scanner is wrong, and looping
+      // on would hang the thread (65 unclosed brackets did, on a tape grown to one per 2 bytes).
+      const have = Math.floor(t.tape.length / ENTRY);
+      const most = this.bytes.length + 2;
+      if (have >= most) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `JSON scan: a tape of ${have} entries filled on ${this.bytes.length} bytes`);
       releaseTape(t.tape);
-      t.tape = takeTape((Math.ceil(this.bytes.length / 2) + 2) * ENTRY);
+      t.tape = takeTape(Math.min(most, Math.max(have * 4, Math.ceil(this.bytes.length / 2) + 2)) * ENTRY);
       this.startOver();
     }
   }
