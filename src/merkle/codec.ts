@@ -8,6 +8,7 @@
 import { Buffer } from 'node:buffer';
 import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { base58TooLong } from '../base58-bound.js';
 import { loadNative } from './hash/native.js';
 import { longIntegers } from './json/long-integers.js';
 import { MAX_NUMBER_CHARS } from './json/tape-format.js';
@@ -199,6 +200,10 @@ export function b58Field(value: unknown, field: string, len = 32): Uint8Array {
     const fast = b58Decode32(value);
     if (fast) return fast;
   }
+  // bs58's decoder is quadratic in the text's length: refuse what cannot be `len` bytes unread.
+  if (base58TooLong(value, len)) {
+    throw new FieldError(field, `expected ${len} bytes of base58, got ${value.length} characters`, { expected: `${len} bytes`, got: `${value.length} characters` });
+  }
   let out: Uint8Array;
   try {
     out = bs58.decode(value);
@@ -339,7 +344,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 export function unwrapItems(input: unknown, looksLikeItem: (v: Record<string, unknown>) => boolean): KeyedItem[] {
   const v = peelEnvelopes(input, looksLikeItem);
   // null entries (unknown ids in a batch answer) stay as items: each becomes an invalid verdict.
-  if (Array.isArray(v)) return v.map((item) => ({ item }));
+  // Array.from, not map: a hole in a sparse array becomes an undefined item (named items[i] later), not a hole.
+  if (Array.isArray(v)) return Array.from(v, (item) => ({ item }));
   if (looksLikeItem(v)) return [{ item: v }];
   const entries = Object.entries(v);
   if (entries.length > 0 && entries.every(([, x]) => x === null || (isObject(x) && looksLikeItem(x)))) {
@@ -873,12 +879,12 @@ export class BatchWriter {
       this.buf[this.pos++] = T_NULL;
       return;
     }
-    this.text(T_JSON, JSON.stringify(v));
+    this.text(T_JSON, jsonText(v));
   }
 
   /** A value as JSON text (for kinds whose verifier reads the JSON itself). */
   json(value: unknown): void {
-    this.text(T_JSON, JSON.stringify(value));
+    this.text(T_JSON, jsonText(value));
   }
 
   /** The item failed here with this message (see `PackedFieldError`); write nothing after it. */
@@ -897,6 +903,23 @@ export class BatchWriter {
 }
 
 type Utf8Writable = Buffer & { utf8Write?: (s: string, offset: number, length?: number) => number };
+
+/**
+ * JSON text of a parsed value, a bigint as its decimal digits in a string: the lossless parser makes
+ * one of every integer past 2^53 (a u64 leaf id), and the field readers take decimal strings.
+ */
+function jsonText(v: unknown): string {
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+  }
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  } catch (e) {
+    throw new InputError('input', `an item cannot be written as JSON (${(e as Error).message.slice(0, 80)})`, { cause: e });
+  }
+}
 
 /**
  * `buf.write(s, offset)` for UTF-8 without its argument juggling, which costs more than copying a

@@ -7,6 +7,7 @@
  * Small responses, and the fixture bundles and transaction envelopes some kinds know, are simply
  * parsed: there is nothing to gain on them.
  */
+import { InputError } from '../../errors.js';
 import { extractWith, notAnItem, type KindSpec } from '../kinds.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../codec.js';
 import { entryOf, scanJson, type JsonTape } from './tape.js';
@@ -56,8 +57,14 @@ export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parse
     // The first item is looked at here, as in an object keyed by id: a list of something else is
     // refused at once, before a worker starts (the workers check the others as they decode them).
     const first = values.length > 0 ? values[0]! : -1;
-    if (first >= 0 && tape.type(first) !== T_NULL && !(tape.type(first) === T_OBJECT && spec.looksLike(tape.lazy(first) as Record<string, unknown>))) {
-      throw notAnItem(spec, tape.value(first), 0)!;
+    if (first >= 0 && tape.type(first) !== T_NULL) {
+      // One view of the item for the check and for its error: the lazy view and a decoded value may
+      // read a long number differently (a number / its digits), and `looksLike` then disagreed with
+      // itself, so the error was null and the verifier rejected with null.
+      const item = tape.type(first) === T_OBJECT ? (tape.lazy(first) as Record<string, unknown>) : tape.value(first);
+      if (!(tape.type(first) === T_OBJECT && spec.looksLike(item as Record<string, unknown>))) {
+        throw notAnItem(spec, item, 0) ?? new InputError('items[0]', `not a ${spec.name} item`);
+      }
     }
     return { tape, values, keys: null };
   }

@@ -244,7 +244,9 @@ export class JsonTape {
       case T_STRING:
         return this.string(e);
       case T_NUMBER:
-        return Number(this.slice(this.start(e), this.end(e)));
+        // A number that may not survive a double is read as `value` reads it, so a shape test on
+        // the lazy view answers as one on the decoded value (and as parseJsonLossless's) does.
+        return this.end(e) - this.start(e) >= 16 ? this.value(e) : Number(this.slice(this.start(e), this.end(e)));
       case T_TRUE:
         return true;
       case T_FALSE:
