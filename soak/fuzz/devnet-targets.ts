@@ -12,7 +12,6 @@
  */
 import fc from 'fast-check';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
 import { nest } from './mutate.js';
 import { Broken, type GroupOptions, type Target, type TargetGroup } from './target.js';
 
@@ -105,14 +104,9 @@ export async function devnetTargets({ timeoutMs }: GroupOptions): Promise<Target
       if (l.includes('internal error') && internal.length < 20) internal.push(l.slice(0, 600));
     },
   });
-  // The dispatch table, module by module: the standard methods' table is rebuilt on the same chain
-  // (a table of closures, nothing started), the state modules expose theirs.
-  const names = new Set<string>([
-    ...Object.keys(createSolanaMethods({ chain: devnet.chain }).methods),
-    ...Object.keys(devnet.das?.methods ?? {}),
-    ...Object.keys(devnet.compression?.methods ?? {}),
-  ]);
+  // The dispatch table as the devnet serves it, so a method added to any module is fuzzed too.
   if (!devnet.das || !devnet.compression) throw new Error('the devnet started without its DAS / compression modules');
+  const names = new Set<string>(devnet.control.methods());
 
   async function post(path: string, body: string): Promise<{ status: number; text: string }> {
     const res = await fetch(devnet.url + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body, signal: AbortSignal.timeout(timeoutMs) }).catch((e: unknown) => {

@@ -66,6 +66,8 @@ export interface DevnetControl {
   setSlotMs(ms: number): void;
   requestLog(): RequestLogEntry[];
   clearRequestLog(): void;
+  /** The JSON-RPC methods the devnet serves (its dispatch table), sorted. */
+  methods(): string[];
   addKey(key: DevnetKey): void;
   createWebhook(input: WebhookInput): Webhook;
   webhooks(): Webhook[];
@@ -190,6 +192,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       setFaults: (endpoint, f) => faults.set(endpoint, f),
       setSlotMs: (ms) => chain.setSlotMs(ms),
       requestLog: () => server.requestLog(),
+      methods: () => server.methods(),
       clearRequestLog: () => server.clearRequestLog(),
       addKey: (k) => auth.add(k),
       createWebhook: (input) => webhooks.create(input),

@@ -56,6 +56,8 @@ export interface DevnetServer {
   readonly wsUrl: string;
   requestLog(): RequestLogEntry[];
   clearRequestLog(): void;
+  /** The JSON-RPC methods served now (every mounted module's), sorted. */
+  methods(): string[];
   /** Mount one more module (methods and routes) while running. */
   mount(m: DevnetModule): void;
   /** Modules still loading: an unknown method or route waits for this before answering "not found". */
@@ -606,6 +608,7 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
     url: `http://${hostInUrl}:${port}`,
     wsUrl,
     requestLog: () => requestLog.slice(-REQUEST_LOG_CAPACITY),
+    methods: () => [...methods.keys()].sort(),
     clearRequestLog: () => {
       requestLog.length = 0;
     },

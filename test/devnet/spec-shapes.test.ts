@@ -97,6 +97,19 @@ describe('the devnet answers every method of the spec with the spec’s shape', 
     expect(mintSignature).toBeTruthy();
   });
 
+  it('control.methods() is the dispatch table: every spec area, sorted, each one served', async () => {
+    const names = devnet.control.methods();
+    expect(names).toEqual([...names].sort());
+    for (const m of ['getBalance', 'getLatestBlockhash', 'getAsset', 'getAssetProofBatch', 'getCompressedAccount', 'getValidityProof', 'mintCompressedNft']) expect(names).toContain(m);
+    const res = await fetch(devnet.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(names.map((method, id) => ({ jsonrpc: '2.0', id, method, params: [] }))),
+    });
+    const answers = (await res.json()) as { error?: { code: number } }[];
+    expect(answers.filter((a) => a.error?.code === -32601)).toEqual([]);
+  });
+
   it('standard methods and the sender host', async () => {
     const { blockhash, lastValidBlockHeight } = await client.getLatestBlockhash();
     expect(Number(lastValidBlockHeight)).toBeGreaterThan(await client.getBlockHeight({ commitment: 'processed' }));
