@@ -63,6 +63,10 @@ const notFound = (id: string) => new DevnetRpcError(-32602, `webhook ${JSON.stri
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TYPE_RE = /^(ANY|[A-Z][A-Z0-9_]*)$/;
 const ADDRESS_RE = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+/** Addresses one webhook may watch (the real service's documented ceiling). */
+export const MAX_WEBHOOK_ADDRESSES = 100_000;
+/** Webhooks one devnet keeps: each executed transaction is matched against every one. */
+export const MAX_WEBHOOKS = 1_000;
 
 function validateInput(body: unknown, partial: boolean): Partial<WebhookInput> {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'expected a JSON object');
@@ -84,6 +88,9 @@ function validateInput(body: unknown, partial: boolean): Partial<WebhookInput> {
   if (b.accountAddresses !== undefined || !partial) {
     if (!Array.isArray(b.accountAddresses) || b.accountAddresses.length === 0) {
       throw badRequest('accountAddresses', 'expected a non-empty array of addresses');
+    }
+    if (b.accountAddresses.length > MAX_WEBHOOK_ADDRESSES) {
+      throw badRequest('accountAddresses', `at most ${MAX_WEBHOOK_ADDRESSES} addresses, got ${b.accountAddresses.length}`);
     }
     b.accountAddresses.forEach((a, i) => {
       if (typeof a !== 'string' || !ADDRESS_RE.test(a)) throw badRequest(`accountAddresses[${i}]`, `expected a base58 address, got ${JSON.stringify(a)}`);
@@ -163,6 +170,8 @@ export function createWebhooks(opts: {
 
   const create = (input: WebhookInput, wallet = opts.defaultWallet): Webhook => {
     const v = validateInput(input, false);
+    // Without a ceiling, repeated POSTs grow the devnet (and the work per transaction) without bound.
+    if (hooks.size >= MAX_WEBHOOKS) throw badRequest('webhooks', `at most ${MAX_WEBHOOKS} webhooks; this devnet has ${hooks.size}`);
     const hook: Webhook = {
       webhookID: randomUUID(),
       wallet,

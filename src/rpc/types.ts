@@ -71,7 +71,7 @@ export interface Asset {
     ownership_model: string;
     owner: string;
   };
-  supply?: { print_max_supply?: number | null; print_current_supply?: number | null; edition_nonce?: number | null } | null;
+  supply?: { print_max_supply?: U64 | null; print_current_supply?: U64 | null; edition_nonce?: number | null } | null;
   mutable?: boolean;
   burnt?: boolean;
   token_info?: {

@@ -141,6 +141,18 @@ describe('webhooks', () => {
     const missing = await fetch(`${devnet.url}/v0/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountAddresses: [bob] }) });
     expect(((await missing.json()) as any).error).toContain('"webhookURL"');
   });
+
+  it('bounds what webhooks can hold: addresses per webhook and webhooks per devnet', async () => {
+    const { MAX_WEBHOOK_ADDRESSES, MAX_WEBHOOKS } = await import('../../src/devnet/webhooks.js');
+    // over HTTP the body cap (4 MiB) stops such a list first; from code the list's own cap does
+    expect(() => devnet.control.createWebhook({ webhookURL: receiverUrl, accountAddresses: Array(MAX_WEBHOOK_ADDRESSES + 1).fill(bob) })).toThrowError(
+      `"accountAddresses": at most ${MAX_WEBHOOK_ADDRESSES}`,
+    );
+    const made = devnet.control.webhooks().length;
+    for (let i = made; i < MAX_WEBHOOKS; i++) devnet.control.createWebhook({ webhookURL: receiverUrl, accountAddresses: [newAddress()], active: false });
+    expect(() => devnet.control.createWebhook({ webhookURL: receiverUrl, accountAddresses: [bob] })).toThrowError(/"webhooks": at most 1000/);
+    expect(devnet.control.webhooks()).toHaveLength(MAX_WEBHOOKS);
+  });
 });
 
 describe('token metadata', () => {
