@@ -200,8 +200,9 @@ export function b58Field(value: unknown, field: string, len = 32): Uint8Array {
     const fast = b58Decode32(value);
     if (fast) return fast;
   }
-  // bs58's decoder is quadratic in the text's length: refuse what cannot be `len` bytes unread.
-  if (base58TooLong(value, len)) {
+  // bs58's decoder is quadratic in the text's length: a text far past any encoding of `len` bytes is
+  // refused unread (a short one is decoded, so its error says how many bytes it held).
+  if (value.length > 1_024 && base58TooLong(value, len)) {
     throw new FieldError(field, `expected ${len} bytes of base58, got ${value.length} characters`, { expected: `${len} bytes`, got: `${value.length} characters` });
   }
   let out: Uint8Array;
