@@ -35,6 +35,22 @@ export interface Verdict {
   examples: Record<string, string[]>;
 }
 
+/** The figures a verdict counts, summed over phases by the report. */
+export const COUNTS = [
+  'offered',
+  'landedOnce',
+  'provenExpired',
+  'failed',
+  'lost',
+  'landedTwice',
+  'reportedFailedButLanded',
+  'okWrongSignature',
+  'failedThenPaidOnReoffer',
+  'landedUnanswered',
+  'executedWithError',
+] as const satisfies readonly (keyof Verdict)[];
+export type Counts = Pick<Verdict, (typeof COUNTS)[number]>;
+
 /** Slots after a process ended in which a transaction it submitted may still execute. */
 const QUEUE_SLOTS = 2;
 

@@ -4,6 +4,7 @@
  * tmpfs, no fuzzer yet, a hung process) is a failure too, never a silent pass.
  */
 import type { SenderCampaign } from './campaign.js';
+import { COUNTS, type Counts } from './judge.js';
 
 export interface FuzzFigures {
   status: 'passed' | 'failed' | 'not built yet' | 'skipped';
@@ -18,18 +19,7 @@ export interface CampaignReport {
   injection: string;
   phases: SenderCampaign['phases'];
   identical: SenderCampaign['identical'];
-  totals: {
-    offered: number;
-    landedOnce: number;
-    provenExpired: number;
-    failed: number;
-    lost: number;
-    landedTwice: number;
-    reportedFailedButLanded: number;
-    okWrongSignature: number;
-    failedThenPaidOnReoffer: number;
-    landedUnanswered: number;
-    executedWithError: number;
+  totals: Counts & {
     unhandledRejections: number;
     openHandles: string[];
     peakRssMb: number;
@@ -51,26 +41,16 @@ export interface HarnessFacts {
 
 /** Build the report from the campaign, what the harness process itself saw, and the fuzzer's outcome. */
 export function buildReport(c: SenderCampaign, harness: HarnessFacts, fuzz: FuzzFigures): CampaignReport {
-  const sum = (k: 'offered' | 'landedOnce' | 'provenExpired' | 'failed' | 'lost' | 'landedTwice' | 'reportedFailedButLanded' | 'okWrongSignature' | 'failedThenPaidOnReoffer' | 'landedUnanswered' | 'executedWithError') =>
-    c.phases.reduce((n, p) => n + p[k], 0);
-  const offered = sum('offered');
+  const sum = (k: keyof Counts): number => c.phases.reduce((n, p) => n + p[k], 0);
+  const counts = Object.fromEntries(COUNTS.map((k) => [k, sum(k)])) as Counts;
+  const offered = counts.offered;
   const statusCalls = c.phases.reduce((n, p) => n + p.requests.statusCalls, 0);
   const statusSignatures = c.phases.reduce((n, p) => n + p.requests.statusSignatures, 0);
   const openHandles = [...harness.openHandles.map((h) => `harness: ${h}`), ...c.phases.flatMap((p) => p.openHandles), ...c.identical.openHandles.map((h) => `identical: ${h}`)];
   const unhandledRejections = harness.unhandledRejections + c.phases.reduce((n, p) => n + p.unhandledRejections, 0) + c.identical.unhandledRejections;
   const peakKb = Math.max(harness.peakRssKb, c.identical.peakChildRssKb, ...c.phases.map((p) => p.peakChildRssKb));
   const totals = {
-    offered,
-    landedOnce: sum('landedOnce'),
-    provenExpired: sum('provenExpired'),
-    failed: sum('failed'),
-    lost: sum('lost'),
-    landedTwice: sum('landedTwice'),
-    reportedFailedButLanded: sum('reportedFailedButLanded'),
-    okWrongSignature: sum('okWrongSignature'),
-    failedThenPaidOnReoffer: sum('failedThenPaidOnReoffer'),
-    landedUnanswered: sum('landedUnanswered'),
-    executedWithError: sum('executedWithError'),
+    ...counts,
     unhandledRejections,
     openHandles,
     peakRssMb: Math.round(peakKb / 1024),
