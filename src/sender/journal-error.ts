@@ -59,3 +59,49 @@ function jsonSafe(v: object): Record<string, unknown> {
     return {};
   }
 }
+
+/** What the sender knows of an intent when a state change of it could not be journaled. */
+export interface KnownState {
+  /** What the sender knows: `confirmed`, `failed`, `expired`, `created`, `none`, … */
+  state: string;
+  signature?: string;
+  slot?: number;
+  /** A phrase for the message: what happened that the journal could not record. */
+  what: string;
+}
+
+/**
+ * The error a caller gets when the journal failed to store a state change of intent `id`: what is
+ * true of the intent, `state` (what the sender knows) and `journalState` (what the journal durably
+ * holds).
+ * - `SENDER_PENDING` when the journal holds the intent unfinished and its end is not settled:
+ *   resume() (once the journal can be written) may still land it, so it is not a failure.
+ * - `SENDER_JOURNAL_FAILED` when the outcome is settled whatever resume() does: it landed
+ *   (`state: 'confirmed'`, with its signature and slot), it failed on chain, or nothing of it was
+ *   journaled or sent (`journalState: 'none'`).
+ *
+ * @example
+ * try { await journal.append(rec); } catch (e) { throw journalWriteError(e, rec.id, { state: 'confirmed', signature, slot, what: 'landed' }); }
+ */
+export function journalWriteError(e: CairnError, id: string, known: KnownState): CairnError {
+  const c = e.context as { state?: string; path?: string; errno?: string };
+  const journalState = c.state ?? 'none';
+  const settled = journalState === 'none' || known.state === 'confirmed' || known.state === 'failed';
+  const next = settled ? '' : '; resume() finishes it once the journal can be written';
+  return new CairnError(
+    settled ? ErrorCodes.SENDER_JOURNAL_FAILED : ErrorCodes.SENDER_PENDING,
+    `intent ${id}: ${known.what}, but the journal could not record it (${c.errno ?? 'write failed'}); the journal holds it as ${journalState}${next}`,
+    {
+      context: {
+        id,
+        state: known.state,
+        journalState,
+        ...(known.signature ? { signature: known.signature } : {}),
+        ...(known.slot !== undefined ? { slot: known.slot } : {}),
+        ...(c.path ? { path: c.path } : {}),
+        ...(c.errno ? { errno: c.errno } : {}),
+      },
+      cause: e,
+    },
+  );
+}

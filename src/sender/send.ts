@@ -20,10 +20,11 @@ import { createBuilder, planFromJournal, planToJournal, prepareInput, type Built
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
-import { errorFromJournal, journalFailure } from './journal-error.js';
+import { errorFromJournal, journalFailure, journalWriteError, type KnownState } from './journal-error.js';
 import { isTerminal, openJournal, type IntentView, type Journal, type JournalRecord } from './journal.js';
 import { logsOf, toNumber, type Commitment, type SenderRpc } from './rpc.js';
 import { toSigner, type Signer, type SignerInput } from './signer.js';
+import { createSignatureOwners } from './signature-owners.js';
 import { rankSenders, SENDER_REGIONS, submitOnce } from './submit.js';
 
 export interface SenderConfig extends SenderOptions {
@@ -210,29 +211,14 @@ export function createSender(config: SenderConfig): Sender {
   const counters = { submits: 0, rebroadcasts: 0 };
   let closed = false;
   let lastActivity = Date.now();
-  // Who owns each signature this sender signed or found in its journal: identical inputs sign to
-  // identical bytes, and two intents must never share one transaction (issue: 20 identical
-  // transfers reported 20 ok while 8 landed). Entries of blockhashes long gone are pruned.
-  const owners = new Map<string, { id: string; lastValidBlockHeight: number }>();
-  const claimFor =
-    (id: string) =>
-    (signature: string, lastValidBlockHeight: number): boolean => {
-      const o = owners.get(signature);
-      if (o && o.id !== id) return false;
-      owners.set(signature, { id, lastValidBlockHeight });
-      if (owners.size > 50_000) for (const [k, v] of owners) if (v.lastValidBlockHeight < lastValidBlockHeight - 300) owners.delete(k);
-      return true;
-    };
+  const owners = createSignatureOwners();
   // Where each intent's live attempt stands, for the context of an abort: may its bytes still land?
   const lives = new Map<string, { signature: string; lastValidBlockHeight: number; submitted: boolean }>();
   let journalP: Promise<Journal> | undefined;
   const journal = (): Promise<Journal> | undefined => {
     if (!cfg.journal) return undefined;
     journalP ??= openJournal(cfg.journal, cfg.journalOptions).then((j) => {
-      for (const v of j.intents().values()) {
-        const sig = v.signed?.signature ?? (v.end as { signature?: string } | undefined)?.signature;
-        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0 });
-      }
+      owners.adopt(j.intents().values());
       return j;
     });
     return journalP;
@@ -241,40 +227,13 @@ export function createSender(config: SenderConfig): Sender {
     const j = journal();
     if (j) await (await j).append(rec);
   };
-  /**
-   * Journal a state change; when the journal cannot, the caller learns what is true of the intent:
-   * `state` (what the sender knows) and `journalState` (what the journal durably holds).
-   * - `SENDER_PENDING` when the journal holds the intent unfinished and its end is not known for
-   *   sure: resume() (once the journal can be written) may still land it, so it is not a failure.
-   * - `SENDER_JOURNAL_FAILED` when the outcome is settled whatever resume() does: it landed
-   *   (`state: 'confirmed'`, with its signature and slot), it failed on chain, or nothing of it was
-   *   journaled or sent (`journalState: 'none'`).
-   */
-  const journaled = async (rec: JournalRecord, known: { state: string; signature?: string; slot?: number; what: string }): Promise<void> => {
+  /** Journal a state change; when the journal cannot, the caller learns what is true (journalWriteError). */
+  const journaled = async (rec: JournalRecord, known: KnownState): Promise<void> => {
     try {
       await record(rec);
     } catch (e) {
-      if (!(e instanceof CairnError) || e.code !== ErrorCodes.SENDER_JOURNAL_FAILED) throw e;
-      const c = e.context as { state?: string; path?: string; errno?: string };
-      const journalState = c.state ?? 'none';
-      const settled = journalState === 'none' || known.state === 'confirmed' || known.state === 'failed';
-      const next = settled ? '' : '; resume() finishes it once the journal can be written';
-      throw new CairnError(
-        settled ? ErrorCodes.SENDER_JOURNAL_FAILED : ErrorCodes.SENDER_PENDING,
-        `intent ${rec.id}: ${known.what}, but the journal could not record it (${c.errno ?? 'write failed'}); the journal holds it as ${journalState}${next}`,
-        {
-          context: {
-            id: rec.id,
-            state: known.state,
-            journalState,
-            ...(known.signature ? { signature: known.signature } : {}),
-            ...(known.slot !== undefined ? { slot: known.slot } : {}),
-            ...(c.path ? { path: c.path } : {}),
-            ...(c.errno ? { errno: c.errno } : {}),
-          },
-          cause: e,
-        },
-      );
+      if (e instanceof CairnError && e.code === ErrorCodes.SENDER_JOURNAL_FAILED) throw journalWriteError(e, rec.id, known);
+      throw e;
     }
   };
 
@@ -327,7 +286,7 @@ export function createSender(config: SenderConfig): Sender {
           try {
             built = await builder.build(prepared, {
               signal: o.signal,
-              claim: claimFor(id),
+              claim: (signature, lastValid) => owners.claim(id, signature, lastValid),
               freshBlockhash: minHeight !== undefined,
               ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
             });
@@ -608,13 +567,13 @@ export function createSender(config: SenderConfig): Sender {
     if (prepared.kind === 'wire') {
       // Signed bytes cannot be made distinct: the same bytes under another id would be reported as a
       // second payment while only one can land.
-      const owner = owners.get(prepared.signature);
-      if (owner && owner.id !== id) {
-        throw new InputError('input.wire', `these signed bytes (signature ${prepared.signature}) are already intent ${JSON.stringify(owner.id)}; the same bytes are one payment: send them under that id`, {
+      const owner = owners.ownerOf(prepared.signature);
+      if (owner !== undefined && owner !== id) {
+        throw new InputError('input.wire', `these signed bytes (signature ${prepared.signature}) are already intent ${JSON.stringify(owner)}; the same bytes are one payment: send them under that id`, {
           got: prepared.signature,
         });
       }
-      claimFor(id)(prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER);
+      owners.claim(id, prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER);
     }
     return start(
       id,

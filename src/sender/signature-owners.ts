@@ -1,0 +1,47 @@
+/**
+ * Which intent owns each signature a sender signed or found in its journal. Identical instructions,
+ * payer and blockhash sign to identical bytes, and two intents must never share one transaction:
+ * twenty identical transfers were once reported as twenty payments while eight landed. The builder
+ * asks `claim` before it hands out a signature and makes the transaction distinct when it is taken.
+ */
+import type { IntentView } from './journal-records.js';
+
+export interface SignatureOwners {
+  /** Take `signature` for intent `id`; false when another intent owns it already. */
+  claim(id: string, signature: string, lastValidBlockHeight: number): boolean;
+  /** The intent that owns `signature`, if any. */
+  ownerOf(signature: string): string | undefined;
+  /** Record what a journal's intents own (their live or final signature). */
+  adopt(views: Iterable<IntentView>): void;
+}
+
+/** Entries kept before pruning those whose blockhash is long gone (no build can sign with it again). */
+const PRUNE_ABOVE = 50_000;
+/** Blocks behind the newest claim an entry's blockhash must be before it is pruned (two windows). */
+const PRUNE_BEHIND = 300;
+
+/**
+ * @example
+ * const owners = createSignatureOwners();
+ * owners.claim('order-1', sig, lvbh); // true
+ * owners.claim('order-2', sig, lvbh); // false: sign order-2 differently
+ */
+export function createSignatureOwners(): SignatureOwners {
+  const owners = new Map<string, { id: string; lastValidBlockHeight: number }>();
+  return {
+    claim(id, signature, lastValidBlockHeight) {
+      const o = owners.get(signature);
+      if (o && o.id !== id) return false;
+      owners.set(signature, { id, lastValidBlockHeight });
+      if (owners.size > PRUNE_ABOVE) for (const [k, v] of owners) if (v.lastValidBlockHeight < lastValidBlockHeight - PRUNE_BEHIND) owners.delete(k);
+      return true;
+    },
+    ownerOf: (signature) => owners.get(signature)?.id,
+    adopt(views) {
+      for (const v of views) {
+        const sig = v.signed?.signature ?? (v.end as { signature?: string } | undefined)?.signature;
+        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0 });
+      }
+    },
+  };
+}
