@@ -3,7 +3,7 @@
  * 1. Client overhead per transaction: build + sign + serialize of (a) a 2-instruction transfer + tip
  *    and (b) the 4-instruction transaction cairn actually sends (CU limit, CU price, transfer, tip),
  *    cairn's byte path vs `@solana/web3.js` 1.98 (`Transaction.add/sign/serialize`). Both produce the
- *    same bytes (test/sender/wire.test.ts proves it). Goal: ≤ 0.25 ms per transaction.
+ *    same bytes (test/solana/wire.test.ts proves it). Goal: ≤ 0.25 ms per transaction.
  * 2. End to end: confirmed transfers per second with `sendMany` against the devnet running in its
  *    own process (goal ≥ 1,000/s), next to the web3.js way (sendRawTransaction + confirmTransaction
  *    per transaction, same concurrency).

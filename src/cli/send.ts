@@ -9,9 +9,9 @@ import { readFileSync } from 'node:fs';
 import { resolveEndpoints } from '../config.js';
 import { CairnError, InputError } from '../errors.js';
 import { createClient } from '../rpc/client.js';
-import { addressText } from '../sender/address.js';
+import { addressText } from '../solana/address.js';
 import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../sender/index.js';
-import { toU64 } from '../sender/instructions.js';
+import { toU64 } from '../solana/instructions.js';
 
 export interface SendCliIo {
   stdout: { write(s: string): unknown };

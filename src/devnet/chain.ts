@@ -23,7 +23,7 @@ import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { CairnError, InputError } from '../errors.js';
-import { parseTransaction, type ParsedTransaction } from '../sender/wire.js';
+import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
 /** Slots between a transaction's slot and its `finalized` status. A real cluster needs ~32; the
@@ -63,7 +63,7 @@ export interface DecodedWire {
 }
 
 /**
- * Decode signed wire bytes (legacy or v0) with the sender's parser (sender/wire.ts `parseTransaction`),
+ * Decode signed wire bytes (legacy or v0) with the solana layer's parser (solana/wire.ts `parseTransaction`),
  * so the devnet accepts exactly what cairn builds and checks. Throws `InputError` (field `transaction`)
  * on anything malformed, with the parser's detail and byte offset; never reads past the buffer.
  *

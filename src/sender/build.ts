@@ -11,7 +11,7 @@
 import { BadResponseError, CairnError, ErrorCodes, InputError, RpcError, TransactionFailedError } from '../errors.js';
 import { sleep } from '../rpc/retry.js';
 import { senderAbortError } from './abort.js';
-import { addressBytes, addressText, encodeBase58, type AddressLike } from './address.js';
+import { addressBytes, addressText, encodeBase58, type AddressLike } from '../solana/address.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import { assertSendable } from './inspect.js';
 import {
@@ -23,11 +23,11 @@ import {
   computeUnitLimitInstruction,
   computeUnitPriceInstruction,
   transferInstruction,
-} from './instructions.js';
+} from '../solana/instructions.js';
 import type { JournalPlan } from './journal.js';
 import { normalizeBlockhash, type SenderRpc } from './rpc.js';
-import { toSigner, type Signer, type SignerInput } from './signer.js';
-import { compileMessage, parseTransaction, signMessageParts, type InstructionInput, type LookupTableInput, type TransactionVersion } from './wire.js';
+import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
+import { compileMessage, parseTransaction, signMessageParts, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../solana/wire.js';
 
 /** Instructions and signers: cairn builds the transaction. */
 export interface InstructionsInput {

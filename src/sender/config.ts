@@ -4,8 +4,8 @@
  * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
  */
 import { InputError } from '../errors.js';
-import { addressBytes } from './address.js';
-import { toU64 } from './instructions.js';
+import { addressBytes } from '../solana/address.js';
+import { toU64 } from '../solana/instructions.js';
 import { resolveJournalOptions, type JournalOptions } from './journal.js';
 
 // The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).

@@ -8,11 +8,11 @@ export type { Sender, SenderConfig, SendOptions, SendOutcome, SendManyItem, Send
 export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './build.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
-export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from './wire.js';
-export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from './wire.js';
-export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from './instructions.js';
-export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from './signer.js';
-export type { Signer, SignerInput } from './signer.js';
+export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/wire.js';
+export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from '../solana/wire.js';
+export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/instructions.js';
+export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/signer.js';
+export type { Signer, SignerInput } from '../solana/signer.js';
 export { assertSendable, summarizeWire } from './inspect.js';
 export type { WireSummary, InspectOptions } from './inspect.js';
 export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm.js';

@@ -10,10 +10,10 @@
  * accepts (two 500,000-lamport tips pass both).
  */
 import { CairnError, ErrorCodes } from '../errors.js';
-import { addressBytes, encodeBase58 } from './address.js';
-import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from './instructions.js';
-import { verifySignature } from './signer.js';
-import { parseTransaction, type ParsedTransaction } from './wire.js';
+import { addressBytes, encodeBase58 } from '../solana/address.js';
+import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from '../solana/instructions.js';
+import { verifySignature } from '../solana/signer.js';
+import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
 
 export interface WireSummary {
   parsed: ParsedTransaction;

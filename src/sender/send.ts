@@ -23,7 +23,7 @@ import { SenderEvents, type SenderEventName, type SenderListener } from './event
 import { errorFromJournal, journalFailure, journalWriteError, type KnownState } from './journal-error.js';
 import { isTerminal, openJournal, type IntentView, type Journal, type JournalRecord } from './journal.js';
 import { logsOf, toNumber, type Commitment, type SenderRpc } from './rpc.js';
-import { toSigner, type Signer, type SignerInput } from './signer.js';
+import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
 import { createSignatureOwners } from './signature-owners.js';
 import { rankSenders, SENDER_REGIONS, submitOnce } from './submit.js';
 

@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addressBytes } from '../../src/sender/address.js';
+import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import { readJournal } from '../../src/sender/journal.js';
 import { setup, transferTo, type Env } from './helpers.js';

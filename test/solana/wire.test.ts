@@ -15,9 +15,9 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js';
-import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type InstructionInput } from '../../src/sender/wire.js';
-import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/sender/instructions.js';
-import { signerFromSecretKey } from '../../src/sender/signer.js';
+import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type InstructionInput } from '../../src/solana/wire.js';
+import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
+import { signerFromSecretKey } from '../../src/solana/signer.js';
 import { CairnError } from '../../src/errors.js';
 
 // Deterministic PRNG so a failure is reproducible (mulberry32).
