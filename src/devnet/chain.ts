@@ -19,10 +19,10 @@
 import { createPrivateKey, createPublicKey, sign as edSign } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { CairnError, InputError } from '../errors.js';
+import { address58, base58Bytes, encodeBase58 } from '../solana/base58.js';
 import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
@@ -35,7 +35,7 @@ export const BLOCKHASH_VALIDITY = 150;
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
 const SYSTEM_PROGRAM_BYTES = new Uint8Array(32);
-const COMPUTE_BUDGET_BYTES = bs58.decode(COMPUTE_BUDGET_PROGRAM);
+const COMPUTE_BUDGET_BYTES = base58Bytes(COMPUTE_BUDGET_PROGRAM);
 
 // ---------------------------------------------------------------------------------------------
 // Wire format
@@ -69,7 +69,7 @@ export interface DecodedWire {
  *
  * @example
  * const tx = decodeWire(Buffer.from(base64, 'base64'));
- * bs58.encode(tx.signatures[0]); // the transaction's signature
+ * encodeBase58(tx.signatures[0]); // the transaction's signature
  */
 export function decodeWire(bytes: Uint8Array): DecodedWire {
   if (!(bytes instanceof Uint8Array)) throw new InputError('transaction', 'expected bytes');
@@ -213,7 +213,7 @@ export function keypairFromSeed(seed: Uint8Array): DevnetKeypair {
   secretKey.set(seed);
   secretKey.set(publicKey, 32);
   return {
-    address: bs58.encode(publicKey),
+    address: encodeBase58(publicKey),
     publicKey,
     secretKey,
     sign: (m) => new Uint8Array(edSign(null, m, key)),
@@ -471,80 +471,6 @@ function createSignatureVerifier(): SignatureVerifier {
   };
 }
 
-const B58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const B58_CODES = Uint8Array.from(B58_ALPHABET, (c) => c.charCodeAt(0));
-const B58_LIMB = 58 ** 5; // 656,356,768 < 2^30: limb × 65,536 + carry stays an exact double
-const B58_LIMB_DIGITS = 5;
-
-/**
- * Base58 (Bitcoin alphabet) of any bytes, ~10x faster than `bs58.encode` on a 64-byte signature:
- * the number is kept in base-58^5 limbs and fed 16 bits at a time, so the quadratic inner loop runs
- * ~30 times fewer steps than the digit-by-digit textbook method. Same output as `bs58.encode`.
- *
- * @example
- * encodeBase58(new Uint8Array([0, 0, 1])); // '112'
- */
-export function encodeBase58(bytes: Uint8Array): string {
-  const n = bytes.length;
-  let zeros = 0;
-  while (zeros < n && bytes[zeros] === 0) zeros++;
-  // 8 bits are log58(256) ≈ 1.366 base-58 digits
-  const limbs = new Float64Array(Math.ceil(((n - zeros) * 1.3658) / B58_LIMB_DIGITS) + 1);
-  let used = 0;
-  let i = zeros;
-  // An odd count: the first byte alone, then 16-bit steps.
-  if ((n - zeros) & 1) {
-    limbs[0] = bytes[i++]!;
-    used = 1;
-  }
-  for (; i < n; i += 2) {
-    let carry = (bytes[i]! << 8) | bytes[i + 1]!;
-    let k = 0;
-    for (; k < used; k++) {
-      const x = limbs[k]! * 65_536 + carry;
-      carry = Math.floor(x / B58_LIMB);
-      limbs[k] = x - carry * B58_LIMB;
-    }
-    while (carry > 0) {
-      const q = Math.floor(carry / B58_LIMB);
-      limbs[k++] = carry - q * B58_LIMB;
-      carry = q;
-    }
-    used = k;
-  }
-  // Digits least significant first into a scratch array, then one string (no per-digit concatenation).
-  const digits: number[] = [];
-  for (let k = 0; k < used; k++) {
-    let limb = limbs[k]!;
-    // every limb but the most significant one holds exactly 5 digits (its leading zeros included)
-    for (let d = 0; d < B58_LIMB_DIGITS && (limb > 0 || k < used - 1); d++) {
-      const q = Math.floor(limb / 58);
-      digits.push(B58_CODES[limb - q * 58]!);
-      limb = q;
-    }
-  }
-  for (let z = 0; z < zeros; z++) digits.push(49); // '1'
-  digits.reverse();
-  return String.fromCharCode.apply(null, digits);
-}
-
-/**
- * Base58 of 32-byte keys, cached: the same few accounts (payers, tip accounts, programs) recur in
- * almost every transaction. The cache is keyed by the key's first 6 bytes as a number (no string is
- * built to look one up) and every hit is confirmed against all 32 bytes. Bounded; cleared when full.
- */
-const b58Cache = new Map<number, { key: Uint8Array; text: string }>();
-export function address58(key: Uint8Array): string {
-  if (key.length !== 32) return encodeBase58(key);
-  const id = key[0]! + key[1]! * 0x100 + key[2]! * 0x10000 + key[3]! * 0x1000000 + key[4]! * 0x100000000 + key[5]! * 0x10000000000;
-  const hit = b58Cache.get(id);
-  if (hit !== undefined && eq32(hit.key, key)) return hit.text;
-  const text = encodeBase58(key);
-  if (b58Cache.size >= 65_536) b58Cache.clear();
-  b58Cache.set(id, { key: key.slice(), text });
-  return text;
-}
-
 /** mulberry32: a small deterministic PRNG for seeded keys and blockhashes. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -627,14 +553,14 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   let slot = 0;
   let latest: { blockhash: string; bytes: Uint8Array } = { blockhash: "", bytes: new Uint8Array(32) };
   const blockTimes = new Map<number, number>();
-  const genesisHash = bs58.encode(randomBytes32(rand));
+  const genesisHash = encodeBase58(randomBytes32(rand));
 
   const newBlockhash = () => {
     // LiteSVM's own blockhash changes too, so that recentBlockhashes/SlotHashes-reading programs see
     // progress; the devnet's hash is its own (seeded) value.
     svm.expireBlockhash();
     const bytes = randomBytes32(rand);
-    const blockhash = bs58.encode(bytes);
+    const blockhash = encodeBase58(bytes);
     blockhashes.set(blockhash, { height: slot, bytes });
     heightByHex.set(Buffer.from(bytes).toString('hex'), slot);
     hashOrder.push(blockhash);
@@ -894,7 +820,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
         w = Uint8Array.from(wire);
         const off = d.recentBlockhash.byteOffset - wire.byteOffset;
         w.set(latest.bytes, off);
-      } else if (!chain.isBlockhashValid(bs58.encode(d.recentBlockhash))) {
+      } else if (!chain.isBlockhashValid(encodeBase58(d.recentBlockhash))) {
         return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
       }
       const sigVerify = opts.sigVerify ?? true;
@@ -917,7 +843,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
         for (const pa of info.postAccounts()) {
           const acc = pa.account();
           const data = acc.data();
-          post.set(bs58.encode(pa.address), { lamports: acc.lamports(), owner: bs58.encode(acc.owner()), data, executable: acc.executable(), space: data.length });
+          post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
         }
         out.accounts = opts.accounts.map((a) => post.get(a) ?? chain.account(a));
       }
@@ -1023,7 +949,7 @@ function decodeAddress(address: string, field: string): Uint8Array {
   if (base58TooLong(address, 32)) throw new InputError(field, `expected a 32-byte address, got ${address.length} characters`);
   let b: Uint8Array;
   try {
-    b = bs58.decode(address);
+    b = base58Bytes(address);
   } catch (cause) {
     throw new InputError(field, `not a base58 address: ${JSON.stringify(address)}`, { cause });
   }

@@ -6,9 +6,9 @@
  * minimum). Violations answer HTTP 400 with JSON-RPC -32602 and a message naming what is missing.
  * The minima and the tip accounts are configuration with the provider's latest known defaults.
  */
-import bs58 from 'bs58';
 import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
+import { base58Bytes } from '../solana/base58.js';
 import { computeBudgetOf, decodeWire, isSystemProgram, type DecodedWire } from './chain.js';
 import { DevnetRpcError } from './types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
@@ -42,7 +42,7 @@ export function resolveFastRules(r: FastRules = {}): ResolvedFastRules {
     if (typeof t === 'string' && base58TooLong(t, 32)) throw new InputError(`fast.tipAccounts[${i}]`, `expected a 32-byte address, got ${t.length} characters`);
     let b: Uint8Array;
     try {
-      b = bs58.decode(t);
+      b = base58Bytes(t);
     } catch (cause) {
       throw new InputError(`fast.tipAccounts[${i}]`, `not base58: ${JSON.stringify(t)}`, { cause });
     }
@@ -81,7 +81,7 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
       throw invalid(`Invalid request: params[0] is too large: ${encoded.length} characters of base58 (max: encoded/raw ${maxBase58Length(PACKET_DATA_SIZE)}/${PACKET_DATA_SIZE})`);
     }
     try {
-      bytes = bs58.decode(encoded);
+      bytes = base58Bytes(encoded);
     } catch {
       throw invalid('Invalid request: params[0] is not valid base58');
     }

@@ -11,7 +11,8 @@
 import { BadResponseError, CairnError, ErrorCodes, InputError, RpcError, TransactionFailedError } from '../errors.js';
 import { sleep } from '../rpc/retry.js';
 import { senderAbortError } from './abort.js';
-import { addressBytes, addressText, encodeBase58, type AddressLike } from '../solana/address.js';
+import { addressBytes, addressText, type AddressLike } from '../solana/address.js';
+import { encodeBase58 } from '../solana/base58.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import { assertSendable } from './inspect.js';
 import {

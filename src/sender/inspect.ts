@@ -10,7 +10,8 @@
  * accepts (two 500,000-lamport tips pass both).
  */
 import { CairnError, ErrorCodes } from '../errors.js';
-import { addressBytes, encodeBase58 } from '../solana/address.js';
+import { addressBytes } from '../solana/address.js';
+import { encodeBase58 } from '../solana/base58.js';
 import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from '../solana/instructions.js';
 import { verifySignature } from '../solana/signer.js';
 import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';

@@ -3,8 +3,8 @@
  * addresses a bot repeats (payer, programs, tip accounts, recipients) from being decoded on every
  * transaction. Also accepts web3.js `PublicKey`-like objects (`toBytes()`).
  */
-import bs58 from 'bs58';
 import { InputError } from '../errors.js';
+import { decodeBase58, encodeBase58 } from './base58.js';
 
 /** An address as cairn accepts it: base58 text, 32 raw bytes, or a `PublicKey`-like object. */
 export type AddressLike = string | Uint8Array | { toBytes(): Uint8Array };
@@ -14,26 +14,7 @@ const CACHE_MAX = 4096;
 
 /** Base58 text of 32 bytes. */
 export function encodeAddress(bytes: Uint8Array): string {
-  return bs58.encode(bytes);
-}
-
-/** Base58 text (signatures, blockhashes, addresses). */
-export function encodeBase58(bytes: Uint8Array): string {
-  return bs58.encode(bytes);
-}
-
-/** Decode base58 text to exactly `length` bytes, or throw an `InputError` naming `field`. */
-export function decodeBase58(text: string, length: number, field: string): Uint8Array {
-  let out: Uint8Array;
-  try {
-    out = bs58.decode(text);
-  } catch (cause) {
-    throw new InputError(field, `expected base58 text, got ${JSON.stringify(text.slice(0, 60))}`, { cause });
-  }
-  if (out.length !== length) {
-    throw new InputError(field, `expected ${length} bytes of base58, got ${out.length}`, { expected: `${length} bytes`, got: out.length });
-  }
-  return out;
+  return encodeBase58(bytes);
 }
 
 /** 32 bytes of an address; the returned array is shared (cached) and must not be mutated. */

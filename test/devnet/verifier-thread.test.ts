@@ -2,12 +2,10 @@
  * The devnet's signature pre-check thread: under a burst, signatures are checked off the main thread
  * and LiteSVM skips its own check for those — and only those — the thread found valid. Results must
  * be exactly what LiteSVM alone gives: valid transfers land, a corrupted one never executes and its
- * payer is not charged. Also: the fast base58 encoder equals bs58 byte for byte.
+ * payer is not charged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import bs58 from 'bs58';
-import fc from 'fast-check';
-import { createChain, encodeBase58, VERIFIER_START_QUEUE, type DevnetChain } from '../../src/devnet/chain.js';
+import { createChain, VERIFIER_START_QUEUE, type DevnetChain } from '../../src/devnet/chain.js';
 import { buildTx, LAMPORTS_PER_SOL, newKeypair, waitFor } from './helpers.js';
 
 let chain: DevnetChain | undefined;
@@ -58,18 +56,5 @@ describe('signature pre-check thread', () => {
     for (const s of sigs) expect(chain.status(s)).toMatchObject({ err: null });
     expect(chain.preverifiedCount()).toBe(0);
     expect(() => createChain({ verifierThread: 'yes' as unknown as boolean })).toThrow(/verifierThread/);
-  });
-});
-
-describe('encodeBase58', () => {
-  it('equals bs58.encode on any bytes, leading zeros included', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ minLength: 0, maxLength: 80 }), fc.nat({ max: 4 }), (bytes, zeros) => {
-        const b = new Uint8Array(zeros + bytes.length);
-        b.set(bytes, zeros);
-        expect(encodeBase58(b)).toBe(bs58.encode(b));
-      }),
-      { numRuns: 2_000 },
-    );
   });
 });
