@@ -9,7 +9,7 @@ import { availableParallelism } from 'node:os';
 import { CairnError, InputError } from '../errors.js';
 import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
 import { extractFromTape, scanDecodeBelow } from '../merkle/json/extract.js';
-import { rememberTape, scanJson } from '../merkle/json/tape.js';
+import { rememberTape, scanJson } from '../json/tape.js';
 import { createVerifier } from '../merkle/verifier.js';
 import { DEFAULT_MAX_BYTES, InputTooLargeError } from '../merkle/input-too-large.js';
 import { readFileBounded, readStreamBounded } from './read-bounded.js';

@@ -10,8 +10,8 @@ import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { base58TooLong } from '../base58-bound.js';
 import { loadNative } from './hash/native.js';
-import { longIntegers } from './json/long-integers.js';
-import { MAX_NUMBER_CHARS } from './json/tape-format.js';
+import { parseLossless } from '../json/lossless.js';
+import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
 
 // ---------------------------------------------------------------------------------------------
 // Field decoding. Each helper throws `FieldError` naming the field; kinds turn it into a verdict
@@ -298,8 +298,8 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 // ---------------------------------------------------------------------------------------------
 // Lossless JSON. Compression numbers (`lamports`, `amount`) are u64 and may exceed 2^53; JSON.parse
-// would round them silently. Long integer literals outside strings are quoted before parsing, and
-// the field decoders above accept decimal strings.
+// would round them silently. The parser is json/lossless.ts (shared with the rpc client); here long
+// integers come back as decimal strings, which the field decoders above accept.
 
 /**
  * Parse JSON text, keeping integers of 16 or more digits exact (as decimal strings). Throws
@@ -310,16 +310,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * parseJsonLossless('{"lamports":18446744073709551615}') // { lamports: '18446744073709551615' }
  */
 export function parseJsonLossless(text: string): unknown {
-  const found = longIntegers(text);
-  // No 16-digit number (the usual case): nothing can be lost.
-  if (found === null) return JSON.parse(text) as unknown;
-  let out = '';
-  let last = 0;
-  for (let k = 0; k < found.length; k += 2) {
-    out += text.slice(last, found[k]) + '"' + text.slice(found[k], found[k + 1]) + '"';
-    last = found[k + 1]!;
-  }
-  return JSON.parse(out + text.slice(last)) as unknown;
+  return parseLossless(text, 'string');
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ import { getKind, notAnItem, packItem, verifyBatch, type KindName, type KindSpec
 import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
-import { JsonScan, hasRememberedTape, scanJson } from './json/tape.js';
+import { JsonScan, hasRememberedTape, scanJson } from '../json/tape.js';
 import { loadNative } from './hash/native.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';

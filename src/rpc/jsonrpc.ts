@@ -9,8 +9,8 @@ import { parseJson, stringifyJson } from './json.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
-import { scanJson, rememberTape } from '../merkle/json/tape.js';
-import { T_ARRAY, T_OBJECT } from '../merkle/json/tape-format.js';
+import { scanJson, rememberTape } from '../json/tape.js';
+import { T_ARRAY, T_OBJECT } from '../json/tape-format.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {

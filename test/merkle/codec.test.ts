@@ -25,7 +25,7 @@ import {
 } from '../../src/merkle/codec.js';
 import fc from 'fast-check';
 import { CairnError, InputError } from '../../src/errors.js';
-import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/merkle/json/tape-format.js';
+import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;
 const p1 = { proof: ['a'], root: 'r1' };

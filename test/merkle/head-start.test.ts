@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { KIND_NAMES } from '../../src/merkle/kinds.js';
-import { JsonScan } from '../../src/merkle/json/tape.js';
+import { JsonScan } from '../../src/json/tape.js';
 import { ItemsSoFar } from '../../src/merkle/json/items-so-far.js';
 import { kinds } from '../../src/merkle/kinds.js';
 import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';

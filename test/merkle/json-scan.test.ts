@@ -1,7 +1,7 @@
 /**
  * The JSON structure scanners: native/json_scan.c (the addon's `jsonScan`) must return the same value
  * and leave the same tape — every u32 of it, partial entries of a failed scan and tape[0]'s error
- * offset included — as the reference src/merkle/json/scan-js.ts; and the reference must accept exactly
+ * offset included — as the reference src/json/scan-js.ts; and the reference must accept exactly
  * what `JSON.parse(new TextDecoder().decode(bytes))` accepts (below MAX_DEPTH), with a tape that
  * rebuilds to the same value. Corpora: hand-written edge cases (every error kind in several places,
  * strings whose special bytes fall around every 16-byte boundary of the SIMD path, numbers, literals,
@@ -14,9 +14,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors.js';
 import { loadNative, nativeLoadError } from '../../src/merkle/hash/native.js';
-import { newJsScanState, scanJsonJs } from '../../src/merkle/json/scan-js.js';
-import { JsonScan, jsonScanBackend, scanJson } from '../../src/merkle/json/tape.js';
-import { ENTRY, F_ESCAPED, MAX_DEPTH, MAX_NUMBER_CHARS, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/merkle/json/tape-format.js';
+import { newJsScanState, scanJsonJs } from '../../src/json/scan-js.js';
+import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/tape.js';
+import { ENTRY, F_ESCAPED, MAX_DEPTH, MAX_NUMBER_CHARS, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c
 // (e.g. one with -DCAIRN_JSON_NO_SIMD, the portable path) in place of the addon's.

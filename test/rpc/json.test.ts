@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CairnError } from '../../src/errors.js';
-import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/merkle/json/tape-format.js';
+import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 import { parseJson, stringifyJson } from '../../src/rpc/json.js';
 
 // Any value with u64-sized integers (as bigint when unsafe), digit-heavy strings and nesting survives

@@ -10,8 +10,8 @@
 import { InputError } from '../../errors.js';
 import { extractWith, notAnItem, type KindSpec } from '../kinds.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../codec.js';
-import { entryOf, scanJson, type JsonTape } from './tape.js';
-import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
+import { entryOf, scanJson, type JsonTape } from '../../json/tape.js';
+import { T_ARRAY, T_NULL, T_OBJECT } from '../../json/tape-format.js';
 
 /** Items found in a scanned response. */
 export interface JsonItems {

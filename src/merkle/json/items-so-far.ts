@@ -15,8 +15,8 @@
  * value, with open containers ending at 0 (tape.ts).
  */
 import type { KindSpec } from '../kinds.js';
-import type { JsonTape } from './tape.js';
-import { T_ARRAY, T_NULL, T_OBJECT } from './tape-format.js';
+import type { JsonTape } from '../../json/tape.js';
+import { T_ARRAY, T_NULL, T_OBJECT } from '../../json/tape-format.js';
 
 /** Parts of the scan to wait for a container before giving up the head start. */
 const PATIENCE = 16;

@@ -27,7 +27,8 @@ export const T_KEY = 8;
 export const MAX_DEPTH = 1024;
 /**
  * Number literals longer than this many characters (sign, fraction and exponent included) are
- * refused by every JSON reader in cairn (the scanners, rpc/json.ts, codec.ts `parseJsonLossless`).
+ * refused by every JSON reader in cairn (the scanners, and lossless.ts behind rpc `parseJson` and
+ * merkle `parseJsonLossless`).
  * A u64 has 20 digits and an i64 20 characters; the shortest round-trip form of any double is at most
  * 24 characters. 40 leaves room for servers that print more digits than needed, and lets an
  * out-of-range integer such as 2^128 through to the response validators, which name its field. A

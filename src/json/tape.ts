@@ -10,9 +10,9 @@
  * A `JsonTape` reads entries (tape-format.ts); `lazy()` gives an envelope object that decodes only the
  * members someone reads, so the kinds' own `looksLike` tests run unchanged on it.
  */
-import { CairnError, ErrorCodes, InputError } from '../../errors.js';
-import { loadNative } from '../hash/native.js';
-import { parseJsonLossless } from '../codec.js';
+import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { loadNative } from '../merkle/hash/native.js';
+import { parseLossless } from './lossless.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
 import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from './tape-format.js';
 import { numberTooLong, tooDeep } from './limit-error.js';
@@ -134,7 +134,7 @@ export class JsonTape {
 
   /**
    * True when a number among entries [a, b) has 16 or more characters (it may not survive `JSON.parse`
-   * exactly): only then must those items be parsed with `parseJsonLossless`, which costs a regex pass
+   * exactly): only then must those items be parsed losslessly (lossless.ts), which costs a regex pass
    * over every item. The verifier asks per batch.
    */
   longNumbersIn(a: number, b: number): boolean {
@@ -245,7 +245,7 @@ export class JsonTape {
         return this.string(e);
       case T_NUMBER:
         // A number that may not survive a double is read as `value` reads it, so a shape test on
-        // the lazy view answers as one on the decoded value (and as parseJsonLossless's) does.
+        // the lazy view answers as one on the decoded value (and as the lossless parser's) does.
         return this.end(e) - this.start(e) >= 16 ? this.value(e) : Number(this.slice(this.start(e), this.end(e)));
       case T_TRUE:
         return true;
@@ -258,9 +258,9 @@ export class JsonTape {
     }
   }
 
-  /** The decoded value of entry `e`, fully (big integers kept exact, as the CLI reads files). */
+  /** The decoded value of entry `e`, fully (long integers kept exact as decimal strings, as the CLI reads files). */
   value(e: number): unknown {
-    return parseJsonLossless(this.slice(this.start(e), this.end(e)));
+    return parseLossless(this.slice(this.start(e), this.end(e)), 'string');
   }
 
   private lazyObject(e: number): Record<string, unknown> {

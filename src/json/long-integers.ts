@@ -1,9 +1,10 @@
 /**
- * `longIntegers`: the one pass over a JSON string that cairn's lossless parsers (rpc/json.ts
- * `parseJson`, codec.ts `parseJsonLossless`) make before `JSON.parse`. It finds the integer literals
- * `JSON.parse` could round (16 digits or more) and holds the text to the scanners' limits: a number
- * longer than MAX_NUMBER_CHARS or nesting deeper than MAX_DEPTH throws `INPUT_TOO_LARGE`, before
- * anything turns megabytes of digits into a bigint or a reviver recurses 100,000 levels deep.
+ * `longIntegers`: the one pass over a JSON string that cairn's lossless parser (lossless.ts, behind
+ * rpc/json.ts `parseJson` and codec.ts `parseJsonLossless`) makes before `JSON.parse`. It finds the
+ * integer literals `JSON.parse` could round (16 digits or more) and holds the text to the scanners'
+ * limits: a number longer than MAX_NUMBER_CHARS or nesting deeper than MAX_DEPTH throws
+ * `INPUT_TOO_LARGE`, before anything turns megabytes of digits into a bigint or a reviver recurses
+ * 100,000 levels deep.
  *
  * It checks no other grammar: `JSON.parse` does. It only has to agree with it on what a value is, and
  * reports integers in value position alone (after ':', '[', an array's ',' or at the start), so
