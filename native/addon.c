@@ -220,7 +220,7 @@ static napi_value js_find_pda(napi_env env, napi_callback_info info) {
 }
 
 /* jsonScan(bytes: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number): number —
- * src/merkle/json/scan-js.ts's contract: the entry count, -1 (TAPE_FULL), -10 (SUSPENDED: state holds
+ * src/json/scan-js.ts's contract: the entry count, -1 (TAPE_FULL), -10 (SUSPENDED: state holds
  * where to go on) or -(2 + ScanError) with the error's byte offset in tape[0] (for -11, a number over 40
  * characters, its end is in tape[1]). Without `state` the scan runs to the end. */
 static napi_value js_json_scan(napi_env env, napi_callback_info info) {

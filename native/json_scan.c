@@ -1,6 +1,6 @@
 /*
  * The native JSON structure scanner (see json_scan.h): the same grammar, tape and errors as
- * src/merkle/json/scan-js.ts, which is the reference — any change there must be made here too.
+ * src/json/scan-js.ts, which is the reference — any change there must be made here too.
  *
  * The JS version's grammar states become labels here (value, array/object begin, key, after a value);
  * open containers live on a fixed stack of CAIRN_JSON_MAX_DEPTH levels. String bodies are skipped 16

@@ -1,6 +1,6 @@
 /*
- * The native JSON structure scanner: the C port of src/merkle/json/scan-js.ts, producing the same tape
- * (src/merkle/json/tape-format.ts: 4 u32 per entry) and the same errors byte for byte.
+ * The native JSON structure scanner: the C port of src/json/scan-js.ts, producing the same tape
+ * (src/json/tape-format.ts: 4 u32 per entry) and the same errors byte for byte.
  */
 #ifndef CAIRN_JSON_SCAN_H
 #define CAIRN_JSON_SCAN_H
