@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { AbortError, CairnError, ErrorCodes, fromSerialized } from '../errors.js';
 import type { Verdict } from './verdict.js';
-import type { WorkerReply, WorkerRequest } from './worker.js';
+import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 
 /**
  * A worker died (crash, `process.exit`, uncaught exception, out of memory) while holding a batch.
@@ -108,13 +108,6 @@ interface Slot {
   tasks: Task[];
   started: boolean;
   lastError?: Error;
-}
-
-/** What a worker says once its module and kernels are loaded. */
-export interface WorkerReady {
-  ready: true;
-  /** The hash kernels this thread chose (they are chosen per thread). */
-  backends: { poseidon: string; keccak: string };
 }
 
 const bootstrap = `

@@ -11,29 +11,7 @@ import { verifyBatch } from './kinds.js';
 import { verifyJsonBatch } from './json/batch.js';
 import { poseidonBackend } from './hash/poseidon.js';
 import { keccakBackend } from './hash/keccak.js';
-import type { Verdict } from './verdict.js';
-import type { WorkerReady } from './pool.js';
-
-/** A request from the pool. `kind: '__crash__'` exists only for the pool's crash tests. */
-export interface WorkerRequest {
-  id: number;
-  kind: string;
-  buf: ArrayBuffer;
-  /** The batch holds raw JSON items (json/batch.ts), not packed records. */
-  json?: boolean;
-  /** The response a shared JSON batch points into, from byte `sharedAt` (default 0). */
-  shared?: SharedArrayBuffer;
-  sharedAt?: number;
-}
-
-/**
- * A reply: `valid[i]` is 1 for a valid item; `extras` holds `[i, verdict]` for items with details;
- * `ms` is the time the batch took here (the pool's utilisation figure).
- */
-export type WorkerReply =
-  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer; ids?: string; idLens?: Uint32Array }
-  | { id: number; ms: number; bad: number; buf?: ArrayBuffer }
-  | { id: number; ms: number; error: { code: string; message: string; context: object } };
+import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
 const testHooks = data?.testHooks === true;
