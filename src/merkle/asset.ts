@@ -11,7 +11,8 @@
 import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import { InputError } from '../errors.js';
-import { equalBytes, keccak256, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
+import { equalBytes, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
+import { emptyNode } from './empty-node.js';
 import { b58Decode32 } from './codec.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import type { TreeAccount } from './tree-account.js';
@@ -40,26 +41,6 @@ export interface VerifyAssetProofOptions {
 }
 
 const ZERO32 = new Uint8Array(32);
-const emptyNodes: Uint8Array[] = [ZERO32];
-
-/**
- * Root of an empty subtree of height `level` (0 = an empty leaf, 32 zero bytes):
- * `empty(i) = keccak256(empty(i−1) ‖ empty(i−1))`.
- *
- * @example
- * bs58.encode(emptyNode(10)); // 'HpMJWAzQ…' — the root of an empty depth-10 tree
- */
-export function emptyNode(level: number): Uint8Array {
-  if (!Number.isInteger(level) || level < 0 || level > 64) throw new InputError('level', `expected an integer 0..64, got ${String(level)}`);
-  while (emptyNodes.length <= level) {
-    const prev = emptyNodes[emptyNodes.length - 1]!;
-    const pair = new Uint8Array(64);
-    pair.set(prev, 0);
-    pair.set(prev, 32);
-    emptyNodes.push(keccak256(pair));
-  }
-  return emptyNodes[level]!.slice();
-}
 
 // ---------------------------------------------------------------------------------- parsing
 

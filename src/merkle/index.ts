@@ -52,7 +52,8 @@ export {
 } from './address.js';
 
 // Compressed NFTs (keccak concurrent trees).
-export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, emptyNode, type AssetProofBytes, type VerifyAssetProofOptions } from './asset.js';
+export { emptyNode } from './empty-node.js';
+export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, type AssetProofBytes, type VerifyAssetProofOptions } from './asset.js';
 export { verifyAssetLeaf, assetIdPda, creatorHash, leafHashV1, leafHashV2, dataHashV1, dataHashV2, BUBBLEGUM_PROGRAM_ID } from './asset-leaf.js';
 export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './tree-account.js';
 

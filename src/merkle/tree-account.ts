@@ -16,7 +16,7 @@
 import bs58 from 'bs58';
 import { InputError } from '../errors.js';
 import { equalBytes, keccakPathRoot } from './hash/keccak.js';
-import { emptyNode } from './asset.js';
+import { emptyNode } from './empty-node.js';
 import { bad, ok, type Verdict } from './verdict.js';
 
 /** What `parseTreeAccount` returns; byte fields are views into a copy of the account data. */

@@ -9,7 +9,6 @@ import bs58 from 'bs58';
 import {
   canopyDepthOf,
   canopyFromProof,
-  emptyNode,
   fillProofFromCanopy,
   parseAssetProof,
   verifyAssetProof,
@@ -116,12 +115,6 @@ describe('mpl-bubblegum asset proofs', () => {
       const tree = parseTreeAccount(encodeTreeAccount({ maxDepth: 10, maxBufferSize: 8, roots: [p.root] }));
       expect(verifyAssetProof(p, { tree }).reason).toMatch(/depth 14.*depth 10/);
     });
-  });
-});
-
-describe('emptyNode', () => {
-  it('matches the concurrent-merkle-tree empty-node table', () => {
-    emptyTable.forEach((want, level) => expect(bs58.encode(emptyNode(level))).toBe(want));
   });
 });
 
