@@ -30,7 +30,7 @@ import {
   type TokenDataRecord,
 } from './compression-store.js';
 import { accountJson, confirmedTransactionJson, openedClosedJson, tokenAccountJson } from './compression-json.js';
-import { fakeCompressedProofJson } from '../merkle/fake-proof.js';
+import { fakeCompressedProofJson } from './fake-proof.js';
 import { fromBytes32, HIGHEST_ADDRESS, toBytes32 } from './merkle-tree.js';
 
 const NOT_FOUND = -32000;

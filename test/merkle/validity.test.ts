@@ -8,7 +8,7 @@ import { poseidonBigInt } from '../../src/merkle/hash/poseidon-js.js';
 import { hashCompressedAccount, parseCompressedAccount } from '../../src/merkle/account.js';
 import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';
 import { verifyValidityProof, verifyValidityProofSync, type ValidityVerdict } from '../../src/merkle/validity.js';
-import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/merkle/fake-proof.js';
+import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/fake-proof.js';
 import { InputError } from '../../src/errors.js';
 
 const PHOTON = 'test/vectors/photon/';
