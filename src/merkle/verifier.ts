@@ -384,7 +384,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
    * found again on a plain scan, so the answer and any error are exactly those of one.
    */
   function extractSkimmed(spec: KindSpec, scan: JsonScan, guess: ItemsSoFar): JsonItems | KeyedItem[] {
-    // It started over without skimming (json/tape.ts): a plain tape.
+    // It started over without skimming (src/json/tape.ts): a plain tape.
     if (!scan.tape.skimmed) return extractFromTape(spec, scan.tape, jsonOptions);
     try {
       const found = extractFromTape(spec, scan.tape, jsonOptions);

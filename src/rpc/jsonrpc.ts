@@ -136,7 +136,7 @@ function checkEnvelope(env: { jsonrpc?: unknown; id?: unknown; error?: unknown }
 }
 
 /**
- * `unwrap`'s checks on a raw body, read through its structure (tape.ts) instead of a parse: only the
+ * `unwrap`'s checks on a raw body, read through its structure (src/json/tape.ts) instead of a parse: only the
  * envelope's small members are decoded, never `result`. The scan is kept with the bytes, so
  * verifying them does not scan again.
  */
