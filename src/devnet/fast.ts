@@ -9,7 +9,8 @@
 import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
 import { base58Bytes } from '../solana/base58.js';
-import { computeBudgetOf, decodeWire, isSystemProgram, type DecodedWire } from './chain.js';
+import { readFastRules, type TipAccounts } from '../solana/fast-rules.js';
+import { decodeWire, type DecodedWire } from './chain.js';
 import { DevnetRpcError } from './types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 
@@ -91,37 +92,15 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
   return bytes;
 }
 
-function isTipAccount(key: Uint8Array, tips: Set<string> | readonly Uint8Array[]): boolean {
-  if (tips instanceof Set) return tips.has(Buffer.from(key.buffer, key.byteOffset, 32).toString('hex'));
-  for (const t of tips) {
-    if (t[0] !== key[0] || t[31] !== key[31]) continue;
-    let i = 1;
-    while (i < 31 && t[i] === key[i]) i++;
-    if (i === 31) return true;
-  }
-  return false;
-}
-
 /**
- * The sum of System transfers to tip accounts in a decoded transaction (top-level instructions).
- * The tip accounts come as hex of their bytes or, faster, as the bytes themselves.
+ * The sum of System transfers to tip accounts in a decoded transaction (top-level instructions), as
+ * solana/fast-rules.ts reads it for the sender too.
  *
  * @example
  * tipLamportsOf(decodeWire(wire), resolveFastRules().tipAccountsBytes); // 1000000n
  */
-export function tipLamportsOf(tx: DecodedWire, tipAccounts: Set<string> | readonly Uint8Array[]): bigint {
-  let total = 0n;
-  for (const ix of tx.instructions) {
-    const program = tx.accountKeys[ix.programIdIndex];
-    if (!program || !isSystemProgram(program)) continue;
-    const d = ix.data;
-    // System instruction 2 = Transfer { lamports: u64 }; accounts [from, to].
-    if (d.length !== 12 || d[0] !== 2 || d[1] !== 0 || d[2] !== 0 || d[3] !== 0 || ix.accounts.length < 2) continue;
-    const to = tx.accountKeys[ix.accounts[1]!];
-    if (!to || !isTipAccount(to, tipAccounts)) continue;
-    total += new DataView(d.buffer, d.byteOffset + 4, 8).getBigUint64(0, true);
-  }
-  return total;
+export function tipLamportsOf(tx: DecodedWire, tipAccounts: TipAccounts): bigint {
+  return readFastRules({ staticKeys: tx.accountKeys, instructions: tx.instructions }, tipAccounts).tip?.lamports ?? 0n;
 }
 
 export interface FastSubmission {
@@ -168,12 +147,13 @@ export function checkFastSendTransaction(
   }
   const missing: string[] = [];
   const keys: string[] = [];
-  if (computeBudgetOf(decoded).unitPrice === null) {
+  const read = readFastRules({ staticKeys: decoded.accountKeys, instructions: decoded.instructions }, rules.tipAccountsBytes);
+  if (read.cuPrice === undefined) {
     keys.push('computeUnitPrice');
     missing.push('a priority fee (ComputeBudgetProgram.setComputeUnitPrice instruction)');
   }
   const min = opts.swqosOnly ? rules.minTipLamportsSwqos : rules.minTipLamports;
-  const tip = tipLamportsOf(decoded, rules.tipAccountsBytes);
+  const tip = read.tip?.lamports ?? 0n;
   if (tip < min) {
     keys.push('tip');
     missing.push(

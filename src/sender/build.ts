@@ -15,16 +15,8 @@ import { addressBytes, addressText, type AddressLike } from '../solana/address.j
 import { encodeBase58 } from '../solana/base58.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import { assertSendable } from './inspect.js';
-import {
-  CB_SET_COMPUTE_UNIT_LIMIT,
-  CB_SET_COMPUTE_UNIT_PRICE,
-  COMPUTE_BUDGET_PROGRAM,
-  SYSTEM_PROGRAM,
-  SYSTEM_TRANSFER,
-  computeUnitLimitInstruction,
-  computeUnitPriceInstruction,
-  transferInstruction,
-} from '../solana/instructions.js';
+import { readFastRulesOfInstructions, tipAccountBytes } from '../solana/fast-rules.js';
+import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';
 import type { JournalPlan } from './journal.js';
 import { normalizeBlockhash, type SenderRpc } from './rpc.js';
 import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
@@ -76,10 +68,6 @@ export interface Built {
   cuLimit?: number;
   tipLamports: bigint;
 }
-
-const CB_BYTES = addressBytes(COMPUTE_BUDGET_PROGRAM, 'computeBudget');
-const SYSTEM_BYTES = addressBytes(SYSTEM_PROGRAM, 'system');
-const eq32 = (a: Uint8Array, b: Uint8Array): boolean => Buffer.compare(a, b) === 0;
 
 /** Turn any accepted input into a `Prepared`, validating at the boundary. */
 export function prepareInput(input: SendInput, cfg: ResolvedSenderOptions): Prepared {
@@ -224,27 +212,11 @@ export interface Builder {
   blockhash(signal: AbortSignal, fresh?: boolean): Promise<{ blockhash: string; lastValidBlockHeight: number }>;
 }
 
-/** What the caller's instructions already carry. */
-function scan(ixs: readonly InstructionInput[], cfg: ResolvedSenderOptions): { price: boolean; limit: boolean; tip?: bigint } {
-  let price = false;
-  let limit = false;
-  let tip: bigint | undefined;
-  const tipSet = new Set(cfg.tipAccounts);
-  for (let i = 0; i < ixs.length; i++) {
-    const ix = ixs[i];
-    const pid = addressBytes(ix.programId, `instructions[${i}].programId`);
-    if (eq32(pid, CB_BYTES)) {
-      if (ix.data[0] === CB_SET_COMPUTE_UNIT_PRICE) price = true;
-      if (ix.data[0] === CB_SET_COMPUTE_UNIT_LIMIT) limit = true;
-    } else if (eq32(pid, SYSTEM_BYTES) && ix.data.length === 12 && ix.keys.length >= 2) {
-      const view = new DataView(ix.data.buffer, ix.data.byteOffset, 12);
-      if (view.getUint32(0, true) !== SYSTEM_TRANSFER) continue;
-      if (!tipSet.has(addressText(ix.keys[1].pubkey, `instructions[${i}].keys[1]`))) continue;
-      // Summed, as the /fast check counts it (inspect.ts): several small tips make one.
-      tip = (tip ?? 0n) + view.getBigUint64(4, true);
-    }
-  }
-  return { price, limit, ...(tip !== undefined ? { tip } : {}) };
+/** What the caller's instructions already carry, read by the one `/fast` rule (solana/fast-rules.ts). */
+export function scan(ixs: readonly InstructionInput[], tipAccounts: readonly string[]): { price: boolean; limit: boolean; tip?: bigint } {
+  const r = readFastRulesOfInstructions(ixs, tipAccountBytes(tipAccounts));
+  // The tip is summed, as the /fast check counts it: several small tips make one.
+  return { price: r.cuPrice !== undefined, limit: r.cuLimit !== undefined, ...(r.tip ? { tip: r.tip.lamports } : {}) };
 }
 
 /**
@@ -355,7 +327,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
 
   const build: Builder['build'] = async (p, o) => {
     const t0 = performance.now();
-    const have = scan(p.instructions, cfg);
+    const have = scan(p.instructions, cfg.tipAccounts);
     const min = minimumTip(cfg);
     if (have.tip !== undefined && have.tip < min) {
       throw new CairnError(ErrorCodes.SENDER_MISSING_TIP, `the instructions tip ${have.tip} lamports, below the minimum ${min} for this routing mode`, {

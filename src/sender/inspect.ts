@@ -4,15 +4,14 @@
  * accounts, and a rejection costs a round trip and tells less. Checking here gives a typed error
  * (`SENDER_MISSING_CU_PRICE`, `SENDER_MISSING_TIP`) that says what was found.
  *
- * The tip is the SUM of the System transfers to tip accounts, the rule the devnet's `/fast` applies
- * (src/devnet/fast.ts `tipLamportsOf`): the real host documents only "a transfer of at least the
- * minimum tip", so cairn and the devnet agree on one reading rather than refusing what the host
+ * What counts as a CU price and a tip is read by solana/fast-rules.ts, the same reading the build and
+ * the devnet's `/fast` use. The tip is the SUM of the System transfers to tip accounts: the real host
+ * documents only "a transfer of at least the minimum tip", so cairn and the devnet agree on one reading rather than refusing what the host
  * accepts (two 500,000-lamport tips pass both).
  */
 import { CairnError, ErrorCodes } from '../errors.js';
-import { addressBytes } from '../solana/address.js';
 import { encodeBase58 } from '../solana/base58.js';
-import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from '../solana/instructions.js';
+import { readFastRules, tipAccountBytes } from '../solana/fast-rules.js';
 import { verifySignature } from '../solana/signer.js';
 import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
 
@@ -39,57 +38,13 @@ export interface InspectOptions {
   verifySignatures?: boolean;
 }
 
-const hexCache = new WeakMap<readonly string[], Set<string>>();
-function tipSet(accounts: readonly string[]): Set<string> {
-  let s = hexCache.get(accounts);
-  if (!s) {
-    s = new Set(accounts.map((a, i) => Buffer.from(addressBytes(a, `tipAccounts[${i}]`)).toString('hex')));
-    hexCache.set(accounts, s);
-  }
-  return s;
-}
-
-const SYSTEM_HEX = Buffer.from(addressBytes(SYSTEM_PROGRAM, 'system')).toString('hex');
-const CB_HEX = Buffer.from(addressBytes(COMPUTE_BUDGET_PROGRAM, 'computeBudget')).toString('hex');
-const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
-
 /** Parse wire bytes and pull out what the sender cares about (no policy checks). */
 export function summarizeWire(wire: Uint8Array, tipAccounts: readonly string[]): WireSummary {
   const parsed = parseTransaction(wire);
   const { parts } = parsed;
-  const tips = tipSet(tipAccounts);
   const keys = parts.staticKeys;
-  let cuPrice: bigint | undefined;
-  let cuLimit: number | undefined;
-  let tipSum = 0n;
-  let tipTransfers = 0;
-  let largest = -1n;
-  let largestAt = -1;
-  for (const ix of parts.instructions) {
-    const program = hex(keys[ix.programIdIndex]);
-    const d = ix.data;
-    if (program === CB_HEX) {
-      const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
-      if (d[0] === CB_SET_COMPUTE_UNIT_PRICE && d.length === 9) cuPrice = view.getBigUint64(1, true);
-      else if (d[0] === CB_SET_COMPUTE_UNIT_LIMIT && d.length === 5) cuLimit = view.getUint32(1, true);
-    } else if (program === SYSTEM_HEX && d.length === 12 && ix.accounts.length >= 2) {
-      const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
-      if (view.getUint32(0, true) !== SYSTEM_TRANSFER) continue;
-      const toIndex = ix.accounts[1];
-      // A destination behind a lookup table cannot be resolved offline: it does not count as a tip.
-      if (toIndex >= keys.length) continue;
-      const to = hex(keys[toIndex]);
-      if (!tips.has(to)) continue;
-      const lamports = view.getBigUint64(4, true);
-      if (lamports > largest) {
-        largest = lamports;
-        largestAt = toIndex;
-      }
-      tipSum += lamports;
-      tipTransfers++;
-    }
-  }
-  const tip: WireSummary['tip'] = tipTransfers > 0 ? { lamports: tipSum, account: encodeBase58(keys[largestAt]), transfers: tipTransfers } : undefined;
+  const { cuPrice, cuLimit, tip: t } = readFastRules(parts, tipAccountBytes(tipAccounts));
+  const tip: WireSummary['tip'] = t ? { lamports: t.lamports, account: encodeBase58(t.largestTo), transfers: t.transfers } : undefined;
   return {
     parsed,
     signature: encodeBase58(parsed.signatures[0] ?? new Uint8Array(64)),
