@@ -9,6 +9,7 @@ import { Buffer } from 'node:buffer';
 import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { base58TooLong } from '../base58-bound.js';
+import { b58Decode32Bytes, b58Decode32IntoJs } from '../solana/base58.js';
 import { loadNative } from './hash/native.js';
 import { parseLossless } from '../json/lossless.js';
 import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
@@ -37,12 +38,8 @@ export class FieldError extends InputError {
   }
 }
 
-const B58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
-const B58_MAP = (() => {
-  const m = new Int8Array(128).fill(-1);
-  for (let i = 0; i < 58; i++) m[B58_ALPHABET.charCodeAt(i)] = i;
-  return m;
-})();
+// The portable decoders live with the rest of base58 (solana/base58.ts); the codec keeps its names.
+export { b58Decode32Bytes, b58Decode32IntoJs };
 
 /**
  * Base58 → exactly 32 bytes, or `null` when the string is not base58 or not 32 bytes long (the
@@ -54,8 +51,6 @@ export function b58Decode32(s: string): Uint8Array | null {
   const out = new Uint8Array(32);
   return b58Decode32Into(s, out, 0) ? out : null;
 }
-
-const limbs = new Int32Array(17);
 
 /**
  * `b58Decode32` into `out[off..off+32]` (no allocation); false when `s` is not 32 bytes of base58.
@@ -69,129 +64,6 @@ export function b58Decode32Into(s: string, out: Uint8Array, off: number): boolea
   return decodeInto(s, out, off);
 }
 let decodeInto: ((s: string, out: Uint8Array, off: number) => boolean) | undefined;
-
-/** The portable `b58Decode32Into` (it may write to `out` even when it answers false). */
-export function b58Decode32IntoJs(s: string, out: Uint8Array, off: number): boolean {
-  const n = s.length;
-  if (n < 32 || n > 44) return false;
-  let ones = 0;
-  while (ones < n && s.charCodeAt(ones) === 49) ones++;
-  // limbs[0] is the least significant 16 bits; limb 16 catches overflow past 256 bits.
-  limbs.fill(0);
-  let used = 1;
-  let i = ones;
-  while (i < n) {
-    const c0 = s.charCodeAt(i++);
-    const d0 = c0 < 128 ? B58_MAP[c0]! : -1;
-    if (d0 < 0) return false;
-    let chunk = d0;
-    let mul = 58;
-    if (i < n) {
-      const c1 = s.charCodeAt(i++);
-      const d1 = c1 < 128 ? B58_MAP[c1]! : -1;
-      if (d1 < 0) return false;
-      chunk = chunk * 58 + d1;
-      mul = 3364;
-    }
-    let carry = chunk;
-    for (let j = 0; j < used; j++) {
-      const v = limbs[j]! * mul + carry;
-      limbs[j] = v & 0xffff;
-      carry = v >>> 16;
-    }
-    while (carry !== 0) {
-      if (used === 17) return false;
-      limbs[used++] = carry & 0xffff;
-      carry >>>= 16;
-    }
-  }
-  if (used > 16) return false;
-  for (let j = 0; j < 16; j++) {
-    out[off + 31 - 2 * j] = limbs[j]! & 0xff;
-    out[off + 30 - 2 * j] = limbs[j]! >>> 8;
-  }
-  // bs58 semantics: each leading '1' is one leading zero byte, and the number fills the rest exactly.
-  let lead = 0;
-  while (lead < 32 && out[off + lead] === 0) lead++;
-  return lead === ones;
-}
-
-// Base58 straight from the ASCII bytes a packed record carries (the worker side of the pool). The
-// characters are grouped four at a time from the right into "digits" base 58^4 (< 2^24); the value
-// is then Σ digit[g] · 58^(4g), summed limb by limb over a table of the powers in 24-bit limbs. Every
-// product is < 2^48 and every column sum < 2^52, so double arithmetic is exact, and there is one
-// carry pass instead of a multiply-and-carry per digit: about twice as fast as the string decoder.
-const B58_BYTE = (() => {
-  const m = new Int8Array(256).fill(-1);
-  for (let i = 0; i < 58; i++) m[B58_ALPHABET.charCodeAt(i)] = i;
-  return m;
-})();
-/** POW[g·11 + j] = 24-bit limb j of 58^(4g), for g, j in 0..10. */
-const POW = new Float64Array(121);
-/** First group whose power reaches limb j (the table is triangular). */
-const POW_FIRST = new Int32Array(11);
-(() => {
-  const top = new Int32Array(11);
-  for (let g = 0; g < 11; g++) {
-    let p = 58n ** BigInt(4 * g);
-    let j = 0;
-    for (; p > 0n; j++, p >>= 24n) POW[g * 11 + j] = Number(p & 0xffffffn);
-    top[g] = j - 1;
-  }
-  for (let j = 0; j < 11; j++) {
-    let g = 0;
-    while (g < 11 && top[g]! < j) g++;
-    POW_FIRST[j] = g;
-  }
-})();
-const groups58 = new Float64Array(11);
-
-/**
- * `b58Decode32Into` for a string given as its bytes, `src[start..end]`: false when they are not the
- * base58 of exactly 32 bytes (bs58 semantics: each leading '1' is one leading zero byte).
- *
- * @example
- * b58Decode32Bytes(new TextEncoder().encode('1'.repeat(32)), 0, 32, out, 0); // true, out = 32 zeros
- */
-export function b58Decode32Bytes(src: Uint8Array, start: number, end: number, out: Uint8Array, off: number): boolean {
-  const n = end - start;
-  if (n < 32 || n > 44) return false;
-  let ones = 0;
-  while (ones < n && src[start + ones] === 49) ones++;
-  const lo = start + ones;
-  let g = 0;
-  for (let i = end; i > lo; ) {
-    const s = i - 4 > lo ? i - 4 : lo;
-    let chunk = 0;
-    for (let k = s; k < i; k++) {
-      const d = B58_BYTE[src[k]!]!;
-      if (d < 0) return false;
-      chunk = chunk * 58 + d;
-    }
-    groups58[g++] = chunk;
-    i = s;
-  }
-  let carry = 0;
-  for (let j = 0; j < 10; j++) {
-    let acc = carry;
-    for (let q = POW_FIRST[j]!; q < g; q++) acc += groups58[q]! * POW[q * 11 + j]!;
-    carry = Math.floor(acc / 16777216);
-    const x = acc - carry * 16777216;
-    const p = off + 31 - 3 * j;
-    out[p] = x & 255;
-    out[p - 1] = (x >>> 8) & 255;
-    out[p - 2] = x >>> 16;
-  }
-  let acc = carry;
-  for (let q = POW_FIRST[10]!; q < g; q++) acc += groups58[q]! * POW[q * 11 + 10]!;
-  // Limb 10 holds bits 240..; 32 bytes leave it 16 of them.
-  if (acc >= 65536) return false;
-  out[off + 1] = acc & 255;
-  out[off] = acc >>> 8;
-  let lead = 0;
-  while (lead < 32 && out[off + lead] === 0) lead++;
-  return lead === ones;
-}
 
 /** Decode a base58 string of exactly `len` bytes (32 for keys, hashes, proof nodes). */
 export function b58Field(value: unknown, field: string, len = 32): Uint8Array {
