@@ -23,7 +23,9 @@ import { base58TooLong } from '../base58-bound.js';
 import type { LiteSVM, FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { CairnError, InputError } from '../errors.js';
 import { address58, base58Bytes, encodeBase58 } from '../solana/base58.js';
-import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
+import { isComputeBudgetProgram } from '../solana/fast-rules.js';
+import { transferInstruction } from '../solana/instructions.js';
+import { compileMessage, parseTransaction, signMessageParts, type ParsedTransaction } from '../solana/wire.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
 /** Slots between a transaction's slot and its `finalized` status. A real cluster needs ~32; the
@@ -34,44 +36,20 @@ export const BLOCKHASH_VALIDITY = 150;
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';
-const SYSTEM_PROGRAM_BYTES = new Uint8Array(32);
-const COMPUTE_BUDGET_BYTES = base58Bytes(COMPUTE_BUDGET_PROGRAM);
 
 // ---------------------------------------------------------------------------------------------
-// Wire format
-
-export interface WireInstruction {
-  programIdIndex: number;
-  accounts: Uint8Array;
-  data: Uint8Array;
-}
-
-/** A decoded transaction: views into the submitted bytes (no copies). */
-export interface DecodedWire {
-  signatures: Uint8Array[];
-  /** The message bytes (what the signatures sign). */
-  message: Uint8Array;
-  version: 'legacy' | 0;
-  numRequiredSignatures: number;
-  numReadonlySigned: number;
-  numReadonlyUnsigned: number;
-  accountKeys: Uint8Array[];
-  recentBlockhash: Uint8Array;
-  instructions: WireInstruction[];
-  /** v0 only: number of address-table lookups (their accounts are not resolved here). */
-  lookupCount: number;
-}
+// Wire format: the solana layer's parser, with the service's own refusals
 
 /**
- * Decode signed wire bytes (legacy or v0) with the solana layer's parser (solana/wire.ts `parseTransaction`),
- * so the devnet accepts exactly what cairn builds and checks. Throws `InputError` (field `transaction`)
- * on anything malformed, with the parser's detail and byte offset; never reads past the buffer.
+ * Parse signed wire bytes (legacy or v0) with the solana layer's parser (solana/wire.ts), so the
+ * devnet accepts exactly what cairn builds and checks. Throws `InputError` (field `transaction`) on
+ * anything malformed, with the parser's detail and byte offset; never reads past the buffer.
  *
  * @example
- * const tx = decodeWire(Buffer.from(base64, 'base64'));
+ * const tx = parseSubmitted(Buffer.from(base64, 'base64'));
  * encodeBase58(tx.signatures[0]); // the transaction's signature
  */
-export function decodeWire(bytes: Uint8Array): DecodedWire {
+export function parseSubmitted(bytes: Uint8Array): ParsedTransaction {
   if (!(bytes instanceof Uint8Array)) throw new InputError('transaction', 'expected bytes');
   let parsed: ParsedTransaction;
   try {
@@ -80,42 +58,22 @@ export function decodeWire(bytes: Uint8Array): DecodedWire {
     const detail = e instanceof CairnError && typeof e.context.detail === 'string' ? `${e.context.detail} at byte ${String(e.context.offset)}` : (e as Error).message;
     throw new InputError('transaction', detail, { cause: e });
   }
-  const { signatures, message, parts } = parsed;
   // The parser takes a message nobody signed; the service does not.
-  if (signatures.length === 0) throw new InputError('transaction', 'has no signatures');
-  return {
-    signatures,
-    message,
-    version: parts.version,
-    numRequiredSignatures: parts.header.numRequiredSignatures,
-    numReadonlySigned: parts.header.numReadonlySignedAccounts,
-    numReadonlyUnsigned: parts.header.numReadonlyUnsignedAccounts,
-    accountKeys: parts.staticKeys,
-    recentBlockhash: parts.recentBlockhash,
-    // The parser's instructions are views of the wire bytes (its type allows any array for building).
-    instructions: parts.instructions as WireInstruction[],
-    lookupCount: parts.lookups.length,
-  };
+  if (parsed.signatures.length === 0) throw new InputError('transaction', 'has no signatures');
+  return parsed;
 }
 
-function eq32(a: Uint8Array, b: Uint8Array): boolean {
-  for (let i = 0; i < 32; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-export function isSystemProgram(key: Uint8Array): boolean {
-  return eq32(key, SYSTEM_PROGRAM_BYTES);
-}
-export function isComputeBudgetProgram(key: Uint8Array): boolean {
-  return eq32(key, COMPUTE_BUDGET_BYTES);
-}
-
-/** Compute-budget settings found in a decoded transaction (price in µlamports/CU, or null). */
-export function computeBudgetOf(tx: DecodedWire): { unitPrice: bigint | null; unitLimit: number | null } {
+/**
+ * Compute-budget settings of a transaction (price in µlamports/CU, or null), for its fee. Read as the
+ * runtime charges (a longer instruction still sets it), not by the `/fast` policy of
+ * solana/fast-rules.ts, which wants the exact layout.
+ */
+export function computeBudgetOf(tx: ParsedTransaction): { unitPrice: bigint | null; unitLimit: number | null } {
   let unitPrice: bigint | null = null;
   let unitLimit: number | null = null;
-  for (const ix of tx.instructions) {
-    const program = tx.accountKeys[ix.programIdIndex];
+  const keys = tx.parts.staticKeys;
+  for (const ix of tx.parts.instructions) {
+    const program = keys[ix.programIdIndex];
     if (!program || !isComputeBudgetProgram(program)) continue;
     const d = ix.data;
     if (d[0] === 3 && d.length >= 9) {
@@ -128,10 +86,10 @@ export function computeBudgetOf(tx: DecodedWire): { unitPrice: bigint | null; un
 }
 
 /** Whether key `index` of the message is writable (legacy rules over the static keys). */
-export function isWritableIndex(tx: DecodedWire, index: number): boolean {
-  const n = tx.accountKeys.length;
-  if (index < tx.numRequiredSignatures) return index < tx.numRequiredSignatures - tx.numReadonlySigned;
-  return index < n - tx.numReadonlyUnsigned;
+export function isWritableIndex(tx: ParsedTransaction, index: number): boolean {
+  const h = tx.parts.header;
+  if (index < h.numRequiredSignatures) return index < h.numRequiredSignatures - h.numReadonlySignedAccounts;
+  return index < tx.parts.staticKeys.length - h.numReadonlyUnsignedAccounts;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -220,36 +178,10 @@ export function keypairFromSeed(seed: Uint8Array): DevnetKeypair {
   };
 }
 
-function u64le(v: bigint): Uint8Array {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, v, true);
-  return b;
-}
-
-/** A signed legacy System transfer (the devnet's airdrops). */
+/** A signed legacy System transfer (the devnet's airdrops), built and signed as the sender builds. */
 export function buildTransferWire(from: DevnetKeypair, to: Uint8Array, lamports: bigint, blockhash: Uint8Array): Uint8Array {
-  const data = new Uint8Array(12);
-  new DataView(data.buffer).setUint32(0, 2, true);
-  data.set(u64le(lamports), 4);
-  const msg = new Uint8Array(3 + 1 + 96 + 32 + 1 + 1 + 1 + 2 + 1 + data.length);
-  let i = 0;
-  msg.set([1, 0, 1], i); i += 3; // 1 signer, 0 readonly signed, 1 readonly unsigned (system program)
-  msg[i++] = 3;
-  msg.set(from.publicKey, i); i += 32;
-  msg.set(to, i); i += 32;
-  msg.set(SYSTEM_PROGRAM_BYTES, i); i += 32;
-  msg.set(blockhash, i); i += 32;
-  msg[i++] = 1; // one instruction
-  msg[i++] = 2; // program index
-  msg[i++] = 2; msg[i++] = 0; msg[i++] = 1; // accounts [0, 1]
-  msg[i++] = data.length;
-  msg.set(data, i);
-  const sig = from.sign(msg);
-  const wire = new Uint8Array(1 + 64 + msg.length);
-  wire[0] = 1;
-  wire.set(sig, 1);
-  wire.set(msg, 65);
-  return wire;
+  const parts = compileMessage({ payer: from.publicKey, instructions: [transferInstruction(from.publicKey, to, lamports)], recentBlockhash: blockhash });
+  return signMessageParts(parts, [from]).wire;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -319,8 +251,8 @@ export interface DevnetChain extends Chain {
   preverifiedCount(): number;
   /** Called for submissions that did not land (fee not charged, expired blockhash). */
   onDropped(cb: (d: DroppedTransaction) => void): () => void;
-  /** `submit` for bytes already decoded (the `/fast` path decodes once to check its rules). */
-  submitDecoded(wire: Uint8Array, decoded: DecodedWire, signature?: string): { signature: string; duplicate: boolean };
+  /** `submit` for bytes already parsed (the `/fast` path parses once to check its rules). */
+  submitParsed(wire: Uint8Array, parsed: ParsedTransaction, signature?: string): { signature: string; duplicate: boolean };
   /** Called after every slot (after its batch executed); returns an unsubscribe function. */
   onSlot(cb: (slot: number) => void): () => void;
   /** Advance one slot now (tests; the timer keeps running). */
@@ -332,7 +264,7 @@ export interface DevnetChain extends Chain {
 interface Pending {
   signature: string;
   wire: Uint8Array;
-  decoded: DecodedWire;
+  parsed: ParsedTransaction;
   /** Set once the verifier thread has checked every signature and found them valid. */
   verified?: boolean;
 }
@@ -440,7 +372,7 @@ function createSignatureVerifier(): SignatureVerifier {
       bytes.set(p.wire, o);
       o += p.wire.length;
       offsets[i + 1] = o;
-      versions[i] = p.decoded.version === 'legacy' ? 0 : 1;
+      versions[i] = p.parsed.parts.version === 'legacy' ? 0 : 1;
     }
     const id = nextId++;
     inflight.set(id, ps);
@@ -627,12 +559,13 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   };
 
   const execute = (p: Pending, blockTime: number): ExecutedTransaction | null => {
-    const d = p.decoded;
-    if (!blockhashValidBytes(d.recentBlockhash)) {
+    const d = p.parsed;
+    const { header, version } = d.parts;
+    if (!blockhashValidBytes(d.parts.recentBlockhash)) {
       drop(p, 'BlockhashNotFound');
       return null;
     }
-    const keys = d.accountKeys;
+    const keys = d.parts.staticKeys;
     const n = keys.length;
     const addresses = new Array<string>(n);
     const preBalances = new Array<number>(n);
@@ -647,20 +580,20 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       sigverifyOn = !sigverifyOn;
       inner.setSigverify(sigverifyOn);
     }
-    const r = d.version === 'legacy' ? inner.sendLegacyTransaction(p.wire) : inner.sendVersionedTransaction(p.wire);
+    const r = version === 'legacy' ? inner.sendLegacyTransaction(p.wire) : inner.sendVersionedTransaction(p.wire);
     // The runtime refuses any lamport change on a read-only account, so only the writable ones (by
     // the message header) are read again.
-    const writableSigned = d.numRequiredSignatures - d.numReadonlySigned;
-    const writableUnsignedEnd = n - d.numReadonlyUnsigned;
+    const writableSigned = header.numRequiredSignatures - header.numReadonlySignedAccounts;
+    const writableUnsignedEnd = n - header.numReadonlyUnsignedAccounts;
     const postBalances = new Array<number>(n);
     for (let k = 0; k < n; k++) {
-      if (k < writableSigned || (k >= d.numRequiredSignatures && k < writableUnsignedEnd)) {
+      if (k < writableSigned || (k >= header.numRequiredSignatures && k < writableUnsignedEnd)) {
         postBalances[k] = Number(inner.getBalance(keys[k]!) ?? 0n);
         balanceCache.set(addresses[k]!, postBalances[k]!);
       } else postBalances[k] = preBalances[k]!;
     }
     // Accounts loaded through address-table lookups are not in `keys`: they may have changed unseen.
-    if (d.lookupCount > 0) balanceCache.clear();
+    if (d.parts.lookups.length > 0) balanceCache.clear();
     const failed = r instanceof FailedTransactionMetadata;
     const meta = failed ? (r as FailedTx).meta() : (r as unknown as ReturnType<FailedTx['meta']>);
     // Fee payer not charged on a failure: the transaction would never have been in a block.
@@ -775,11 +708,11 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     isBlockhashValid: (h) => lastValidBlockHeight(h) !== null,
     blockTime: (s) => blockTimes.get(s) ?? null,
     submit(wire) {
-      return chain.submitDecoded(wire, decodeWire(wire));
+      return chain.submitParsed(wire, parseSubmitted(wire));
     },
-    submitDecoded(wire, decoded, signature = encodeBase58(decoded.signatures[0]!)) {
+    submitParsed(wire, parsed, signature = encodeBase58(parsed.signatures[0]!)) {
       if (seen.has(signature)) return { signature, duplicate: true };
-      const p: Pending = { signature, wire, decoded };
+      const p: Pending = { signature, wire, parsed };
       seen.set(signature, p);
       queue.push(p);
       // Low traffic (tests, bots) never starts the verifier thread; a burst does.
@@ -814,20 +747,20 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       return chain.submit(buildTransferWire(faucet, to, lamports, latest.bytes)).signature;
     },
     simulate(wire, opts = {}) {
-      const d = decodeWire(wire);
+      const d = parseSubmitted(wire);
       let w = wire;
       if (opts.replaceRecentBlockhash) {
         w = Uint8Array.from(wire);
-        const off = d.recentBlockhash.byteOffset - wire.byteOffset;
+        const off = d.parts.recentBlockhash.byteOffset - wire.byteOffset;
         w.set(latest.bytes, off);
-      } else if (!chain.isBlockhashValid(encodeBase58(d.recentBlockhash))) {
+      } else if (!chain.isBlockhashValid(encodeBase58(d.parts.recentBlockhash))) {
         return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
       }
       const sigVerify = opts.sigVerify ?? true;
       if (!sigVerify) inner.setSigverify(false);
       let r: unknown;
       try {
-        r = d.version === 'legacy' ? inner.simulateLegacyTransaction(w) : inner.simulateVersionedTransaction(w);
+        r = d.parts.version === 'legacy' ? inner.simulateLegacyTransaction(w) : inner.simulateVersionedTransaction(w);
       } finally {
         if (!sigVerify) inner.setSigverify(true);
       }
@@ -930,19 +863,19 @@ const BUILTIN_PROGRAMS = new Set([
  * `setComputeUnitLimit` the limit is 3,000 CU per builtin instruction and 200,000 per other one,
  * capped at 1.4M (Agave's defaults; LiteSVM charges the same, checked on this machine).
  */
-export function feeOf(d: DecodedWire, budget: { unitPrice: bigint | null; unitLimit: number | null } = computeBudgetOf(d)): number {
+export function feeOf(d: ParsedTransaction, budget: { unitPrice: bigint | null; unitLimit: number | null } = computeBudgetOf(d)): number {
   const { unitPrice, unitLimit } = budget;
   let limit = unitLimit;
   if (limit === null) {
     limit = 0;
-    for (const ix of d.instructions) {
-      const key = d.accountKeys[ix.programIdIndex];
+    for (const ix of d.parts.instructions) {
+      const key = d.parts.staticKeys[ix.programIdIndex];
       limit += key && BUILTIN_PROGRAMS.has(address58(key)) ? 3_000 : 200_000;
     }
   }
   limit = Math.min(limit, 1_400_000);
   const prio = unitPrice === null ? 0n : (unitPrice * BigInt(limit) + 999_999n) / 1_000_000n;
-  return 5_000 * d.numRequiredSignatures + Number(prio);
+  return 5_000 * d.parts.header.numRequiredSignatures + Number(prio);
 }
 
 function decodeAddress(address: string, field: string): Uint8Array {

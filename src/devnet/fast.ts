@@ -10,7 +10,8 @@ import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
 import { base58Bytes } from '../solana/base58.js';
 import { readFastRules, type TipAccounts } from '../solana/fast-rules.js';
-import { decodeWire, type DecodedWire } from './chain.js';
+import type { ParsedTransaction } from '../solana/wire.js';
+import { parseSubmitted } from './chain.js';
 import { DevnetRpcError } from './types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 
@@ -97,15 +98,15 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
  * solana/fast-rules.ts reads it for the sender too.
  *
  * @example
- * tipLamportsOf(decodeWire(wire), resolveFastRules().tipAccountsBytes); // 1000000n
+ * tipLamportsOf(parseSubmitted(wire), resolveFastRules().tipAccountsBytes); // 1000000n
  */
-export function tipLamportsOf(tx: DecodedWire, tipAccounts: TipAccounts): bigint {
-  return readFastRules({ staticKeys: tx.accountKeys, instructions: tx.instructions }, tipAccounts).tip?.lamports ?? 0n;
+export function tipLamportsOf(tx: ParsedTransaction, tipAccounts: TipAccounts): bigint {
+  return readFastRules(tx.parts, tipAccounts).tip?.lamports ?? 0n;
 }
 
 export interface FastSubmission {
   wire: Uint8Array;
-  decoded: DecodedWire;
+  parsed: ParsedTransaction;
 }
 
 
@@ -139,15 +140,15 @@ export function checkFastSendTransaction(
     throw invalid('Invalid request: params[1].skipPreflight must be a boolean');
   }
   const wire = decodeTransactionParam(params[0], encoding);
-  let decoded: DecodedWire;
+  let parsed: ParsedTransaction;
   try {
-    decoded = decodeWire(wire);
+    parsed = parseSubmitted(wire);
   } catch (e) {
     throw invalid(`Invalid request: params[0] is not a transaction: ${e instanceof CairnError ? e.message : String(e)}`);
   }
   const missing: string[] = [];
   const keys: string[] = [];
-  const read = readFastRules({ staticKeys: decoded.accountKeys, instructions: decoded.instructions }, rules.tipAccountsBytes);
+  const read = readFastRules(parsed.parts, rules.tipAccountsBytes);
   if (read.cuPrice === undefined) {
     keys.push('computeUnitPrice');
     missing.push('a priority fee (ComputeBudgetProgram.setComputeUnitPrice instruction)');
@@ -165,5 +166,5 @@ export function checkFastSendTransaction(
   if (missing.length) {
     throw invalid(`Invalid request: transaction is missing ${missing.join(' and ')}`, { missing: keys });
   }
-  return { wire, decoded };
+  return { wire, parsed };
 }

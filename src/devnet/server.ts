@@ -243,10 +243,10 @@ export async function startDevnetServer(o: DevnetServerOptions): Promise<DevnetS
         if (method !== 'sendTransaction') {
           throw new DevnetRpcError(-32601, `Method not found: /fast serves sendTransaction only, got ${JSON.stringify(method)}`, 400);
         }
-        const { wire, decoded } = checkFastSendTransaction(c.params, { swqosOnly }, fastRules);
-        const signature = encodeBase58(decoded.signatures[0]!);
+        const { wire, parsed } = checkFastSendTransaction(c.params, { swqosOnly }, fastRules);
+        const signature = encodeBase58(parsed.signatures[0]!);
         // Fault "drop": accepted, answered, never executed.
-        result = drop ? signature : chain.submitDecoded(wire, decoded, signature).signature;
+        result = drop ? signature : chain.submitParsed(wire, parsed, signature).signature;
       } else {
         let h = methods.get(method);
         if (!h && pending) {

@@ -8,7 +8,8 @@
 import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import { CairnError } from '../errors.js';
-import { decodeWire, feeOf, type DevnetChain } from './chain.js';
+import type { ParsedTransaction } from '../solana/wire.js';
+import { feeOf, parseSubmitted, type DevnetChain } from './chain.js';
 import { decodeTransactionParam } from './fast.js';
 import { DevnetRpcError, type Commitment, type DevnetModule, type ExecutedTransaction, type RpcHandler } from './types.js';
 
@@ -88,9 +89,9 @@ function txBytesParam(v: unknown, c: Record<string, unknown>): Uint8Array {
   }
 }
 
-function decodeOrThrow(wire: Uint8Array): ReturnType<typeof decodeWire> {
+function decodeOrThrow(wire: Uint8Array): ParsedTransaction {
   try {
-    return decodeWire(wire);
+    return parseSubmitted(wire);
   } catch (e) {
     throw bad(`transaction: ${e instanceof CairnError ? e.message : String(e)}`);
   }
@@ -98,7 +99,8 @@ function decodeOrThrow(wire: Uint8Array): ReturnType<typeof decodeWire> {
 
 /** The JSON-RPC `getTransaction` answer for an executed transaction. */
 export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, encoding: string): Record<string, unknown> {
-  const d = decodeWire(tx.wire);
+  const d = parseSubmitted(tx.wire);
+  const { header, version } = d.parts;
   let transaction: unknown;
   if (encoding === 'base64') transaction = [Buffer.from(tx.wire).toString('base64'), 'base64'];
   else if (encoding === 'base58') transaction = [bs58.encode(tx.wire), 'base58'];
@@ -107,26 +109,26 @@ export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, enc
       signatures: d.signatures.map((s) => bs58.encode(s)),
       message: {
         header: {
-          numRequiredSignatures: d.numRequiredSignatures,
-          numReadonlySignedAccounts: d.numReadonlySigned,
-          numReadonlyUnsignedAccounts: d.numReadonlyUnsigned,
+          numRequiredSignatures: header.numRequiredSignatures,
+          numReadonlySignedAccounts: header.numReadonlySignedAccounts,
+          numReadonlyUnsignedAccounts: header.numReadonlyUnsignedAccounts,
         },
         accountKeys: tx.accountKeys,
-        recentBlockhash: bs58.encode(d.recentBlockhash),
-        instructions: d.instructions.map((ix) => ({
+        recentBlockhash: bs58.encode(d.parts.recentBlockhash),
+        instructions: d.parts.instructions.map((ix) => ({
           programIdIndex: ix.programIdIndex,
           accounts: Array.from(ix.accounts),
           data: bs58.encode(ix.data),
           stackHeight: null,
         })),
-        ...(d.version === 0 ? { addressTableLookups: [] } : {}),
+        ...(version === 0 ? { addressTableLookups: [] } : {}),
       },
     };
   }
   return {
     slot: tx.slot,
     blockTime: tx.blockTime,
-    version: d.version,
+    version,
     transaction,
     meta: transactionMetaJson(tx),
   };
@@ -250,7 +252,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       wire[0] = nsig;
       wire.set(msg, 1 + 64 * nsig);
       const d = decodeOrThrow(wire);
-      const valid = chain.isBlockhashValid(bs58.encode(d.recentBlockhash));
+      const valid = chain.isBlockhashValid(bs58.encode(d.parts.recentBlockhash));
       return { context: ctxProcessed(), value: valid ? feeOf(d) : null };
     },
     requestAirdrop: (params) => {
@@ -381,7 +383,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
         const enc = String(o.transactionEncoding ?? 'base58');
         const wire = txBytesParam(c.transaction, { encoding: enc });
         const d = decodeOrThrow(wire);
-        accounts = [...(accounts ?? []), ...d.accountKeys.map((k) => bs58.encode(k))];
+        accounts = [...(accounts ?? []), ...d.parts.staticKeys.map((k) => bs58.encode(k))];
       }
       const lookback = o.lookbackSlots ?? 150;
       if (typeof lookback !== 'number' || !Number.isInteger(lookback) || lookback < 1 || lookback > 150) {

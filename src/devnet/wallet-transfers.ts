@@ -6,9 +6,10 @@
  * cursor is opaque (the record's sequence number) and stays valid while new transfers arrive.
  */
 import bs58 from 'bs58';
-import { isSystemProgram, type DevnetChain } from './chain.js';
+import { isSystemProgram, transferLamportsOf } from '../solana/fast-rules.js';
+import type { DevnetChain } from './chain.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from './types.js';
-import { decodeWire } from './chain.js';
+import { parseSubmitted } from './chain.js';
 
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
@@ -43,16 +44,16 @@ export function transfersOf(
   tx: ExecutedTransaction,
 ): { from: string; to: string; mint: string; raw: bigint; decimals: number; symbol: string }[] {
   if (tx.err !== null) return [];
-  const d = decodeWire(tx.wire);
+  const { parts } = parseSubmitted(tx.wire);
   const out: { from: string; to: string; mint: string; raw: bigint; decimals: number; symbol: string }[] = [];
-  for (const ix of d.instructions) {
-    const program = d.accountKeys[ix.programIdIndex];
+  for (const ix of parts.instructions) {
+    const program = parts.staticKeys[ix.programIdIndex];
     if (!program) continue;
     const data = ix.data;
     const key = (i: number) => tx.accountKeys[ix.accounts[i]!];
     if (isSystemProgram(program)) {
-      if (data.length === 12 && data[0] === 2 && data[1] === 0 && data[2] === 0 && data[3] === 0 && ix.accounts.length >= 2) {
-        const raw = new DataView(data.buffer, data.byteOffset + 4, 8).getBigUint64(0, true);
+      const raw = ix.accounts.length >= 2 ? transferLamportsOf(data) : undefined;
+      if (raw !== undefined) {
         const from = key(0);
         const to = key(1);
         if (from && to) out.push({ from, to, mint: NATIVE_MINT, raw, decimals: 9, symbol: 'SOL' });

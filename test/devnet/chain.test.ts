@@ -1,6 +1,6 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import bs58 from 'bs58';
-import { BLOCKHASH_VALIDITY, createChain, decodeWire, DEFAULT_FINALIZE_SLOTS, type DevnetChain } from '../../src/devnet/chain.js';
+import { BLOCKHASH_VALIDITY, createChain, DEFAULT_FINALIZE_SLOTS, parseSubmitted, type DevnetChain } from '../../src/devnet/chain.js';
 import { CairnError } from '../../src/errors.js';
 import { buildTx, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from './helpers.js';
 
@@ -16,15 +16,15 @@ function manualChain(): { chain: DevnetChain; payer: TestKeypair } {
   return { chain, payer };
 }
 
-describe('decodeWire', () => {
+describe('parseSubmitted', () => {
   it('decodes a legacy transfer and names the field on garbage', () => {
     const payer = newKeypair();
     const wire = buildTx({ payer, blockhash: bs58.encode(new Uint8Array(32).fill(1)), cuPrice: 5 });
-    const d = decodeWire(wire);
-    expect(d.version).toBe('legacy');
+    const d = parseSubmitted(wire);
+    expect(d.parts.version).toBe('legacy');
     expect(d.signatures).toHaveLength(1);
-    expect(bs58.encode(d.accountKeys[0]!)).toBe(payer.publicKey.toBase58());
-    expect(d.instructions).toHaveLength(2);
+    expect(bs58.encode(d.parts.staticKeys[0]!)).toBe(payer.publicKey.toBase58());
+    expect(d.parts.instructions).toHaveLength(2);
     // What the sender's parser says of each (the devnet decodes with it), and one it takes but the
     // service does not: a message with no signature at all.
     const unsigned = Uint8Array.from([0, 0, 0, 0, 0, ...new Uint8Array(32), 0]);
@@ -36,7 +36,7 @@ describe('decodeWire', () => {
     ];
     for (const [bad, says] of cases) {
       try {
-        decodeWire(bad);
+        parseSubmitted(bad);
         expect.unreachable();
       } catch (e) {
         expect(e).toBeInstanceOf(CairnError);
