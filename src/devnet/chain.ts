@@ -16,7 +16,6 @@
  * state, so under a burst a second LiteSVM pre-verifies queued transactions off the main thread (see
  * `createSignatureVerifier`); execution itself stays here, in order, at the slot boundary.
  */
-import { createPrivateKey, createPublicKey, sign as edSign } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { base58TooLong } from '../base58-bound.js';
@@ -25,6 +24,7 @@ import { CairnError, InputError } from '../errors.js';
 import { address58, base58Bytes, encodeBase58 } from '../solana/base58.js';
 import { isComputeBudgetProgram } from '../solana/fast-rules.js';
 import { transferInstruction } from '../solana/instructions.js';
+import { signerFromSecretKey } from '../solana/signer.js';
 import { compileMessage, parseTransaction, signMessageParts, type ParsedTransaction } from '../solana/wire.js';
 import type { Chain, Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
 
@@ -146,9 +146,7 @@ export function txErrorToJson(e: unknown): unknown {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Signing helpers (the devnet's own faucet and authority sign with node:crypto's ed25519)
-
-const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+// Signing helpers (the devnet's own faucet and authority sign with the solana layer's signer)
 
 export interface DevnetKeypair {
   address: string;
@@ -158,23 +156,16 @@ export interface DevnetKeypair {
   sign(message: Uint8Array): Uint8Array;
 }
 
-/** A keypair from a 32-byte seed. */
+/** A keypair from a 32-byte seed, made by the solana layer's signer (the sender's). */
 export function keypairFromSeed(seed: Uint8Array): DevnetKeypair {
   if (seed.length !== 32) throw new InputError('seed', `expected 32 bytes, got ${seed.length}`);
-  const der = new Uint8Array(48);
-  der.set(PKCS8_ED25519_PREFIX);
-  der.set(seed, 16);
-  const key = createPrivateKey({ key: Buffer.from(der), format: 'der', type: 'pkcs8' });
-  const spki = createPublicKey(key).export({ format: 'der', type: 'spki' });
-  const publicKey = new Uint8Array(spki.subarray(spki.length - 32));
-  const secretKey = new Uint8Array(64);
-  secretKey.set(seed);
-  secretKey.set(publicKey, 32);
+  const signer = signerFromSecretKey(seed, 'seed');
   return {
-    address: encodeBase58(publicKey),
-    publicKey,
-    secretKey,
-    sign: (m) => new Uint8Array(edSign(null, m, key)),
+    address: signer.address,
+    publicKey: signer.publicKey,
+    secretKey: signer.secretKey(),
+    // A plain Uint8Array, as before (node:crypto answers a Buffer).
+    sign: (m) => new Uint8Array(signer.sign(m)),
   };
 }
 
