@@ -16,7 +16,7 @@ import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js';
 import jsSha3 from 'js-sha3';
 import { createKeccak } from 'hash-wasm';
 import { availableKeccakKernels, keccakBackend, keccakVerifyBatch, type KeccakKernel } from '../src/merkle/hash/keccak.js';
-import { loadNative } from '../src/merkle/hash/native.js';
+import { loadNative } from '../src/addon.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../src/merkle/asset.js';
 import { measure as measureOn } from './_measure.js';
 

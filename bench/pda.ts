@@ -13,7 +13,7 @@ import { PublicKey } from '@solana/web3.js';
 import { measure } from './_measure.js';
 import { assetIdPda, BUBBLEGUM_PROGRAM_ID, verifyAssetLeaf } from '../src/merkle/asset-leaf.js';
 import { pdaBackend, setPdaBackend, type PdaBackend } from '../src/merkle/hash/pda.js';
-import { loadNative } from '../src/merkle/hash/native.js';
+import { loadNative } from '../src/addon.js';
 import { kinds } from '../src/merkle/kinds.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

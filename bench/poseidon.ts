@@ -24,7 +24,7 @@ import {
   setPoseidonBackend,
   type PoseidonBackend,
 } from '../src/merkle/hash/poseidon.js';
-import { loadNativeWithReason } from '../src/merkle/hash/native.js';
+import { loadNativeWithReason } from '../src/addon.js';
 import { loadPoseidonWasm } from '../src/merkle/hash/poseidon-wasm.js';
 import { BN254_R, poseidonParams } from '../src/merkle/hash/poseidon-params.js';
 import { measure as measureOn } from './_measure.js';

@@ -11,7 +11,7 @@
  * members someone reads, so the kinds' own `looksLike` tests run unchanged on it.
  */
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
-import { loadNative } from '../merkle/hash/native.js';
+import { loadNative } from '../addon.js';
 import { parseLossless } from './lossless.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
 import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from './tape-format.js';

@@ -10,7 +10,7 @@ import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { base58TooLong } from '../base58-bound.js';
 import { b58Decode32Bytes, b58Decode32IntoJs } from '../solana/base58.js';
-import { loadNative } from './hash/native.js';
+import { loadNative } from '../addon.js';
 import { parseLossless } from '../json/lossless.js';
 import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
 

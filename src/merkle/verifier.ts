@@ -13,7 +13,7 @@ import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from '.
 import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, hasRememberedTape, scanJson } from '../json/tape.js';
-import { loadNative } from './hash/native.js';
+import { loadNative } from '../addon.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 import { joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';

@@ -13,8 +13,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
 import { kinds, packItem } from '../../src/merkle/kinds.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
-import { loadNative } from '../../src/merkle/hash/native.js';
-import { nativeLoadError } from '../../src/merkle/hash/native.js';
+import { loadNative } from '../../src/addon.js';
+import { nativeLoadError } from '../../src/addon.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { itemsOf, outcome } from './json-fixtures.js';
 

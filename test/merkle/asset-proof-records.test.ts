@@ -14,7 +14,7 @@ import { BatchWriter } from '../../src/merkle/codec.js';
 import { kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
 import { nativeAssetProofPacker, nativeAssetProofRecords } from '../../src/merkle/json/asset-proof.js';
 import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
-import { nativeLoadError } from '../../src/merkle/hash/native.js';
+import { nativeLoadError } from '../../src/addon.js';
 import { parseAssetProof, verifyAssetProof } from '../../src/merkle/asset.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 

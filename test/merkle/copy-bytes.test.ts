@@ -5,7 +5,7 @@
  * large response verified from a Buffer must give the answer of the same response read in place.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadNative } from '../../src/merkle/hash/native.js';
+import { loadNative } from '../../src/addon.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { mulberry32 } from '../../src/devnet/chain.js';
 import { bytes, itemsOf, mutate } from './json-fixtures.js';

@@ -12,7 +12,7 @@ import { ed25519 } from '@noble/curves/ed25519.js';
 import { PublicKey } from '@solana/web3.js';
 import { CairnError } from '../../src/errors.js';
 import { findPdaInto, isOnCurve, pdaBackend, setPdaBackend, MAX_PDA_PREIMAGE, type PdaBackend } from '../../src/merkle/hash/pda.js';
-import { loadNative } from '../../src/merkle/hash/native.js';
+import { loadNative } from '../../src/addon.js';
 
 const P = 2n ** 255n - 19n;
 const le = (x: bigint, signBit = false): Uint8Array => {

@@ -14,7 +14,7 @@ import {
   setPoseidonBackend,
   type PoseidonBackend,
 } from '../../src/merkle/hash/poseidon.js';
-import { loadNative } from '../../src/merkle/hash/native.js';
+import { loadNative } from '../../src/addon.js';
 
 const be = (x: bigint): Uint8Array => new Uint8Array(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');

@@ -16,7 +16,7 @@ import {
   setPoseidonBackend,
   type PoseidonBackend,
 } from '../../src/merkle/hash/poseidon.js';
-import { loadNativeWithReason } from '../../src/merkle/hash/native.js';
+import { loadNativeWithReason } from '../../src/addon.js';
 import { loadPoseidonWasm } from '../../src/merkle/hash/poseidon-wasm.js';
 import { CairnError } from '../../src/errors.js';
 

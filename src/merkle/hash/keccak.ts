@@ -10,7 +10,7 @@
  * `InputError` naming the parameter; the kernels behind them trust their input.
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors.js';
-import { loadNativeWithReason, type NativeBindings } from './native.js';
+import { loadNativeWithReason, type NativeBindings } from '../../addon.js';
 import { keccak256Js, keccakPathRootJs } from './keccak-js.js';
 import { createKeccakWasmKernel } from './keccak-wasm.js';
 import type { KeccakKernel } from './keccak-kernel.js';

@@ -11,7 +11,7 @@
 import * as nodeCrypto from 'node:crypto';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
-import { loadNativeWithReason } from './native.js';
+import { loadNativeWithReason } from '../../addon.js';
 import { backendChoice, instantiateKernel, ioView, type Backend, type KernelExports } from './backend-choice.js';
 
 export type PdaBackend = Backend;

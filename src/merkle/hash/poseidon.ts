@@ -12,7 +12,7 @@
 import { CairnError, ErrorCodes } from '../../errors.js';
 import { BN254_R } from './poseidon-params.js';
 import { poseidonBigInt } from './poseidon-js.js';
-import { loadNativeWithReason } from './native.js';
+import { loadNativeWithReason } from '../../addon.js';
 import { loadPoseidonWasm } from './poseidon-wasm.js';
 import type { PoseidonKernel } from './poseidon-kernel.js';
 import { backendChoice, type Backend } from './backend-choice.js';

@@ -13,7 +13,7 @@
  * `CAIRN_ASSET_PROOF_JSON=parse` turns the packer off.
  */
 import type { BatchWriter } from '../codec.js';
-import { loadNative } from '../hash/native.js';
+import { loadNative } from '../../addon.js';
 import { keccakBackend } from '../hash/keccak.js';
 
 /**

@@ -91,7 +91,7 @@ let loaded: NativeLoad | undefined;
 
 /** The package root: this file sits at src/merkle/hash/ (or dist/merkle/hash/ once compiled). */
 function packageRoot(): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+  return join(dirname(fileURLToPath(import.meta.url)), '..');
 }
 
 /**
