@@ -18,7 +18,7 @@ import { createKeccak } from 'hash-wasm';
 import { availableKeccakKernels, keccakBackend, keccakVerifyBatch, type KeccakKernel } from '../src/merkle/hash/keccak.js';
 import { loadNative } from '../src/addon.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../src/merkle/asset.js';
-import { measure as measureOn } from './_measure.js';
+import { measure as measureOn } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');

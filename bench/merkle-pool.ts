@@ -3,7 +3,7 @@
  * 1 and 2 worker threads, from the JSON the service returns to ordered verdicts, next to the peer
  * libraries verifying the same proofs on one thread; then 100,000 asset proofs streamed through
  * `verifyStream` with the peak RSS sampled. Inputs are the shipped vectors repeated to size, except
- * asset proofs: those are distinct valid proofs shaped like the shipped ones (bench/_distinct-proofs.ts
+ * asset proofs: those are distinct valid proofs shaped like the shipped ones (bench/lib/distinct-proofs.ts
  * says why; `--repeated` uses the two shipped ones over and over instead). Every verdict is checked to
  * be valid (a benchmark that verifies nothing would be fast).
  *
@@ -31,7 +31,7 @@ import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
 import { kinds, type KindName } from '../src/merkle/kinds.js';
 import { poseidonBackend } from '../src/merkle/hash/poseidon.js';
 import { keccakBackend } from '../src/merkle/hash/keccak.js';
-import { distinctAssetProofs } from './_distinct-proofs.js';
+import { distinctAssetProofs } from './lib/distinct-proofs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const V = join(root, 'test/vectors');
@@ -444,7 +444,7 @@ async function main(): Promise<void> {
     '',
     REPEATED
       ? 'Asset proofs: the two shipped proofs, repeated (`--repeated`).'
-      : 'Asset proofs: distinct valid proofs shaped like the two shipped ones (bench/_distinct-proofs.ts: repeating two proofs lets the branch predictor learn them and flatters branchy code); the other kinds: the shipped vectors, repeated.',
+      : 'Asset proofs: distinct valid proofs shaped like the two shipped ones (bench/lib/distinct-proofs.ts: repeating two proofs lets the branch predictor learn them and flatters branchy code); the other kinds: the shipped vectors, repeated.',
     '',
     'Each kind is timed with its items handed over up to four ways: **objects** (already parsed by the caller), **bytes** (the response body as received, in a Buffer: the main thread scans the text and copies it to shared memory as batches go out, the workers parse the items), **shared** (the same body in a SharedArrayBuffer, as `client.callRaw` returns it: read in place) and **parsed** (the body parsed with `JSON.parse` on the main thread inside the timed call, then verified as objects — what a caller holding the body would do without the bytes path); and **table** / **shared-table**: the bytes and shared forms answered by `verifyTable` (counts, codes and ids as the workers sent them, a verdict object made only when read) instead of `verify` (a verdict object per item).',
     '',

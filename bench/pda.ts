@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PublicKey } from '@solana/web3.js';
-import { measure } from './_measure.js';
+import { measure } from './lib/measure.js';
 import { assetIdPda, BUBBLEGUM_PROGRAM_ID, verifyAssetLeaf } from '../src/merkle/asset-leaf.js';
 import { pdaBackend, setPdaBackend, type PdaBackend } from '../src/merkle/hash/pda.js';
 import { loadNative } from '../src/addon.js';

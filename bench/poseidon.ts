@@ -27,7 +27,7 @@ import {
 import { loadNativeWithReason } from '../src/addon.js';
 import { loadPoseidonWasm } from '../src/merkle/hash/poseidon-wasm.js';
 import { BN254_R, poseidonParams } from '../src/merkle/hash/poseidon-params.js';
-import { measure as measureOn } from './_measure.js';
+import { measure as measureOn } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');

@@ -2,7 +2,8 @@
  * `npm run bench`: runs every benchmark family in bench/ one after the other (never in parallel: they
  * measure a 2-core machine) and gathers their Markdown tables into bench/results/SUMMARY.md.
  * Each family is a standalone script writing bench/results/<name>.{json,md}; pass names to run a subset:
- * `npm run bench -- keccak poseidon`.
+ * `npm run bench -- keccak poseidon`. A family is a file directly in bench/; bench/lib/ holds what they
+ * share and bench/tools/ the investigation scripts, run by hand (`npx tsx bench/tools/<name>.ts`).
  */
 import { readdirSync, readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +17,7 @@ mkdirSync(results, { recursive: true });
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 const all = readdirSync(here)
-  .filter((f) => f.endsWith('.ts') && f !== 'run.ts' && !f.startsWith('_'))
+  .filter((f) => f.endsWith('.ts') && f !== 'run.ts')
   .map((f) => f.slice(0, -3))
   .sort();
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -100,7 +100,7 @@ console.table(overhead.map((o) => ({ task: o.name, 'mean ms': o.meanMs.toFixed(4
 
 // ------------------------------------------------------------------ 2. end to end
 async function startDevnetProcess(funded: string[]): Promise<{ url: string; wsUrl: string; stop: () => Promise<void> }> {
-  const p = spawn(process.execPath, ['--import', 'tsx', join(here, '_sender-devnet.ts')], {
+  const p = spawn(process.execPath, ['--import', 'tsx', join(here, 'lib', 'sender-devnet.ts')], {
     env: { ...process.env, FUNDED: funded.join(','), SLOT_MS: '100' },
     stdio: ['pipe', 'pipe', 'inherit'],
   });

@@ -1,3 +1,4 @@
+/** Tool: what hostile JSON (huge literals, deep nesting) costs each JSON reader, in ms per MB. */
 /**
  * What hostile JSON costs each reader the client and verifier use, in ms per MB of text: a 20 MB
  * integer literal, a 20 MB float, a 20 MB string, 100,000 levels of nesting, and (for scale) a real

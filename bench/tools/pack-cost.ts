@@ -1,25 +1,23 @@
+/** Tool: what packing a parsed item for the workers costs the calling thread. */
 /**
- * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): what
- * packing a parsed item for the workers costs the calling thread, the serial part of `verify` on
+ * What packing a parsed item for the workers costs the calling thread, the serial part of `verify` on
  * parsed objects. It packs copies of every vector item of the kind (structuredClone: no string shared
  * between items) in batches, as `verify` does, and prints the median µs per item over 15 runs.
  *
- * `npx tsx bench/_pack-cost.ts [--kind asset-leaf] [--items 20000]`
+ * `npx tsx bench/tools/pack-cost.ts [--kind asset-leaf] [--items 20000]`
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { getKind, packItem } from '../src/merkle/kinds.js';
-import { BatchWriter } from '../src/merkle/codec.js';
+import { getKind, packItem } from '../../src/merkle/kinds.js';
+import { BatchWriter } from '../../src/merkle/codec.js';
+import { argString } from '../lib/args.js';
 
-const argOf = (name: string, dflt: string): string => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? String(process.argv[i + 1]) : dflt;
-};
+const argOf = (name: string, dflt: string): string => argString(name) ?? dflt;
 const spec = getKind(argOf('--kind', 'asset-leaf'));
 const N = Number(argOf('--items', '20000'));
 
 const base: unknown[] = [];
 for (const dir of ['das', 'bubblegum', 'photon']) {
-  const at = new URL(`../test/vectors/${dir}/`, import.meta.url);
+  const at = new URL(`../../test/vectors/${dir}/`, import.meta.url);
   for (const f of readdirSync(at).filter((x) => x.endsWith('.json'))) {
     try {
       for (const { item } of spec.extract(JSON.parse(readFileSync(new URL(f, at), 'utf8')))) if (item !== null) base.push(item);

@@ -1,7 +1,7 @@
 /**
- * Shared timing for the micro-benchmarks (not a family itself: files starting with `_` are skipped by
- * bench/run.ts). CPU time of this process, not wall time, because this 2-core machine is shared: the
- * time other processes hold the CPU does not count against the code under test.
+ * Shared timing for the micro-benchmarks (keccak, poseidon, pda). CPU time of this process, not wall
+ * time, because this 2-core machine is shared: the time other processes hold the CPU does not count
+ * against the code under test.
  */
 
 /** CPU time of this process in ms (user + system). */

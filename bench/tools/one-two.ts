@@ -1,6 +1,6 @@
+/** Tool: why 2 threads are not twice 1 for asset proofs (W1, W2, M, R split). */
 /**
- * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): why
- * 2 threads are not twice 1 for asset proofs. A 1-thread and a 2-thread verifier take turns in one
+ * Why 2 threads are not twice 1 for asset proofs. A 1-thread and a 2-thread verifier take turns in one
  * process, verifying the same response; per round it measures the CPU per proof of their worker
  * threads (W1, W2), of the calling thread (M) and of the rest (R: V8's helper threads), and prints the
  * medians with the speedup they allow on two otherwise idle cores:
@@ -10,25 +10,23 @@
  *   speedup = 2 × W1 / (W2 + M + R).
  *
  * W2 / W1 above 1 is the machine's own loss with both cores busy (a bare loop shows it too, see
- * bench/_scaling.ts); (M + R) / W is what the verifier adds.
+ * bench/tools/scaling.ts); (M + R) / W is what the verifier adds.
  *
- * `npx tsx bench/_one-two.ts [--shared] [--table] [--rounds N]` (`--shared`: the body in a
+ * `npx tsx bench/tools/one-two.ts [--shared] [--table] [--rounds N]` (`--shared`: the body in a
  * SharedArrayBuffer, as `client.callRaw` returns it, else a Buffer; `--table`: `verifyTable`, else `verify`).
  */
 import { pbkdf2 } from 'node:crypto';
-import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofBody } from './_distinct-proofs.js';
-import { cpuSplit, threadsCpu } from './_thread-cpu.js';
+import { createVerifier, type Verifier } from '../../src/merkle/verifier.js';
+import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
+import { cpuSplit, threadsCpu } from '../lib/thread-cpu.js';
+import { argNumber, median, hasFlag } from '../lib/args.js';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+const arg = argNumber;
 const ROUNDS = arg('--rounds', 8);
 const VERIFIES = 4;
 const ITEMS = 50_000;
-const shared = process.argv.includes('--shared');
-const table = process.argv.includes('--table');
+const shared = hasFlag('--shared');
+const table = hasFlag('--table');
 const run = (v: Verifier): Promise<unknown> => (table ? v.verifyTable('asset-proof', body) : v.verify('asset-proof', body));
 const body = distinctAssetProofBody(ITEMS, shared);
 
@@ -43,7 +41,6 @@ const oneThreads = newThreads(before);
 const two = createVerifier({ threads: 2 });
 await run(two);
 const twoThreads = newThreads(new Set([...before, ...oneThreads]));
-const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
 try {
   for (let i = 0; i < 2; i++) {
     await run(one);

@@ -1,6 +1,6 @@
+/** Tool: does `verify` scale from 1 to 2 threads as well as a bare loop does at the same moments? */
 /**
- * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): does
- * `verify` scale from 1 to 2 threads as well as this machine lets a bare loop scale, at the same
+ * Does `verify` scale from 1 to 2 threads as well as this machine lets a bare loop scale, at the same
  * moments? On a shared host neither reaches ×2, and the load swings within seconds, so each round runs
  * four things back to back — a bare loop on 1 and on 2 worker threads, then `verify` of the same
  * asset-proof response on a 1-thread and a 2-thread verifier. It prints both medians, verify's speedup
@@ -8,22 +8,20 @@
  * round still meet different load: a ratio above 1 only means the loop met more of it, so this tells
  * "about as well as the machine allows", not an idle machine's figure.
  *
- * `npx tsx bench/_scaling.ts [--rounds N] [--items N] [--shared]` (`--shared`: the body in a
+ * `npx tsx bench/tools/scaling.ts [--rounds N] [--items N] [--shared]` (`--shared`: the body in a
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer, copied to shared memory by the
- * verifier). Asset proofs are distinct ones (bench/_distinct-proofs.ts).
+ * verifier). Asset proofs are distinct ones (bench/lib/distinct-proofs.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofBody } from './_distinct-proofs.js';
+import { createVerifier, type Verifier } from '../../src/merkle/verifier.js';
+import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
+import { argNumber, hasFlag, median } from '../lib/args.js';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+const arg = argNumber;
 const ROUNDS = arg('--rounds', 15);
 const ITEMS = arg('--items', 50_000);
-const shared = process.argv.includes('--shared');
-const table = process.argv.includes('--table');
+const shared = hasFlag('--shared');
+const table = hasFlag('--table');
 
 const body = distinctAssetProofBody(ITEMS, shared);
 const run = (v: Verifier): Promise<unknown> => (table ? v.verifyTable('asset-proof', body) : v.verify('asset-proof', body));
@@ -63,10 +61,9 @@ try {
     loopX.push((2 * l1) / l2);
     verifyX.push(t1 / t2);
   }
-  const med = (x: number[]): number => [...x].sort((p, q) => p - q)[x.length >> 1]!;
-  const rel = med(verifyX.map((x, i) => x / loopX[i]!));
+  const rel = median(verifyX.map((x, i) => x / loopX[i]!));
   console.log(
-    `asset-proof ${shared ? 'shared' : 'bytes'}${table ? ' → table' : ''}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${med(loopX).toFixed(2)}, verify 2T ×${med(verifyX).toFixed(2)} (medians); ` +
+    `asset-proof ${shared ? 'shared' : 'bytes'}${table ? ' → table' : ''}, ${ITEMS} proofs, ${ROUNDS} rounds: bare loop 2T ×${median(loopX).toFixed(2)}, verify 2T ×${median(verifyX).toFixed(2)} (medians); ` +
       `verify/loop per round, median ${rel.toFixed(2)}; verify ≥ ×1.8 in ${verifyX.filter((x) => x >= 1.8).length} of ${ROUNDS} rounds (loop: ${loopX.filter((x) => x >= 1.8).length})`,
   );
 } finally {

@@ -3,7 +3,7 @@
  * not share one with the server), with the payers from FUNDED (comma-separated base58) funded at
  * genesis. Prints `url <URL>` once listening; stops on SIGTERM or when stdin closes.
  */
-import { startDevnet } from '../src/devnet/index.js';
+import { startDevnet } from '../../src/devnet/index.js';
 
 const funded = (process.env.FUNDED ?? '').split(',').filter(Boolean);
 const devnet = await startDevnet({

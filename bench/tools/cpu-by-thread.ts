@@ -1,6 +1,6 @@
+/** Tool: CPU per asset proof by thread (calling thread, workers, V8 helpers) while a 2-thread verifier runs alone. */
 /**
- * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): where
- * the CPU goes while a 2-thread verifier checks 50,000 asset proofs, by thread (Linux schedstat), in a
+ * Where the CPU goes while a 2-thread verifier checks 50,000 asset proofs, by thread (Linux schedstat), in a
  * process that runs nothing else. bench/merkle-pool.ts interleaves 0, 1 and 2 threads in one process,
  * so the collector's work left by one round's garbage is done, and counted, in another's; here every
  * verify is a 2-thread one.
@@ -10,23 +10,21 @@
  * collection), and the 2-thread speedup those figures allow on two otherwise idle cores,
  * max(W, A/2) / max(A/2, M, W/2) with A = all, M = main, W = workers (see bench/merkle-pool.ts).
  *
- * `npx tsx bench/_cpu-by-thread.ts [--shared] [--rounds N] [--verifies N]` (`--shared`: the body in a
+ * `npx tsx bench/tools/cpu-by-thread.ts [--shared] [--rounds N] [--verifies N]` (`--shared`: the body in a
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer).
  */
 import { pbkdf2 } from 'node:crypto';
-import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofBody } from './_distinct-proofs.js';
-import { cpuSplit, threadsCpu } from './_thread-cpu.js';
+import { createVerifier } from '../../src/merkle/verifier.js';
+import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
+import { cpuSplit, threadsCpu } from '../lib/thread-cpu.js';
+import { argNumber, hasFlag } from '../lib/args.js';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+const arg = argNumber;
 const ROUNDS = arg('--rounds', 5);
 const VERIFIES = arg('--verifies', 6);
 const ITEMS = 50_000;
 
-const body = distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
+const body = distinctAssetProofBody(ITEMS, hasFlag('--shared'));
 
 // libuv's pool first, so that none of its threads is taken for a worker.
 await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
@@ -51,7 +49,7 @@ try {
     );
   }
   bounds.sort((p, q) => p - q);
-  console.log(`asset-proof ${process.argv.includes('--shared') ? 'shared' : 'bytes'}: 2-thread CPU bound, median of ${ROUNDS} rounds ×${bounds[ROUNDS >> 1]!.toFixed(2)} (×${bounds[0]!.toFixed(2)}–${bounds[ROUNDS - 1]!.toFixed(2)})`);
+  console.log(`asset-proof ${hasFlag('--shared') ? 'shared' : 'bytes'}: 2-thread CPU bound, median of ${ROUNDS} rounds ×${bounds[ROUNDS >> 1]!.toFixed(2)} (×${bounds[0]!.toFixed(2)}–${bounds[ROUNDS - 1]!.toFixed(2)})`);
 } finally {
   await v.close();
 }

@@ -1,30 +1,28 @@
+/** Tool: a worker's CPU, helper CPU and allocation per item on the bytes path, no pool. */
 /**
- * A profiling tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): what a
- * worker does per item on the bytes path, alone on this thread — `verifyJsonBatch` over a response body
+ * What a worker does per item on the bytes path, alone on this thread — `verifyJsonBatch` over a response body
  * in the pool's batch sizes, no pool, no messages. For each kind it reports:
  * - µs of this thread's CPU per item (median of the rounds),
  * - CPU per item of V8's helper threads (they run the collectors' parallel work: with every core
  *   verifying, that is time taken from the workers), from /proc/self/task/<tid>/schedstat,
  * - bytes allocated per item, garbage included (the sampling heap profiler with collected objects kept).
  *
- * `npx tsx bench/_worker-path.ts [--kinds asset-proof,asset-leaf] [--items N] [--batch N] [--repeated]`
+ * `npx tsx bench/tools/worker-path.ts [--kinds asset-proof,asset-leaf] [--items N] [--batch N] [--repeated]`
  * (Linux for the helper CPU; `--batch` overrides the kinds' batch size). Asset proofs are distinct ones
- * (bench/_distinct-proofs.ts), or the two shipped ones repeated with `--repeated`.
+ * (bench/lib/distinct-proofs.ts), or the two shipped ones repeated with `--repeated`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
-import { kinds, type KindName } from '../src/merkle/kinds.js';
-import { extractJson, type JsonItems } from '../src/merkle/json/extract.js';
-import { packJsonBatch, verifyJsonBatch } from '../src/merkle/json/batch.js';
-import { distinctAssetProofs } from './_distinct-proofs.js';
+import { kinds, type KindName } from '../../src/merkle/kinds.js';
+import { extractJson, type JsonItems } from '../../src/merkle/json/extract.js';
+import { packJsonBatch, verifyJsonBatch } from '../../src/merkle/json/batch.js';
+import { distinctAssetProofs } from '../lib/distinct-proofs.js';
+import { argString, hasFlag } from '../lib/args.js';
 
-const V = join(dirname(fileURLToPath(import.meta.url)), '..', 'test', 'vectors');
-const arg = (name: string): string | undefined => {
-  const i = process.argv.indexOf(name);
-  return i > 0 ? process.argv[i + 1] : undefined;
-};
+const V = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test', 'vectors');
+const arg = argString;
 const files = (dir: string, keep: (f: string) => boolean): string[] => readdirSync(join(V, dir)).filter(keep).map((f) => join(V, dir, f));
 const sources: Record<KindName, string[]> = {
   'asset-proof': files('bubblegum', (f) => f.startsWith('mpl_')),
@@ -63,7 +61,7 @@ for (const kind of wanted) {
     }
   }
   const n = Number(arg('--items') ?? (kind === 'asset-proof' ? 40_000 : 4_000));
-  const items = kind === 'asset-proof' && !process.argv.includes('--repeated') ? distinctAssetProofs(base, n) : Array.from({ length: n }, (_, i) => base[i % base.length]);
+  const items = kind === 'asset-proof' && !hasFlag('--repeated') ? distinctAssetProofs(base, n) : Array.from({ length: n }, (_, i) => base[i % base.length]);
   const body = Buffer.from(JSON.stringify(items));
   const found = extractJson(spec, body, { parseBelow: 0 }) as JsonItems;
   const batches: ArrayBuffer[] = [];

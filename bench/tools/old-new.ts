@@ -1,6 +1,6 @@
+/** Tool: old/new time of `verify` against another git worktree, interleaved in one process. */
 /**
- * A measuring tool, not a benchmark family (files starting with `_` are skipped by bench/run.ts): is
- * this tree's `verify` faster than another version's, on this loaded host? Both verifiers run in one
+ * Is this tree's `verify` faster than another version's, on this loaded host? Both verifiers run in one
  * process and take turns (the order alternating), so they meet the same load; it prints the median and
  * mean (95% interval) of old/new time over the pairs. Separate runs of each, minutes apart, differ by
  * more than most changes do here.
@@ -8,27 +8,25 @@
  * The other version is a git worktree with its own native build:
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   (cd /tmp/old && node scripts/build-native.mjs)
- *   npx tsx bench/_old-new.ts /tmp/old [--threads N] [--pairs N] [--items N] [--shared]
+ *   npx tsx bench/tools/old-new.ts /tmp/old [--threads N] [--pairs N] [--items N] [--shared]
  *   git worktree remove --force /tmp/old
  *
- * Input: distinct asset proofs (bench/_distinct-proofs.ts) as response bytes (`--shared`: in a
+ * Input: distinct asset proofs (bench/lib/distinct-proofs.ts) as response bytes (`--shared`: in a
  * SharedArrayBuffer, as `client.callRaw` returns them; `--objects`: parsed). Besides the time, it prints
  * the calling thread's CPU per proof on each side (medians): the part of a verify that does not scale
  * with threads.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createVerifier } from '../src/merkle/verifier.js';
-import { distinctAssetProofBody, distinctAssetProofItems } from './_distinct-proofs.js';
-import { threadCpuNs } from './_thread-cpu.js';
+import { createVerifier } from '../../src/merkle/verifier.js';
+import { distinctAssetProofBody, distinctAssetProofItems } from '../lib/distinct-proofs.js';
+import { threadCpuNs } from '../lib/thread-cpu.js';
+import { argNumber, median, hasFlag } from '../lib/args.js';
 
-const arg = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+const arg = argNumber;
 const oldTree = process.argv[2];
 if (!oldTree || oldTree.startsWith('--')) {
-  console.error('usage: npx tsx bench/_old-new.ts <worktree of the other version> [--threads N] [--pairs N] [--items N] [--shared | --objects]');
+  console.error('usage: npx tsx bench/tools/old-new.ts <worktree of the other version> [--threads N] [--pairs N] [--items N] [--shared | --objects]');
   process.exit(2);
 }
 const THREADS = arg('--threads', 2);
@@ -36,9 +34,9 @@ const PAIRS = arg('--pairs', 40);
 const ITEMS = arg('--items', 50_000);
 
 const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier.ts')).href)) as { createVerifier: typeof createVerifier };
-const objects = process.argv.includes('--objects');
-const input: unknown = objects ? distinctAssetProofItems(ITEMS) : distinctAssetProofBody(ITEMS, process.argv.includes('--shared'));
-const from = objects ? 'parsed objects' : process.argv.includes('--shared') ? 'shared memory' : 'a Buffer';
+const objects = hasFlag('--objects');
+const input: unknown = objects ? distinctAssetProofItems(ITEMS) : distinctAssetProofBody(ITEMS, hasFlag('--shared'));
+const from = objects ? 'parsed objects' : hasFlag('--shared') ? 'shared memory' : 'a Buffer';
 const mainCpu = (): number => threadCpuNs(process.pid);
 
 const fresh = createVerifier({ threads: THREADS });
@@ -66,7 +64,6 @@ try {
     sums[1]! += t[1]!;
   }
   ratios.sort((x, y) => x - y);
-  const median = (a: number[]): number => [...a].sort((x, y) => x - y)[a.length >> 1]!;
   const mean = ratios.reduce((x, y) => x + y, 0) / ratios.length;
   const sd = Math.sqrt(ratios.reduce((x, y) => x + (y - mean) ** 2, 0) / Math.max(1, ratios.length - 1));
   console.log(

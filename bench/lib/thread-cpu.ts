@@ -1,6 +1,5 @@
 /**
- * CPU time by thread for the measuring tools (Linux: /proc/self/task/<tid>/schedstat). Not a
- * benchmark family (files starting with `_` are skipped by bench/run.ts).
+ * CPU time by thread for the measuring tools in bench/tools/ (Linux: /proc/self/task/<tid>/schedstat).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 

@@ -11,8 +11,8 @@
  * (the same path rule the verifier checks), so every proof is valid and the runs repeat exactly.
  */
 import { readFileSync } from 'node:fs';
-import { toB58 } from '../src/merkle/codec.js';
-import { keccakPathRoot } from '../src/merkle/hash/keccak.js';
+import { toB58 } from '../../src/merkle/codec.js';
+import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
 
 type ProofJson = { root: string; proof: string[]; node_index: number; leaf: string; tree_id: string };
 
@@ -61,7 +61,7 @@ export function distinctAssetProofs(shapes: readonly unknown[], n: number, seed 
 /** `n` distinct parsed proofs shaped like the two shipped ones (canopy 9 and canopy 0), as the measuring tools verify them. */
 export function distinctAssetProofItems(n: number): ProofJson[] {
   const shapes = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json'].map(
-    (f) => (JSON.parse(readFileSync(new URL(`../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
+    (f) => (JSON.parse(readFileSync(new URL(`../../test/vectors/bubblegum/${f}`, import.meta.url), 'utf8')) as { getAssetProof: unknown }).getAssetProof,
   );
   return distinctAssetProofs(shapes, n);
 }
