@@ -12,45 +12,22 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { createClient } from '../rpc/client.js';
 import { sleep } from '../rpc/retry.js';
 import { AbortError, BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
 import { linkSignals, senderAbortError } from './abort.js';
 import { createBuilder, planFromJournal, planToJournal, prepareInput, type Built, type Prepared, type SendInput } from './build.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm.js';
+import { senderClient, type EndpointConfig } from './endpoint.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
 import { errorFromJournal, journalFailure, journalWriteError, type KnownState } from './journal-error.js';
 import { isTerminal, openJournal, type IntentView, type Journal, type JournalRecord } from './journal.js';
-import { logsOf, toNumber, type Commitment, type SenderRpc } from './rpc.js';
+import { logsOf, toNumber, type Commitment } from './rpc.js';
 import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
 import { createSignatureOwners } from './signature-owners.js';
-import { rankSenders, SENDER_REGIONS, submitOnce } from './submit.js';
+import { submitOnce } from './submit.js';
 
-export interface SenderConfig extends SenderOptions {
-  /**
-   * The RPC client (`createClient(...)` from src/rpc/client.ts, or anything with the same methods).
-   * When absent, the sender creates one from `url` / `baseUrl` / `senderUrl` / `apiKey` (CAIRN_*
-   * environment, default: the local devnet) and closes it on `close()`.
-   */
-  client?: SenderRpc;
-  url?: string;
-  baseUrl?: string;
-  senderUrl?: string;
-  /**
-   * Region choice for a client the sender creates: a region name of `SENDER_REGIONS` ('fra', 'ams',
-   * …), or a list of candidate sender hosts of which the lowest `/ping` round trip wins (timed once,
-   * before the first request). Ignored when `client` is given.
-   */
-  region?: string;
-  senderUrls?: readonly string[];
-  apiKey?: string;
-  /** For a client the sender creates: send the key over plain http to a non-loopback host (refused otherwise). */
-  allowInsecureKey?: boolean;
-  /** For a client the sender creates: the overall deadline of one call, retries included (ms, default 60,000). */
-  deadlineMs?: number;
-  /** Close the client on `close()` (default: true only for a client the sender created). */
-  ownsClient?: boolean;
+export interface SenderConfig extends SenderOptions, EndpointConfig {
   /** Signers `resume()` may use to re-sign expired intents (looked up by address). */
   signers?: readonly SignerInput[];
   /** Ping `/fast` when idle for this long (ms), to keep the connection warm; 0 = off (default). */
@@ -162,14 +139,6 @@ const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byt
  */
 export function createSender(config: SenderConfig): Sender {
   if (!config || typeof config !== 'object') throw new InputError('config', 'expected an object');
-  const endpointOpts = {
-    ...(config.url ? { url: config.url } : {}),
-    ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
-    ...(config.senderUrl ? { senderUrl: config.senderUrl } : {}),
-    ...(config.apiKey ? { apiKey: config.apiKey } : {}),
-    ...(config.allowInsecureKey !== undefined ? { allowInsecureKey: config.allowInsecureKey } : {}),
-    ...(config.deadlineMs !== undefined ? { deadlineMs: config.deadlineMs } : {}),
-  };
   // Validate everything first: nothing (no client, no ping) is started for a sender that fails here.
   const cfg = resolveSenderConfig(config);
   const warmMs = config.warmMs ?? 0;
@@ -183,27 +152,7 @@ export function createSender(config: SenderConfig): Sender {
   const life = new AbortController();
   // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
   setMaxListeners(0, life.signal);
-  let rpc: SenderRpc;
-  if (config.client) rpc = config.client;
-  else if (config.senderUrls !== undefined) {
-    if (!Array.isArray(config.senderUrls) || config.senderUrls.length === 0) throw new InputError('senderUrls', 'expected a non-empty array of URLs');
-    const urls = [...config.senderUrls];
-    // Time /ping once, lazily: createSender stays synchronous, the first call waits for the choice.
-    // Under the sender's life signal: close() cuts the pings short and no ping leaves after it.
-    const chosen = rankSenders(urls, { samples: 3, signal: life.signal }).then(([best]) =>
-      createClient({ ...endpointOpts, senderUrl: best.rttMs === Infinity ? urls[0] : best.url }),
-    );
-    chosen.catch(() => undefined);
-    rpc = lazyRpc(chosen);
-  } else if (config.region !== undefined) {
-    const url = SENDER_REGIONS[config.region];
-    if (!url) throw new InputError('region', `expected one of ${Object.keys(SENDER_REGIONS).join(', ')}, got ${JSON.stringify(config.region)}`);
-    rpc = createClient({ ...endpointOpts, senderUrl: url });
-  } else rpc = createClient(endpointOpts);
-  const ownsClient = config.ownsClient ?? config.client === undefined;
-  if (!rpc || typeof rpc.sendTransaction !== 'function' || typeof rpc.getSignatureStatuses !== 'function') {
-    throw new InputError('config.client', 'expected an RPC client (createClient from cairn/rpc)');
-  }
+  const { rpc, owns: ownsClient } = senderClient(config, life.signal);
   const events = new SenderEvents();
   const builder = createBuilder(rpc, cfg);
   const tracker = createTracker({ rpc, pollMs: cfg.pollMs });
@@ -733,30 +682,6 @@ export function createSender(config: SenderConfig): Sender {
       if (ownsClient) await rpc.close?.();
     },
   };
-}
-
-/** A SenderRpc whose calls wait for a client that is still being chosen. */
-function lazyRpc(p: Promise<SenderRpc>): SenderRpc {
-  const fwd =
-    (m: keyof SenderRpc) =>
-    async (...args: unknown[]): Promise<unknown> => {
-      const c = await p;
-      return (c[m] as (...a: unknown[]) => Promise<unknown>).apply(c, args);
-    };
-  return {
-    getLatestBlockhash: fwd('getLatestBlockhash'),
-    getBlockHeight: fwd('getBlockHeight'),
-    getSignatureStatuses: fwd('getSignatureStatuses'),
-    getTransaction: fwd('getTransaction'),
-    simulateTransaction: fwd('simulateTransaction'),
-    getPriorityFeeEstimate: fwd('getPriorityFeeEstimate'),
-    sendTransaction: fwd('sendTransaction'),
-    ping: fwd('ping'),
-    close: async () => {
-      const c = await p.catch(() => undefined);
-      await c?.close?.();
-    },
-  } as SenderRpc;
 }
 
 function safeJson(v: unknown): string {
