@@ -11,7 +11,7 @@
  * (the same path rule the verifier checks), so every proof is valid and the runs repeat exactly.
  */
 import { readFileSync } from 'node:fs';
-import { toB58 } from '../../src/merkle/codec.js';
+import { toB58 } from '../../src/merkle/fields.js';
 import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
 
 type ProofJson = { root: string; proof: string[]; node_index: number; leaf: string; tree_id: string };

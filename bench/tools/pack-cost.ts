@@ -8,7 +8,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { getKind, packItem } from '../../src/merkle/kinds.js';
-import { BatchWriter } from '../../src/merkle/codec.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { argString } from '../lib/args.js';
 
 const argOf = (name: string, dflt: string): string => argString(name) ?? dflt;

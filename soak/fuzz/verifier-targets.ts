@@ -11,7 +11,7 @@ import bs58 from 'bs58';
 import fc from 'fast-check';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { kinds, KIND_NAMES, type KindName } from '../../src/merkle/kinds.js';
-import { parseJsonLossless } from '../../src/merkle/codec.js';
+import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
 import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';

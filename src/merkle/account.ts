@@ -9,7 +9,10 @@
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
-import { b58Field, type BatchWriter, equalBytes, FieldError, inField, nodesField, type RecordReader, toB58, u32Field, u32Value, u64Value, uintField } from './codec.js';
+import { b58Field, FieldError, nodesField, toB58, u32Field, u32Value, u64Value, uintField } from './fields.js';
+import type { BatchWriter } from './records/batch-writer.js';
+import { equalBytes, inField } from './bytes.js';
+import type { RecordReader } from './records/record-reader.js';
 
 /** Tree types as the indexer numbers them in `merkleContext.treeType` / `treeContext.treeType`. */
 export const TreeType = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 } as const;

@@ -11,7 +11,10 @@ import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField, keccak256 } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import { TreeType } from './account.js';
-import { b58Field, type BatchWriter, below248, compareBytes, equalBytes, FieldError, inField, nodesField, type RecordReader, toB58, u32Field, u32Value, u64Value, uintField } from './codec.js';
+import { b58Field, FieldError, nodesField, toB58, u32Field, u32Value, u64Value, uintField } from './fields.js';
+import type { BatchWriter } from './records/batch-writer.js';
+import { below248, compareBytes, equalBytes, inField } from './bytes.js';
+import type { RecordReader } from './records/record-reader.js';
 
 /** Heights of the address trees. */
 export const ADDRESS_TREE_HEIGHT = { v1: 26, v2: 40 } as const;

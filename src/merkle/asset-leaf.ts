@@ -15,9 +15,9 @@ import { InputError } from '../errors.js';
 import { equalBytes, keccak256, keccak256Into } from './hash/keccak.js';
 import { findPdaInto } from './hash/pda.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset.js';
-import { b58Decode32Into } from './codec.js';
+import { b58Decode32Into } from './fields.js';
 import { bad, ok, type Verdict } from './verdict.js';
-import type { Projection } from './codec.js';
+import type { Projection } from './records/projection.js';
 
 /** mpl-bubblegum's program id, `BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY`. */
 export const BUBBLEGUM_PROGRAM_ID: Uint8Array = bs58.decode('BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY');
@@ -473,7 +473,7 @@ const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && 
 class FieldProblem extends Error {}
 
 /**
- * Decodes the 32-byte base58 `value` into `out[at..at+32]`: codec.ts's fast decoder, which
+ * Decodes the 32-byte base58 `value` into `out[at..at+32]`: fields.ts's fast decoder, which
  * allocates nothing; what it declines goes through asset.ts's `b58Bytes32`, which gives the same
  * bytes or the error naming `field`.
  */

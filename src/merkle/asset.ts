@@ -13,7 +13,7 @@ import { base58TooLong } from '../base58-bound.js';
 import { InputError } from '../errors.js';
 import { equalBytes, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
 import { emptyNode } from './empty-node.js';
-import { b58Decode32 } from './codec.js';
+import { b58Decode32 } from './fields.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import type { TreeAccount } from './tree-account.js';
 

@@ -4,7 +4,7 @@
  * turns each answer into verdict objects as it arrives (`verdictsOf`); a `VerdictTable` keeps the
  * answers as they are and makes a verdict only when one is asked for.
  */
-import type { KeyedItem } from './codec.js';
+import type { KeyedItem } from './envelopes.js';
 import { decodeVerdict, type KindSpec } from './kinds.js';
 import { NO_ID } from './json/batch.js';
 import type { Verdict } from './verdict.js';

@@ -18,7 +18,9 @@ export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions
 export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
-export { parseJsonLossless, unwrapItems, FieldError, type KeyedItem } from './codec.js';
+export { parseJsonLossless } from './parse-json-lossless.js';
+export { unwrapItems, type KeyedItem } from './envelopes.js';
+export { FieldError } from './fields.js';
 
 // Compressed accounts (Poseidon state trees).
 export {

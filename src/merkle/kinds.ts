@@ -1,7 +1,7 @@
 /**
  * The registry of verify kinds shared by the CLI, the verifier and the workers. A kind knows how to
  * find its items in whatever the service returned (main thread), what an item's id is, how to pack
- * one item into a record (main thread: a cheap copy of its fields, see codec.ts), and how to decode
+ * one item into a record (main thread: a cheap copy of its fields, see records/batch-writer.ts), and how to decode
  * and verify a record (worker). Decoding (base58 above all) runs on the workers because the main
  * thread is the one part of the pipeline that does not scale with threads.
  *
@@ -10,7 +10,10 @@
  */
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { Verdict } from './verdict.js';
-import { FieldError, RecordReader, unwrapItems, type BatchWriter, type KeyedItem } from './codec.js';
+import { FieldError } from './fields.js';
+import { RecordReader } from './records/record-reader.js';
+import { unwrapItems, type KeyedItem } from './envelopes.js';
+import type { BatchWriter } from './records/batch-writer.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from './asset.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker, nativeAssetProofRecords, type JsonManyPacker, type JsonPacker } from './json/asset-proof.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from './asset-leaf.js';

@@ -1,5 +1,5 @@
 /**
- * A small pool of `worker_threads` that verify framed batches (see codec.ts). A FIFO queue in front;
+ * A small pool of `worker_threads` that verify framed batches (see records/format.ts). A FIFO queue in front;
  * each worker is handed up to `depth` batches at once (default 2), so the next one already waits in
  * its port when it finishes one and it never idles while the main thread is busy packing. Batches
  * travel as transferred `ArrayBuffer`s, never copied. A worker that dies fails only the batch it was

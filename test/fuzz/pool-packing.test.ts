@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors.js';
-import { b58Field } from '../../src/merkle/codec.js';
+import { b58Field } from '../../src/merkle/fields.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 
 const inline = createVerifier({ threads: 0 });

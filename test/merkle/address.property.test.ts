@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parseNewAddressProof, verifyNewAddressProof, type NewAddressProof } from '../../src/merkle/address.js';
 import { kinds } from '../../src/merkle/kinds.js';
-import { beToBigint, bigintToBe } from '../../src/merkle/codec.js';
+import { beToBigint, bigintToBe } from '../../src/merkle/bytes.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
 const proofs = [

@@ -15,7 +15,7 @@ import {
 } from '../../src/merkle/address.js';
 import { kinds } from '../../src/merkle/kinds.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import { bigintToBe } from '../../src/merkle/codec.js';
+import { bigintToBe } from '../../src/merkle/bytes.js';
 
 const light = JSON.parse(readFileSync('test/vectors/light_hash_vectors.json', 'utf8'));
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));

@@ -24,7 +24,8 @@ import {
 } from '../../src/merkle/asset-leaf.js';
 import { InputError } from '../../src/errors.js';
 import { ASSET_LEAF_READS } from '../../src/merkle/asset-leaf.js';
-import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
+import { RecordReader } from '../../src/merkle/records/record-reader.js';
 import { decodeVerdict, kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
 
 const dasDir = new URL('../vectors/das/', import.meta.url);

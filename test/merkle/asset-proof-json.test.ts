@@ -10,7 +10,8 @@
  */
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchWriter, RecordReader } from '../../src/merkle/codec.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
+import { RecordReader } from '../../src/merkle/records/record-reader.js';
 import { kinds, packItem } from '../../src/merkle/kinds.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
 import { loadNative } from '../../src/addon.js';

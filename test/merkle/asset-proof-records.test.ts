@@ -10,7 +10,7 @@
  */
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BatchWriter } from '../../src/merkle/codec.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
 import { nativeAssetProofPacker, nativeAssetProofRecords } from '../../src/merkle/json/asset-proof.js';
 import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';

@@ -1,28 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import {
-  b58Field,
-  b58Decode32,
-  b58Decode32Bytes,
-  b58Decode32Into,
-  b58Decode32IntoJs,
-  BatchWriter,
-  PackedFieldError,
-  RecordReader,
-  toB58,
-  below248,
-  bigintToBe,
-  beToBigint,
-  FieldError,
-  inField,
-  BN254_R,
-  nodesField,
-  parseJsonLossless,
-  u32Field,
-  uintField,
-  unwrapItems,
-  type Projection,
-} from '../../src/merkle/codec.js';
+import { b58Field, b58Decode32, b58Decode32Into, toB58, FieldError, nodesField, u32Field, uintField } from '../../src/merkle/fields.js';
+import { b58Decode32Bytes, b58Decode32IntoJs } from '../../src/solana/base58.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
+import { PackedFieldError } from '../../src/merkle/records/packed-field-error.js';
+import { RecordReader } from '../../src/merkle/records/record-reader.js';
+import { below248, bigintToBe, beToBigint, inField, BN254_R } from '../../src/merkle/bytes.js';
+import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
+import { unwrapItems } from '../../src/merkle/envelopes.js';
+import type { Projection } from '../../src/merkle/records/projection.js';
 import fc from 'fast-check';
 import { CairnError, InputError } from '../../src/errors.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';

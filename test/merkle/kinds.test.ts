@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
-import { BatchWriter } from '../../src/merkle/codec.js';
+import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { decodeVerdict, kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
 
 const load = (n: string) => JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${n}.json`, import.meta.url), 'utf8'));

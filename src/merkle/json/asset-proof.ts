@@ -12,7 +12,7 @@
  * Native only: the same reader in JS ran at ~4 ns per byte and lost to `JSON.parse` (tried, reverted).
  * `CAIRN_ASSET_PROOF_JSON=parse` turns the packer off.
  */
-import type { BatchWriter } from '../codec.js';
+import type { BatchWriter } from '../records/batch-writer.js';
 import { loadNative } from '../../addon.js';
 import { keccakBackend } from '../hash/keccak.js';
 

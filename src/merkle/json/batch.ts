@@ -11,7 +11,8 @@
  * n × [keyStart, keyEnd, valueStart, valueEnd], byte offsets into the response; a key of an unkeyed
  * batch is [0, 0).
  */
-import { BatchWriter, parseJsonLossless } from '../codec.js';
+import { BatchWriter } from '../records/batch-writer.js';
+import { parseJsonLossless } from '../parse-json-lossless.js';
 import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem, NO_DATA } from '../kinds.js';
 import type { Verdict } from '../verdict.js';
 import type { JsonItems } from './extract.js';

@@ -1,6 +1,6 @@
 /**
  * `extractJson`: where a kind's items sit in a raw JSON response, as tape entries, without decoding
- * them. The envelopes are peeled by the same code as for parsed input (codec.ts `peelEnvelopes`, run
+ * them. The envelopes are peeled by the same code as for parsed input (envelopes.ts `peelEnvelopes`, run
  * on a lazily decoded view), so both paths find the same items; each item's own shape is checked by
  * the worker that decodes it (json/batch.ts).
  *
@@ -9,7 +9,7 @@
  */
 import { InputError } from '../../errors.js';
 import { extractWith, notAnItem, type KindSpec } from '../kinds.js';
-import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../codec.js';
+import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../envelopes.js';
 import { entryOf, scanJson, type JsonTape } from '../../json/tape.js';
 import { T_ARRAY, T_NULL, T_OBJECT } from '../../json/tape-format.js';
 

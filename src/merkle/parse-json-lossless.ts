@@ -1,0 +1,18 @@
+/**
+ * Lossless JSON for the Merkle engine. Compression numbers (`lamports`, `amount`) are u64 and may
+ * exceed 2^53; JSON.parse would round them silently. The parser is json/lossless.ts (shared with the
+ * rpc client); here long integers come back as decimal strings, which the field decoders accept.
+ */
+import { parseLossless } from '../json/lossless.js';
+
+/**
+ * Parse JSON text, keeping integers of 16 or more digits exact (as decimal strings). Throws
+ * `SyntaxError` on bad JSON, and `INPUT_TOO_LARGE` for a number longer than 40 characters or nesting
+ * deeper than 1,024 levels (json/long-integers.ts: the limits the tape scanners hold a text to).
+ *
+ * @example
+ * parseJsonLossless('{"lamports":18446744073709551615}') // { lamports: '18446744073709551615' }
+ */
+export function parseJsonLossless(text: string): unknown {
+  return parseLossless(text, 'string');
+}
