@@ -1,7 +1,7 @@
 /**
  * Facts of the `/fast` host that both sides of cairn need — the sender (which adds the tip) and the
  * devnet (which enforces it) — kept in one place so they can never disagree. Values are the latest
- * known defaults (../shared/notes/sender-facts.md); both sides take them as overridable configuration.
+ * known defaults (docs/sender.md); both sides take them as overridable configuration.
  */
 
 /** The provider's tip accounts; a sender picks one at random per transaction. */

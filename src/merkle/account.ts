@@ -4,7 +4,7 @@
  * height 26 for v1 trees, 32 for v2). Pure functions on bytes, plus the JSON edge that turns the
  * indexer's shapes into those bytes and the compact record the worker pool ships.
  *
- * Rules: ../../../shared/notes/merkle-facts.md §3 (checked against light-protocol and photon).
+ * Rules: docs/hashing.md §3 (checked against light-protocol and photon).
  */
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField } from './hash/keccak.js';

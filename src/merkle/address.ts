@@ -5,7 +5,7 @@
  * 26 and leaf `Poseidon(value, nextIndex, nextValue)`; v2 (batched) trees have height 40 and leaf
  * `Poseidon(value, nextValue)`. Also the address derivations (v1 and v2) the SDKs use.
  *
- * Rules: ../../../shared/notes/merkle-facts.md §4.
+ * Rules: docs/hashing.md §4.
  */
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField, keccak256 } from './hash/keccak.js';

@@ -4,7 +4,7 @@
  * the response's structure, rebuilds the circuit's public inputs from it, and runs the pairing check
  * against the shipped verifying-key sets, naming the set that verified the proof.
  *
- * Public inputs (merkle-facts.md §5): v1 trees (height 26) take them flat — inclusion
+ * Public inputs (docs/hashing.md §5): v1 trees (height 26) take them flat — inclusion
  * `[roots…, leaves…]`, non-inclusion `[addressRoots…, addresses…]`, combined both in that order. v2
  * trees (heights 32/40) take one Poseidon hash: `h = P(root₀, leaf₀)`, then `h = P(h, rootᵢ, leafᵢ)`;
  * combined = `P(inclusionChain, nonInclusionChain)`. Accounts marked `proveByIndex` are proven by the

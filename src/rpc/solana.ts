@@ -3,7 +3,7 @@
  * submission and /ping warm-up on the sender host. Standard methods take array params and most
  * answer `{context, value}`: these helpers unwrap `value` (and keep `context.slot` where the sender
  * needs it). `sendTransaction` always asks for `skipPreflight: true, maxRetries: 0`: the caller
- * rebroadcasts the same bytes itself (see ../shared/notes/sender-facts.md).
+ * rebroadcasts the same bytes itself (see docs/sender.md).
  */
 import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
 import type { ClientContext } from './context.js';

@@ -287,7 +287,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         try {
           r = await rpc.getPriorityFeeEstimate({ accountKeys: [feeKey], options: { priorityLevel: c.estimate } });
         } catch (e) {
-          // Only "this cluster has no such method" falls back (sender-facts.md: not every cluster
+          // Only "this cluster has no such method" falls back (docs/sender.md: not every cluster
           // serves it). A bad key, a rate limit, a server error or a bug must be seen, not hidden.
           if (isUnsupportedMethod(e)) return undefined;
           throw e;

@@ -1,5 +1,5 @@
 /**
- * Sender configuration: every number from ../shared/notes/sender-facts.md is a default here, never a
+ * Sender configuration: every number in docs/sender.md is a default here, never a
  * constant in the code, because the provider has changed them several times. `resolveSenderConfig`
  * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
  */
@@ -36,7 +36,7 @@ export interface SenderOptions {
   tip?: TipSetting;
   /** Upper bound for any tip cairn computes (default 0.01 SOL). A fixed tip above it is refused. */
   maxTipLamports?: bigint | number;
-  /** Minimum tips per routing mode (defaults from sender-facts.md). */
+  /** Minimum tips per routing mode (defaults: docs/sender.md). */
   minTipLamports?: { dual?: bigint | number; swqosOnly?: bigint | number };
   tipAccounts?: readonly string[];
   /** CU price (default: estimate `Medium` × 1.2, capped, fallback 200,000). */

@@ -15,7 +15,7 @@ import { CairnError, ErrorCodes, HttpError, RpcError, isAbortError } from '../er
 import { senderAbortError } from './abort.js';
 import type { SenderRpc } from './rpc.js';
 
-/** The regional plain-HTTP hosts for servers (sender-facts.md). */
+/** The regional plain-HTTP hosts for servers (docs/sender.md). */
 export const SENDER_REGIONS: Readonly<Record<string, string>> = {
   slc: 'http://slc-sender.helius-rpc.com',
   ewr: 'http://ewr-sender.helius-rpc.com',
