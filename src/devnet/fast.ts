@@ -11,7 +11,7 @@ import { CairnError, InputError } from '../errors.js';
 import { base58Bytes } from '../solana/base58.js';
 import { readFastRules, type TipAccounts } from '../solana/fast-rules.js';
 import type { ParsedTransaction } from '../solana/wire.js';
-import { parseSubmitted } from './chain.js';
+import { parseSubmitted } from './parse-submitted.js';
 import { DevnetRpcError } from './types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 

@@ -6,7 +6,7 @@
  * given seed replays the exact same sequence of faults.
  */
 import { InputError } from '../errors.js';
-import { mulberry32 } from './chain.js';
+import { mulberry32 } from './mulberry32.js';
 import type { EndpointFaults, FaultEndpoint } from './types.js';
 
 export const FAULT_ENDPOINTS: readonly FaultEndpoint[] = ['rpc', 'fast', 'rest', 'wallet'];

@@ -8,7 +8,8 @@
  */
 import { CairnError, InputError } from '../errors.js';
 import { createAuth, validateKey, type DevnetKey } from './auth.js';
-import { createChain, type DevnetChain } from './chain.js';
+import { createChain } from './chain.js';
+import type { DevnetChain } from './devnet-chain.js';
 import { resolveFastRules, type FastRules } from './fast.js';
 import { createFaults, validateFaults } from './faults.js';
 import { resolveLimits } from './limits.js';
@@ -22,7 +23,7 @@ import type { DasState, DasStateOptions } from './das-state.js';
 import type { CompressionState } from './compression-state.js';
 
 export type { DevnetKey } from './auth.js';
-export type { DevnetChain } from './chain.js';
+export type { DevnetChain } from './devnet-chain.js';
 export type { Webhook, WebhookInput } from './webhooks.js';
 export type { FastRules } from './fast.js';
 export { DEFAULT_TIP_ACCOUNTS } from './fast.js';

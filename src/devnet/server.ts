@@ -13,7 +13,7 @@ import { CairnError, redact } from '../errors.js';
 import { stringifyJson } from '../rpc/json.js';
 import type { Auth } from './auth.js';
 import { encodeBase58 } from '../solana/base58.js';
-import type { DevnetChain } from './chain.js';
+import type { DevnetChain } from './devnet-chain.js';
 import { checkFastSendTransaction, type ResolvedFastRules } from './fast.js';
 import type { Faults } from './faults.js';
 import { jsonShape } from './json-shape.js';

@@ -9,7 +9,9 @@ import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import { CairnError } from '../errors.js';
 import type { ParsedTransaction } from '../solana/wire.js';
-import { feeOf, parseSubmitted, type DevnetChain } from './chain.js';
+import type { DevnetChain } from './devnet-chain.js';
+import { parseSubmitted } from './parse-submitted.js';
+import { feeOf } from './transaction-fee.js';
 import { decodeTransactionParam } from './fast.js';
 import { DevnetRpcError, type Commitment, type DevnetModule, type ExecutedTransaction, type RpcHandler } from './types.js';
 

@@ -9,7 +9,7 @@
  */
 import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
-import type { DevnetChain } from './chain.js';
+import type { DevnetChain } from './devnet-chain.js';
 import type { DasState } from './das-state.js';
 import { DevnetRpcError, type DevnetModule, type RestRequest } from './types.js';
 import { TOKEN_PROGRAM } from './wallet-transfers.js';

@@ -7,9 +7,9 @@
  */
 import bs58 from 'bs58';
 import { isSystemProgram, transferLamportsOf } from '../solana/fast-rules.js';
-import type { DevnetChain } from './chain.js';
+import type { DevnetChain } from './devnet-chain.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from './types.js';
-import { parseSubmitted } from './chain.js';
+import { parseSubmitted } from './parse-submitted.js';
 
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';

@@ -1,6 +1,9 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import bs58 from 'bs58';
-import { BLOCKHASH_VALIDITY, createChain, DEFAULT_FINALIZE_SLOTS, parseSubmitted, type DevnetChain } from '../../src/devnet/chain.js';
+import { BLOCKHASH_VALIDITY } from '../../src/devnet/blockhash-ring.js';
+import { createChain, DEFAULT_FINALIZE_SLOTS } from '../../src/devnet/chain.js';
+import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
+import { parseSubmitted } from '../../src/devnet/parse-submitted.js';
 import { CairnError } from '../../src/errors.js';
 import { buildTx, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from './helpers.js';
 

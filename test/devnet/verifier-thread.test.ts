@@ -5,7 +5,9 @@
  * payer is not charged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChain, VERIFIER_START_QUEUE, type DevnetChain } from '../../src/devnet/chain.js';
+import { createChain } from '../../src/devnet/chain.js';
+import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
+import { VERIFIER_START_QUEUE } from '../../src/devnet/signature-verifier.js';
 import { buildTx, LAMPORTS_PER_SOL, newKeypair, waitFor } from './helpers.js';
 
 let chain: DevnetChain | undefined;

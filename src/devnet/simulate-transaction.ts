@@ -1,0 +1,65 @@
+/**
+ * `simulateTransaction` on the chain: LiteSVM runs the transaction without committing it, against
+ * the blockhash window (or the latest blockhash when asked to replace it), with or without the
+ * signature check, and reports the accounts the caller asked for as they would stand after it.
+ */
+import type { FailedTransactionMetadata } from 'litesvm';
+import { encodeBase58 } from '../solana/base58.js';
+import type { AccountView, SimulationResult } from './devnet-chain.js';
+import type { LiteSvmInner } from './litesvm.js';
+import { parseSubmitted } from './parse-submitted.js';
+import { txErrorToJson } from './transaction-errors.js';
+
+export interface SimulateOptions {
+  sigVerify?: boolean;
+  replaceRecentBlockhash?: boolean;
+  accounts?: string[];
+}
+
+export interface SimulationDeps {
+  inner: LiteSvmInner;
+  /** litesvm's failure class (the package is loaded at run time). */
+  FailedTransactionMetadata: typeof FailedTransactionMetadata;
+  latestBlockhashBytes(): Uint8Array;
+  isBlockhashValid(blockhash: string): boolean;
+  /** An account as it stands now, for requested accounts the simulation did not touch. */
+  account(address: string): AccountView | null;
+}
+
+export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
+  const { inner } = deps;
+  const d = parseSubmitted(wire);
+  let w = wire;
+  if (opts.replaceRecentBlockhash) {
+    w = Uint8Array.from(wire);
+    const off = d.parts.recentBlockhash.byteOffset - wire.byteOffset;
+    w.set(deps.latestBlockhashBytes(), off);
+  } else if (!deps.isBlockhashValid(encodeBase58(d.parts.recentBlockhash))) {
+    return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
+  }
+  const sigVerify = opts.sigVerify ?? true;
+  if (!sigVerify) inner.setSigverify(false);
+  let r: unknown;
+  try {
+    r = d.parts.version === 'legacy' ? inner.simulateLegacyTransaction(w) : inner.simulateVersionedTransaction(w);
+  } finally {
+    if (!sigVerify) inner.setSigverify(true);
+  }
+  if (r instanceof deps.FailedTransactionMetadata) {
+    const m = r.meta();
+    return { err: txErrorToJson(r.err()), logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+  }
+  const info = r as { meta(): { logs(): string[]; computeUnitsConsumed(): bigint }; postAccounts(): { address: Uint8Array; account(): { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean } }[] };
+  const m = info.meta();
+  const out: SimulationResult = { err: null, logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+  if (opts.accounts) {
+    const post = new Map<string, AccountView>();
+    for (const pa of info.postAccounts()) {
+      const acc = pa.account();
+      const data = acc.data();
+      post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
+    }
+    out.accounts = opts.accounts.map((a) => post.get(a) ?? deps.account(a));
+  }
+  return out;
+}

@@ -1,0 +1,135 @@
+/**
+ * Executing one slot's batch on LiteSVM: the balances before and after each transaction, its fee
+ * and error, and the "not landed" rule — a transaction whose fee payer was not charged (bad
+ * signature, unknown fee payer, not enough for the fee, expired blockhash) is never included in a
+ * block on a real cluster, so it gets no status and no ledger entry.
+ */
+import type { FailedTransactionMetadata as FailedTx } from 'litesvm';
+import { address58 } from '../solana/base58.js';
+import type { LiteSvmInner } from './litesvm.js';
+import type { PendingSubmission } from './signature-verifier.js';
+import { txErrorToJson } from './transaction-errors.js';
+import { computeBudgetOf, feeOf } from './transaction-fee.js';
+import type { ExecutedTransaction } from './types.js';
+
+export interface TransactionExecutorDeps {
+  inner: LiteSvmInner;
+  /** litesvm's failure class (the package is loaded at run time). */
+  FailedTransactionMetadata: typeof FailedTx;
+  /** Whether a message's blockhash bytes are still valid now. */
+  isBlockhashValid(bytes: Uint8Array): boolean;
+  /** A submission that did not land, and why. */
+  drop(p: PendingSubmission, reason: string): void;
+}
+
+export interface TransactionExecutor {
+  /** Execute `batch` in order in `slot`, handing each landed transaction to `landed` as it executes. */
+  executeBatch(batch: readonly PendingSubmission[], slot: number, blockTime: number, landed: (p: PendingSubmission, tx: ExecutedTransaction) => void): void;
+  /** Executed transactions whose signatures the verifier thread had checked already. */
+  preverified(): number;
+}
+
+export function createTransactionExecutor(deps: TransactionExecutorDeps): TransactionExecutor {
+  const { inner, FailedTransactionMetadata, drop } = deps;
+  let preverified = 0;
+  /**
+   * Balances as they stand between two transactions of the batch being executed, by address: a
+   * transaction's post-balances are the next one's pre-balances, so a batch of transfers from one
+   * payer reads each balance once instead of twice per transaction. Only valid inside one
+   * synchronous batch (nothing else can touch the accounts meanwhile); cleared before each batch.
+   */
+  const balanceCache = new Map<string, number>();
+  /** LiteSVM's sigverify switch as last set by execute() (on outside executeBatch()). */
+  let sigverifyOn = true;
+  const balanceOf = (address: string, key: Uint8Array): number => {
+    let b = balanceCache.get(address);
+    if (b === undefined) {
+      b = Number(inner.getBalance(key) ?? 0n);
+      balanceCache.set(address, b);
+    }
+    return b;
+  };
+
+  const execute = (p: PendingSubmission, slot: number, blockTime: number): ExecutedTransaction | null => {
+    const d = p.parsed;
+    const { header, version } = d.parts;
+    if (!deps.isBlockhashValid(d.parts.recentBlockhash)) {
+      drop(p, 'BlockhashNotFound');
+      return null;
+    }
+    const keys = d.parts.staticKeys;
+    const n = keys.length;
+    const addresses = new Array<string>(n);
+    const preBalances = new Array<number>(n);
+    for (let k = 0; k < n; k++) {
+      addresses[k] = address58(keys[k]!);
+      preBalances[k] = balanceOf(addresses[k]!, keys[k]!);
+    }
+    // Signatures already checked by the verifier thread are not checked twice (see VERIFIER_SOURCE).
+    // The switch is flipped only when it changes; executeBatch() turns verification back on at the end.
+    if (p.verified === true) preverified++;
+    if (p.verified === true ? sigverifyOn : !sigverifyOn) {
+      sigverifyOn = !sigverifyOn;
+      inner.setSigverify(sigverifyOn);
+    }
+    const r = version === 'legacy' ? inner.sendLegacyTransaction(p.wire) : inner.sendVersionedTransaction(p.wire);
+    // The runtime refuses any lamport change on a read-only account, so only the writable ones (by
+    // the message header) are read again.
+    const writableSigned = header.numRequiredSignatures - header.numReadonlySignedAccounts;
+    const writableUnsignedEnd = n - header.numReadonlyUnsignedAccounts;
+    const postBalances = new Array<number>(n);
+    for (let k = 0; k < n; k++) {
+      if (k < writableSigned || (k >= header.numRequiredSignatures && k < writableUnsignedEnd)) {
+        postBalances[k] = Number(inner.getBalance(keys[k]!) ?? 0n);
+        balanceCache.set(addresses[k]!, postBalances[k]!);
+      } else postBalances[k] = preBalances[k]!;
+    }
+    // Accounts loaded through address-table lookups are not in `keys`: they may have changed unseen.
+    if (d.parts.lookups.length > 0) balanceCache.clear();
+    const failed = r instanceof FailedTransactionMetadata;
+    const meta = failed ? (r as FailedTx).meta() : (r as unknown as ReturnType<FailedTx['meta']>);
+    // Fee payer not charged on a failure: the transaction would never have been in a block.
+    if (failed && preBalances[0] === postBalances[0]) {
+      drop(p, String(txErrorToJson((r as FailedTx).err())));
+      return null;
+    }
+    const budget = computeBudgetOf(d);
+    const unitPrice = budget.unitPrice;
+    const tx: ExecutedTransaction = {
+      signature: p.signature,
+      slot,
+      blockTime,
+      wire: p.wire,
+      accountKeys: addresses,
+      err: failed ? txErrorToJson((r as FailedTx).err()) : null,
+      logs: meta.logs(),
+      // A failed transaction moves nothing but the fee; a successful one's fee follows the runtime's
+      // formula (the payer's balance change also holds its transfers).
+      fee: failed ? preBalances[0]! - postBalances[0]! : feeOf(d, budget),
+      computeUnitsConsumed: Number(meta.computeUnitsConsumed()),
+      preBalances,
+      postBalances,
+      computeUnitPrice: unitPrice === null ? 0 : Number(unitPrice),
+    };
+    return tx;
+  };
+
+  return {
+    executeBatch(batch, slot, blockTime, landed) {
+      balanceCache.clear();
+      try {
+        for (const p of batch) {
+          const tx = execute(p, slot, blockTime);
+          if (tx) landed(p, tx);
+        }
+      } finally {
+        balanceCache.clear();
+        if (!sigverifyOn) {
+          sigverifyOn = true;
+          inner.setSigverify(true);
+        }
+      }
+    },
+    preverified: () => preverified,
+  };
+}
