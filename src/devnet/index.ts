@@ -6,11 +6,12 @@
  * webhooks, airdrops). The DAS and compression modules are loaded when their files are present, so
  * the devnet keeps working while they are being built.
  */
-import { CairnError, InputError } from '../errors.js';
+import { InputError } from '../errors.js';
 import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain } from './chain.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { resolveFastRules, type FastRules } from './fast.js';
+import { airdropAndWait } from './faucet.js';
 import { createFaults, validateFaults } from './faults.js';
 import { resolveLimits } from './limits.js';
 import { startDevnetServer } from './server.js';
@@ -199,22 +200,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       createWebhook: (input) => webhooks.create(input),
       webhooks: () => webhooks.list(),
       ledger: () => chain.ledger(),
-      async airdrop(address, lamports, signal) {
-        const signature = chain.airdrop(address, lamports);
-        let dropped: string | null = null;
-        const off = chain.onDropped((d) => {
-          if (d.signature === signature) dropped = d.reason;
-        });
-        try {
-          while (!chain.status(signature)) {
-            if (dropped) throw new CairnError('DEVNET_AIRDROP_FAILED', `airdrop ${signature} did not land: ${dropped}`, { context: { signature } });
-            await chain.waitForSlot(chain.slot() + 1, signal);
-          }
-        } finally {
-          off();
-        }
-        return signature;
-      },
+      airdrop: (address, lamports, signal) => airdropAndWait(chain, address, lamports, signal),
     };
     return {
       url: server.url,
