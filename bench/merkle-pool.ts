@@ -28,7 +28,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { pbkdf2 } from 'node:crypto';
 import bs58 from 'bs58';
 import { createVerifier, type Verifier } from '../src/merkle/verifier.js';
-import { kinds, type KindName } from '../src/merkle/kinds.js';
+import { kinds, type KindName } from '../src/merkle/kinds/index.js';
 import { poseidonBackend } from '../src/merkle/hash/poseidon.js';
 import { keccakBackend } from '../src/merkle/hash/keccak.js';
 import { distinctAssetProofs } from './lib/distinct-proofs.js';

@@ -14,7 +14,7 @@ import { measure } from './lib/measure.js';
 import { assetIdPda, BUBBLEGUM_PROGRAM_ID, verifyAssetLeaf } from '../src/merkle/asset-leaf.js';
 import { pdaBackend, setPdaBackend, type PdaBackend } from '../src/merkle/hash/pda.js';
 import { loadNative } from '../src/addon.js';
-import { kinds } from '../src/merkle/kinds.js';
+import { kinds } from '../src/merkle/kinds/index.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const V = join(root, 'test/vectors');

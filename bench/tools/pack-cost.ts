@@ -7,7 +7,8 @@
  * `npx tsx bench/tools/pack-cost.ts [--kind asset-leaf] [--items 20000]`
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { getKind, packItem } from '../../src/merkle/kinds.js';
+import { getKind } from '../../src/merkle/kinds/index.js';
+import { packItem } from '../../src/merkle/kinds/verify-batch.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { argString } from '../lib/args.js';
 

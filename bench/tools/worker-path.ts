@@ -15,7 +15,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
-import { kinds, type KindName } from '../../src/merkle/kinds.js';
+import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
 import { extractJson, type JsonItems } from '../../src/merkle/json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from '../../src/merkle/json/batch.js';
 import { distinctAssetProofs } from '../lib/distinct-proofs.js';

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import fc from 'fast-check';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { kinds, KIND_NAMES, type KindName } from '../../src/merkle/kinds.js';
+import { kinds, KIND_NAMES, type KindName } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';

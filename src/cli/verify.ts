@@ -7,7 +7,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { CairnError, InputError } from '../errors.js';
-import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds.js';
+import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds/index.js';
 import { extractFromTape, scanDecodeBelow } from '../merkle/json/extract.js';
 import { rememberTape, scanJson } from '../json/tape.js';
 import { createVerifier } from '../merkle/verifier.js';

@@ -5,14 +5,15 @@
  * answers as they are and makes a verdict only when one is asked for.
  */
 import type { KeyedItem } from './envelopes.js';
-import { decodeVerdict, type KindSpec } from './kinds.js';
+import { decodeVerdict } from './kinds/verify-batch.js';
+import { type KindSpec } from './kinds/index.js';
 import { NO_ID } from './json/batch.js';
 import type { Verdict } from './verdict.js';
 
 export interface BatchAnswer {
   /** Items in the batch. */
   n: number;
-  /** Per item: bit 0 valid, the rest a status (kinds.ts `collect`). */
+  /** Per item: bit 0 valid, the rest a status (kinds/verify-batch.ts `collect`). */
   codes: Uint8Array;
   /** `[i, verdict]` for the items with details (every invalid one among them), by index. */
   extras: Array<[number, Verdict]>;

@@ -15,7 +15,7 @@ export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
 
 // Worker pool and the verify kinds.
 export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions } from './verifier.js';
-export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds.js';
+export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds/index.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
 export { parseJsonLossless } from './parse-json-lossless.js';

@@ -10,7 +10,7 @@
  */
 import { InputError } from '../errors.js';
 import { answerId, answerVerdict, joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
-import type { KindName, KindSpec } from './kinds.js';
+import type { KindName, KindSpec } from './kinds/index.js';
 import type { Verdict } from './verdict.js';
 
 /** A verdict with its item's place in the input. */

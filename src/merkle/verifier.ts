@@ -1,15 +1,16 @@
 /**
  * `createVerifier`: the public face of the worker pool. Items are found in the JSON on the main thread
- * (kinds.ts) and packed as they are into batches (records/batch-writer.ts: a cheap copy, no decoding), decoded and
- * verified in workers (worker.ts), and the verdicts come back in input order. The main thread is the
- * part that does not scale with threads, so it does as little per item as it can. `verifyStream`
- * keeps at most `threads × inflightPerThread` batches in flight and pulls from its source only as the
- * consumer reads, so memory stays bounded whatever the input size.
+ * (kinds/) and packed as they are into batches (records/batch-writer.ts: a cheap copy, no
+ * decoding), decoded and verified in workers (worker.ts), and the verdicts come back in input order.
+ * The main thread is the part that does not scale with threads, so it does as little per item as it
+ * can. `verifyStream` keeps at most `threads × inflightPerThread` batches in flight and pulls from its
+ * source only as the consumer reads, so memory stays bounded whatever the input size.
  */
 import { InputError } from '../errors.js';
 import { BatchWriter } from './records/batch-writer.js';
 import { noItemOfKind, type KeyedItem } from './envelopes.js';
-import { getKind, notAnItem, packItem, verifyBatch, type KindName, type KindSpec } from './kinds.js';
+import { getKind, notAnItem, type KindName, type KindSpec } from './kinds/index.js';
+import { packItem, verifyBatch } from './kinds/verify-batch.js';
 import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';

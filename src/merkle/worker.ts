@@ -7,7 +7,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors.js';
-import { verifyBatch } from './kinds.js';
+import { verifyBatch } from './kinds/verify-batch.js';
 import { verifyJsonBatch } from './json/batch.js';
 import { poseidonBackend } from './hash/poseidon.js';
 import { keccakBackend } from './hash/keccak.js';

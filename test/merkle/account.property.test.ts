@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof, type AccountClaim, type AccountProof } from '../../src/merkle/account.js';
-import { kinds } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
 const proofs = kinds['account-proof'].extract(load('e2e_tests__e2e_mint_and_transfer-bob-proofs.json')).map(({ item }) => parseAccountProof(item));

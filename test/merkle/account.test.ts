@@ -11,7 +11,7 @@ import {
   verifyAccountHash,
   verifyAccountProof,
 } from '../../src/merkle/account.js';
-import { kinds } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
 
 const PHOTON = 'test/vectors/photon';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { parseNewAddressProof, verifyNewAddressProof, type NewAddressProof } from '../../src/merkle/address.js';
-import { kinds } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 import { beToBigint, bigintToBe } from '../../src/merkle/bytes.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));

@@ -13,7 +13,7 @@ import {
   verifyNewAddressProof,
   type NewAddressProof,
 } from '../../src/merkle/address.js';
-import { kinds } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
 import { bigintToBe } from '../../src/merkle/bytes.js';
 

@@ -26,7 +26,8 @@ import { InputError } from '../../src/errors.js';
 import { ASSET_LEAF_READS } from '../../src/merkle/asset-leaf.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';
-import { decodeVerdict, kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
+import { decodeVerdict, packItem, verifyBatch } from '../../src/merkle/kinds/verify-batch.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 
 const dasDir = new URL('../vectors/das/', import.meta.url);
 const das = readdirSync(dasDir)

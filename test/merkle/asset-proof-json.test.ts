@@ -12,7 +12,8 @@ import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';
-import { kinds, packItem } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
+import { packItem } from '../../src/merkle/kinds/verify-batch.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
 import { loadNative } from '../../src/addon.js';
 import { nativeLoadError } from '../../src/addon.js';
@@ -49,7 +50,7 @@ function parsed(text: string): { record: string; id: string | undefined } {
 function read(batch: ArrayBuffer): string {
   const r = new RecordReader(batch).select(0);
   const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
-  // As kinds.ts's decodeAssetProof: a parsed item's usual record is one run of text.
+  // As kinds/asset-proof.ts's decodeAssetProof: a parsed item's usual record is one run of text.
   const [root, leaf, proof] = r.b58Run('root', 'leaf', 'proof') ?? [r.b58('root'), r.b58('leaf'), r.nodes('proof')];
   return [hex(root), hex(leaf), hex(proof), String(r.u64('node_index'))].join(' ');
 }

@@ -11,7 +11,8 @@
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
-import { kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
+import { packItem, verifyBatch } from '../../src/merkle/kinds/verify-batch.js';
 import { nativeAssetProofPacker, nativeAssetProofRecords } from '../../src/merkle/json/asset-proof.js';
 import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
 import { nativeLoadError } from '../../src/addon.js';

@@ -8,10 +8,10 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { KIND_NAMES } from '../../src/merkle/kinds.js';
+import { KIND_NAMES } from '../../src/merkle/kinds/index.js';
 import { JsonScan } from '../../src/json/tape.js';
 import { ItemsSoFar } from '../../src/merkle/json/items-so-far.js';
-import { kinds } from '../../src/merkle/kinds.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';
 
 const inline = createVerifier({ threads: 0 });

@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import bs58 from 'bs58';
-import { kinds, type KindName } from '../../src/merkle/kinds.js';
+import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { CairnError } from '../../src/errors.js';
 

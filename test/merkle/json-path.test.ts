@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { KIND_NAMES, kinds } from '../../src/merkle/kinds.js';
+import { KIND_NAMES, kinds } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { extractJson } from '../../src/merkle/json/extract.js';
 import { bytes, files, itemsOf, mutate, outcome, text } from './json-fixtures.js';

@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { describe, expect, it } from 'vitest';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
-import { decodeVerdict, kinds, packItem, verifyBatch } from '../../src/merkle/kinds.js';
+import { decodeVerdict, packItem, verifyBatch } from '../../src/merkle/kinds/verify-batch.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
 
 const load = (n: string) => JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${n}.json`, import.meta.url), 'utf8'));
 const proofs = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0'].map((n) => load(n).getAssetProof);

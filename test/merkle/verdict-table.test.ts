@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { VerdictTable } from '../../src/merkle/verdict-table.js';
-import { KIND_NAMES, getKind, type KindName } from '../../src/merkle/kinds.js';
+import { KIND_NAMES, getKind, type KindName } from '../../src/merkle/kinds/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
 import { InputError } from '../../src/errors.js';
 import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';

@@ -3,7 +3,7 @@
  * (native/asset_proof_json.c), without `JSON.parse` or a single string. Parsing and packing cost
  * ~3.5 µs and ~4 KB of garbage per proof, and with every core verifying, that garbage is collected
  * on the verifying threads themselves. The record reads back (RecordReader) exactly as the one
- * kinds.ts's asset-proof `pack` writes for the parsed item, its base58 already decoded; anything but
+ * kinds/asset-proof.ts's `pack` writes for the parsed item, its base58 already decoded; anything but
  * the plain shape is declined, and the item parsed.
  *
  * `nativeAssetProofRecords`: the workers' way to verify those records, and `pack`'s, where they lie in
@@ -78,7 +78,7 @@ export function nativeAssetProofManyPacker(): JsonManyPacker | null {
 
 /**
  * Verifies a batch's asset-proof records where they lie: `codes[i]` becomes 1 for a record (as the
- * native packer or kinds.ts's `pack` wrote it) whose full path hashes to its root, 0 for any other,
+ * native packer or kinds/asset-proof.ts's `pack` wrote it) whose full path hashes to its root, 0 for any other,
  * which the caller verifies the usual way (its reason comes from there). Returns false when the batch
  * header is malformed (nothing answered).
  */

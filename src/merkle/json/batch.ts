@@ -2,7 +2,7 @@
  * JSON batches: where a run of items sits in the response (`packJsonBatch`, main thread), decoded and
  * verified by a worker (`verifyJsonBatch`) that reads them from the response itself — shared with the
  * workers in a SharedArrayBuffer, copied there once per verify. The worker parses
- * each item, checks it is of the kind, packs it as the object path would (kinds.ts `packItem`) and
+ * each item, checks it is of the kind, packs it as the object path would (kinds/verify-batch.ts `packItem`) and
  * verifies the records (`verifyBatch`) — or, for a kind with `verifyParsed`, verifies the parsed item
  * as it is — so both paths give the same verdicts. It also names the items
  * (`spec.id`), since the main thread never decoded them.
@@ -13,7 +13,8 @@
  */
 import { BatchWriter } from '../records/batch-writer.js';
 import { parseJsonLossless } from '../parse-json-lossless.js';
-import { collect, getKind, packItem, verifyBatch, verifyParsedItem, notAnItem, NO_DATA } from '../kinds.js';
+import { collect, packItem, verifyBatch, verifyParsedItem, NO_DATA } from '../kinds/verify-batch.js';
+import { getKind, notAnItem } from '../kinds/index.js';
 import type { Verdict } from '../verdict.js';
 import type { JsonItems } from './extract.js';
 

@@ -8,7 +8,7 @@
  * parsed: there is nothing to gain on them.
  */
 import { InputError } from '../../errors.js';
-import { extractWith, notAnItem, type KindSpec } from '../kinds.js';
+import { extractWith, notAnItem, type KindSpec } from '../kinds/index.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../envelopes.js';
 import { entryOf, scanJson, type JsonTape } from '../../json/tape.js';
 import { T_ARRAY, T_NULL, T_OBJECT } from '../../json/tape-format.js';

@@ -14,7 +14,7 @@
  * keyed by id if it is an object. Only complete children are ever read: a scan stops just after a
  * value, with open containers ending at 0 (src/json/tape.ts).
  */
-import type { KindSpec } from '../kinds.js';
+import type { KindSpec } from '../kinds/index.js';
 import type { JsonTape } from '../../json/tape.js';
 import { T_ARRAY, T_NULL, T_OBJECT } from '../../json/tape-format.js';
 

@@ -1,0 +1,34 @@
+/**
+ * The `account-hash` kind: compressed accounts whose hash is recomputed from their fields, as listed
+ * or as a transaction's compression info lists the accounts it closed and opened.
+ */
+import { looksLikeAccount, packCompressedAccount, unpackCompressedAccount, unwrapAccount, verifyAccountHash } from '../account.js';
+import { extractWith, obj, str } from './extract.js';
+import type { KindSpec } from './kind-spec.js';
+
+/** getTransactionWithCompressionInfo's `compressionInfo`, bare or in a JSON-RPC response. */
+function compressionInfo(input: unknown): unknown {
+  let v = input;
+  if (obj(v) && obj(v.result) && 'jsonrpc' in v) v = v.result;
+  return obj(v) ? (v.compressionInfo ?? v.compression_info) : undefined;
+}
+
+export const accountHashKind: KindSpec = {
+  name: 'account-hash',
+  batchSize: 128,
+  recordBytes: 420,
+  looksLike: looksLikeAccount,
+  special: (input) => obj(compressionInfo(input)),
+  extract(input) {
+    // getTransactionWithCompressionInfo: the accounts it closed and opened.
+    const info = compressionInfo(input);
+    if (obj(info)) {
+      const all = [...(Array.isArray(info.closedAccounts) ? info.closedAccounts : []), ...(Array.isArray(info.openedAccounts) ? info.openedAccounts : [])];
+      return extractWith(this, all);
+    }
+    return extractWith(this, input);
+  },
+  id: (item) => str(unwrapAccount(item)?.account.hash),
+  pack: packCompressedAccount,
+  verify: (r) => verifyAccountHash(unpackCompressedAccount(r)),
+};
