@@ -4,7 +4,10 @@
  * want one piece (the byte-exact fast path, wire inspection, the tracker, the journal).
  */
 export { createSender } from './send.js';
-export type { Sender, SenderConfig, SendOptions, SendOutcome, SendManyItem, SendManyOptions, ResumeOptions, SenderStats, SendTimings } from './send.js';
+export type { Sender, SenderConfig, SendOptions, SenderStats } from './send.js';
+export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
+export type { SendManyOptions } from './send-many.js';
+export type { ResumeOptions } from './resume.js';
 export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './build.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';

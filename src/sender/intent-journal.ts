@@ -1,0 +1,53 @@
+/**
+ * A sender's journal as its intents use it: opened lazily on first use (its intents then own their
+ * signatures), one `record` per state change, and `journaled` for the changes the caller must hear
+ * about when they cannot be stored — mapped through `journalWriteError` to what is true.
+ * Without a journal path every write is a no-op.
+ */
+import { CairnError, ErrorCodes } from '../errors.js';
+import type { ResolvedSenderOptions } from './config.js';
+import { journalWriteError, type KnownState } from './journal-error.js';
+import { openJournal, type Journal, type JournalRecord } from './journal.js';
+import type { SignatureOwners } from './signature-owners.js';
+
+export interface IntentJournal {
+  /** The open journal (opened on first call), or undefined when the sender has none. */
+  open(): Promise<Journal> | undefined;
+  /** Append a record (no-op without a journal). */
+  record(rec: JournalRecord): Promise<void>;
+  /** Journal a state change; when the journal cannot, the caller learns what is true (journalWriteError). */
+  journaled(rec: JournalRecord, known: KnownState): Promise<void>;
+  /** Close the journal if it was ever opened. */
+  close(): Promise<void>;
+}
+
+export function createIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners): IntentJournal {
+  let journalP: Promise<Journal> | undefined;
+  const open = (): Promise<Journal> | undefined => {
+    if (!cfg.journal) return undefined;
+    journalP ??= openJournal(cfg.journal, cfg.journalOptions).then((j) => {
+      owners.adopt(j.intents().values());
+      return j;
+    });
+    return journalP;
+  };
+  const record = async (rec: JournalRecord): Promise<void> => {
+    const j = open();
+    if (j) await (await j).append(rec);
+  };
+  return {
+    open,
+    record,
+    async journaled(rec, known) {
+      try {
+        await record(rec);
+      } catch (e) {
+        if (e instanceof CairnError && e.code === ErrorCodes.SENDER_JOURNAL_FAILED) throw journalWriteError(e, rec.id, known);
+        throw e;
+      }
+    },
+    async close() {
+      if (journalP) await journalP.then((j) => j.close(), () => undefined);
+    },
+  };
+}

@@ -1,0 +1,190 @@
+/**
+ * An intent's life: sign (or take the caller's signed bytes), journal the signed bytes durably
+ * BEFORE they first leave, run the attempt (attempt.ts: submit, rebroadcast, track), and end it in
+ * the journal as confirmed, failed on chain or — proven — expired. Only after a proven expiry may
+ * the intent be signed again (`onExpired: 'resign'`), so it never has two live signatures and never
+ * lands twice. A build failure is final in the journal (nothing was signed, so nothing can land);
+ * journal write failures reach the caller through `journalWriteError`, saying what is true.
+ */
+import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
+import { sleep } from '../rpc/retry.js';
+import { senderAbortError } from './abort.js';
+import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
+import type { Builder, Prepared } from './build.js';
+import type { TrackResult } from './confirm.js';
+import { journalFailure } from './journal-error.js';
+import type { SendOutcome, SendTimings } from './outcome.js';
+import { logsOf, toNumber, type Commitment } from './rpc.js';
+import type { SignatureOwners } from './signature-owners.js';
+
+export interface IntentDeps extends AttemptDeps {
+  builder: Builder;
+  owners: SignatureOwners;
+}
+
+export interface DriveOptions {
+  signal: AbortSignal;
+  commitment: Commitment;
+  onExpired: 'fail' | 'resign';
+  /** A signed attempt found in the journal, to continue rather than sign anew. */
+  from?: Signed & { attempt: number };
+  /** Continued from the journal (its bytes may have been sent by an earlier process). */
+  resumed?: boolean;
+}
+
+/** Drive one intent to an end. */
+export type Drive = (id: string, prepared: Prepared | undefined, o: DriveOptions) => Promise<SendOutcome>;
+
+const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
+
+export function createDrive(d: IntentDeps): Drive {
+  const { cfg, events, journal } = d;
+
+  /** The next signed version of the intent; `minHeight` is set after a proven expiry at that height. */
+  const signNext = async (id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings): Promise<Signed> => {
+    if (!prepared) {
+      throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `intent ${id}: cannot re-sign (no plan or signer available)`, {
+        context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
+      });
+    }
+    if (prepared.kind === 'wire') {
+      let lvbh: number;
+      try {
+        lvbh = await wireLastValid(prepared.recentBlockhash, prepared.lastValidBlockHeight, signal);
+      } catch (e) {
+        // Not sent by cairn: the caller still holds the bytes, and nothing here can send them later.
+        if (signal.aborted || !(e instanceof CairnError)) throw e;
+        await journal.journaled({ op: 'failed', id, at: Date.now(), error: e.message, ...journalFailure(e) }, { state: 'created', what: `reading the blockhash's expiry failed (${e.code})` });
+        throw e;
+      }
+      return { wire: prepared.wire, signature: prepared.signature, lastValidBlockHeight: lvbh };
+    }
+    try {
+      const built = await d.builder.build(prepared, {
+        signal,
+        claim: (signature, lastValid) => d.owners.claim(id, signature, lastValid),
+        freshBlockhash: minHeight !== undefined,
+        ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
+      });
+      timings.buildMs = built.buildMs;
+      return { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+    } catch (e) {
+      // Nothing was signed or sent, so nothing of this attempt can land: the failure is final,
+      // in the journal as for the caller (a transient one can be reopened with retry(id)).
+      // An abort is not a failure: the intent stays as it is and resume() finishes it.
+      if (signal.aborted) throw e;
+      const err = e instanceof CairnError ? e : new CairnError(ErrorCodes.SENDER_INVALID_TRANSACTION, `building the transaction failed: ${(e as Error)?.message ?? String(e)}`, { context: { id }, cause: e });
+      await journal.journaled({ op: 'failed', id, at: Date.now(), error: err.message, ...journalFailure(err) }, { state: minHeight === undefined ? 'created' : 'expired', what: `building failed (${err.code}: ${err.message})` });
+      events.emit('failed', { id, error: err });
+      throw err;
+    }
+  };
+
+  /** The last valid height of signed bytes: given, the cached blockhash's, or the longest possible. */
+  const wireLastValid = async (recentBlockhash: string, given: number | undefined, signal: AbortSignal): Promise<number> => {
+    if (given !== undefined) return given;
+    const latest = await d.builder.blockhash(signal);
+    if (latest.blockhash === recentBlockhash) return latest.lastValidBlockHeight;
+    // Unknown blockhash age: assume the longest possible life, so expiry is never declared early.
+    const height = toNumber(await d.rpc.getBlockHeight(undefined, { signal }), 'getBlockHeight');
+    return height + 151;
+  };
+
+  /** A landed, failed transaction: journaled as failed (with its logs when asked for), then thrown. */
+  const failedOnChain = async (id: string, cur: Signed, result: Extract<TrackResult, { kind: 'failed' }>, signal: AbortSignal): Promise<never> => {
+    let logs: string[] | undefined;
+    if (cfg.fetchLogs) {
+      // getTransaction has no 'processed' view: a failure seen at processed may need a slot.
+      for (let i = 0; i < 3 && !logs; i++) {
+        try {
+          logs = logsOf(await d.rpc.getTransaction(cur.signature, { commitment: 'confirmed' }, { signal })).logs;
+        } catch {
+          /* logs are a courtesy: the failure itself is certain */
+        }
+        if (!logs && i < 2) await sleep(cfg.pollMs, signal);
+      }
+    }
+    const err = new TransactionFailedError(
+      ErrorCodes.SENDER_TRANSACTION_FAILED,
+      `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}`,
+      { context: { signature: cur.signature, err: result.err, slot: result.slot, ...(logs ? { logs } : {}) } },
+    );
+    await journal.journaled(
+      { op: 'failed', id, at: Date.now(), signature: cur.signature, slot: result.slot, error: err.message, ...journalFailure(err) },
+      { state: 'failed', signature: cur.signature, slot: result.slot, what: `failed on chain in slot ${result.slot} (signature ${cur.signature})` },
+    );
+    events.emit('failed', { id, signature: cur.signature, error: err });
+    throw err;
+  };
+
+  /** A proven expiry: journaled; thrown as final unless the intent may be signed again. */
+  const expired = async (id: string, cur: Signed, result: Extract<TrackResult, { kind: 'expired' }>, willResign: boolean): Promise<void> => {
+    await journal.journaled(
+      { op: 'expired', id, at: Date.now(), signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight },
+      { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
+    );
+    d.lives.delete(id);
+    events.emit('expired', { id, signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight, willResign });
+    if (willResign) return;
+    const err = new BlockhashExpiredError(
+      ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
+      `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
+      { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight } },
+    );
+    await journal.journaled(
+      { op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message, ...journalFailure(err) },
+      { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
+    );
+    throw err;
+  };
+
+  return async (id, prepared, o) => {
+    const t0 = performance.now();
+    const timings: SendTimings = { buildMs: 0 };
+    let attempt = o.from?.attempt ?? 0;
+    let current: Signed | undefined = o.from;
+    let minHeight: number | undefined;
+    let searchHistory = !!o.resumed;
+    for (;;) {
+      if (o.signal.aborted) throw senderAbortError(o.signal, 'send');
+      let fresh = false;
+      if (!current) {
+        current = await signNext(id, prepared, o.signal, minHeight, timings);
+        attempt++;
+        // Durable BEFORE the bytes leave: after a crash this record names the only live signature.
+        // When the journal cannot store it, the bytes are never sent.
+        await journal.journaled(
+          { op: 'signed', id, at: Date.now(), signature: current.signature, wire: b64(current.wire), lastValidBlockHeight: current.lastValidBlockHeight, attempt },
+          { state: minHeight === undefined ? 'created' : 'expired', what: 'signed, not sent' },
+        );
+        d.lives.set(id, { signature: current.signature, lastValidBlockHeight: current.lastValidBlockHeight, submitted: false });
+        fresh = true;
+      }
+      const cur = current;
+      const { result, sends } = await runAttempt(d, { id, signed: cur, attempt, fresh, resumed: !!o.resumed, searchHistory, commitment: o.commitment, signal: o.signal, t0, timings });
+      if (result.kind === 'confirmed') {
+        timings.confirmedMs = performance.now() - t0;
+        await journal.journaled(
+          { op: 'confirmed', id, at: Date.now(), signature: cur.signature, slot: result.slot, commitment: result.commitment },
+          { state: 'confirmed', signature: cur.signature, slot: result.slot, what: `landed and ${result.commitment} in slot ${result.slot} (signature ${cur.signature})` },
+        );
+        events.emit('confirmed', { id, signature: cur.signature, slot: result.slot, commitment: result.commitment });
+        return { id, signature: cur.signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
+      }
+      if (result.kind === 'failed') return failedOnChain(id, cur, result, o.signal);
+      // Proven expired: the final status read after the height passed found nothing.
+      await expired(id, cur, result, o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns);
+      current = undefined;
+      minHeight = result.blockHeight;
+      searchHistory = false;
+    }
+  };
+}
+
+function safeJson(v: unknown): string {
+  try {
+    return JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x));
+  } catch {
+    return String(v);
+  }
+}
