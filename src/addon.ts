@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nativeDisabled } from './kernels.js';
 
 /**
  * The functions the addon exports. Poseidon functions validate shapes and return -1 on success or
@@ -104,7 +105,7 @@ function packageRoot(): string {
 export function loadNativeWithReason(): NativeLoad {
   if (loaded) return loaded;
   const path = join(packageRoot(), 'build', 'Release', 'cairn_native.node');
-  if (process.env.CAIRN_NATIVE === '0') {
+  if (nativeDisabled()) {
     loaded = { bindings: null, reason: 'disabled by CAIRN_NATIVE=0', path };
   } else if (!existsSync(path)) {
     loaded = { bindings: null, reason: `addon not built (${path} missing; run "node scripts/build-native.mjs")`, path };

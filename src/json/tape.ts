@@ -12,6 +12,7 @@
  */
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { loadNative } from '../addon.js';
+import { portableJsonScan } from '../kernels.js';
 import { parseLossless } from './lossless.js';
 import { newJsScanState, scanJsonJs, type JsScanState } from './scan-js.js';
 import { ENTRY, F_ESCAPED, F_SKIMMED, NATIVE_STATE_LONG, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SCAN_ERROR_TEXT, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from './tape-format.js';
@@ -39,7 +40,7 @@ export function jsonScanBackend(): 'native' | 'js' {
 
 function pickScanner(): ScannerChoice {
   if (scanner) return scanner;
-  const native = process.env.CAIRN_JSON_SCAN === 'js' ? null : loadNative();
+  const native = portableJsonScan() ? null : loadNative();
   const fn = native?.jsonScan;
   scanner = fn
     ? {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CairnError, ErrorCodes } from '../../errors.js';
+import { kernelSwitch, type KernelSwitch } from '../../kernels.js';
 
 export type Backend = 'native' | 'wasm' | 'js';
 const ORDER: readonly Backend[] = ['native', 'wasm', 'js'];
@@ -30,7 +31,7 @@ export interface BackendChoice<K> {
  * const choice = backendChoice('PDA', 'CAIRN_PDA', (b) => (b === 'js' ? jsKernel : 'not built'));
  * choice.resolve().kernel.find(pre, at, out);
  */
-export function backendChoice<K>(label: string, envVar: string, load: (b: Backend) => K | string): BackendChoice<K> {
+export function backendChoice<K>(label: string, envVar: KernelSwitch, load: (b: Backend) => K | string): BackendChoice<K> {
   let chosen: { backend: Backend; kernel: K } | undefined;
   let forced: Backend | 'auto' | undefined;
   const failures: Partial<Record<Backend, string>> = {};
@@ -43,7 +44,7 @@ export function backendChoice<K>(label: string, envVar: string, load: (b: Backen
   return {
     resolve() {
       if (chosen) return chosen;
-      const env = process.env[envVar];
+      const env = kernelSwitch(envVar);
       const want = forced ?? (env === 'native' || env === 'wasm' || env === 'js' ? env : 'auto');
       if (want !== 'auto') {
         const k = attempt(want);

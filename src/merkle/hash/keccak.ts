@@ -4,13 +4,14 @@
  * crossing per path or per batch), WebAssembly (cairn's own kernel, keccak-wasm.ts) and plain
  * JavaScript — and the fastest one that loads is chosen when this module is first imported.
  * `CAIRN_KECCAK=native|wasm|js` forces one (an unavailable forced backend is an error, not a
- * silent fallback); `CAIRN_NATIVE=0` (native.ts) disables the addon altogether.
+ * silent fallback); `CAIRN_NATIVE=0` (addon.ts) disables the addon altogether.
  *
  * Every public function checks its arguments (`"leaf": expected 32 bytes, got 31`) and throws an
  * `InputError` naming the parameter; the kernels behind them trust their input.
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors.js';
 import { loadNativeWithReason, type NativeBindings } from '../../addon.js';
+import { kernelSwitch } from '../../kernels.js';
 import { keccak256Js, keccakPathRootJs } from './keccak-js.js';
 import { createKeccakWasmKernel } from './keccak-wasm.js';
 import type { KeccakKernel } from './keccak-kernel.js';
@@ -78,7 +79,7 @@ export function availableKeccakKernels(): KeccakKernel[] {
 }
 
 function selectKernel(): { kernel: KeccakKernel; native: NativeKeccak | null; why: string } {
-  const forced = process.env.CAIRN_KECCAK;
+  const forced = kernelSwitch('CAIRN_KECCAK');
   if (forced !== undefined && forced !== '' && forced !== 'native' && forced !== 'wasm' && forced !== 'js') {
     throw new InputError('CAIRN_KECCAK', `expected native, wasm or js, got "${forced}"`, { expected: 'native|wasm|js', got: forced });
   }

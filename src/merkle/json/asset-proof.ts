@@ -14,6 +14,7 @@
  */
 import type { BatchWriter } from '../records/batch-writer.js';
 import { loadNative } from '../../addon.js';
+import { assetProofPackerOff } from '../../kernels.js';
 import { keccakBackend } from '../hash/keccak.js';
 
 /**
@@ -29,7 +30,7 @@ let packer: JsonPacker | null | undefined;
 export function nativeAssetProofPacker(): JsonPacker | null {
   if (packer !== undefined) return packer;
   // CAIRN_ASSET_PROOF_JSON=parse turns it off (to compare, or to rule it out).
-  const fn = process.env.CAIRN_ASSET_PROOF_JSON === 'parse' ? undefined : loadNative()?.packAssetProofJson;
+  const fn = assetProofPackerOff() ? undefined : loadNative()?.packAssetProofJson;
   // A record is never longer than its text plus the field headers (4 × 5 bytes, a length byte per node).
   packer = fn
     ? (src, a, b, w, id, ids) => {
