@@ -3,8 +3,7 @@
  * the fault injector and every module — standard Solana methods, DAS / compressed NFTs, ZK
  * compression, wallet history, legacy token metadata, webhooks — behind one loopback HTTP server,
  * and hands back a `control` object for tests and bots (faults, slot time, request log, keys,
- * webhooks, airdrops). The DAS and compression modules are loaded when their files are present, so
- * the devnet keeps working while they are being built.
+ * webhooks, airdrops).
  */
 import { InputError } from '../errors.js';
 import { createAuth, validateKey, type DevnetKey } from './auth.js';
@@ -20,8 +19,8 @@ import { createTokenMetadata } from './token-metadata.js';
 import type { DevnetLimits, DevnetModule, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry } from './types.js';
 import { createWalletTransfers } from './wallet-transfers.js';
 import { createWebhooks, type Webhook, type WebhookInput } from './webhooks.js';
-import type { DasState, DasStateOptions } from './das-state.js';
-import type { CompressionState } from './compression-state.js';
+import { createDasState, type DasState, type DasStateOptions } from './das-state.js';
+import { createCompressionState, type CompressionState } from './compression-state.js';
 
 export type { DevnetKey } from './auth.js';
 export type { DevnetChain } from './devnet-chain.js';
@@ -52,10 +51,10 @@ export interface DevnetOptions {
   webhookFailureLimit?: number;
   /** Also serve websockets on port + 1, where `@solana/web3.js` looks by default (default true). */
   wsPortPlusOne?: boolean;
-  /** Wait for the DAS and compression modules before resolving (default false: they load in the
-   * background, and a call to one of their methods waits for them). */
+  /** Has no effect any more: the DAS and compression modules are mounted before `startDevnet`
+   * resolves. Accepted so that callers written when they loaded in the background keep working. */
   waitForModules?: boolean;
-  /** Load the DAS and compression modules at all (default true; false serves without them). */
+  /** Serve the DAS and compression modules at all (default true; false serves without them). */
   stateModules?: boolean;
   /** Pre-verify signatures on a worker thread when `/fast` traffic bursts (default true). */
   verifierThread?: boolean;
@@ -85,30 +84,14 @@ export interface Devnet {
   wsUrl: string;
   chain: DevnetChain;
   control: DevnetControl;
-  /** The DAS state (compressed NFTs) once its module has loaded (see `ready()`), else null. */
+  /** The DAS state (compressed NFTs); null with `stateModules: false`. */
   readonly das: DasState | null;
-  /** The compression state once its module has loaded, else null. */
+  /** The compression state; null with `stateModules: false`. */
   readonly compression: CompressionState | null;
-  /** Resolves once the DAS and compression modules have loaded (or are known to be absent). */
+  /** Resolves at once: the modules are mounted before `startDevnet` resolves (kept for callers
+   * written when they loaded in the background). */
   ready(): Promise<void>;
   stop(): Promise<void>;
-}
-
-async function loadOptional<T>(specifier: string, factory: string, args: unknown, log: (l: string) => void): Promise<T | null> {
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(specifier)) as Record<string, unknown>;
-  } catch (e) {
-    const code = (e as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((e as Error).message).includes(specifier.replace('./', ''))) return null;
-    throw e;
-  }
-  const f = mod[factory];
-  if (typeof f !== 'function') {
-    log(`devnet: ${specifier} has no ${factory}(); module skipped`);
-    return null;
-  }
-  return (f as (a: unknown) => T)(args);
 }
 
 /**
@@ -142,16 +125,17 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const auth = createAuth(keys);
     const faults = createFaults(seed, options.faults ?? {});
     modules.push(createSolanaMethods({ chain }));
-    // The DAS and compression modules pull in heavy dependencies (@solana/web3.js, hashing): they load
-    // in the background so that starting stays well under a second; their methods wait for them.
-    let das: DasState | null = null;
-    let compression: CompressionState | null = null;
+    const das = options.stateModules === false ? null : createDasState({ chain, ...(options.dasTree ? { tree: options.dasTree } : {}) });
+    const compression = options.stateModules === false ? null : createCompressionState({ chain });
     const wallet = createWalletTransfers({ chain });
     modules.push(wallet);
     modules.push(createTokenMetadata({ chain, das: () => das }));
     const defaultWallet = keys.find((k) => k.wallet)?.wallet ?? chain.authority.address;
     const webhooks = createWebhooks({ chain, defaultWallet, failureLimit: options.webhookFailureLimit ?? 5, log });
     modules.push(webhooks);
+    // Last, as when they loaded in the background: their methods and routes are mounted after the others'.
+    if (das) modules.push(das);
+    if (compression) modules.push(compression);
 
     const server = await startDevnetServer({
       chain,
@@ -165,29 +149,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       limits,
       log,
     });
-
-    let stopping = false;
-    // A module that finishes loading after stop() is closed at once instead of mounted: stop() does
-    // not wait for a slow import.
-    const adopt = async <T extends DevnetModule>(m: T | null): Promise<T | null> => {
-      if (!m) return null;
-      if (stopping) {
-        await m.close?.();
-        return null;
-      }
-      modules.push(m);
-      server.mount(m);
-      return m;
-    };
-    const loading = (async () => {
-      if (options.stateModules === false) return;
-      das = await adopt(await loadOptional<DasState>('./das-state.js', 'createDasState', { chain, ...(options.dasTree ? { tree: options.dasTree } : {}) }, log));
-      if (stopping) return;
-      compression = await adopt(await loadOptional<CompressionState>('./compression-state.js', 'createCompressionState', { chain }, log));
-    })();
-    loading.catch((e: unknown) => log(`devnet: a state module failed to load: ${e instanceof Error ? e.message : String(e)}`));
-    server.setPending(loading.catch(() => undefined).finally(() => server.setPending(null)));
-    if (options.waitForModules) await loading;
 
     let stopped: Promise<void> | null = null;
     const control: DevnetControl = {
@@ -207,16 +168,11 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       wsUrl: server.wsUrl,
       chain,
       control,
-      get das() {
-        return das;
-      },
-      get compression() {
-        return compression;
-      },
-      ready: () => loading.catch(() => undefined),
+      das,
+      compression,
+      ready: () => Promise.resolve(),
       stop() {
         stopped ??= (async () => {
-          stopping = true;
           await server.close();
           for (const m of modules.reverse()) await m.close?.();
           await chain.stop();
