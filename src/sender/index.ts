@@ -8,7 +8,7 @@ export type { Sender, SenderConfig, SendOptions, SenderStats } from './send.js';
 export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
 export type { SendManyOptions } from './send-many.js';
 export type { ResumeOptions } from './resume.js';
-export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './build.js';
+export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './prepare.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
 export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/wire.js';

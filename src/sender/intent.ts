@@ -10,10 +10,11 @@ import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError }
 import { sleep } from '../rpc/retry.js';
 import { senderAbortError } from './abort.js';
 import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
-import type { Builder, Prepared } from './build.js';
+import type { Builder } from './build.js';
 import type { TrackResult } from './confirm.js';
 import { journalFailure } from './journal-error.js';
 import type { SendOutcome, SendTimings } from './outcome.js';
+import type { Prepared } from './prepare.js';
 import { logsOf, toNumber, type Commitment } from './rpc.js';
 import type { SignatureOwners } from './signature-owners.js';
 

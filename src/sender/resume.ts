@@ -6,14 +6,15 @@
  */
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError } from '../errors.js';
 import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
-import { planFromJournal, type Prepared } from './build.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Inflight } from './inflight.js';
 import type { Drive } from './intent.js';
 import type { IntentJournal } from './intent-journal.js';
 import { journalFailure } from './journal-error.js';
+import { planFromJournal } from './journal-plan.js';
 import { isTerminal, type IntentView, type JournalRecord } from './journal.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
+import type { Prepared } from './prepare.js';
 import type { Commitment } from './rpc.js';
 
 export interface ResumeOptions {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { linkSignals } from './abort.js';
-import type { SendInput } from './build.js';
+import type { SendInput } from './prepare.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
 import type { Commitment } from './rpc.js';
 

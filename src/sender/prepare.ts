@@ -1,0 +1,126 @@
+/**
+ * What a caller may hand a sender (instructions + signers, an unsigned web3.js transaction, or
+ * signed wire bytes) and its normalised form: a plan cairn can (re)build and sign, or fixed signed
+ * bytes already checked against the `/fast` rules. Validated here, at the boundary.
+ */
+import { InputError } from '../errors.js';
+import { addressText, type AddressLike } from '../solana/address.js';
+import { encodeBase58 } from '../solana/base58.js';
+import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
+import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../solana/wire.js';
+import { minimumTip, type ResolvedSenderOptions } from './config.js';
+import { assertSendable } from './inspect.js';
+
+/** Instructions and signers: cairn builds the transaction. */
+export interface InstructionsInput {
+  instructions: readonly InstructionInput[];
+  /** Fee payer (signs). */
+  payer: SignerInput;
+  /** Other signers the instructions need. */
+  signers?: readonly SignerInput[];
+  version?: TransactionVersion;
+  lookupTables?: readonly LookupTableInput[];
+}
+
+/**
+ * An unsigned web3.js `Transaction` or `VersionedTransaction`: cairn keeps its instructions, adds
+ * what is missing (CU limit, CU price, tip), puts in a fresh blockhash (so it knows the expiry) and
+ * signs with `signers`.
+ */
+export interface TransactionInput {
+  transaction: unknown;
+  signers: readonly SignerInput[];
+  /** Needed to rebuild a v0 message that uses lookup tables. */
+  lookupTables?: readonly LookupTableInput[];
+}
+
+/** Signed wire bytes: sent as they are, after checking tip and CU price. */
+export interface WireInput {
+  wire: Uint8Array;
+  /** The blockhash's last valid block height, when known (else cairn assumes the longest possible life). */
+  lastValidBlockHeight?: number;
+}
+
+export type SendInput = InstructionsInput | TransactionInput | WireInput | Uint8Array;
+
+/** A send normalised: either a plan cairn can (re)build and sign, or fixed signed bytes. */
+export type Prepared =
+  | { kind: 'plan'; payer: string; instructions: InstructionInput[]; version: TransactionVersion; lookupTables: LookupTableInput[]; signers: Signer[] }
+  | { kind: 'wire'; wire: Uint8Array; signature: string; recentBlockhash: string; lastValidBlockHeight?: number };
+
+/** Turn any accepted input into a `Prepared`, validating at the boundary. */
+export function prepareInput(input: SendInput, cfg: ResolvedSenderOptions): Prepared {
+  if (input instanceof Uint8Array) input = { wire: input };
+  if (!input || typeof input !== 'object') throw new InputError('input', 'expected { instructions, payer }, { transaction, signers } or { wire }');
+  if ('wire' in input) {
+    if (!(input.wire instanceof Uint8Array)) throw new InputError('input.wire', 'expected a Uint8Array');
+    const s = assertSendable(input.wire, { tipAccounts: cfg.tipAccounts, minTipLamports: minimumTip(cfg) });
+    const lv = input.lastValidBlockHeight;
+    if (lv !== undefined && (!Number.isSafeInteger(lv) || lv < 0)) throw new InputError('input.lastValidBlockHeight', 'expected a non-negative integer');
+    return { kind: 'wire', wire: input.wire, signature: s.signature, recentBlockhash: s.recentBlockhash, ...(lv !== undefined ? { lastValidBlockHeight: lv } : {}) };
+  }
+  if ('instructions' in input) {
+    if (!Array.isArray(input.instructions) || input.instructions.length === 0) {
+      throw new InputError('input.instructions', 'expected a non-empty array of instructions');
+    }
+    const payer = toSigner(input.payer, 'input.payer');
+    const signers = [payer, ...(input.signers ?? []).map((s, i) => toSigner(s, `input.signers[${i}]`))];
+    const version = input.version ?? (input.lookupTables?.length ? 0 : 'legacy');
+    return { kind: 'plan', payer: payer.address, instructions: [...input.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers };
+  }
+  if ('transaction' in input) return fromWeb3(input);
+  throw new InputError('input', 'expected { instructions, payer }, { transaction, signers } or { wire }');
+}
+
+function fromWeb3(input: TransactionInput): Prepared {
+  const tx = input.transaction as {
+    instructions?: InstructionInput[];
+    feePayer?: AddressLike;
+    message?: { serialize(): Uint8Array; version?: unknown };
+    version?: unknown;
+  };
+  if (!Array.isArray(input.signers) || input.signers.length === 0) throw new InputError('input.signers', 'expected at least the fee payer');
+  const signers = input.signers.map((s, i) => toSigner(s, `input.signers[${i}]`));
+  if (tx && Array.isArray(tx.instructions)) {
+    // legacy web3.js Transaction
+    const payer = tx.feePayer ? addressText(tx.feePayer, 'transaction.feePayer') : signers[0].address;
+    return { kind: 'plan', payer, instructions: [...tx.instructions], version: 'legacy', lookupTables: [], signers };
+  }
+  if (tx && tx.message && typeof tx.message.serialize === 'function') {
+    // VersionedTransaction: decompile its message back into instructions
+    const msg = tx.message.serialize();
+    const n = (msg[0] & 0x80 ? msg[1] : msg[0]) ?? 0;
+    const fake = new Uint8Array(1 + 64 * n + msg.length);
+    fake[0] = n; // < 128 signers always fits one compact-u16 byte
+    fake.set(msg, 1 + 64 * n);
+    const { parts } = parseTransaction(fake);
+    const keys: string[] = parts.staticKeys.map((k) => encodeBase58(k));
+    const h = parts.header;
+    const nStatic = keys.length;
+    const writable = (i: number): boolean =>
+      i < h.numRequiredSignatures ? i < h.numRequiredSignatures - h.numReadonlySignedAccounts : i < nStatic - h.numReadonlyUnsignedAccounts;
+    const flags = keys.map((_, i) => ({ signer: i < h.numRequiredSignatures, writable: writable(i) }));
+    const tables = input.lookupTables ?? [];
+    const looked: { key: string; w: boolean }[] = [];
+    const lw: string[] = [];
+    const lr: string[] = [];
+    for (const l of parts.lookups) {
+      const key = encodeBase58(l.key);
+      const table = tables.find((t) => addressText(t.key, 'lookupTables[].key') === key);
+      if (!table) throw new InputError('input.lookupTables', `the message uses lookup table ${key}; pass its addresses to rebuild it`);
+      const addrs = 'addresses' in table ? table.addresses : table.state.addresses;
+      for (const i of Array.from(l.writableIndexes)) lw.push(addressText(addrs[i], 'lookup address'));
+      for (const i of Array.from(l.readonlyIndexes)) lr.push(addressText(addrs[i], 'lookup address'));
+    }
+    for (const a of lw) looked.push({ key: a, w: true });
+    for (const a of lr) looked.push({ key: a, w: false });
+    const all = [...keys.map((k, i) => ({ key: k, signer: flags[i].signer, writable: flags[i].writable })), ...looked.map((l) => ({ key: l.key, signer: false, writable: l.w }))];
+    const instructions: InstructionInput[] = parts.instructions.map((ix) => ({
+      programId: keys[ix.programIdIndex],
+      keys: Array.from(ix.accounts).map((a) => ({ pubkey: all[a].key, isSigner: all[a].signer, isWritable: all[a].writable })),
+      data: new Uint8Array(ix.data),
+    }));
+    return { kind: 'plan', payer: keys[0], instructions, version: parts.version, lookupTables: [...tables], signers };
+  }
+  throw new InputError('input.transaction', 'expected a web3.js Transaction or VersionedTransaction');
+}
