@@ -5,16 +5,9 @@
  */
 import { keccak256 } from '../merkle/hash/keccak.js';
 
-export {
-  assetIdPda,
-  creatorHash,
-  dataHashV1,
-  leafHashV1,
-  BUBBLEGUM_PROGRAM_ID,
-  TokenStandard,
-  type Creator as MetadataCreator,
-  type MetadataArgsV1,
-} from '../merkle/asset-leaf.js';
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../merkle/bubblegum/asset-id.js';
+export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../merkle/bubblegum/leaf-hash.js';
+export { dataHashV1, TokenStandard, type MetadataArgsV1 } from '../merkle/bubblegum/metadata.js';
 
 const scratch = new Uint8Array(64);
 

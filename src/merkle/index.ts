@@ -56,7 +56,10 @@ export {
 // Compressed NFTs (keccak concurrent trees).
 export { emptyNode } from './empty-node.js';
 export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, type AssetProofBytes, type VerifyAssetProofOptions } from './asset.js';
-export { verifyAssetLeaf, assetIdPda, creatorHash, leafHashV1, leafHashV2, dataHashV1, dataHashV2, BUBBLEGUM_PROGRAM_ID } from './asset-leaf.js';
+export { verifyAssetLeaf } from './asset-leaf.js';
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from './bubblegum/asset-id.js';
+export { creatorHash, leafHashV1, leafHashV2 } from './bubblegum/leaf-hash.js';
+export { dataHashV1, dataHashV2 } from './bubblegum/metadata.js';
 export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './tree-account.js';
 
 // Hash kernels.

@@ -10,18 +10,10 @@ import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import fc from 'fast-check';
 import { PublicKey } from '@solana/web3.js';
-import {
-  BUBBLEGUM_PROGRAM_ID,
-  TokenStandard,
-  assetIdPda,
-  collectionHash,
-  creatorHash,
-  dataHashV1,
-  leafHashV1,
-  leafHashV2,
-  verifyAssetLeaf,
-  type MetadataArgsV1,
-} from '../../src/merkle/asset-leaf.js';
+import { BUBBLEGUM_PROGRAM_ID, assetIdPda } from '../../src/merkle/bubblegum/asset-id.js';
+import { TokenStandard, dataHashV1, type MetadataArgsV1 } from '../../src/merkle/bubblegum/metadata.js';
+import { collectionHash, creatorHash, leafHashV1, leafHashV2 } from '../../src/merkle/bubblegum/leaf-hash.js';
+import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
 import { InputError } from '../../src/errors.js';
 import { ASSET_LEAF_READS } from '../../src/merkle/asset-leaf.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
