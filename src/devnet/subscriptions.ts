@@ -1,0 +1,140 @@
+/**
+ * The devnet's websockets: the Solana subscriptions `@solana/web3.js` uses to confirm
+ * (`signatureSubscribe`, `slotSubscribe` and their unsubscribes), served on the HTTP server's
+ * upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
+ */
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { Auth } from './auth.js';
+import type { DevnetChain } from './devnet-chain.js';
+import { jsonShape } from './json-shape.js';
+import { isRpcId, MAX_METHOD_NAME, rpcError, stringify } from './rpc-json.js';
+import type { Commitment, DevnetLimits } from './types.js';
+
+/** Websocket messages above this size close the connection (1009): subscriptions are a few hundred bytes. */
+export const WS_MAX_MESSAGE_BYTES = 1024 * 1024;
+const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+const COMMITMENT_RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
+
+export interface SubscriptionsOptions {
+  chain: DevnetChain;
+  auth: Auth;
+  limits: DevnetLimits;
+  log: (line: string) => void;
+  /** True once the server is stopping: upgrades are refused. */
+  closing(): boolean;
+}
+
+export interface Subscriptions {
+  /** The HTTP server's `upgrade` listener. */
+  onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Stop notifying, and end every connection. */
+  close(): Promise<void>;
+}
+
+export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
+  const { chain, auth, limits, log } = o;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: WS_MAX_MESSAGE_BYTES });
+  let nextSub = 1;
+  interface SigSub { id: number; ws: WebSocket; signature: string; commitment: Commitment }
+  const sigSubs = new Map<number, SigSub>();
+  const slotSubs = new Map<number, WebSocket>();
+  const wsSend = (ws: WebSocket, v: unknown) => {
+    if (ws.readyState !== ws.OPEN) return;
+    // A client that stops reading would make the devnet hold every answer for it: once more than
+    // maxResponseBytes wait unsent, it is dropped.
+    if (ws.bufferedAmount > limits.maxResponseBytes) return ws.terminate();
+    ws.send(stringify(v));
+  };
+  const checkSig = (s: SigSub) => {
+    const st = chain.status(s.signature);
+    if (!st || COMMITMENT_RANK[st.confirmationStatus] < COMMITMENT_RANK[s.commitment]) return;
+    sigSubs.delete(s.id);
+    wsSend(s.ws, { jsonrpc: '2.0', method: 'signatureNotification', params: { result: { context: { slot: chain.slot() }, value: { err: st.err } }, subscription: s.id } });
+  };
+  const unsubscribeSlot = chain.onSlot((slot) => {
+    for (const s of [...sigSubs.values()]) checkSig(s);
+    for (const [id, ws] of slotSubs) wsSend(ws, { jsonrpc: '2.0', method: 'slotNotification', params: { result: { parent: slot - 1, root: Math.max(0, slot - chain.finalizeSlots), slot }, subscription: id } });
+  });
+  const onWsMessage = (ws: WebSocket, data: RawData) => {
+    const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+    if (jsonShape(bytes, limits.maxJsonDepth).tooDeep) {
+      return wsSend(ws, rpcError(null, -32600, `Invalid request: JSON nested deeper than ${limits.maxJsonDepth} levels (the devnet's maxJsonDepth)`));
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      return wsSend(ws, rpcError(null, -32700, 'Parse error'));
+    }
+    if (Array.isArray(msg)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: the websocket takes one request per message, not a batch'));
+    if (msg === null || typeof msg !== 'object') return wsSend(ws, rpcError(null, -32600, 'Invalid request: expected a JSON-RPC 2.0 object'));
+    const { id, method, params } = msg as { id?: unknown; method?: unknown; params?: unknown };
+    if (!isRpcId(id)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: "id" must be a string, a number or null'));
+    if (id === undefined || id === null) return; // notifications (web3.js sends "ping") need no answer
+    const p = Array.isArray(params) ? params : [];
+    const subscribing = method === 'signatureSubscribe' || method === 'slotSubscribe';
+    if (subscribing && sigSubs.size + slotSubs.size >= limits.maxSubscriptions) {
+      return wsSend(ws, rpcError(id, -32603, `Internal error: subscription refused: ${limits.maxSubscriptions} subscriptions are open (the devnet's maxSubscriptions)`));
+    }
+    switch (method) {
+      case 'signatureSubscribe': {
+        // checked on every slot until it lands: only a real signature is worth keeping
+        if (typeof p[0] !== 'string' || !BASE58_SIGNATURE.test(p[0])) return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a base58 signature'));
+        const c = (p[1] ?? {}) as { commitment?: string };
+        const commitment: Commitment = c.commitment === 'processed' || c.commitment === 'confirmed' ? c.commitment : 'finalized';
+        const sub: SigSub = { id: nextSub++, ws, signature: p[0], commitment };
+        sigSubs.set(sub.id, sub);
+        wsSend(ws, { jsonrpc: '2.0', id, result: sub.id });
+        return checkSig(sub);
+      }
+      case 'slotSubscribe': {
+        const sid = nextSub++;
+        slotSubs.set(sid, ws);
+        return wsSend(ws, { jsonrpc: '2.0', id, result: sid });
+      }
+      case 'signatureUnsubscribe':
+      case 'slotUnsubscribe': {
+        const sid = p[0];
+        const had = typeof sid === 'number' && (method === 'signatureUnsubscribe' ? sigSubs.delete(sid) : slotSubs.delete(sid));
+        return wsSend(ws, { jsonrpc: '2.0', id, result: had });
+      }
+      default:
+        return wsSend(ws, rpcError(id, -32601, typeof method === 'string' && method.length <= MAX_METHOD_NAME ? `Method not found: ${method}` : 'Method not found'));
+    }
+  };
+  wss.on('connection', (ws) => {
+    ws.on('message', (data) => {
+      // A throw here would escape into ws' socket handler and take the whole process down.
+      try {
+        onWsMessage(ws, data);
+      } catch (e) {
+        log(`devnet: internal error on the websocket: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        wsSend(ws, rpcError(null, -32603, 'Internal error'));
+      }
+    });
+    ws.on('close', () => {
+      for (const [sid, s] of sigSubs) if (s.ws === ws) sigSubs.delete(sid);
+      for (const [sid, w] of slotSubs) if (w === ws) slotSubs.delete(sid);
+    });
+    ws.on('error', () => {});
+  });
+  return {
+    onUpgrade(req, socket, head) {
+      if (o.closing()) return socket.destroy();
+      const q = (req.url ?? '').indexOf('?');
+      const verdict = auth.check('rpc', new URLSearchParams(q < 0 ? '' : (req.url ?? '').slice(q + 1)).get('api-key'), req.socket.remoteAddress ?? '');
+      if (!verdict.ok) {
+        socket.end(`HTTP/1.1 ${verdict.status} ${verdict.status === 401 ? 'Unauthorized' : verdict.status === 403 ? 'Forbidden' : 'Too Many Requests'}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit('connection', ws, req));
+    },
+    async close() {
+      unsubscribeSlot();
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((r) => wss.close(() => r()));
+    },
+  };
+}
