@@ -6,9 +6,10 @@
  */
 import { BadResponseError, ErrorCodes, InputError, RpcError } from '../errors.js';
 import { sleep } from '../rpc/retry.js';
+import type { PriorityFeeEstimate } from '../rpc/types.js';
 import { senderAbortError } from './abort.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
-import { normalizeBlockhash, type SenderRpc } from './rpc.js';
+import type { SenderRpc } from './rpc.js';
 
 interface Cached<T> {
   value?: T;
@@ -75,7 +76,15 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
 
   const blockhash = (signal: AbortSignal, fresh = false) =>
     race(
-      cached(bh, cfg.blockhashTtlMs, async () => normalizeBlockhash(await rpc.getLatestBlockhash({ commitment: 'confirmed' })), fresh),
+      cached(
+        bh,
+        cfg.blockhashTtlMs,
+        async () => {
+          const { blockhash, lastValidBlockHeight } = await rpc.getLatestBlockhash({ commitment: 'confirmed' });
+          return { blockhash, lastValidBlockHeight };
+        },
+        fresh,
+      ),
       signal,
     );
 
@@ -86,7 +95,7 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
     // (or a transient answer mistaken for it) is asked again on the next build.
     const est = await race(
       cached<bigint | undefined>(fee, c.refreshMs, async () => {
-        let r: unknown;
+        let r: PriorityFeeEstimate;
         try {
           r = await rpc.getPriorityFeeEstimate({ accountKeys: [feeKey], options: { priorityLevel: c.estimate } });
         } catch (e) {
@@ -95,11 +104,12 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
           if (isUnsupportedMethod(e)) return undefined;
           throw e;
         }
-        const v = (r as { priorityFeeEstimate?: unknown } | null)?.priorityFeeEstimate;
-        const n = typeof v === 'number' ? v : typeof v === 'bigint' ? Number(v) : NaN;
-        if (!Number.isFinite(n) || n < 0) {
-          throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `getPriorityFeeEstimate: "priorityFeeEstimate" expected a number >= 0, got ${safeText(v)}`, {
-            context: { method: 'getPriorityFeeEstimate', path: 'priorityFeeEstimate', detail: safeText(v) },
+        // The client checks a present estimate is a finite number; that one is there, and not
+        // negative, is the sender's to check.
+        const n = r.priorityFeeEstimate;
+        if (n === undefined || n < 0) {
+          throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `getPriorityFeeEstimate: "priorityFeeEstimate" expected a number >= 0, got ${String(n)}`, {
+            context: { method: 'getPriorityFeeEstimate', path: 'priorityFeeEstimate', detail: String(n) },
           });
         }
         return BigInt(Math.ceil(n * c.multiplier));
@@ -146,12 +156,4 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
 export function isUnsupportedMethod(e: unknown): boolean {
   if (!(e instanceof RpcError)) return false;
   return e.rpcCode === -32601 || /method not found|not supported|unsupported method/i.test(e.message);
-}
-
-function safeText(v: unknown): string {
-  try {
-    return v === undefined ? 'undefined' : JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? x.toString() : x)).slice(0, 100);
-  } catch {
-    return String(v);
-  }
 }

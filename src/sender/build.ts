@@ -113,16 +113,14 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
       if (typeof cl === 'number') units = cl;
       else {
         const draft = sign(1_400_000, 0);
-        const sim = (await race(rpc.simulateTransaction(draft.wire, { sigVerify: false, replaceRecentBlockhash: true }, { signal: o.signal }), o.signal)) as {
-          value?: unknown;
-        } & Record<string, unknown>;
-        const r = (sim && 'value' in sim && 'context' in sim ? sim.value : sim) as { err?: unknown; logs?: string[] | null; unitsConsumed?: unknown } | null;
-        if (r && r.err !== null && r.err !== undefined) {
+        const r = await race(rpc.simulateTransaction(draft.wire, { sigVerify: false, replaceRecentBlockhash: true }, { signal: o.signal }), o.signal);
+        if (r.err !== null) {
           throw new TransactionFailedError(ErrorCodes.SENDER_TRANSACTION_FAILED, `simulation failed: ${JSON.stringify(r.err)}`, {
             context: { signature: draft.signature, err: r.err, ...(r.logs ? { logs: r.logs } : {}) },
           });
         }
-        const consumed = typeof r?.unitsConsumed === 'number' ? r.unitsConsumed : typeof r?.unitsConsumed === 'bigint' ? Number(r.unitsConsumed) : NaN;
+        // A u64: the client gives a bigint beyond 2^53 (Number() of undefined is NaN: the fallback).
+        const consumed = Number(r.unitsConsumed);
         units = Number.isFinite(consumed) && consumed > 0 ? Math.max(cl.min, Math.ceil(consumed * cl.margin)) : cl.fallback;
         units = Math.min(units, 1_400_000);
       }

@@ -15,7 +15,7 @@
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { senderAbortError as abortErrorFor } from './abort.js';
-import { normalizeStatuses, reached, toNumber, type Commitment, type SenderRpc, type StatusLike } from './rpc.js';
+import type { Commitment, SenderRpc, StatusLike } from './rpc.js';
 
 /** `getSignatureStatuses` takes at most this many signatures per call. */
 export const MAX_SIGNATURES_PER_STATUS_CALL = 256;
@@ -55,7 +55,7 @@ export interface Tracker {
 }
 
 export interface TrackerOptions {
-  rpc: SenderRpc;
+  rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses'>;
   pollMs: number;
   /** Receives tick errors (already typed); the tracker keeps polling. */
   onError?: (e: unknown) => void;
@@ -138,7 +138,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
     try {
       const chunks: [string, Entry][][] = [];
       for (let i = 0; i < batch.length; i += MAX_SIGNATURES_PER_STATUS_CALL) chunks.push(batch.slice(i, i + MAX_SIGNATURES_PER_STATUS_CALL));
-      const heightP = rpc.getBlockHeight(undefined, { signal: life.signal }).then((h) => toNumber(h, 'getBlockHeight'));
+      const heightP = rpc.getBlockHeight(undefined, { signal: life.signal });
       stats.heightCalls++;
       const statusP = chunks.map((chunk) => {
         stats.statusCalls++;
@@ -148,8 +148,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
             chunk.map(([s]) => s),
             history ? { searchTransactionHistory: true } : undefined,
             { signal: life.signal },
-          )
-          .then((r) => normalizeStatuses(r, chunk.length));
+          );
       });
       const [height, ...statusLists] = await Promise.all([heightP, ...statusP]);
       if (height > stats.blockHeight) stats.blockHeight = height;
@@ -251,4 +250,13 @@ export function createTracker(opts: TrackerOptions): Tracker {
       }
     },
   };
+}
+
+/** Whether a status has reached `commitment` (no confirmations count means rooted). */
+function reached(s: StatusLike, commitment: Commitment): boolean {
+  if (commitment === 'processed') return true;
+  const c = s.confirmationStatus;
+  // == null: a status that leaves `confirmations` out counts as rooted, as one that says null
+  if (commitment === 'confirmed') return c === 'confirmed' || c === 'finalized' || s.confirmations == null;
+  return c === 'finalized' || (c == null && s.confirmations == null);
 }

@@ -15,7 +15,7 @@ import type { TrackResult } from './confirm.js';
 import { journalFailure } from './journal-error.js';
 import type { SendOutcome, SendTimings } from './outcome.js';
 import type { Prepared } from './prepare.js';
-import { logsOf, toNumber, type Commitment } from './rpc.js';
+import type { Commitment } from './rpc.js';
 import type { SignatureOwners } from './signature-owners.js';
 
 export interface IntentDeps extends AttemptDeps {
@@ -87,7 +87,7 @@ export function createDrive(d: IntentDeps): Drive {
     const latest = await d.builder.blockhash(signal);
     if (latest.blockhash === recentBlockhash) return latest.lastValidBlockHeight;
     // Unknown blockhash age: assume the longest possible life, so expiry is never declared early.
-    const height = toNumber(await d.rpc.getBlockHeight(undefined, { signal }), 'getBlockHeight');
+    const height = await d.rpc.getBlockHeight(undefined, { signal });
     return height + 151;
   };
 
@@ -98,7 +98,7 @@ export function createDrive(d: IntentDeps): Drive {
       // getTransaction has no 'processed' view: a failure seen at processed may need a slot.
       for (let i = 0; i < 3 && !logs; i++) {
         try {
-          logs = logsOf(await d.rpc.getTransaction(cur.signature, { commitment: 'confirmed' }, { signal })).logs;
+          logs = logMessagesOf(await d.rpc.getTransaction(cur.signature, { commitment: 'confirmed' }, { signal }));
         } catch {
           /* logs are a courtesy: the failure itself is certain */
         }
@@ -180,6 +180,12 @@ export function createDrive(d: IntentDeps): Drive {
       searchHistory = false;
     }
   };
+}
+
+/** A transaction's log lines: the client checks `meta` is an object (or null), not what it holds. */
+function logMessagesOf(tx: Record<string, unknown> | null): string[] | undefined {
+  const meta = tx?.meta as { logMessages?: unknown } | null | undefined;
+  return Array.isArray(meta?.logMessages) ? (meta.logMessages as string[]) : undefined;
 }
 
 function safeJson(v: unknown): string {

@@ -16,14 +16,14 @@ function scriptedChain() {
     calls: [] as { method: string; items?: number; history?: boolean }[],
   };
   const rpc: SenderRpc = {
-    getLatestBlockhash: async () => ({ blockhash: '11111111111111111111111111111111', lastValidBlockHeight: chain.height + 150 }),
+    getLatestBlockhash: async () => ({ blockhash: '11111111111111111111111111111111', lastValidBlockHeight: chain.height + 150, slot: 0 }),
     getBlockHeight: async () => {
       chain.calls.push({ method: 'getBlockHeight' });
       return chain.height;
     },
     getSignatureStatuses: async (sigs, cfg) => {
       chain.calls.push({ method: 'getSignatureStatuses', items: sigs.length, history: !!cfg?.searchTransactionHistory });
-      return { context: { slot: 1 }, value: sigs.map((s) => chain.statuses.get(s) ?? null) };
+      return sigs.map((s) => chain.statuses.get(s) ?? null);
     },
     getTransaction: async () => null,
     simulateTransaction: async () => ({ err: null, logs: [], unitsConsumed: 150 }),
