@@ -10,7 +10,8 @@ import { startDevnet, type Devnet } from '../devnet/index.js';
 import { createClient, type CairnClient } from '../rpc/client.js';
 import { createSender, generateSigner, transferInstruction, type Sender } from '../sender/index.js';
 import { mintCompressedNft } from '../mint/mint-compressed-nft.js';
-import { createVerifier, type Verifier } from '../merkle/verifier.js';
+import { createVerifier } from '../merkle/verifier.js';
+import type { Verifier } from '../merkle/verifier-types.js';
 import { verifyValidityProof } from '../merkle/validity.js';
 import type { Verdict } from '../merkle/verdict.js';
 

@@ -14,7 +14,8 @@ export type { Verdict } from './verdict.js';
 export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
 
 // Worker pool and the verify kinds.
-export { createVerifier, type Verifier, type VerifierOptions, type VerifyOptions } from './verifier.js';
+export { createVerifier } from './verifier.js';
+export type { Verifier, VerifierOptions, VerifyOptions } from './verifier-types.js';
 export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds/index.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';

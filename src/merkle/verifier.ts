@@ -9,171 +9,23 @@
 import { InputError } from '../errors.js';
 import { BatchWriter } from './records/batch-writer.js';
 import { noItemOfKind, type KeyedItem } from './envelopes.js';
-import { getKind, notAnItem, type KindName, type KindSpec } from './kinds/index.js';
+import { getKind, notAnItem, type KindSpec } from './kinds/index.js';
 import { packItem, verifyBatch } from './kinds/verify-batch.js';
 import { extractFromTape, extractJson, scanDecodeBelow, type JsonItems } from './json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, hasRememberedTape, scanJson } from '../json/tape.js';
-import { loadNative } from '../addon.js';
 import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 import { joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
 import { DEFAULT_MAX_BYTES, InputTooLargeError } from './input-too-large.js';
+import { inPlace, releaseResponse, shareResponse, type JsonSource } from './shared-response.js';
+import { pipeline } from './pipeline.js';
+import type { Verifier, VerifierOptions } from './verifier-types.js';
 
 /** The largest `maxBytes`: the batches' offsets into a response are 32-bit. */
 const MAX_BYTES_CAP = 0xffffffff;
-
-export interface VerifierOptions {
-  /**
-   * Worker threads (default: available parallelism). `0` verifies on the calling thread: no start-up
-   * cost, for a handful of items.
-   */
-  threads?: number;
-  /**
-   * Items per batch; default per kind (about 10 ms of work each), and smaller for a short `verify`
-   * so every thread gets several batches.
-   */
-  batchSize?: number;
-  /** Batches in flight per thread (default 2: one running, one waiting in the worker's port). */
-  inflightPerThread?: number;
-  /** @internal pool crash tests */
-  testHooks?: boolean;
-  /**
-   * The most bytes a raw JSON input may have (default 1 GiB, at most 4 GiB - 1: offsets into it are
-   * 32-bit); more is `INPUT_TOO_LARGE`, before anything is read. Parsed input is in memory already.
-   */
-  maxBytes?: number;
-  /** @internal raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
-  jsonParseBelow?: number;
-  /**
-   * @internal raw JSON from `from` bytes on is scanned `firstPart` bytes first, and its first batches
-   * sent out while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
-   */
-  jsonHeadStart?: { from: number; firstPart: number } | false;
-}
-
-export interface VerifyOptions {
-  signal?: AbortSignal;
-}
-
-export interface Verifier {
-  readonly threads: number;
-  /**
-   * Verify a list of items (or any response envelope holding them); verdicts in input order.
-   * `input` is parsed JSON, or the response's raw bytes (`Uint8Array`/`ArrayBuffer` of JSON text):
-   * then the main thread only scans the text, and the workers decode the items, so a large response
-   * costs the calling thread a fraction of what parsing it would. Rejects with `InputError` when an
-   * item is not of the kind (or the bytes are not JSON), `InputTooLargeError` for bytes over
-   * `maxBytes`, `WorkerCrashedError` when a worker died on a batch, `AbortError` on abort.
-   */
-  verify(kind: KindName, input: unknown, options?: VerifyOptions): Promise<Verdict[]>;
-  /**
-   * `verify`, answered as a `VerdictTable`: the counts, each item's validity and id, and the invalid
-   * items' verdicts, with a verdict object made only for what is read. For large batches: the calling
-   * thread then does no work per item, which is what lets 2 threads run cheap kinds (asset proofs)
-   * near twice as fast as 1. Same inputs, same errors as `verify`.
-   */
-  verifyTable(kind: KindName, input: unknown, options?: VerifyOptions): Promise<VerdictTable>;
-  /**
-   * `verifyTable`'s answer a batch at a time, in input order, each batch a `VerdictTable` of its own
-   * (indices within it; the caller counts its way through the input). Nothing is kept once a batch is
-   * taken, and a consumer that takes its time holds the workers back: memory stays bounded by the
-   * batches in flight whatever the number of verdicts (a million invalid items). Same inputs, same
-   * errors as `verify`; an error comes at its place, after the batches before it.
-   */
-  verifyBatches(kind: KindName, input: unknown, options?: VerifyOptions): AsyncGenerator<VerdictTable>;
-  /** Verify items from an (async) iterable, yielding verdicts in order, with backpressure. */
-  verifyStream(kind: KindName, source: AsyncIterable<unknown> | Iterable<unknown>, options?: VerifyOptions): AsyncGenerator<Verdict>;
-  /** Fraction of wall time workers were busy. */
-  readonly utilization: number;
-  /** The hash kernels the worker threads chose (null inline, or before a worker has started). */
-  readonly kernels: { poseidon: string; keccak: string } | null;
-  /** Items verified so far. */
-  readonly completed: number;
-  /** Stop every worker; nothing is left running. */
-  close(): Promise<void>;
-}
-
-/**
- * Create a verifier backed by `threads` worker threads.
- *
- * @example
- * const v = createVerifier({ threads: 2 });
- * try {
- *   const verdicts = await v.verify('account-proof', json);
- *   console.log(verdicts.filter((x) => !x.valid));
- * } finally {
- *   await v.close();
- * }
- */
-/**
- * The response JSON batches point into: the caller's bytes as they are (inline, or already in shared
- * memory, as `client.callRaw` returns them), or a copy in shared memory that every worker reads its
- * items from (one sequential copy per verify; copying each batch's items into the batch cost the main
- * thread more, through cold buffers).
- */
-interface JsonSource {
-  sab: SharedArrayBuffer | null;
-  /** Where the response starts in `sab`. */
-  at: number;
-  /** True when `sab` is the caller's: never kept for reuse. */
-  callers: boolean;
-  view: Uint8Array;
-  /** Make sure bytes [0, end) are in the shared copy (it is filled as batches go out, see below). */
-  upTo(end: number): void;
-}
-
-/** The last shared copy, for the next response (held weakly: a fresh one costs a page fault per 4 KB). */
-let spareShared: WeakRef<SharedArrayBuffer> | null = null;
-
-/**
- * Responses from this size on are copied to shared memory with streaming stores: they do not fit the
- * cache the scan and the workers share, and plain stores would first read every line of the copy in.
- */
-const STREAM_COPY_FROM = 8 << 20;
-
-/**
- * `view[from, to) = bytes[from, to)`: the addon's copy where it is built (V8 copies into shared memory
- * a word at a time, at about two thirds of a plain copy's speed), with streaming stores for a large
- * response.
- */
-function copyPart(view: Uint8Array, bytes: Uint8Array, from: number, to: number): void {
-  const copy = loadNative()?.copyBytes;
-  if (copy) copy(view, from, bytes, from, to - from, bytes.length >= STREAM_COPY_FROM);
-  else view.set(bytes.subarray(from, to), from);
-}
-
-/**
- * A shared copy of `bytes`, filled as the response is scanned (see `scanWithHeadStart`) or as the
- * batches that read it go out: copying all of it before the first batch kept the workers waiting for
- * it (~1.5% of a 2-thread run over proofs).
- */
-function shareResponse(bytes: Uint8Array): JsonSource {
-  // Already shared: read in place, no copy.
-  if (bytes.buffer instanceof SharedArrayBuffer) return { sab: bytes.buffer, at: bytes.byteOffset, callers: true, view: bytes, upTo() {} };
-  let sab = spareShared?.deref();
-  if (sab && sab.byteLength >= bytes.length) spareShared = null;
-  else sab = new SharedArrayBuffer(Math.max(1, Math.ceil(bytes.length * 1.25)));
-  const view = new Uint8Array(sab, 0, bytes.length);
-  let copied = 0;
-  return {
-    sab,
-    at: 0,
-    callers: false,
-    view,
-    upTo(end) {
-      if (end <= copied) return;
-      const to = Math.min(bytes.length, end);
-      copyPart(view, bytes, copied, to);
-      copied = to;
-    },
-  };
-}
-
-/** The caller's bytes as they are (inline: nothing to share). */
-const inPlace = (bytes: Uint8Array): JsonSource => ({ sab: null, at: 0, callers: false, view: bytes, upTo() {} });
 
 /** Responses from this size on are scanned a part at a time, the first batches sent out early. */
 const HEAD_START_FROM = 1 << 20;
@@ -194,11 +46,18 @@ interface HeadStart {
   done: () => void;
 }
 
-function releaseResponse(sab: SharedArrayBuffer): void {
-  const kept = spareShared?.deref();
-  if (!kept || kept.byteLength < sab.byteLength) spareShared = new WeakRef(sab);
-}
-
+/**
+ * Create a verifier backed by `threads` worker threads.
+ *
+ * @example
+ * const v = createVerifier({ threads: 2 });
+ * try {
+ *   const verdicts = await v.verify('account-proof', json);
+ *   console.log(verdicts.filter((x) => !x.valid));
+ * } finally {
+ *   await v.close();
+ * }
+ */
 export function createVerifier(options: VerifierOptions = {}): Verifier {
   if (options.batchSize !== undefined && (!Number.isInteger(options.batchSize) || options.batchSize < 1)) {
     throw new InputError('batchSize', `expected a positive integer, got ${String(options.batchSize)}`);
@@ -399,66 +258,6 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   }
 
   /**
-   * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and
-   * yield what each run gives, in order (a failure at its place in the order). A new chunk starts as
-   * soon as any running one finishes (not only the oldest), so a thread that finishes early is fed at
-   * once.
-   */
-  async function* pipeline<C, R>(
-    next: (size: number) => Promise<C | null> | C | null,
-    run: (chunk: C) => Promise<R>,
-    size: number,
-    window: number,
-    signal?: AbortSignal,
-  ): AsyncGenerator<R> {
-    const pending: { p: Promise<R>; done: boolean }[] = [];
-    let running = 0;
-    let wake: (() => void) | null = null;
-    let exhausted = false;
-    for (;;) {
-      if (signal?.aborted) throw abortError(signal);
-      while (!exhausted && running < maxRunning && pending.length < window) {
-        let chunk: C | null;
-        try {
-          chunk = await next(size);
-        } catch (e) {
-          // A chunk that cannot be made fails at its place in the order, after the ones before it.
-          const p = Promise.reject(e) as Promise<R>;
-          p.catch(() => {});
-          pending.push({ p, done: true });
-          exhausted = true;
-          break;
-        }
-        if (chunk === null) {
-          exhausted = true;
-          break;
-        }
-        const entry = { p: run(chunk), done: false };
-        running++;
-        // Chunks behind a failed one may fail too; every rejection is observed here so none goes
-        // unhandled, and the first failure in order is the one the consumer sees.
-        const onDone = (): void => {
-          entry.done = true;
-          running--;
-          const w = wake;
-          wake = null;
-          w?.();
-        };
-        entry.p.then(onDone, onDone);
-        pending.push(entry);
-      }
-      const head = pending[0];
-      if (!head) return;
-      if (head.done) {
-        pending.shift();
-        yield await head.p;
-        continue;
-      }
-      await new Promise<void>((r) => (wake = r));
-    }
-  }
-
-  /**
    * Every batch's answer for `input`, each turned by `shape` as it arrives, in order. `verify` makes
    * the verdicts there, a batch at a time; `verifyTable` keeps the answers.
    */
@@ -497,7 +296,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
       if (Array.isArray(found)) {
         const next = (size: number): KeyedItem[] | null => (at >= found.length ? null : found.slice(at, (at += taper(size, found.length - at))));
         const run = async (chunk: KeyedItem[]): Promise<P> => shape(await runChunk(spec, chunk, signal));
-        yield* pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, signal);
+        yield* pipeline(next, run, sizeFor(spec, found.length), 2 * maxRunning, maxRunning, signal);
       } else {
         const total = found.values.length;
         let early = head?.early ?? [];
@@ -512,7 +311,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
         const response = shared ?? (pool && total > 0 ? shareResponse(found.tape.bytes) : inPlace(found.tape.bytes));
         const run = async ({ a, b, res }: Chunk): Promise<P> => shape(finishJsonChunk(spec, found, a, b, await (res ?? startJsonChunk(spec, found, response, a, b, signal))));
         try {
-          yield* pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, signal);
+          yield* pipeline(next, run, sizeFor(spec, total), 2 * maxRunning, maxRunning, signal);
         } finally {
           // Early batches the pipeline never took (it stopped on an error) must not reject unobserved.
           for (const c of early) c.res!.catch(() => {});
@@ -592,7 +391,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
     };
     try {
       const run = async (chunk: KeyedItem[]): Promise<Verdict[]> => verdictsOf(spec, await runChunk(spec, chunk, signal));
-      for await (const verdicts of pipeline(next, run, sizeFor(spec), maxRunning, signal)) yield* verdicts;
+      for await (const verdicts of pipeline(next, run, sizeFor(spec), maxRunning, maxRunning, signal)) yield* verdicts;
     } finally {
       await it.return?.();
     }

@@ -1,0 +1,78 @@
+/**
+ * The verifier's contract: the options `createVerifier` takes and the `Verifier` it returns (verify,
+ * as verdicts, a table, batches or a stream).
+ */
+import type { KindName } from './kinds/index.js';
+import type { Verdict } from './verdict.js';
+import type { VerdictTable } from './verdict-table.js';
+
+export interface VerifierOptions {
+  /**
+   * Worker threads (default: available parallelism). `0` verifies on the calling thread: no start-up
+   * cost, for a handful of items.
+   */
+  threads?: number;
+  /**
+   * Items per batch; default per kind (about 10 ms of work each), and smaller for a short `verify`
+   * so every thread gets several batches.
+   */
+  batchSize?: number;
+  /** Batches in flight per thread (default 2: one running, one waiting in the worker's port). */
+  inflightPerThread?: number;
+  /** @internal pool crash tests */
+  testHooks?: boolean;
+  /**
+   * The most bytes a raw JSON input may have (default 1 GiB, at most 4 GiB - 1: offsets into it are
+   * 32-bit); more is `INPUT_TOO_LARGE`, before anything is read. Parsed input is in memory already.
+   */
+  maxBytes?: number;
+  /** @internal raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
+  jsonParseBelow?: number;
+  /**
+   * @internal raw JSON from `from` bytes on is scanned `firstPart` bytes first, and its first batches
+   * sent out while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
+   */
+  jsonHeadStart?: { from: number; firstPart: number } | false;
+}
+
+export interface VerifyOptions {
+  signal?: AbortSignal;
+}
+
+export interface Verifier {
+  readonly threads: number;
+  /**
+   * Verify a list of items (or any response envelope holding them); verdicts in input order.
+   * `input` is parsed JSON, or the response's raw bytes (`Uint8Array`/`ArrayBuffer` of JSON text):
+   * then the main thread only scans the text, and the workers decode the items, so a large response
+   * costs the calling thread a fraction of what parsing it would. Rejects with `InputError` when an
+   * item is not of the kind (or the bytes are not JSON), `InputTooLargeError` for bytes over
+   * `maxBytes`, `WorkerCrashedError` when a worker died on a batch, `AbortError` on abort.
+   */
+  verify(kind: KindName, input: unknown, options?: VerifyOptions): Promise<Verdict[]>;
+  /**
+   * `verify`, answered as a `VerdictTable`: the counts, each item's validity and id, and the invalid
+   * items' verdicts, with a verdict object made only for what is read. For large batches: the calling
+   * thread then does no work per item, which is what lets 2 threads run cheap kinds (asset proofs)
+   * near twice as fast as 1. Same inputs, same errors as `verify`.
+   */
+  verifyTable(kind: KindName, input: unknown, options?: VerifyOptions): Promise<VerdictTable>;
+  /**
+   * `verifyTable`'s answer a batch at a time, in input order, each batch a `VerdictTable` of its own
+   * (indices within it; the caller counts its way through the input). Nothing is kept once a batch is
+   * taken, and a consumer that takes its time holds the workers back: memory stays bounded by the
+   * batches in flight whatever the number of verdicts (a million invalid items). Same inputs, same
+   * errors as `verify`; an error comes at its place, after the batches before it.
+   */
+  verifyBatches(kind: KindName, input: unknown, options?: VerifyOptions): AsyncGenerator<VerdictTable>;
+  /** Verify items from an (async) iterable, yielding verdicts in order, with backpressure. */
+  verifyStream(kind: KindName, source: AsyncIterable<unknown> | Iterable<unknown>, options?: VerifyOptions): AsyncGenerator<Verdict>;
+  /** Fraction of wall time workers were busy. */
+  readonly utilization: number;
+  /** The hash kernels the worker threads chose (null inline, or before a worker has started). */
+  readonly kernels: { poseidon: string; keccak: string } | null;
+  /** Items verified so far. */
+  readonly completed: number;
+  /** Stop every worker; nothing is left running. */
+  close(): Promise<void>;
+}
