@@ -125,6 +125,11 @@ export interface CompressionStore {
   apply(op: { signature: string; slot: number; blockTime: number; spend: AccountRecord[]; addresses: Uint8Array[]; open: NewAccount[] }): CompressionTxRecord;
 }
 
+/** Token accounts not spent yet whose token data passes `filter`, in leaf order. */
+export function unspentTokenAccounts(store: CompressionStore, filter: (t: TokenDataRecord) => boolean): AccountRecord[] {
+  return store.accounts().filter((a) => a.closedBy === null && a.token !== null && filter(a.token));
+}
+
 export function createCompressionStore(): CompressionStore {
   const stateTreeBytes = bs58.decode(STATE_TREE_V1);
   const addressTreeBytes = bs58.decode(ADDRESS_TREE_V1);
