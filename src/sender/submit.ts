@@ -9,9 +9,8 @@
  *
  * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
  */
-import http from 'node:http';
-import https from 'node:https';
 import { CairnError, ErrorCodes, HttpError, RpcError, isAbortError } from '../errors.js';
+import { createTransport } from '../rpc/transport.js';
 import { senderAbortError } from './abort.js';
 import type { SenderRpc } from './rpc.js';
 
@@ -59,32 +58,28 @@ export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: bo
   }
 }
 
-/** Time `GET {url}/ping` (no key, fresh connection each sample so the handshake counts like a cold send would). */
-export function timePing(baseUrl: string, signal?: AbortSignal, timeoutMs = 3_000): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let u: URL;
-    try {
-      u = new URL(`${baseUrl.replace(/\/+$/, '')}/ping`);
-    } catch (e) {
-      reject(e);
-      return;
-    }
-    const mod = u.protocol === 'https:' ? https : http;
+/**
+ * Time `GET {url}/ping` (no key) through the transport, as the client's `ping` asks it, but on a
+ * transport of its own without keep-alive: a fresh connection each sample, so the handshake counts
+ * like a cold send would (the client's ping reuses a warm connection, which would hide it).
+ */
+export async function timePing(baseUrl: string, signal?: AbortSignal, timeoutMs = 3_000): Promise<number> {
+  const u = new URL(`${baseUrl.replace(/\/+$/, '')}/ping`);
+  const transport = createTransport({ keepAlive: false, retry: { retries: 0 } });
+  try {
     const t0 = performance.now();
-    const req = mod.request(u, { method: 'GET', agent: false, timeout: timeoutMs, signal }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8').trim().toLowerCase();
-        if (res.statusCode === 200 && body === 'ok') resolve(performance.now() - t0);
-        else reject(new CairnError(ErrorCodes.RPC_SERVER, `ping ${u.host}: HTTP ${res.statusCode}`, { context: { status: res.statusCode } }));
-      });
-      res.on('error', reject);
-    });
-    req.on('timeout', () => req.destroy(new CairnError(ErrorCodes.RPC_TIMEOUT, `ping ${u.host}: timed out after ${timeoutMs} ms`)));
-    req.on('error', (e) => reject(signal?.aborted ? senderAbortError(signal, 'ping') : e));
-    req.end();
-  });
+    const res = await transport.request({ url: u.href, method: 'GET', auth: false, responseType: 'text', label: 'ping', signal, timeoutMs, retry: { retries: 0 } });
+    const ms = performance.now() - t0;
+    if (typeof res.body !== 'string' || res.body.trim().toLowerCase() !== 'ok') {
+      throw new CairnError(ErrorCodes.RPC_SERVER, `ping ${u.host}: HTTP ${res.status}`, { context: { status: res.status } });
+    }
+    return ms;
+  } catch (e) {
+    if (signal?.aborted) throw senderAbortError(signal, 'ping');
+    throw e;
+  } finally {
+    await transport.close();
+  }
 }
 
 /**
