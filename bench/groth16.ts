@@ -18,7 +18,8 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { Bench } from 'tinybench';
 import { bn254 } from '@noble/curves/bn254.js';
-import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, loadBn254Wasm, negateG1Bytes, type G1Point, type G2Point } from '../src/merkle/bn254.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes, type G1Point, type G2Point } from '../src/merkle/bn254.js';
+import { loadBn254Wasm } from '../src/merkle/bn254-wasm.js';
 import { initGroth16, parseVerifyingKey, verifyGroth16, type Groth16Proof, type VerifyingKey } from '../src/merkle/groth16.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -1,132 +1,24 @@
 /**
- * BN254 (alt_bn128) point codecs for Groth16 proofs and verifying keys, as Solana programs lay them
- * out: big-endian coordinates, G1 = x‖y (64 bytes) or x with flag bits (32 bytes), G2 = x.c1‖x.c0‖
- * y.c1‖y.c0 (128 bytes) or x.c1‖x.c0 with flag bits (64 bytes). Flags sit in the top two bits of
- * byte 0: 0x80 = "y is the larger root" (y > −y; for Fp2 compared c1 first, then c0, as arkworks
- * orders it), 0x40 = point at infinity. Every decoder checks that coordinates are < p, that the point
- * lies on the curve and, for G2, that it lies in the prime-order subgroup (G1 has cofactor 1).
+ * BN254 (alt_bn128) point codecs for Groth16 proofs and verifying keys (encodings: bn254-encoding.ts):
+ * every decoder checks that coordinates are < p, that the point lies on the curve and, for G2, that
+ * it lies in the prime-order subgroup (G1 has cofactor 1).
  *
- * Two implementations sit side by side: a portable one over `@noble/curves` (sync, always there, the
- * reference) and a fast one over `mcl-wasm` (BN_SNARK1), loaded on demand by `loadBn254Wasm()`.
- * Both accept and reject exactly the same byte strings; the tests hold them to that.
+ * Two implementations sit side by side: this portable one over `@noble/curves` (sync, always there,
+ * the reference) and a fast one over `mcl-wasm` (BN_SNARK1, bn254-wasm.ts), loaded on demand by
+ * `loadBn254Wasm()`. Both accept and reject exactly the same byte strings; the tests hold them to that.
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { CairnError, ErrorCodes } from '../errors.js';
-
-/** Base field modulus p. */
-export const BN254_P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
-/** Scalar field modulus r (the group order; public inputs must be below it). */
-export const BN254_R = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f593f0000001n;
-
-const FLAG_Y_LARGER = 0x80;
-const FLAG_INFINITY = 0x40;
-
-/** Why a point was refused. Stable strings: tests and verdicts match on them. */
-export type PointFailure = 'length' | 'flags' | 'coordinate' | 'not-on-curve' | 'not-in-subgroup';
-
-const FAILURE_TEXT: Record<PointFailure, string> = {
-  length: 'wrong length',
-  flags: 'invalid flag bits',
-  coordinate: 'coordinate is not below the base field modulus p',
-  'not-on-curve': 'not on the curve',
-  'not-in-subgroup': 'not in the prime-order subgroup',
-};
-
-/** A point that cannot be used: `context.field` names it, `context.reason` says why. */
-export class PointError extends CairnError<{ field: string; reason: PointFailure; detail?: string }> {
-  constructor(field: string, reason: PointFailure, detail?: string) {
-    super(ErrorCodes.MERKLE_INVALID_INPUT, `"${field}": ${FAILURE_TEXT[reason]}${detail ? ` (${detail})` : ''}`, {
-      context: { field, reason, ...(detail === undefined ? {} : { detail }) },
-    });
-  }
-}
-
-const P_BE = bigToBe(BN254_P, 32);
-const R_BE = bigToBe(BN254_R, 32);
-
-/**
- * Big-endian bytes → bigint.
- *
- * @example
- * beToBig(Uint8Array.of(1, 0)); // 256n
- */
-export function beToBig(b: Uint8Array, off = 0, len = b.length - off): bigint {
-  let v = 0n;
-  for (let i = off; i < off + len; i++) v = (v << 8n) | BigInt(b[i]!);
-  return v;
-}
-
-/**
- * bigint → `len` big-endian bytes (caller guarantees it fits).
- *
- * @example
- * bigToBe(256n, 2); // Uint8Array [1, 0]
- */
-export function bigToBe(v: bigint, len: number, out = new Uint8Array(len), off = 0): Uint8Array {
-  for (let i = off + len - 1; i >= off; i--) {
-    out[i] = Number(v & 0xffn);
-    v >>= 8n;
-  }
-  return out;
-}
-
-/** Compare 32 big-endian bytes at `off` with a 32-byte modulus; true when strictly below it. */
-function below(b: Uint8Array, off: number, m: Uint8Array): boolean {
-  for (let i = 0; i < 32; i++) {
-    const x = b[off + i]!;
-    const y = m[i]!;
-    if (x !== y) return x < y;
-  }
-  return false;
-}
-
-/**
- * True when 32 big-endian bytes encode an integer < r (a valid public input / scalar).
- *
- * @example
- * isScalar(bigToBe(BN254_R, 32)); // false: r itself is out of range
- */
-export function isScalar(b: Uint8Array, off = 0): boolean {
-  return b.length - off >= 32 && below(b, off, R_BE);
-}
-
-function checkLength(bytes: Uint8Array, field: string, allowed: readonly number[]): void {
-  if (!(bytes instanceof Uint8Array)) throw new PointError(field, 'length', `expected bytes, got ${typeof bytes}`);
-  if (!allowed.includes(bytes.length)) throw new PointError(field, 'length', `expected ${allowed.join(' or ')} bytes, got ${bytes.length}`);
-}
-
-/** Compressed header: the flags and a copy of x with the flag bits cleared (x < p is checked here). */
-function readCompressed(bytes: Uint8Array, field: string, coords: 1 | 2): { larger: boolean; infinity: boolean; x: Uint8Array } {
-  const flags = bytes[0]! & 0xc0;
-  const x = bytes.slice();
-  x[0] &= 0x3f;
-  if (flags === (FLAG_Y_LARGER | FLAG_INFINITY)) throw new PointError(field, 'flags', 'both infinity and sign set');
-  if (flags & FLAG_INFINITY) {
-    for (let i = 0; i < x.length; i++) if (x[i] !== 0) throw new PointError(field, 'flags', 'infinity flag with a non-zero x');
-    return { larger: false, infinity: true, x };
-  }
-  for (let c = 0; c < coords; c++) if (!below(x, c * 32, P_BE)) throw new PointError(field, 'coordinate');
-  return { larger: (flags & FLAG_Y_LARGER) !== 0, infinity: false, x };
-}
-
-function checkUncompressed(bytes: Uint8Array, field: string): boolean {
-  let zero = true;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) { zero = false; break; }
-  if (zero) return true; // EIP-197 convention: all-zero bytes = infinity
-  for (let off = 0; off < bytes.length; off += 32) if (!below(bytes, off, P_BE)) throw new PointError(field, 'coordinate');
-  return false;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Portable implementation (@noble/curves)
+import { beToBig, bigToBe, BN254_P, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, PointError, readCompressed } from './bn254-encoding.js';
 
 const { Fp, Fp2 } = bn254.fields;
-type Fp2T = ReturnType<typeof Fp2.fromBigTuple>;
+/** An element of Fp2 in @noble/curves. */
+export type Fp2T = ReturnType<typeof Fp2.fromBigTuple>;
 /** A G1 point of @noble/curves. */
 export type G1Point = ReturnType<typeof bn254.G1.Point.fromAffine>;
 /** A G2 point of @noble/curves. */
 export type G2Point = ReturnType<typeof bn254.G2.Point.fromAffine>;
-const G2_B: Fp2T = Fp2.fromBigTuple([
+/** The twist's curve constant b' (y² = x³ + b'), for both implementations' on-curve checks. */
+export const G2_B: Fp2T = Fp2.fromBigTuple([
   19485874751759354771024239261021720505790618469301721065564631296452457478373n,
   266929791119991161246907387137283842545076965332900288569378510910307636690n,
 ]);
@@ -324,32 +216,8 @@ export function negateG1Bytes(bytes: Uint8Array, field = 'g1'): Uint8Array {
   return out;
 }
 
-// ---------------------------------------------------------------------------------------------
-// Fast implementation (mcl-wasm, BN_SNARK1 = the same curve as EIP-196/197 and Solana's syscalls)
-
-type Mcl = typeof import('mcl-wasm');
-/** A G1 point of mcl-wasm. */
-export type MclG1 = InstanceType<Mcl['G1']>;
-/** A G2 point of mcl-wasm. */
-export type MclG2 = InstanceType<Mcl['G2']>;
-/** A scalar of mcl-wasm. */
-export type MclFr = InstanceType<Mcl['Fr']>;
-
-/** The mcl-backed decoders; obtained from `loadBn254Wasm()`. */
-export interface Bn254Wasm {
-  readonly mcl: Mcl;
-  g1(bytes: Uint8Array, field?: string): MclG1;
-  g2(bytes: Uint8Array, field?: string): MclG2;
-  /** A scalar from 32 big-endian bytes; throws `RangeError` when ≥ r (callers check first). */
-  fr(bytes: Uint8Array, off?: number): MclFr;
-  /** G1 back to bytes (compressed or not), for tests and the devnet's fake proofs. */
-  g1ToBytes(p: MclG1, compressed: boolean): Uint8Array;
-  /** True when a point of the twist lies in the prime-order subgroup G2 (fast endomorphism test). */
-  inG2(p: MclG2): boolean;
-}
-
 /** ψ's constants, computed once from ξ = 9 + i (no magic numbers to mistype). */
-function psiConstants(): { wx: Fp2T; wy: Fp2T; wx2: bigint } {
+export function psiConstants(): { wx: Fp2T; wy: Fp2T; wx2: bigint } {
   const xi = Fp2.fromBigTuple([9n, 1n]);
   const wx = Fp2.pow(xi, (BN254_P - 1n) / 3n);
   const wy = Fp2.pow(xi, (BN254_P - 1n) / 2n);
@@ -358,208 +226,4 @@ function psiConstants(): { wx: Fp2T; wy: Fp2T; wx2: bigint } {
   // The shortcut for ψ² rests on these two facts; check them rather than trust them.
   if (n.c1 !== 0n || !Fp2.eql(Fp2.mul(wy, conj(wy)), Fp2.neg(Fp2.ONE))) throw new Error('bn254: ψ constants are inconsistent');
   return { wx, wy, wx2: n.c0 };
-}
-
-let wasm: Bn254Wasm | undefined;
-let loading: Promise<Bn254Wasm> | undefined;
-
-/**
- * The mcl decoders when `loadBn254Wasm()` has finished, else undefined (never starts a load).
- *
- * @example
- * const w = bn254WasmIfLoaded(); // undefined until `await loadBn254Wasm()`
- */
-export function bn254WasmIfLoaded(): Bn254Wasm | undefined {
-  return wasm;
-}
-
-/**
- * Load and initialise mcl-wasm once per thread (≈ 0.3–0.5 s the first time). Concurrent calls share
- * one load. Rejects with `MERKLE_KERNEL_UNAVAILABLE` when the module cannot load; callers then stay
- * on the portable path.
- *
- * @example
- * const w = await loadBn254Wasm();
- * const B = w.g2(proof.b, 'proof.b');
- */
-export function loadBn254Wasm(): Promise<Bn254Wasm> {
-  if (wasm) return Promise.resolve(wasm);
-  loading ??= (async () => {
-    try {
-      const mcl = (await import('mcl-wasm')) as Mcl;
-      await mcl.init(mcl.BN_SNARK1);
-      wasm = makeWasm(mcl);
-      return wasm;
-    } catch (e) {
-      loading = undefined;
-      throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, `mcl-wasm could not load: ${e instanceof Error ? e.message : String(e)}`, {
-        context: { kernel: 'mcl-wasm' },
-        cause: e,
-      });
-    }
-  })();
-  return loading;
-}
-
-function makeWasm(mcl: Mcl): Bn254Wasm {
-  const fpFromBe = (b: Uint8Array, off: number): InstanceType<Mcl['Fp']> => {
-    const f = new mcl.Fp();
-    // Callers have checked < p, so the reduction never changes the value.
-    f.setBigEndianMod(b.subarray(off, off + 32));
-    return f;
-  };
-  const one = new mcl.Fp();
-  one.setInt(1);
-  const three = new mcl.Fp();
-  three.setInt(3);
-  const fp2One = new mcl.Fp2();
-  fp2One.setInt(1, 0);
-  const b2 = new mcl.Fp2();
-  b2.set_a(fpFromBe(bigToBe(G2_B.c0, 32), 0));
-  b2.set_b(fpFromBe(bigToBe(G2_B.c1, 32), 0));
-
-  // mcl serialises Fp little-endian; "larger than p − y" is a comparison from the top byte down.
-  const larger = (y: InstanceType<Mcl['Fp']>): boolean => {
-    const a = y.serialize();
-    const n = mcl.neg(y).serialize();
-    for (let i = a.length - 1; i >= 0; i--) if (a[i] !== n[i]) return a[i]! > n[i]!;
-    return false;
-  };
-
-  const g1 = (bytes: Uint8Array, field = 'g1'): MclG1 => {
-    checkLength(bytes, field, [32, 64]);
-    const p = new mcl.G1();
-    if (bytes.length === 32) {
-      const h = readCompressed(bytes, field, 1);
-      if (h.infinity) return p;
-      const x = fpFromBe(h.x, 0);
-      const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), three));
-      if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + 3 has no square root');
-      const y = larger(y0) === h.larger ? y0 : mcl.neg(y0);
-      p.setX(x);
-      p.setY(y);
-      p.setZ(one);
-      return p;
-    }
-    if (checkUncompressed(bytes, field)) return p;
-    p.setX(fpFromBe(bytes, 0));
-    p.setY(fpFromBe(bytes, 32));
-    p.setZ(one);
-    if (!p.isValid()) throw new PointError(field, 'not-on-curve');
-    return p;
-  };
-
-  const fp2 = (b: Uint8Array, off: number): InstanceType<Mcl['Fp2']> => {
-    const f = new mcl.Fp2();
-    f.set_b(fpFromBe(b, off));
-    f.set_a(fpFromBe(b, off + 32));
-    return f;
-  };
-
-  const g2 = (bytes: Uint8Array, field = 'g2'): MclG2 => {
-    checkLength(bytes, field, [64, 128]);
-    const p = new mcl.G2();
-    if (bytes.length === 64) {
-      const h = readCompressed(bytes, field, 2);
-      if (h.infinity) return p;
-      const x = fp2(h.x, 0);
-      const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), b2));
-      if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + b has no square root in Fp2');
-      const c1 = y0.get_b();
-      const isLarger = c1.isZero() ? larger(y0.get_a()) : larger(c1);
-      const y = isLarger === h.larger ? y0 : mcl.neg(y0);
-      p.setX(x);
-      p.setY(y);
-      p.setZ(fp2One);
-    } else {
-      if (checkUncompressed(bytes, field)) return p;
-      const x = fp2(bytes, 0);
-      const y = fp2(bytes, 64);
-      if (!mcl.sqr(y).isEqual(mcl.add(mcl.mul(mcl.sqr(x), x), b2))) throw new PointError(field, 'not-on-curve');
-      p.setX(x);
-      p.setY(y);
-      p.setZ(fp2One);
-    }
-    // The twist has a large cofactor: a point on the curve may still be outside the r-torsion.
-    if (!inG2(p)) throw new PointError(field, 'not-in-subgroup');
-    return p;
-  };
-
-  // G2 subgroup membership by the endomorphism ψ (untwist–Frobenius–twist), after El Housni,
-  // Guillevic, Piellard, "Co-factor clearing and subgroup membership testing on pairing-friendly
-  // curves" (ePrint 2022/348, §3 and §5.1), as gnark-crypto checks BN254:
-  //   P ∈ G2  ⇔  [u+1]P + ψ([u]P) + ψ²([u]P) = ψ³([2u]P),  u = 4965661367192848881.
-  // One 63-bit scalar multiplication instead of a 254-bit one; measured ≈ 2× faster than mcl's
-  // isValidOrder here. The tests hold it equal to isValidOrder on random points in and out of G2.
-  // On affine points ψ(x, y) = (x̄·ωx, ȳ·ωy) with ωx = ξ^((p−1)/3), ωy = ξ^((p−1)/2), ξ = 9 + i; and
-  // ψ²(x, y) = (x·ωx·ω̄x, −y) since ξ^((p²−1)/2) = −1.
-  const fp2Const = (c0: bigint, c1: bigint) => {
-    const f = new mcl.Fp2();
-    f.set_a(fpFromBe(bigToBe(c0, 32), 0));
-    f.set_b(fpFromBe(bigToBe(c1, 32), 0));
-    return f;
-  };
-  const { wx, wy, wx2 } = psiConstants();
-  const WX = fp2Const(wx.c0, wx.c1);
-  const WY = fp2Const(wy.c0, wy.c1);
-  const WX2 = fp2Const(wx2, 0n);
-  const U = new mcl.Fr();
-  U.setStr('4965661367192848881', 10);
-  const conj = (f: InstanceType<Mcl['Fp2']>): InstanceType<Mcl['Fp2']> => {
-    const g = new mcl.Fp2();
-    g.set_a(f.get_a());
-    g.set_b(mcl.neg(f.get_b()));
-    return g;
-  };
-  const affine = (x: InstanceType<Mcl['Fp2']>, y: InstanceType<Mcl['Fp2']>): MclG2 => {
-    const q = new mcl.G2();
-    q.setX(x);
-    q.setY(y);
-    q.setZ(fp2One);
-    return q;
-  };
-  const psi = (x: InstanceType<Mcl['Fp2']>, y: InstanceType<Mcl['Fp2']>): MclG2 => affine(mcl.mul(conj(x), WX), mcl.mul(conj(y), WY));
-  const inG2 = (p: MclG2): boolean => {
-    if (p.isZero()) return true;
-    const q = mcl.mul(p, U);
-    if (q.isZero()) return false; // only O has order dividing u in G2; p ≠ O here
-    const qn = mcl.normalize(q);
-    const qx = qn.getX();
-    const qy = qn.getY();
-    const lhs = mcl.add(mcl.add(q, p), mcl.add(psi(qx, qy), affine(mcl.mul(qx, WX2), mcl.neg(qy))));
-    const d = mcl.dbl(q);
-    if (d.isZero()) return false;
-    const dn = mcl.normalize(d);
-    const dx = mcl.mul(dn.getX(), WX2);
-    const dy = mcl.neg(dn.getY());
-    return lhs.isEqual(psi(dx, dy));
-  };
-
-  const fr = (b: Uint8Array, off = 0): MclFr => {
-    if (!isScalar(b, off)) throw new RangeError('scalar is not below r');
-    const f = new mcl.Fr();
-    f.setBigEndianMod(b.subarray(off, off + 32));
-    return f;
-  };
-
-  const g1ToBytes = (p: MclG1, compressed: boolean): Uint8Array => {
-    if (p.isZero()) {
-      const out = new Uint8Array(compressed ? 32 : 64);
-      if (compressed) out[0] = FLAG_INFINITY;
-      return out;
-    }
-    const n = mcl.normalize(p);
-    const le = (f: InstanceType<Mcl['Fp']>): Uint8Array => f.serialize().slice().reverse();
-    const x = le(n.getX());
-    if (compressed) {
-      if (larger(n.getY())) x[0] |= FLAG_Y_LARGER;
-      return x;
-    }
-    const out = new Uint8Array(64);
-    out.set(x, 0);
-    out.set(le(n.getY()), 32);
-    return out;
-  };
-
-  return { mcl, g1, g2, fr, g1ToBytes, inG2 };
 }

@@ -12,21 +12,9 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { InputError } from '../errors.js';
-import {
-  BN254_R,
-  bn254WasmIfLoaded,
-  g1FromBytes,
-  g2FromBytes,
-  isScalar,
-  loadBn254Wasm,
-  negateG1Bytes,
-  type Bn254Wasm,
-  type G1Point,
-  type G2Point,
-  type MclFr,
-  type MclG1,
-  type MclG2,
-} from './bn254.js';
+import { BN254_R, isScalar } from './bn254-encoding.js';
+import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from './bn254-wasm.js';
+import { g1FromBytes, g2FromBytes, negateG1Bytes, type G1Point, type G2Point } from './bn254.js';
 
 /** A Groth16 verifying key; points as big-endian bytes, compressed or uncompressed. */
 export interface VerifyingKey {

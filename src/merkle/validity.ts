@@ -19,7 +19,8 @@
 import bs58 from 'bs58';
 import { base58TooLong } from '../base58-bound.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
-import { bn254WasmIfLoaded, isScalar, PointError } from './bn254.js';
+import { bn254WasmIfLoaded } from './bn254-wasm.js';
+import { isScalar, PointError } from './bn254-encoding.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
 import { poseidon } from './hash/poseidon.js';
 import { SHIPPED_KEY_SETS, type KeySet } from './keys/index.js';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadBn254Wasm, type Bn254Wasm } from '../../src/merkle/bn254.js';
+import { loadBn254Wasm, type Bn254Wasm } from '../../src/merkle/bn254-wasm.js';
 import { parseVerifyingKey, type VerifyingKey } from '../../src/merkle/groth16.js';
 import { keySetByVersion, LIGHT_2024_06, LIGHT_CURRENT, packKeySet, SHIPPED_KEY_SETS, unpackKeySet, type KeySet } from '../../src/merkle/keys/index.js';
 import { LIGHT_KEYS_8DDF06BA } from '../../src/merkle/keys/light-8ddf06ba.js';

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_R, bigToBe, g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes, PointError } from '../../src/merkle/bn254.js';
+import { BN254_R, bigToBe, PointError } from '../../src/merkle/bn254-encoding.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes } from '../../src/merkle/bn254.js';
 import {
   groth16Backend,
   initGroth16,

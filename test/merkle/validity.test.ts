@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { BN254_R, bigToBe } from '../../src/merkle/bn254.js';
+import { BN254_R, bigToBe } from '../../src/merkle/bn254-encoding.js';
 import { initGroth16 } from '../../src/merkle/groth16.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
 import { poseidonBigInt } from '../../src/merkle/hash/poseidon-js.js';
