@@ -68,14 +68,8 @@ export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseido
 export { keccak256, keccakPathRoot, hashToField, keccakBackend } from './hash/keccak.js';
 
 // Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
-export {
-  verifyValidityProof,
-  verifyValidityProofSync,
-  validityPublicInputs,
-  ValidityStructureError,
-  KNOWN_ADDRESS_TREES,
-  type ValidityVerdict,
-  type ValidityOptions,
-} from './validity.js';
+export { verifyValidityProof, verifyValidityProofSync, validityPublicInputs } from './validity.js';
+export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './validity-response.js';
+export type { ValidityVerdict, ValidityOptions } from './validity-types.js';
 export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof } from './groth16.js';
 export { SHIPPED_KEY_SETS, LIGHT_CURRENT, LIGHT_2024_06, keySetByVersion, type KeySet } from './keys/index.js';

@@ -7,7 +7,8 @@ import { poseidon } from '../../src/merkle/hash/poseidon.js';
 import { poseidonBigInt } from '../../src/merkle/hash/poseidon-js.js';
 import { hashCompressedAccount, parseCompressedAccount } from '../../src/merkle/account.js';
 import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';
-import { verifyValidityProof, verifyValidityProofSync, type ValidityVerdict } from '../../src/merkle/validity.js';
+import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/validity.js';
+import type { ValidityVerdict } from '../../src/merkle/validity-types.js';
 import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/fake-proof.js';
 import { InputError } from '../../src/errors.js';
 
