@@ -12,7 +12,8 @@ import * as nodeCrypto from 'node:crypto';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { loadNativeWithReason } from '../../addon.js';
-import { backendChoice, instantiateKernel, ioView, type Backend, type KernelExports } from './backend-choice.js';
+import { backendChoice, type Backend } from './backend-choice.js';
+import { instantiateKernel, ioView, type KernelExports } from './wasm-kernel.js';
 
 export type PdaBackend = Backend;
 

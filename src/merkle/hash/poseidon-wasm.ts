@@ -6,7 +6,7 @@
  * or per whole Merkle path.
  */
 import type { PoseidonKernel } from './poseidon-kernel.js';
-import { instantiateKernel, ioView, kernelWasmPath, type KernelExports } from './backend-choice.js';
+import { instantiateKernel, ioView, kernelWasmPath, type KernelExports } from './wasm-kernel.js';
 
 interface WasmExports extends KernelExports {
   hash(n: number): number;
