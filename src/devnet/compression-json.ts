@@ -7,7 +7,7 @@
 import bs58 from 'bs58';
 import type { ExecutedTransaction } from './types.js';
 import type { AccountRecord, TokenDataRecord } from './compression-store.js';
-import { transactionMetaJson } from './solana-methods.js';
+import { transactionMetaJson } from './transaction-json.js';
 
 /** Exact JSON integer: a number when safe, else a bigint for the server to print verbatim. */
 export function u64Json(v: bigint): number | bigint {

@@ -14,7 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { DevnetChain } from './devnet-chain.js';
-import { transactionJson } from './solana-methods.js';
+import { transactionJson } from './transaction-json.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from './types.js';
 import { NATIVE_MINT, transfersOf } from './wallet-transfers.js';
 
