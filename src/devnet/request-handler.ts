@@ -47,7 +47,7 @@ export interface RequestHandler {
 
 /** The handler of every request; it never rejects for an answer it can still give. */
 export function createRequestHandler(deps: RequestHandlerDeps): RequestHandler {
-  const { auth, faults, limits, record } = deps;
+  const { auth, faults, record } = deps;
   /** In-flight requests' controllers, aborted on close. */
   const active = new Set<AbortController>();
 
