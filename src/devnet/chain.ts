@@ -2,8 +2,9 @@
  * The devnet's chain: LiteSVM executes every transaction for real (signatures, fees, rent, program
  * errors, logs) while this module supplies what LiteSVM does not model — a slot clock, batched
  * execution at slot boundaries, commitment levels, and a status cache that never executes a
- * signature twice. Its parts: the blockhash ring (blockhash-ring.ts), the batch executor
- * (transaction-executor.ts), the signature-verifier thread (signature-verifier.ts), simulation
+ * signature twice. Its parts: the slot timer (slot-clock.ts), the blockhash ring
+ * (blockhash-ring.ts), the batch executor (transaction-executor.ts), the signature-verifier thread
+ * (signature-verifier.ts), the status cache and ledger (status-cache.ts), simulation
  * (simulate-transaction.ts), genesis balances (genesis.ts) and the faucet (faucet.ts).
  */
 import { InputError } from '../errors.js';
@@ -20,9 +21,11 @@ import { mulberry32, randomBytes32 } from './mulberry32.js';
 import { parseSubmitted } from './parse-submitted.js';
 import { createSignatureVerifier, VERIFIER_START_QUEUE, type PendingSubmission, type SignatureVerifier } from './signature-verifier.js';
 import { simulateTransaction } from './simulate-transaction.js';
+import { checkSlotMs, createSlotClock } from './slot-clock.js';
 import { createSlotWaiters } from './slot-waiters.js';
+import { createStatusCache } from './status-cache.js';
 import { createTransactionExecutor } from './transaction-executor.js';
-import type { Commitment, ExecutedTransaction, LatestBlockhash, SignatureStatus } from './types.js';
+import type { ExecutedTransaction, LatestBlockhash } from './types.js';
 
 /** Slots between a transaction's slot and its `finalized` status. A real cluster needs ~32; the
  * devnet uses 3 so that tests and bots see finality within ~1.2 s at the default 400 ms slot. */
@@ -65,8 +68,8 @@ function notify<T>(listeners: Iterable<(v: T) => void>, value: T): void {
  * await chain.stop();
  */
 export function createChain(options: ChainOptions = {}): DevnetChain {
-  let slotMs = options.slotMs ?? 400;
-  if (!Number.isFinite(slotMs) || slotMs < 1) throw new InputError('slotMs', `expected a number ≥ 1, got ${slotMs}`);
+  const slotMs = options.slotMs ?? 400;
+  checkSlotMs(slotMs);
   const finalizeSlots = options.finalizeSlots ?? DEFAULT_FINALIZE_SLOTS;
   const rand = mulberry32(options.seed ?? (Math.random() * 2 ** 32) >>> 0);
 
@@ -87,14 +90,12 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   const ring = createBlockhashRing(svm, rand);
   blockTimes.set(0, Math.floor(Date.now() / 1000));
 
-  const seen = new Map<string, ExecutedTransaction | PendingSubmission>();
-  const ledger: ExecutedTransaction[] = [];
+  const statuses = createStatusCache(finalizeSlots);
   let queue: PendingSubmission[] = [];
   const txListeners = new Set<(tx: ExecutedTransaction) => void>();
   const dropListeners = new Set<(d: DroppedTransaction) => void>();
   const slotListeners = new Set<(slot: number) => void>();
   const waiters = createSlotWaiters();
-  let timer: NodeJS.Timeout | undefined;
   let stopped = false;
   let verifier: SignatureVerifier | null = null;
   if (options.verifierThread !== undefined && typeof options.verifierThread !== 'boolean') {
@@ -107,7 +108,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     FailedTransactionMetadata,
     isBlockhashValid: (bytes) => ring.isValidBytes(bytes, slot),
     drop(p, reason) {
-      seen.delete(p.signature);
+      statuses.forget(p.signature);
       for (const cb of dropListeners) cb({ signature: p.signature, reason });
     },
   });
@@ -124,9 +125,8 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     queue = [];
     verifier?.executing(slot);
     const executed: ExecutedTransaction[] = [];
-    executor.executeBatch(batch, slot, blockTime, (p, tx) => {
-      seen.set(p.signature, tx);
-      ledger.push(tx);
+    executor.executeBatch(batch, slot, blockTime, (_p, tx) => {
+      statuses.executed(tx);
       executed.push(tx);
     });
     // Listeners run after the whole batch so a slow listener never delays execution order.
@@ -135,13 +135,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     waiters.release(slot);
   };
 
-  const schedule = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      tick();
-      schedule();
-    }, slotMs);
-  };
+  const clock = createSlotClock(slotMs, tick);
 
   const lastValidBlockHeight = (hash: string): number | null => ring.lastValidBlockHeight(hash, slot);
 
@@ -154,15 +148,8 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     slot: () => slot,
     blockHeight: () => slot,
     slotAt: (c) => Math.max(0, c === 'processed' ? slot : c === 'confirmed' ? slot - 1 : slot - finalizeSlots),
-    slotMs: () => slotMs,
-    setSlotMs(ms) {
-      if (!Number.isFinite(ms) || ms < 1) throw new InputError('slotMs', `expected a number ≥ 1, got ${ms}`);
-      slotMs = ms;
-      if (timer && !stopped) {
-        clearTimeout(timer);
-        schedule();
-      }
-    },
+    slotMs: () => clock.slotMs(),
+    setSlotMs: (ms) => clock.setSlotMs(ms),
     latestBlockhash: (): LatestBlockhash => ({ blockhash: ring.latest().blockhash, lastValidBlockHeight: slot + BLOCKHASH_VALIDITY }),
     lastValidBlockHeight,
     isBlockhashValid: (h) => lastValidBlockHeight(h) !== null,
@@ -171,27 +158,18 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       return chain.submitParsed(wire, parseSubmitted(wire));
     },
     submitParsed(wire, parsed: ParsedTransaction, signature = encodeBase58(parsed.signatures[0]!)) {
-      if (seen.has(signature)) return { signature, duplicate: true };
+      if (statuses.has(signature)) return { signature, duplicate: true };
       const p: PendingSubmission = { signature, wire, parsed };
-      seen.set(signature, p);
+      statuses.pending(p);
       queue.push(p);
       // Low traffic (tests, bots) never starts the verifier thread; a burst does.
       if (!verifier && useVerifier && queue.length >= VERIFIER_START_QUEUE && !stopped) verifier = createSignatureVerifier();
       verifier?.submit(p, slot + 1);
       return { signature, duplicate: false };
     },
-    status(signature): SignatureStatus | null {
-      const e = seen.get(signature);
-      if (!e || !('slot' in e)) return null;
-      const age = slot - e.slot;
-      const confirmationStatus: Commitment = age >= finalizeSlots ? 'finalized' : age >= 1 ? 'confirmed' : 'processed';
-      return { slot: e.slot, confirmations: confirmationStatus === 'finalized' ? null : age, err: e.err, confirmationStatus };
-    },
-    transaction(signature) {
-      const e = seen.get(signature);
-      return e && 'slot' in e ? e : null;
-    },
-    ledger: () => ledger,
+    status: (signature) => statuses.status(signature, slot),
+    transaction: (signature) => statuses.transaction(signature),
+    ledger: () => statuses.ledger(),
     balance(address) {
       return BigInt(inner.getBalance(decodeAddress(address, 'address')) ?? 0n);
     },
@@ -208,18 +186,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       const deps = { inner, FailedTransactionMetadata, latestBlockhashBytes: () => ring.latest().bytes, isBlockhashValid: chain.isBlockhashValid, account: chain.account };
       return simulateTransaction(deps, wire, opts);
     },
-    recentComputeUnitPrices(lookbackSlots, accounts) {
-      const from = slot - lookbackSlots;
-      const want = accounts && accounts.length ? new Set(accounts) : null;
-      const out: number[] = [];
-      for (let i = ledger.length - 1; i >= 0; i--) {
-        const tx = ledger[i]!;
-        if (tx.slot <= from) break;
-        if (want && !tx.accountKeys.some((k) => want.has(k))) continue;
-        out.push(tx.computeUnitPrice);
-      }
-      return out;
-    },
+    recentComputeUnitPrices: (lookbackSlots, accounts) => statuses.recentComputeUnitPrices(slot, lookbackSlots, accounts),
     pendingCount: () => queue.length,
     preverifiedCount: () => executor.preverified(),
     waitForSlot(target, signal) {
@@ -241,15 +208,14 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     },
     tick,
     start() {
-      if (!timer && !stopped) schedule();
+      if (!stopped) clock.start();
     },
     async stop() {
       stopped = true;
+      clock.stop();
       const v = verifier;
       verifier = null;
       await v?.close();
-      if (timer) clearTimeout(timer);
-      timer = undefined;
       waiters.rejectAll(() => new Error('devnet chain stopped'));
     },
   };
