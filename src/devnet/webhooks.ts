@@ -142,6 +142,33 @@ function typeOf(chain: DevnetChain, tx: ExecutedTransaction): string {
   return transfersOf(chain, tx).length ? 'TRANSFER' : 'UNKNOWN';
 }
 
+/** What a webhook of `hook`'s type receives for `tx`: raw JSON, a Discord message, or the enhanced shape. */
+function webhookBody(chain: DevnetChain, hook: Webhook, tx: ExecutedTransaction, type: string): unknown {
+  if (hook.webhookType.startsWith('raw')) return [transactionJson(chain, tx, 'json')];
+  const native = transfersOf(chain, tx);
+  if (hook.webhookType.startsWith('discord')) {
+    return { content: `${type} ${tx.signature} in slot ${tx.slot}${tx.err ? ' (failed)' : ''}` };
+  }
+  return [
+    {
+      description: '',
+      type,
+      source: native.length ? 'SYSTEM_PROGRAM' : 'UNKNOWN',
+      fee: tx.fee,
+      feePayer: tx.accountKeys[0],
+      signature: tx.signature,
+      slot: tx.slot,
+      timestamp: tx.blockTime,
+      nativeTransfers: native.filter((t) => t.mint === NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, amount: Number(t.raw) })),
+      tokenTransfers: native.filter((t) => t.mint !== NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, mint: t.mint, tokenAmount: Number(t.raw) / 10 ** t.decimals })),
+      accountData: tx.accountKeys.map((account, i) => ({ account, nativeBalanceChange: tx.postBalances[i]! - tx.preBalances[i]!, tokenBalanceChanges: [] })),
+      transactionError: tx.err,
+      instructions: [],
+      events: {},
+    },
+  ];
+}
+
 /**
  * Create the webhook module.
  *
@@ -187,32 +214,6 @@ export function createWebhooks(opts: {
     return { ...hook };
   };
 
-  const bodyFor = (hook: Webhook, tx: ExecutedTransaction, type: string): unknown => {
-    if (hook.webhookType.startsWith('raw')) return [transactionJson(chain, tx, 'json')];
-    const native = transfersOf(chain, tx);
-    if (hook.webhookType.startsWith('discord')) {
-      return { content: `${type} ${tx.signature} in slot ${tx.slot}${tx.err ? ' (failed)' : ''}` };
-    }
-    return [
-      {
-        description: '',
-        type,
-        source: native.length ? 'SYSTEM_PROGRAM' : 'UNKNOWN',
-        fee: tx.fee,
-        feePayer: tx.accountKeys[0],
-        signature: tx.signature,
-        slot: tx.slot,
-        timestamp: tx.blockTime,
-        nativeTransfers: native.filter((t) => t.mint === NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, amount: Number(t.raw) })),
-        tokenTransfers: native.filter((t) => t.mint !== NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, mint: t.mint, tokenAmount: Number(t.raw) / 10 ** t.decimals })),
-        accountData: tx.accountKeys.map((account, i) => ({ account, nativeBalanceChange: tx.postBalances[i]! - tx.preBalances[i]!, tokenBalanceChanges: [] })),
-        transactionError: tx.err,
-        instructions: [],
-        events: {},
-      },
-    ];
-  };
-
   const deliver = async (hook: Webhook, tx: ExecutedTransaction, body: unknown) => {
     if (closed || !hook.active) return;
     const signal = AbortSignal.any([controller.signal, AbortSignal.timeout(timeoutMs)]);
@@ -253,7 +254,7 @@ export function createWebhooks(opts: {
         if (!hook.transactionTypes.includes('ANY') && !hook.transactionTypes.includes(type)) continue;
       }
       type ??= typeOf(chain, tx);
-      const body = bodyFor(hook, tx, type);
+      const body = webhookBody(chain, hook, tx, type);
       const prev = queues.get(hook.webhookID) ?? Promise.resolve();
       const next = prev.then(() => deliver(hook, tx, body));
       queues.set(hook.webhookID, next);
