@@ -314,7 +314,7 @@ static napi_value js_verify_asset_proof_records(napi_env env, napi_callback_info
 }
 
 /* b58Decode32Into(s: string, out: Uint8Array, off: number): boolean — s as base58 of exactly 32 bytes
- * into out[off..off+32] (codec.ts b58Decode32Into's rules), false when it is not. Read as UTF-16, so
+ * into out[off..off+32] (merkle/fields.ts b58Decode32Into's rules), false when it is not. Read as UTF-16, so
  * a character outside ASCII can never pass for the byte it ends in. */
 static napi_value js_b58_decode32_into(napi_env env, napi_callback_info info) {
   size_t argc = 3;

@@ -10,7 +10,7 @@
 
 #include "json_sse2.h"
 
-/* Record tags (src/merkle/codec.ts): 32 decoded bytes, a list of them, a u64. */
+/* Record tags (src/merkle/records/format.ts): 32 decoded bytes, a list of them, a u64. */
 enum { T_U64 = 5, T_B32 = 20, T_NODES32 = 21 };
 enum { M_ROOT = 1, M_LEAF = 2, M_PROOF = 4, M_INDEX = 8, M_TREE = 16 };
 
@@ -98,7 +98,7 @@ static const uint32_t B58_POW[9][8] = {
 };
 
 /*
- * s[a..b) as base58 of exactly 32 bytes, into out (big-endian), with codec.ts b58Decode32Bytes's
+ * s[a..b) as base58 of exactly 32 bytes, into out (big-endian), with solana/base58.ts b58Decode32Bytes's
  * rules: 32 to 44 characters of the alphabet, a value below 2^256, and as many leading zero bytes as
  * leading '1's (bs58: each leading '1' is one zero byte). 0 when it is not.
  *
@@ -266,7 +266,7 @@ size_t cairn_pack_asset_proof_json_many(const uint8_t *s, size_t s_len, const ui
   size_t i = from;
   for (; i < to; i++, rec++) {
     const size_t a = table[4 * i + 2], b = table[4 * i + 3];
-    /* The record's offset goes to the batch header (src/merkle/codec.ts BatchWriter): room for it and
+    /* The record's offset goes to the batch header (merkle/records/batch-writer.ts): room for it and
      * for the end offset after it. */
     if (a > b || b > s_len || 12 + 4 * rec > out_len) break;
     const int64_t end = cairn_pack_asset_proof_json(s, a, b, out, out_len, *pos, id, ids, ids_len);

@@ -2,7 +2,7 @@
  * A getAssetProof item's batch record, read straight from its JSON text (src/merkle/json/asset-proof.ts
  * says when the workers use it), with its base58 already decoded: root and leaf as T_B32 (32 bytes),
  * the nodes as T_NODES32 (u32 count, 32 bytes each), node_index as T_U64 — what RecordReader returns
- * for the record src/merkle/kinds.ts's asset-proof `pack` writes for the parsed item.
+ * for the record src/merkle/kinds/asset-proof.ts's `pack` writes for the parsed item.
  */
 #ifndef CAIRN_ASSET_PROOF_JSON_H
 #define CAIRN_ASSET_PROOF_JSON_H
@@ -32,7 +32,7 @@ int64_t cairn_pack_asset_proof_json(const uint8_t *s, size_t a, size_t b, uint8_
  * Items i in [from, to) of a JSON batch's table (table[4i + 2], table[4i + 3]: each item's start and
  * end in s) packed one after another as cairn_pack_asset_proof_json packs one, with ids: record r =
  * rec + (i - from) starts at *pos (moved past it) and its offset goes to the u32 at out[4 + 4r] (the
- * batch header, src/merkle/codec.ts BatchWriter); the leaf's length to id_lens[i]. Stops before the
+ * batch header, merkle/records/batch-writer.ts); the leaf's length to id_lens[i]. Stops before the
  * first item declined (or out of room, or out of s). Returns the items packed: one call for a batch
  * instead of one per item, whose crossing from JS (~250 ns) cost as much as a tenth of the packing.
  */
@@ -41,7 +41,7 @@ size_t cairn_pack_asset_proof_json_many(const uint8_t *s, size_t s_len, const ui
                                         uint32_t *id_lens);
 
 /*
- * s[a..b) as base58 of exactly 32 bytes into out (big-endian), with codec.ts b58Decode32Bytes's rules:
+ * s[a..b) as base58 of exactly 32 bytes into out (big-endian), with solana/base58.ts b58Decode32Bytes's rules:
  * 32 to 44 characters of the alphabet, a value below 2^256, one leading zero byte per leading '1'.
  * 1 when it is, 0 when it is not (out is then meaningless).
  */

@@ -13,7 +13,7 @@
 #include "asset_proof_json.h"
 #include "keccak.h"
 
-/* Record tags (src/merkle/codec.ts). */
+/* Record tags (src/merkle/records/format.ts). */
 enum { T_STR = 1, T_NODES = 2, T_U64 = 5, T_NODES8 = 10, T_B32 = 20, T_NODES32 = 21, T_B58_RUN = 22 };
 
 static inline uint32_t rd32(const uint8_t *p) {
@@ -64,7 +64,7 @@ static size_t text32(const uint8_t *p, size_t at, size_t end, uint8_t out[32]) {
 
 /*
  * Record p[0..size) as root, leaf, nodes and node_index, either as the native packer writes them
- * (decoded: the parts point into the record) or as kinds.ts's `pack` writes a parsed item's (base58
+ * (decoded: the parts point into the record) or as kinds/asset-proof.ts's `pack` writes a parsed item's (base58
  * text, as one run or field by field: decoded into `d`). The node count is its result, or -1 when the record is anything else.
  */
 static long parts(const uint8_t *p, size_t size, decoded_t *d, lane_t *lane, uint64_t *node_index) {
@@ -78,7 +78,7 @@ static long parts(const uint8_t *p, size_t size, decoded_t *d, lane_t *lane, uin
     lane->nodes = p + 71;
     at = 71 + 32 * k;
   } else if (size >= 2 && p[0] == T_B58_RUN) {
-    /* a parsed item's record (kinds.ts, `BatchWriter.b58Run`): count, lengths, then the texts */
+    /* a parsed item's record (kinds/asset-proof.ts, `BatchWriter.b58Run`): count, lengths, then the texts */
     const size_t count = p[1];
     if (count < 2 || count - 2 > 32 || count > size - 2) return -1;
     k = count - 2;
@@ -133,7 +133,7 @@ int64_t cairn_verify_asset_proof_records(const uint8_t *batch, size_t len, uint8
     lane_t lane;
     uint64_t node_index;
     const long k = parts(batch + a, z - a, &decoded[waiting], &lane, &node_index);
-    /* kinds.ts: a safe positive integer whose depth (the position of its top bit) is the node count */
+    /* kinds/asset-proof.ts: a safe positive integer whose depth (the position of its top bit) is the node count */
     if (k < 0 || node_index > 9007199254740991ull || (node_index >> k) != 1) continue;
     const size_t depth = (size_t)k;
     if (waiting > 0 && depth != depth_waiting) {

@@ -1,10 +1,10 @@
 /*
  * Asset proofs verified where the batch records hold them, in either layout a record can have: as
  * json/asset-proof.ts's native packer writes it (asset_proof_json.h: root and leaf as T_B32, the nodes
- * as T_NODES32, decoded already) or as kinds.ts's asset-proof `pack` writes a parsed item (base58 text:
+ * as T_NODES32, decoded already) or as kinds/asset-proof.ts's `pack` writes a parsed item (base58 text:
  * T_STR root and leaf, T_NODES8/T_NODES nodes, decoded here). node_index is T_U64 in both. Read in
- * place from the batch (src/merkle/codec.ts BatchWriter layout), so a worker builds no object, copy or
- * verdict per proof. Only what the JS path (kinds.ts asset-proof `verifyMany`) would call plainly
+ * place from the batch (merkle/records/batch-writer.ts layout), so a worker builds no object, copy or
+ * verdict per proof. Only what the JS path (kinds/asset-proof.ts `verifyMany`) would call plainly
  * valid is answered here; everything else is left to it, for its reason.
  */
 #ifndef CAIRN_ASSET_PROOF_RECORDS_H
