@@ -205,8 +205,9 @@ function matches(id: string | undefined): Verdict {
 
 /**
  * Every path of a getAsset object that `verifyAssetLeaf` (and the helpers above) reads. The worker
- * pool packs only these (kinds/asset-leaf.ts), so a new read here must be added here too; a test checks that
- * the verdict on the projected copy equals the verdict on the original for every vector and mutation.
+ * pool packs only these (kinds/asset-leaf.ts), so a new read here must be added here too; a test
+ * checks that the verdict on the projected copy equals the verdict on the original for every vector
+ * and mutation.
  */
 export const ASSET_LEAF_READS: Projection = {
   id: true,

@@ -18,10 +18,10 @@ export const assetLeafKind: KindSpec = {
   id: (item) => str((item as Json).id),
   // 'cannot-derive' always carries a reason, so only 'matches' can travel as a code
   statuses: ['matches'],
-  // asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the record
-  // holds the parts of the item it reads (ASSET_LEAF_READS), as typed ops rather than JSON text: the
-  // main thread copies ~40 values instead of stringifying the whole asset, and the worker rebuilds
-  // an object that answers every read the verifier makes exactly as the original would.
+  // merkle/asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the
+  // record holds the parts of the item it reads (ASSET_LEAF_READS), as typed ops rather than JSON
+  // text: the main thread copies ~40 values instead of stringifying the whole asset, and the worker
+  // rebuilds an object that answers every read the verifier makes exactly as the original would.
   pack: (item, w) => w.projected(item, ASSET_LEAF_READS),
   verify: (r) => verifyAssetLeaf(r.projected(ASSET_LEAF_READS, 'asset')),
   // The projection reads exactly what verifyAssetLeaf reads (asset-leaf.test.ts proves the verdicts
