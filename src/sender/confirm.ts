@@ -85,6 +85,23 @@ interface Entry {
   expiredAt?: number;
 }
 
+/** Remove one waiter; the entry goes when its last waiter has left. */
+function leave(entries: Map<string, Entry>, e: Entry, w: Waiter): void {
+  e.waiters.delete(w);
+  w.unlisten?.();
+  if (e.waiters.size === 0 && entries.get(e.signature) === e) entries.delete(e.signature);
+}
+
+/** Resolve every waiter of `e` for which `result` has an answer (undefined = keep waiting). */
+function settle(entries: Map<string, Entry>, e: Entry, result: (w: Waiter) => TrackResult | undefined): void {
+  for (const w of [...e.waiters]) {
+    const r = result(w);
+    if (r === undefined) continue;
+    leave(entries, e, w);
+    w.resolve(r);
+  }
+}
+
 /**
  * Create the tracker.
  *
@@ -100,23 +117,6 @@ export function createTracker(opts: TrackerOptions): Tracker {
   let running = false;
   let closed = false;
   const life = new AbortController();
-
-  /** Remove one waiter; the entry goes when its last waiter has left. */
-  const leave = (e: Entry, w: Waiter): void => {
-    e.waiters.delete(w);
-    w.unlisten?.();
-    if (e.waiters.size === 0 && entries.get(e.signature) === e) entries.delete(e.signature);
-  };
-
-  /** Resolve every waiter of `e` for which `result` has an answer (undefined = keep waiting). */
-  const settle = (e: Entry, result: (w: Waiter) => TrackResult | undefined): void => {
-    for (const w of [...e.waiters]) {
-      const r = result(w);
-      if (r === undefined) continue;
-      leave(e, w);
-      w.resolve(r);
-    }
-  };
 
   const schedule = (delay: number): void => {
     if (closed || running || timer !== undefined || entries.size === 0) return;
@@ -167,7 +167,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
             // A failure is final once it reached a waiter's commitment (a processed one could still
             // be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
             const failed = s.err !== null && s.err !== undefined;
-            settle(e, (w) =>
+            settle(entries, e, (w) =>
               !reached(s, w.req.commitment)
                 ? undefined
                 : failed
@@ -179,7 +179,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
           if (finalReads.has(e) && e.expiredAt !== undefined) {
             // This read started after a height past the window was observed: the signature is dead.
             const dead: TrackResult = { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
-            settle(e, () => dead);
+            settle(entries, e, () => dead);
           } else if (height > e.lastValidBlockHeight && e.expiredAt === undefined) {
             e.expiredAt = height;
           }
@@ -219,7 +219,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
         if (req.signal) {
           const signal = req.signal;
           const onAbort = (): void => {
-            leave(entry, w);
+            leave(entries, entry, w);
             reject(abortErrorFor(signal, 'confirmation'));
           };
           signal.addEventListener('abort', onAbort, { once: true });
@@ -244,7 +244,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
       // Every waiter of every entry, joined ones included: none may be left pending.
       for (const e of [...entries.values()]) {
         for (const w of [...e.waiters]) {
-          leave(e, w);
+          leave(entries, e, w);
           w.reject(err);
         }
       }
