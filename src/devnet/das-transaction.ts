@@ -6,8 +6,10 @@
  * slot, shows up in `getTransaction`, and webhooks watching those accounts see it. The state change is
  * applied only once that transaction has executed successfully.
  */
-import { Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import bs58 from 'bs58';
+import { encodeBase58 } from '../solana/base58.js';
+import { transferInstruction } from '../solana/instructions.js';
+import { signerFromSecretKey } from '../solana/signer.js';
+import { compileMessage, signMessageParts } from '../solana/wire.js';
 import type { Chain, ExecutedTransaction } from './types.js';
 import { DevnetRpcError } from './types.js';
 
@@ -32,7 +34,9 @@ export interface AuthorityTxSender {
  * const done = await executed; // done.err === null on success
  */
 export function createAuthorityTxSender(chain: Chain): AuthorityTxSender {
-  const payer = Keypair.fromSecretKey(chain.authority.secretKey);
+  // Compiled and signed by the solana layer (the bytes web3.js made, without loading web3.js: it was
+  // this module's only use of it, and it cost every devnet ~100 ms of start-up).
+  const payer = signerFromSecretKey(chain.authority.secretKey, 'authority');
   const pending = new Map<string, { resolve: (t: ExecutedTransaction) => void; reject: (e: unknown) => void }>();
   // The transfer amount is a counter so two identical operations in one slot never share a signature
   // (a duplicate would be dropped by the chain and its operation would never be applied).
@@ -61,11 +65,10 @@ export function createAuthorityTxSender(chain: Chain): AuthorityTxSender {
     send(touched) {
       if (closed) throw new DevnetRpcError(-32603, 'devnet state module is closed', 503);
       counter = (counter + 1) % 1_000_000_000;
-      const ix = SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: payer.publicKey, lamports: counter });
-      for (const k of touched) ix.keys.push({ pubkey: new PublicKey(k), isSigner: false, isWritable: false });
-      const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: chain.latestBlockhash().blockhash }).add(ix);
-      tx.sign(payer);
-      const wire = tx.serialize();
+      const ix = transferInstruction(payer.address, payer.address, counter);
+      const keys = [...ix.keys, ...touched.map((k) => ({ pubkey: k, isSigner: false, isWritable: false }))];
+      const parts = compileMessage({ payer: payer.address, instructions: [{ ...ix, keys }], recentBlockhash: chain.latestBlockhash().blockhash });
+      const { wire, signatures } = signMessageParts(parts, [payer]);
       let resolve!: (t: ExecutedTransaction) => void;
       let reject!: (e: unknown) => void;
       const executed = new Promise<ExecutedTransaction>((res, rej) => {
@@ -74,7 +77,7 @@ export function createAuthorityTxSender(chain: Chain): AuthorityTxSender {
       });
       // Never an unhandled rejection when the caller does not wait (confirmTransaction: false).
       executed.catch(() => {});
-      const signature = bs58Signature(tx);
+      const signature = encodeBase58(signatures[0]!);
       pending.set(signature, { resolve, reject });
       try {
         const r = chain.submit(wire);
@@ -99,9 +102,4 @@ export function createAuthorityTxSender(chain: Chain): AuthorityTxSender {
       pending.clear();
     },
   };
-}
-
-function bs58Signature(tx: Transaction): string {
-  if (!tx.signature) throw new Error('transaction is not signed');
-  return bs58.encode(tx.signature);
 }
