@@ -5,10 +5,11 @@
  * REST handler or JSON-RPC dispatch, whose answer is held to the response-size cap.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { sleep } from '../abort.js';
 import { CairnError, redact } from '../errors.js';
 import type { Auth } from './auth.js';
 import type { Faults } from './faults.js';
-import { readBody, send, sleep } from './http-io.js';
+import { readBody, send } from './http-io.js';
 import { jsonShape } from './json-shape.js';
 import type { RpcAnswer, RpcCall } from './rpc-dispatch.js';
 import { rpcError, stringify } from './rpc-json.js';
@@ -122,7 +123,8 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestHandler {
 
       // 4. faults
       const fault = faults.decide(endpoint);
-      if (fault.latencyMs > 0) await sleep(fault.latencyMs, signalOf());
+      // An abort (client gone, devnet stopping) only cuts the latency short: goneAway() decides what follows.
+      if (fault.latencyMs > 0) await sleep(fault.latencyMs, signalOf()).catch(() => undefined);
       // Gone meanwhile (client left, or the devnet is stopping): nothing to answer.
       if (goneAway()) return;
       const x: Exchange = { at, res, endpoint, label, signalOf };

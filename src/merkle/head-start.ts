@@ -2,12 +2,14 @@
  * The head start of a large raw response: it is scanned a part at a time, and batches of the items
  * found so far go out to the workers while the rest is scanned (see `scanWithHeadStart`).
  */
+import { abortError } from '../abort.js';
+import { ErrorCodes } from '../errors.js';
 import type { KeyedItem } from './envelopes.js';
 import type { KindSpec } from './kinds/index.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from './json/extract.js';
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, scanJson } from '../json/tape.js';
-import { abortError, type BatchResult } from './pool.js';
+import type { BatchResult } from './pool.js';
 import type { JsonSource } from './shared-response.js';
 
 /** Responses from this size on are scanned a part at a time, the first batches sent out early. */
@@ -102,7 +104,7 @@ export async function scanWithHeadStart(verifier: HeadStartVerifier, spec: KindS
       if (early.length > 0) {
         // Let the answers in, so that the next batches go out while the rest is scanned.
         await new Promise<void>((r) => setImmediate(r));
-        if (signal?.aborted) throw abortError(signal);
+        if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
       }
       // On to about the end of the next batch while the pool has room (a part at least, in case the
       // guess is not made yet), else a part.
@@ -110,7 +112,7 @@ export async function scanWithHeadStart(verifier: HeadStartVerifier, spec: KindS
       stop = scan.reached + (sending && running < maxRunning ? Math.max(part / 4, perItem * ((size || 1) - (have - sent))) : part);
     }
     response.upTo(bytes.length);
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     const found = skimming ? extractSkimmed(spec, scan, guess, jsonOptions) : extractFromTape(spec, scan.tape, jsonOptions);
     if (early.length > 0 && (scan.restarted || Array.isArray(found) || !guess.agrees(found, early[early.length - 1]!.b))) {
       dropAll();

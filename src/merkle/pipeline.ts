@@ -2,7 +2,8 @@
  * The verifier's scheduler: chunks made on demand, at most `maxRunning` running and `window` not
  * yet yielded, their results yielded in order.
  */
-import { abortError } from './pool.js';
+import { abortError } from '../abort.js';
+import { ErrorCodes } from '../errors.js';
 
 /**
  * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and
@@ -23,7 +24,7 @@ export async function* pipeline<C, R>(
   let wake: (() => void) | null = null;
   let exhausted = false;
   for (;;) {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     while (!exhausted && running < maxRunning && pending.length < window) {
       let chunk: C | null;
       try {

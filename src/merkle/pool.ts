@@ -14,7 +14,8 @@ import { Worker } from 'node:worker_threads';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
-import { AbortError, CairnError, ErrorCodes, fromSerialized } from '../errors.js';
+import { abortError } from '../abort.js';
+import { CairnError, ErrorCodes, fromSerialized } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 
@@ -38,14 +39,6 @@ export class PoolClosedError extends CairnError<{ kind?: string }> {
   constructor(kind?: string) {
     super(ErrorCodes.MERKLE_POOL_CLOSED, 'the verifier was closed', { context: kind === undefined ? {} : { kind } });
   }
-}
-
-/** Build the abort error for a signal (keeps the caller's reason in the context). */
-export function abortError(signal: AbortSignal): AbortError {
-  const r = signal.reason as unknown;
-  return new AbortError(ErrorCodes.MERKLE_ABORTED, 'verification aborted', {
-    context: { reason: r instanceof Error ? r.message : r === undefined ? undefined : String(r) },
-  });
 }
 
 export interface BatchResult {
@@ -324,14 +317,14 @@ export class WorkerPool {
     const { signal, repack, json = false, shared, sharedAt } = options;
     if (this.closed) return Promise.reject(new PoolClosedError(kind));
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
-    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (signal?.aborted) return Promise.reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true }));
     return new Promise<BatchResult>((resolve, reject) => {
       const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared, sharedAt: sharedAt ?? 0 } : {}) };
       if (signal) {
         task.signal = signal;
         // An aborted batch already in a worker finishes there and its answer is dropped: batches are
         // short, and killing the thread would cost more than it saves.
-        task.onAbort = () => this.settle(task, () => reject(abortError(signal)));
+        task.onAbort = () => this.settle(task, () => reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true })));
         signal.addEventListener('abort', task.onAbort, { once: true });
       }
       this.queue.push(task);

@@ -6,7 +6,8 @@
  * can. `verifyStream` keeps at most `threads × inflightPerThread` batches in flight and pulls from its
  * source only as the consumer reads, so memory stays bounded whatever the input size.
  */
-import { InputError } from '../errors.js';
+import { abortError } from '../abort.js';
+import { ErrorCodes, InputError } from '../errors.js';
 import { BatchWriter } from './records/batch-writer.js';
 import { noItemOfKind, type KeyedItem } from './envelopes.js';
 import { getKind, notAnItem, type KindSpec } from './kinds/index.js';
@@ -14,7 +15,7 @@ import { packItem, verifyBatch } from './kinds/verify-batch.js';
 import { extractJson, type JsonItems } from './json/extract.js';
 import { packJsonBatch, verifyJsonBatch } from './json/batch.js';
 import { hasRememberedTape, scanJson } from '../json/tape.js';
-import { abortError, PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
+import { PoolClosedError, WorkerPool, type BatchResult } from './pool.js';
 import type { Verdict } from './verdict.js';
 import { joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
@@ -68,10 +69,10 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
   async function runBatch(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json?: JsonSource): Promise<BatchResult> {
     if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab!, sharedAt: json.at } : {}) });
     if (inlineClosed) throw new PoolClosedError(kind);
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     // Yield between batches so a long inline run still lets timers and aborts through.
     await new Promise<void>((r) => setImmediate(r));
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     if (json) {
       const r = verifyJsonBatch(kind, buf, json.view);
       if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
@@ -161,7 +162,7 @@ export function createVerifier(options: VerifierOptions = {}): Verifier {
    * taking its time holds them back.
    */
   async function* answers<P>(spec: KindSpec, input: unknown, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): AsyncGenerator<P> {
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input instanceof Uint8Array ? input : null;
     if (bytes && bytes.length > maxBytes) throw new InputTooLargeError('input', maxBytes, bytes.length, "raise the verifier's maxBytes to take it");
     // A large response not scanned yet: the workers start on its first items while the rest is scanned.

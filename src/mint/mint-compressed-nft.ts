@@ -9,7 +9,7 @@
 import bs58 from 'bs58';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
 import type { CairnClient } from '../rpc/client.js';
-import { sleep } from '../rpc/retry.js';
+import { sleep } from '../abort.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { resetDeprecationWarnings, warnDeprecatedOnce } from '../rpc/deprecation.js';
 import { verifyAssetLeaf } from '../merkle/asset-leaf.js';

@@ -18,12 +18,12 @@ export {
   defaultRetryPolicy,
   resolveRetryPolicy,
   retryAfterOf,
-  sleep as abortableSleep,
   withRetry,
   type Deadline,
   type RetryContext,
   type RetryPolicy,
 } from './retry.js';
+export { sleep as abortableSleep } from '../abort.js';
 export { isLoopbackHost } from './insecure-key.js';
 export { parseJson, stringifyJson } from './json.js';
 export { assertShape, formatPath, v as validators, type Failure, type Validator } from './validate.js';

@@ -6,17 +6,17 @@
  * `pagination.hasMore/nextCursor` for wallet transfers. A server that hands back the same cursor
  * twice would loop forever: that is reported as a bad response instead.
  */
+import { abortError } from '../abort.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
 import type { ClientContext } from './context.js';
 import * as compression from './compression.js';
 import * as das from './das.js';
 import type { CallOptions } from './jsonrpc.js';
-import { abortErrorFor } from './retry.js';
 import type * as T from './types.js';
 import * as wallet from './wallet.js';
 
 function checkAbort(opts: CallOptions | undefined): void {
-  if (opts?.signal?.aborted) throw abortErrorFor(opts.signal, 'pagination');
+  if (opts?.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, opts.signal, 'pagination');
 }
 
 function repeatedCursor(method: string, cursor: string): BadResponseError {

@@ -7,7 +7,8 @@
  * end past it fails at once with `RPC_DEADLINE`. Waits use the global `setTimeout` and the clock the
  * global `performance.now()`, both looked up at call time, so fake timers drive them in tests.
  */
-import { AbortError, CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors.js';
+import { abortError, sleep } from '../abort.js';
+import { CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors.js';
 
 /** What the policy sees about a failed attempt. `attempt` counts from 1 (the first try). */
 export interface RetryContext {
@@ -124,35 +125,6 @@ export function resolveRetryPolicy(...parts: (Partial<RetryPolicy> | undefined)[
   return out;
 }
 
-/** An `AbortError` for `signal`, keeping its reason as the cause. */
-export function abortErrorFor(signal: AbortSignal | undefined, what = 'request'): AbortError {
-  const reason = signal?.reason;
-  const text = reason instanceof Error ? reason.message : reason === undefined ? 'aborted' : String(reason);
-  return new AbortError(ErrorCodes.RPC_ABORTED, `${what} aborted: ${text}`, {
-    context: { reason: text },
-    cause: reason instanceof Error ? reason : undefined,
-  });
-}
-
-/**
- * Wait `ms`, or reject with an `AbortError` as soon as `signal` aborts. The timer and the listener
- * are always cleaned up, so nothing keeps the process alive.
- */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortErrorFor(signal, 'wait'));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(abortErrorFor(signal, 'wait'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, Math.max(0, ms));
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 /** Called before each wait: lets the transport log "retrying in N ms". */
 export type OnRetry = (info: { attempt: number; error: unknown; delayMs: number }) => void;
 
@@ -175,13 +147,13 @@ export async function withRetry<T>(
 ): Promise<T> {
   let last: unknown;
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw abortErrorFor(signal);
+    if (signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, signal, 'request');
     // a wait's timer that fired late leaves no time for another attempt
     if (deadline && attempt > 1 && deadline.at <= performance.now()) throw deadlineError(deadline, attempt - 1, last);
     try {
       return await fn(attempt);
     } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw isAbortError(error) ? error : abortErrorFor(signal);
+      if (signal?.aborted || isAbortError(error)) throw isAbortError(error) ? error : abortError(ErrorCodes.RPC_ABORTED, signal, 'request');
       last = error;
       const ctx = { attempt, error };
       const left = deadline ? deadline.at - performance.now() : Infinity;

@@ -13,6 +13,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import { abortError } from '../abort.js';
 import {
   BadResponseError,
   CairnError,
@@ -33,7 +34,6 @@ import { createHttpPool, sharedBody, type HttpFailure } from './http-pool.js';
 import { refuseInsecureKey } from './insecure-key.js';
 import { parseJson } from './json.js';
 import {
-  abortErrorFor,
   checkDuration,
   DEFAULT_DEADLINE_MS,
   deadlineError,
@@ -172,7 +172,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
     const deadline = (): Deadline => ({ at: deadlineAt, ms: deadlineMs, what: `${label}${req.method} ${display}`, context: { url: display, method: req.method } });
     // the success path skips the retry loop: one attempt, no extra closures; a failure enters the
     // loop as its first attempt, so policy, deadline, logging and abort handling are exactly withRetry's
-    if (req.signal?.aborted) throw abortErrorFor(req.signal);
+    if (req.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, req.signal, 'request');
     if (deadlineAt <= performance.now()) throw deadlineError(deadline(), 0);
     let attempts = 1;
     let first: unknown;
@@ -244,7 +244,7 @@ export function createTransport(options: TransportOptions = {}): Transport {
           reject(err);
         } else resolve(value!);
       };
-      const onAbort = (): void => finish(abortErrorFor(req.signal, `${req.label ?? req.method} request`));
+      const onAbort = (): void => finish(abortError(ErrorCodes.RPC_ABORTED, req.signal, `${req.label ?? req.method} request`));
       const timer = setTimeout(() => finish(timeoutError(display, req, timeoutMs)), timeoutMs);
       const r = (isHttps ? https : http).request(
         target.href,
@@ -410,7 +410,7 @@ function interpret(
 function failureError(f: HttpFailure, display: string, req: TransportRequest, timeoutMs: number, maxBytes: number): Error {
   switch (f.kind) {
     case 'abort':
-      return abortErrorFor(req.signal, `${req.label ?? req.method} request`);
+      return abortError(ErrorCodes.RPC_ABORTED, req.signal, `${req.label ?? req.method} request`);
     case 'timeout':
       return timeoutError(display, req, timeoutMs);
     case 'too-large':

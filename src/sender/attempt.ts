@@ -5,8 +5,8 @@
  * run under their own link, cut in `finally` when the track ends, so one still waiting out a
  * Retry-After never outlives its intent (or the sender).
  */
+import { linkSignals } from '../abort.js';
 import { CairnError, ErrorCodes } from '../errors.js';
-import { linkSignals } from './abort.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Tracker, TrackResult } from './confirm.js';
 import type { SenderEvents } from './events.js';

@@ -4,10 +4,9 @@
  * cluster has no estimate) and the automatic tip (clamped to [minimum, cap]). A burst of 1,000
  * transfers costs one `getLatestBlockhash`, not 1,000.
  */
+import { abortError, sleep } from '../abort.js';
 import { BadResponseError, ErrorCodes, InputError, RpcError } from '../errors.js';
-import { sleep } from '../rpc/retry.js';
 import type { PriorityFeeEstimate } from '../rpc/types.js';
-import { senderAbortError } from './abort.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import type { SenderRpc } from './rpc.js';
 
@@ -57,9 +56,9 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
   // Shared fetches run under the builder's own signal-free promise: one caller's abort must not
   // fail everyone waiting on the same fetch. Each caller still stops waiting on its own abort.
   const race = <T>(p: Promise<T>, signal: AbortSignal): Promise<T> => {
-    if (signal.aborted) return Promise.reject(senderAbortError(signal, 'build'));
+    if (signal.aborted) return Promise.reject(abortError(ErrorCodes.SENDER_ABORTED, signal, 'build'));
     return new Promise<T>((resolve, reject) => {
-      const on = (): void => reject(senderAbortError(signal, 'build'));
+      const on = (): void => reject(abortError(ErrorCodes.SENDER_ABORTED, signal, 'build'));
       signal.addEventListener('abort', on, { once: true });
       p.then(
         (v) => {

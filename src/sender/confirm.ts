@@ -13,8 +13,8 @@
  * with its own signal and commitment; one leaving never strands the others, the signature stays
  * polled until its last waiter has left, and `close()` rejects every waiter.
  */
+import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes } from '../errors.js';
-import { senderAbortError as abortErrorFor } from './abort.js';
 import type { Commitment, SenderRpc, StatusLike } from './rpc.js';
 
 /** `getSignatureStatuses` takes at most this many signatures per call. */
@@ -199,7 +199,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
   return {
     track(req) {
       if (closed) return Promise.reject(new CairnError(ErrorCodes.SENDER_CLOSED, 'tracker is closed'));
-      if (req.signal?.aborted) return Promise.reject(abortErrorFor(req.signal, 'confirmation'));
+      if (req.signal?.aborted) return Promise.reject(abortError(ErrorCodes.SENDER_ABORTED, req.signal, 'confirmation'));
       return new Promise<TrackResult>((resolve, reject) => {
         const w: Waiter = { req, resolve, reject };
         let e = entries.get(req.signature);
@@ -220,7 +220,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
           const signal = req.signal;
           const onAbort = (): void => {
             leave(entries, entry, w);
-            reject(abortErrorFor(signal, 'confirmation'));
+            reject(abortError(ErrorCodes.SENDER_ABORTED, signal, 'confirmation'));
           };
           signal.addEventListener('abort', onAbort, { once: true });
           w.unlisten = () => signal.removeEventListener('abort', onAbort);

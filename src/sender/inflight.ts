@@ -4,8 +4,8 @@
  * An abort is reported with what is known of the live attempt — `mayLand` once its bytes were
  * submitted — unless the intent had already reached a real outcome.
  */
+import { abortError, linkSignals } from '../abort.js';
 import { AbortError, CairnError, ErrorCodes } from '../errors.js';
-import { linkSignals, senderAbortError } from './abort.js';
 import type { SendOutcome } from './outcome.js';
 
 /** Where an intent's live attempt stands, for the context of an abort: may its bytes still land? */
@@ -49,7 +49,7 @@ export function createInflight(life: AbortSignal): Inflight {
           // its context says whether bytes were sent (`mayLand`) and, with a journal, resume() ends it.
           const ended = e instanceof CairnError && OUTCOMES.has(e.code) && e.code !== ErrorCodes.SENDER_ABORTED;
           if (link.signal.aborted && !ended) {
-            const err = e instanceof AbortError && e.code === ErrorCodes.SENDER_ABORTED ? e : senderAbortError(link.signal, 'send');
+            const err = e instanceof AbortError && e.code === ErrorCodes.SENDER_ABORTED ? e : abortError(ErrorCodes.SENDER_ABORTED, link.signal, 'send');
             const live = lives.get(id);
             Object.assign(err.context, { id, mayLand: !!live?.submitted, ...(live ? { signature: live.signature, lastValidBlockHeight: live.lastValidBlockHeight } : {}) });
             throw err;

@@ -6,9 +6,8 @@
  * lands twice. A build failure is final in the journal (nothing was signed, so nothing can land);
  * journal write failures reach the caller through `journalWriteError`, saying what is true.
  */
+import { abortError, sleep } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
-import { sleep } from '../rpc/retry.js';
-import { senderAbortError } from './abort.js';
 import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
 import type { Builder } from './build.js';
 import type { TrackResult } from './confirm.js';
@@ -147,7 +146,7 @@ export function createDrive(d: IntentDeps): Drive {
     let minHeight: number | undefined;
     let searchHistory = !!o.resumed;
     for (;;) {
-      if (o.signal.aborted) throw senderAbortError(o.signal, 'send');
+      if (o.signal.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'send');
       let fresh = false;
       if (!current) {
         current = await signNext(id, prepared, o.signal, minHeight, timings);

@@ -4,8 +4,8 @@
  * (break / throw) aborts what is still running.
  */
 import { randomUUID } from 'node:crypto';
+import { linkSignals } from '../abort.js';
 import { InputError } from '../errors.js';
-import { linkSignals } from './abort.js';
 import type { SendInput } from './prepare.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
 import type { Commitment } from './rpc.js';

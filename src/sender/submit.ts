@@ -9,9 +9,9 @@
  *
  * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
  */
+import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes, HttpError, RpcError, isAbortError } from '../errors.js';
 import { createTransport } from '../rpc/transport.js';
-import { senderAbortError } from './abort.js';
 import type { SenderRpc } from './rpc.js';
 
 /** The regional plain-HTTP hosts for servers (docs/sender.md). */
@@ -45,7 +45,7 @@ export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: bo
     await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, { signal });
     return { ok: true };
   } catch (e) {
-    if (signal.aborted || isAbortError(e)) throw senderAbortError(signal, 'submit');
+    if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
     if (isRejection(e)) {
       const msg = e instanceof Error ? e.message : String(e);
       return {
@@ -75,7 +75,7 @@ export async function timePing(baseUrl: string, signal?: AbortSignal, timeoutMs 
     }
     return ms;
   } catch (e) {
-    if (signal?.aborted) throw senderAbortError(signal, 'ping');
+    if (signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'ping');
     throw e;
   } finally {
     await transport.close();
@@ -98,11 +98,11 @@ export async function rankSenders(
     urls.map(async (url) => {
       const times: number[] = [];
       for (let i = 0; i < samples; i++) {
-        if (o.signal?.aborted) throw senderAbortError(o.signal, 'region choice');
+        if (o.signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'region choice');
         try {
           times.push(await timePing(url, o.signal, o.timeoutMs));
         } catch (e) {
-          if (o.signal?.aborted) throw senderAbortError(o.signal, 'region choice');
+          if (o.signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'region choice');
           void e;
         }
       }

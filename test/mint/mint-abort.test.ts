@@ -1,5 +1,5 @@
 /**
- * One abortable wait for the toolkit (src/rpc/retry.ts `sleep`), used by the sender and by the mint:
+ * One abortable wait for the toolkit (src/abort.ts `sleep`), used by the sender and by the mint:
  * an abort during the mint's wait for the indexer rejects at once with a typed `CairnError` (an
  * abort code), never with the bare `signal.reason`. The indexer lag is real: `getAsset` asks the
  * devnet for an asset it does not have yet, and the devnet answers "not found".
@@ -11,7 +11,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { AbortError, CairnError } from '../../src/errors.js';
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import * as senderAbort from '../../src/sender/abort.js';
+import * as senderAbort from '../../src/sender/index.js';
 
 let devnet: Devnet;
 let client: CairnClient;

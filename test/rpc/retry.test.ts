@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CairnError, ErrorCodes, RateLimitedError, ServerError } from '../../src/errors.js';
-import { backoffDelay, defaultRetryPolicy, resolveRetryPolicy, sleep, withRetry } from '../../src/rpc/retry.js';
+import { sleep } from '../../src/abort.js';
+import { backoffDelay, defaultRetryPolicy, resolveRetryPolicy, withRetry } from '../../src/rpc/retry.js';
 
 const err = (code: keyof typeof ErrorCodes, ctx: object = {}) => new CairnError(ErrorCodes[code], code, { context: ctx });
 
