@@ -4,6 +4,7 @@
  * the way the real service answers a malformed request (never a crash, never a silently ignored item).
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
 import { DevnetRpcError } from './types.js';
 
@@ -24,7 +25,7 @@ export function describe(v: unknown): string {
 /** The params object of a method that takes named params. */
 export function paramsObject(params: unknown, method: string): Record<string, unknown> {
   if (params === undefined || params === null) return {};
-  if (typeof params !== 'object' || Array.isArray(params)) {
+  if (!isPlainObject(params)) {
     throw invalid('params', `${method} takes an object, got ${describe(params)}`);
   }
   return params as Record<string, unknown>;
@@ -84,7 +85,7 @@ export function arr(v: unknown, field: string, opts: { max?: number; min?: numbe
 
 export function obj(v: unknown, field: string): Record<string, unknown> | undefined {
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'object' || Array.isArray(v)) throw invalid(field, `expected an object, got ${describe(v)}`);
+  if (!isPlainObject(v)) throw invalid(field, `expected an object, got ${describe(v)}`);
   return v as Record<string, unknown>;
 }
 

@@ -6,6 +6,7 @@
  * minimum). Violations answer HTTP 400 with JSON-RPC -32602 and a message naming what is missing.
  * The minima and the tip accounts are configuration with the provider's latest known defaults.
  */
+import { isPlainObject } from '../assert.js';
 import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
 import { base58Bytes } from '../solana/base58.js';
@@ -126,7 +127,7 @@ export function checkFastSendTransaction(
     throw invalid('Invalid request: params must be an array [transaction, options]');
   }
   const config = params[1] as Record<string, unknown> | undefined;
-  if (config !== undefined && (config === null || typeof config !== 'object' || Array.isArray(config))) {
+  if (config !== undefined && !isPlainObject(config)) {
     throw invalid('Invalid request: params[1] must be an options object');
   }
   const encoding = config?.encoding ?? 'base58';

@@ -3,6 +3,7 @@
  * `/fast`, by the `/fast` rules and the chain (sendTransaction only). Errors become JSON-RPC error
  * objects with the HTTP status they ask for; internal errors are logged and redacted.
  */
+import { isPlainObject } from '../assert.js';
 import { CairnError, redact } from '../errors.js';
 import { encodeBase58 } from '../solana/base58.js';
 import type { DevnetChain } from './devnet-chain.js';
@@ -37,7 +38,7 @@ export interface RpcDispatchDeps {
 /** Run one JSON-RPC call; returns the response object and the HTTP status it asks for. */
 export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcCall): Promise<RpcAnswer> {
   const { endpoint, signalOf, drop, swqosOnly } = c0;
-  if (call === null || typeof call !== 'object' || Array.isArray(call)) {
+  if (!isPlainObject(call)) {
     return { body: rpcError(null, -32600, 'Invalid request: expected a JSON-RPC 2.0 object'), status: 200, method: '?' };
   }
   const c = call as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown };

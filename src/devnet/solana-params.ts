@@ -4,6 +4,7 @@
  * transaction bytes in their declared encoding. Refusals are -32602 "Invalid params".
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
 import { CairnError } from '../errors.js';
 import type { ParsedTransaction } from '../solana/wire.js';
@@ -28,7 +29,7 @@ export function arr(params: unknown, method: string, min: number): unknown[] {
 
 export function cfg(v: unknown, field: string): Record<string, unknown> {
   if (v === undefined || v === null) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw bad(`${field} must be a configuration object`);
+  if (!isPlainObject(v)) throw bad(`${field} must be a configuration object`);
   return v as Record<string, unknown>;
 }
 

@@ -8,6 +8,7 @@
  * deprecation notice is the client's job.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
 import type { DevnetChain } from './devnet-chain.js';
 import type { DasState } from './das-state.js';
@@ -67,7 +68,7 @@ function mintAccountInfo(chain: DevnetChain, mint: string): { accountInfo: unkno
 export function createTokenMetadata({ chain, das }: { chain: DevnetChain; das: () => DasState | null }): DevnetModule {
   const lookup = (req: RestRequest) => {
     const body = req.body as Record<string, unknown> | null;
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'expected a JSON object');
+    if (!isPlainObject(body)) throw badRequest('body', 'expected a JSON object');
     const { mintAccounts, includeOffChain = false, disableCache = false } = body;
     if (!Array.isArray(mintAccounts)) throw badRequest('mintAccounts', 'expected an array of mint addresses');
     if (mintAccounts.length === 0) throw badRequest('mintAccounts', 'expected at least one mint address');

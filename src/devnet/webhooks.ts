@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isPlainObject } from '../assert.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { transactionJson } from './transaction-json.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from './types.js';
@@ -69,7 +70,7 @@ export const MAX_WEBHOOK_ADDRESSES = 100_000;
 export const MAX_WEBHOOKS = 1_000;
 
 function validateInput(body: unknown, partial: boolean): Partial<WebhookInput> {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'expected a JSON object');
+  if (!isPlainObject(body)) throw badRequest('body', 'expected a JSON object');
   const b = body as Record<string, unknown>;
   const out: Partial<WebhookInput> = {};
   const known = new Set(['webhookURL', 'accountAddresses', 'transactionTypes', 'webhookType', 'authHeader', 'active', 'wallet', 'webhookID']);
@@ -277,7 +278,7 @@ export function createWebhooks(opts: {
       'PATCH /v0/webhooks/:id': (req: RestRequest) => {
         const h = getOr404(req.params.id);
         const body = req.body as Record<string, unknown> | null;
-        if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('body', 'expected a JSON object { "active": boolean }');
+        if (!isPlainObject(body)) throw badRequest('body', 'expected a JSON object { "active": boolean }');
         for (const k of Object.keys(body)) if (k !== 'active') throw badRequest(k, 'PATCH changes only "active"; use PUT to edit a webhook');
         if (typeof body.active !== 'boolean') throw badRequest('active', `expected a boolean, got ${JSON.stringify(body.active)}`);
         h.active = body.active;

@@ -6,6 +6,7 @@
  *
  * Rules: docs/hashing.md §3 (checked against light-protocol and photon).
  */
+import { isPlainObject } from '../assert.js';
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
@@ -175,7 +176,6 @@ export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
 // JSON edge.
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function treeTypeField(v: unknown, field: string): TreeType {
   const t = u32Field(v, field);
@@ -187,9 +187,9 @@ function treeTypeField(v: unknown, field: string): TreeType {
 export function unwrapAccount(item: unknown): { account: Json; token: Json | null } | null {
   let cur: unknown = item;
   let token: Json | null = null;
-  for (let i = 0; i < 4 && obj(cur); i++) {
+  for (let i = 0; i < 4 && isPlainObject(cur); i++) {
     const t = cur.tokenData ?? cur.optionalTokenData;
-    if (obj(t)) token = t;
+    if (isPlainObject(t)) token = t;
     if (typeof cur.hash === 'string' && 'owner' in cur && 'leafIndex' in cur) return { account: cur, token };
     cur = cur.account;
   }
@@ -213,7 +213,7 @@ export function parseCompressedAccount(item: unknown): AccountClaim {
   const u = unwrapAccount(item);
   if (!u) throw new FieldError('account', 'expected a compressed account with hash, owner, leafIndex');
   const a = u.account;
-  const ctx = obj(a.merkleContext) ? a.merkleContext : null;
+  const ctx = isPlainObject(a.merkleContext) ? a.merkleContext : null;
   const out: AccountClaim = {
     hash: b58Field(a.hash, 'hash'),
     owner: b58Field(a.owner, 'owner'),
@@ -225,7 +225,7 @@ export function parseCompressedAccount(item: unknown): AccountClaim {
     treeType: ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1,
   };
   if (a.data !== null && a.data !== undefined) {
-    if (!obj(a.data)) throw new FieldError('data', 'expected an object or null');
+    if (!isPlainObject(a.data)) throw new FieldError('data', 'expected an object or null');
     const disc = new Uint8Array(8);
     new DataView(disc.buffer).setBigUint64(0, uintField(a.data.discriminator, 'data.discriminator', 64), true);
     out.data = { discriminator: disc, dataHash: b58Field(a.data.dataHash, 'data.dataHash') };
@@ -259,8 +259,8 @@ export function looksLikeAccountProof(v: Json): boolean {
  * verifyAccountProof(parseAccountProof(res.value)).valid;
  */
 export function parseAccountProof(item: unknown): AccountProof {
-  if (!obj(item)) throw new FieldError('proof', 'expected an object');
-  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  if (!isPlainObject(item)) throw new FieldError('proof', 'expected an object');
+  const ctx = isPlainObject(item.treeContext) ? item.treeContext : isPlainObject(item.merkleContext) ? item.merkleContext : null;
   return {
     hash: b58Field(item.hash, 'hash'),
     root: b58Field(item.root, 'root'),
@@ -283,8 +283,8 @@ export function parseAccountProof(item: unknown): AccountProof {
  * const w = new BatchWriter(1); w.begin(); packAccountProof(res.value, w);
  */
 export function packAccountProof(item: unknown, w: BatchWriter): void {
-  if (!obj(item)) throw new FieldError('proof', 'expected an object');
-  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  if (!isPlainObject(item)) throw new FieldError('proof', 'expected an object');
+  const ctx = isPlainObject(item.treeContext) ? item.treeContext : isPlainObject(item.merkleContext) ? item.merkleContext : null;
   w.b58(item.hash, 'hash');
   w.b58(item.root, 'root');
   w.nodes(item.proof, 'proof');
@@ -314,7 +314,7 @@ export function packCompressedAccount(item: unknown, w: BatchWriter): void {
   const u = unwrapAccount(item);
   if (!u) throw new FieldError('account', 'expected a compressed account with hash, owner, leafIndex');
   const a = u.account;
-  const ctx = obj(a.merkleContext) ? a.merkleContext : null;
+  const ctx = isPlainObject(a.merkleContext) ? a.merkleContext : null;
   w.b58(a.hash, 'hash');
   w.b58(a.owner, 'owner');
   w.u8(ctx ? 1 : 0);
@@ -325,7 +325,7 @@ export function packCompressedAccount(item: unknown, w: BatchWriter): void {
   else w.b58(a.address, 'address');
   w.u8(ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1);
   if (a.data !== null && a.data !== undefined) {
-    if (!obj(a.data)) throw new FieldError('data', 'expected an object or null');
+    if (!isPlainObject(a.data)) throw new FieldError('data', 'expected an object or null');
     w.u8(1);
     w.u64(u64Value(a.data.discriminator, 'data.discriminator'));
     w.b58(a.data.dataHash, 'data.dataHash');

@@ -7,6 +7,7 @@
  *
  * Rules: docs/hashing.md §4.
  */
+import { isPlainObject } from '../assert.js';
 import { poseidon, poseidonPathRoot } from './hash/poseidon.js';
 import { hashToField, keccak256 } from './hash/keccak.js';
 import { bad, ok, type Verdict } from './verdict.js';
@@ -139,7 +140,6 @@ export function deriveAddressV2(seed: Uint8Array, tree: Uint8Array, programId: U
 // JSON edge and records.
 
 type Json = Record<string, unknown>;
-const obj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** True for anything shaped like a `getMultipleNewAddressProofs` item. */
 export function looksLikeNewAddressProof(v: Json): boolean {
@@ -153,8 +153,8 @@ export function looksLikeNewAddressProof(v: Json): boolean {
  * res.value.map((item) => verifyNewAddressProof(parseNewAddressProof(item)));
  */
 export function parseNewAddressProof(item: unknown): NewAddressProof {
-  if (!obj(item)) throw new FieldError('item', 'expected an object');
-  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  if (!isPlainObject(item)) throw new FieldError('item', 'expected an object');
+  const ctx = isPlainObject(item.treeContext) ? item.treeContext : isPlainObject(item.merkleContext) ? item.merkleContext : null;
   let version: 1 | 2 | undefined;
   if (ctx && ctx.treeType !== undefined) {
     const t = u32Field(ctx.treeType, 'treeContext.treeType');
@@ -182,8 +182,8 @@ export function parseNewAddressProof(item: unknown): NewAddressProof {
  * const w = new BatchWriter(1); w.begin(); packNewAddressProof(res.value[0], w);
  */
 export function packNewAddressProof(item: unknown, w: BatchWriter): void {
-  if (!obj(item)) throw new FieldError('item', 'expected an object');
-  const ctx = obj(item.treeContext) ? item.treeContext : obj(item.merkleContext) ? item.merkleContext : null;
+  if (!isPlainObject(item)) throw new FieldError('item', 'expected an object');
+  const ctx = isPlainObject(item.treeContext) ? item.treeContext : isPlainObject(item.merkleContext) ? item.merkleContext : null;
   let version = 0;
   if (ctx && ctx.treeType !== undefined) {
     const t = u32Value(ctx.treeType, 'treeContext.treeType');

@@ -11,6 +11,7 @@
  * it could not be re-derived — it is never reported as a forgery on that ground alone.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { InputError } from '../errors.js';
 import { equalBytes, keccak256Into } from './hash/keccak.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset.js';
@@ -30,7 +31,6 @@ import { borsh, dataHashInto, UseMethod, writeMetadataStart, writeMetadataV1Head
 // fresh or copied.
 
 type Json = Record<string, unknown>;
-const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A value problem in one field: the asset is reported invalid with this reason. (An `InputError`
@@ -95,7 +95,7 @@ function readCreators(asset: Json): number {
   b[3] = n >>> 24;
   for (let i = 0, o = 4; i < list.length; i++, o += 34) {
     const c: unknown = list[i];
-    if (!isObj(c)) throw new FieldProblem(`"creators[${i}]": expected an object`);
+    if (!isPlainObject(c)) throw new FieldProblem(`"creators[${i}]": expected an object`);
     if (typeof c.verified !== 'boolean') throw new FieldProblem(`"creators[${i}].verified": expected a boolean`);
     if (!Number.isInteger(c.share) || (c.share as number) < 0 || (c.share as number) > 255) throw new FieldProblem(`"creators[${i}].share": expected 0..255`);
     // (the field name is built only when the fast decoder declines: b58Into would build it per creator)
@@ -116,7 +116,7 @@ function readCollection(asset: Json): SeenCollection {
   if (!Array.isArray(groups)) return 'none';
   for (let i = 0; i < groups.length; i++) {
     const g: unknown = groups[i];
-    if (!isObj(g) || g.group_key !== 'collection') continue;
+    if (!isPlainObject(g) || g.group_key !== 'collection') continue;
     b58Into(g.group_value, 'grouping.collection.group_value', collectionKey);
     return typeof g.verified === 'boolean' ? (g.verified ? 'verified' : 'unverified') : 'unshown';
   }
@@ -145,9 +145,9 @@ const NOT_MATCHED = { matched: false } as const;
  * candidate matches, or why nothing could be tried. `creatorsEnd` is `readCreators`' result.
  */
 function rederiveDataHash(asset: Json, v2: boolean, creatorsEnd: number, dataHash: Uint8Array): { matched: boolean; why?: string } {
-  const content = isObj(asset.content) ? asset.content : {};
-  const meta = isObj(content.metadata) ? content.metadata : {};
-  const royalty = isObj(asset.royalty) ? asset.royalty : {};
+  const content = isPlainObject(asset.content) ? asset.content : {};
+  const meta = isPlainObject(content.metadata) ? content.metadata : {};
+  const royalty = isPlainObject(asset.royalty) ? asset.royalty : {};
   const { name, symbol } = meta;
   const uri = content.json_uri;
   const sfbp = royalty.basis_points;
@@ -169,13 +169,13 @@ function rederiveDataHash(asset: Json, v2: boolean, creatorsEnd: number, dataHas
     }
     return NOT_MATCHED;
   }
-  const supply = isObj(asset.supply) ? asset.supply : {};
+  const supply = isPlainObject(asset.supply) ? asset.supply : {};
   const editionNonce = supply.edition_nonce;
   if (editionNonce !== null && editionNonce !== undefined && (!Number.isInteger(editionNonce) || (editionNonce as number) < 0 || (editionNonce as number) > 255)) {
     return { matched: false, why: 'supply.edition_nonce is not a u8' };
   }
   let uses: MetadataArgsV1['uses'] = null;
-  if (isObj(asset.uses)) {
+  if (isPlainObject(asset.uses)) {
     const method = UseMethod[asset.uses.use_method as keyof typeof UseMethod];
     const { remaining, total } = asset.uses;
     if (method === undefined || !Number.isSafeInteger(remaining) || !Number.isSafeInteger(total)) return { matched: false, why: 'uses not understood' };
@@ -248,8 +248,8 @@ export const ASSET_LEAF_READS: Projection = {
  * v.status; // 'matches'
  */
 export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
-  if (!isObj(asset)) throw new InputError('asset', 'expected a getAsset object');
-  if (!isObj(asset.compression)) throw new InputError('compression', 'expected the asset\'s "compression" object');
+  if (!isPlainObject(asset)) throw new InputError('asset', 'expected a getAsset object');
+  if (!isPlainObject(asset.compression)) throw new InputError('compression', 'expected the asset\'s "compression" object');
   const id = typeof asset.id === 'string' ? asset.id : undefined;
   const c = asset.compression;
   if (c.compressed === false) {
@@ -266,7 +266,7 @@ export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
     const tree = b58Into(c.tree, 'compression.tree', treeBytes);
     const nonce = nonceOf(c.leaf_id);
     f.nonce = nonce;
-    const ownership = isObj(asset.ownership) ? asset.ownership : {};
+    const ownership = isPlainObject(asset.ownership) ? asset.ownership : {};
     b58Into(ownership.owner, 'ownership.owner', f.owner);
     if (ownership.delegate === null || ownership.delegate === undefined) f.delegate.set(f.owner);
     else b58Into(ownership.delegate, 'ownership.delegate', f.delegate);

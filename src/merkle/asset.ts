@@ -9,11 +9,12 @@
  * is the left child when bit i of the leaf index is 0. DAS always returns the full-depth proof.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
 import { InputError } from '../errors.js';
 import { equalBytes, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
 import { emptyNode } from './empty-node.js';
-import { b58Decode32 } from './fields.js';
+import { b58Decode32, describe } from './fields.js';
 import { bad, ok, type Verdict } from './verdict.js';
 import type { TreeAccount } from './tree-account.js';
 
@@ -44,15 +45,6 @@ const ZERO32 = new Uint8Array(32);
 
 // ---------------------------------------------------------------------------------- parsing
 
-const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-function describe(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return `"${v.length > 40 ? v.slice(0, 40) + '…' : v}"`;
-  return typeof v;
-}
-
 /** A base58 string of exactly 32 bytes, or an InputError naming `field`. */
 export function b58Bytes32(value: unknown, field: string): Uint8Array {
   if (typeof value !== 'string') throw new InputError(field, `expected a base58 string, got ${describe(value)}`, { expected: 'base58', got: describe(value) });
@@ -80,7 +72,7 @@ export function b58Bytes32(value: unknown, field: string): Uint8Array {
  */
 export function parseAssetProof(json: unknown, label?: string): AssetProofBytes {
   const at = (f: string) => (label ? `${label}.${f}` : f);
-  if (!isObj(json)) throw new InputError(label ?? 'proof', `expected an asset proof object, got ${describe(json)}`, { expected: 'object', got: describe(json) });
+  if (!isPlainObject(json)) throw new InputError(label ?? 'proof', `expected an asset proof object, got ${describe(json)}`, { expected: 'object', got: describe(json) });
   const root = b58Bytes32(json.root, at('root'));
   const leaf = b58Bytes32(json.leaf, at('leaf'));
   const nodes = json.proof;

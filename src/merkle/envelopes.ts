@@ -2,6 +2,7 @@
  * Envelope unwrapping: anything the service returns (a JSON-RPC response, `{context, value}`, a paged
  * list, an object keyed by id, …) flattened into the list of items a kind verifies.
  */
+import { isPlainObject } from '../assert.js';
 import { InputError } from '../errors.js';
 import { describe } from './fields.js';
 
@@ -10,8 +11,6 @@ export interface KeyedItem {
   item: unknown;
   key?: string;
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Flatten anything the service returns into a list of items: a whole JSON-RPC response, a bare
@@ -29,7 +28,7 @@ export function unwrapItems(input: unknown, looksLikeItem: (v: Record<string, un
   if (Array.isArray(v)) return Array.from(v, (item) => ({ item }));
   if (looksLikeItem(v)) return [{ item: v }];
   const entries = Object.entries(v);
-  if (entries.length > 0 && entries.every(([, x]) => x === null || (isObject(x) && looksLikeItem(x)))) {
+  if (entries.length > 0 && entries.every(([, x]) => x === null || (isPlainObject(x) && looksLikeItem(x)))) {
     return entries.map(([key, item]) => ({ item, key }));
   }
   throw noItemOfKind(v);
@@ -49,7 +48,7 @@ export function peelEnvelopes(input: unknown, looksLikeItem: (v: Record<string, 
   let v = input;
   // Peel envelopes, outermost first. Bounded: each step strictly descends.
   for (let depth = 0; depth < 8; depth++) {
-    if (!isObject(v)) break;
+    if (!isPlainObject(v)) break;
     if ('jsonrpc' in v && ('result' in v || 'error' in v)) {
       if (v.error !== undefined && v.error !== null) {
         const e = v.error as { code?: unknown; message?: unknown };
@@ -72,6 +71,6 @@ export function peelEnvelopes(input: unknown, looksLikeItem: (v: Record<string, 
   // A null result is "not found", never "nothing to check, all valid".
   if (v === null || v === undefined) throw new InputError('result', 'the response holds no result (null): the requested item was not found');
   if (Array.isArray(v)) return v;
-  if (!isObject(v)) throw new InputError('input', `expected an object or an array, got ${describe(v)}`);
+  if (!isPlainObject(v)) throw new InputError('input', `expected an object or an array, got ${describe(v)}`);
   return v;
 }

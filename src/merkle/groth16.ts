@@ -11,6 +11,7 @@
  * three Miller loops and one final exponentiation.
  */
 import { bn254 } from '@noble/curves/bn254.js';
+import { isPlainObject } from '../assert.js';
 import { InputError } from '../errors.js';
 import { BN254_R, isScalar } from './bn254-encoding.js';
 import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from './bn254-wasm.js';
@@ -72,7 +73,7 @@ function hexField(json: Record<string, unknown>, key: string, lens: readonly num
  */
 export function parseVerifyingKey(json: unknown, name?: string): VerifyingKey {
   const f = name ?? 'vk';
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new InputError(f, 'expected a verifying-key object');
+  if (!isPlainObject(json)) throw new InputError(f, 'expected a verifying-key object');
   const o = json as Record<string, unknown>;
   const gammaKey = 'vk_gamma_g2' in o ? 'vk_gamma_g2' : 'vk_gamme_g2';
   const icRaw = o.vk_ic;

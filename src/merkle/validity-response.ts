@@ -4,6 +4,7 @@
  * structural problem a `ValidityStructureError` naming the field.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { isScalar } from './bn254-encoding.js';
@@ -46,7 +47,6 @@ export class ValidityStructureError extends CairnError<{ field: string }> {
 const Malformed = ValidityStructureError;
 
 type Json = Record<string, unknown>;
-export const isObj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
 export const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 
 function fieldBytes(v: unknown, field: string): Uint8Array {
@@ -75,7 +75,7 @@ function intField(v: unknown, field: string): number {
 }
 
 function treeTypeOf(ctx: unknown, field: string): number {
-  if (!isObj(ctx)) throw new Malformed(`"${field}": expected an object with treeType and tree`);
+  if (!isPlainObject(ctx)) throw new Malformed(`"${field}": expected an object with treeType and tree`);
   const t = ctx.treeType;
   if (t !== 1 && t !== 2 && t !== 3 && t !== 4) throw new Malformed(`"${field}.treeType": expected 1–4, got ${String(t)}`);
   return t;
@@ -126,12 +126,12 @@ export function proofBytes(v: unknown, len: number, field: string): Uint8Array |
 /** Peel `{jsonrpc, result}` and `{context, value}` wrappers. */
 export function unwrap(input: unknown): Json {
   let cur = input;
-  for (let i = 0; i < 3 && isObj(cur); i++) {
-    if ('result' in cur && isObj(cur.result)) cur = cur.result;
-    else if ('value' in cur && 'context' in cur && (isObj(cur.value) || cur.value === null)) cur = cur.value;
+  for (let i = 0; i < 3 && isPlainObject(cur); i++) {
+    if ('result' in cur && isPlainObject(cur.result)) cur = cur.result;
+    else if ('value' in cur && 'context' in cur && (isPlainObject(cur.value) || cur.value === null)) cur = cur.value;
     else break;
   }
-  if (!isObj(cur)) throw new InputError('value', 'expected a validity proof object (the `value` of getValidityProof)');
+  if (!isPlainObject(cur)) throw new InputError('value', 'expected a validity proof object (the `value` of getValidityProof)');
   return cur;
 }
 
@@ -183,12 +183,12 @@ export function parseEntries(v: Json, opts: ValidityOptions): { state: StateEntr
     if (!Array.isArray(addresses)) throw new Malformed('"addresses": expected an array');
     accounts.forEach((a, i) => {
       const f = `accounts[${i}]`;
-      if (!isObj(a)) throw new Malformed(`"${f}": expected an object`);
+      if (!isPlainObject(a)) throw new Malformed(`"${f}": expected an object`);
       const treeType = treeTypeOf(a.merkleContext, `${f}.merkleContext`);
       if (treeType !== 1 && treeType !== 3) throw new Malformed(`"${f}.merkleContext.treeType": ${treeType} is an address tree, not a state tree`);
       const ri = a.rootIndex;
-      const proveByIndex = isObj(ri) && ri.proveByIndex === true;
-      if (isObj(ri)) intField(ri.rootIndex, `${f}.rootIndex.rootIndex`);
+      const proveByIndex = isPlainObject(ri) && ri.proveByIndex === true;
+      if (isPlainObject(ri)) intField(ri.rootIndex, `${f}.rootIndex.rootIndex`);
       else if (ri !== undefined) intField(ri, `${f}.rootIndex`);
       state.push({
         root: proveByIndex ? new Uint8Array(32) : fieldBytes(a.root, `${f}.root`),
@@ -202,7 +202,7 @@ export function parseEntries(v: Json, opts: ValidityOptions): { state: StateEntr
     });
     addresses.forEach((a, i) => {
       const f = `addresses[${i}]`;
-      if (!isObj(a)) throw new Malformed(`"${f}": expected an object`);
+      if (!isPlainObject(a)) throw new Malformed(`"${f}": expected an object`);
       const treeType = treeTypeOf(a.merkleContext, `${f}.merkleContext`);
       if (treeType !== 2 && treeType !== 4) throw new Malformed(`"${f}.merkleContext.treeType": ${treeType} is a state tree, not an address tree`);
       if (a.rootIndex !== undefined) intField(a.rootIndex, `${f}.rootIndex`);

@@ -18,6 +18,7 @@
  * B (64), `c` = compressed C (32), as byte arrays, hex, base64 or base58.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { bn254WasmIfLoaded } from './bn254-wasm.js';
 import { PointError } from './bn254-encoding.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
@@ -25,7 +26,7 @@ import { poseidon } from './hash/poseidon.js';
 import { SHIPPED_KEY_SETS } from './keys/index.js';
 import { hashCompressedAccount, parseAccountProof, parseCompressedAccount, verifyAccountProof } from './account.js';
 import { parseNewAddressProof, verifyNewAddressProof } from './address.js';
-import { hex, isObj, parseEntries, proofBytes, unwrap, ValidityStructureError, type AddressEntry, type StateEntry } from './validity-response.js';
+import { hex, parseEntries, proofBytes, unwrap, ValidityStructureError, type AddressEntry, type StateEntry } from './validity-response.js';
 import type { ValidityOptions, ValidityVerdict } from './validity-types.js';
 import type { Verdict } from './verdict.js';
 
@@ -168,7 +169,7 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
     checkPublicInputs(pub.inputs, arity);
 
     const cp = v.compressedProof;
-    const parts = cp === null || cp === undefined ? null : isObj(cp) ? cp : undefined;
+    const parts = cp === null || cp === undefined ? null : isPlainObject(cp) ? cp : undefined;
     if (parts === undefined) throw new Malformed('"compressedProof": expected { a, b, c } or null');
     const a = parts ? proofBytes(parts.a, 32, 'compressedProof.a') : null;
     const b = parts ? proofBytes(parts.b, 64, 'compressedProof.b') : null;

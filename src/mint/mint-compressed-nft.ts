@@ -7,6 +7,7 @@
  * asset compared with what was asked for. Any disagreement is a `MINT_VERIFY_FAILED` error.
  */
 import bs58 from 'bs58';
+import { isPlainObject } from '../assert.js';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
 import type { CairnClient } from '../rpc/client.js';
 import { sleep } from '../abort.js';
@@ -85,7 +86,7 @@ function text(field: string, v: unknown, maxBytes?: number, required = false): v
  * validateMintInput({ name: 'x'.repeat(33), symbol: 'X', description: '', owner }); // throws: "name": at most 32 bytes
  */
 export function validateMintInput(p: MintCompressedNftParams): void {
-  if (p === null || typeof p !== 'object' || Array.isArray(p)) throw new InputError('params', 'expected an object');
+  if (!isPlainObject(p)) throw new InputError('params', 'expected an object');
   text('name', p.name, MINT_LIMITS.nameBytes, true);
   if (p.name.length === 0) throw new InputError('name', 'must not be empty');
   text('symbol', p.symbol, MINT_LIMITS.symbolBytes, true);

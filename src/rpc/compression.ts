@@ -5,9 +5,9 @@
  * normalised to the spec's `compression_info` name (the indexer itself writes `compressionInfo`).
  * `getMultipleNewAddressProofs` is one of the two methods whose params are an array.
  */
+import { assertAddress, assertArray, assertInt, assertObject, assertSignature, assertString, optional } from '../assert.js';
 import { InputError } from '../errors.js';
 import type { ClientContext } from './context.js';
-import { assertAddress, assertArray, assertInt, assertObject, assertSignature, assertString, optional } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

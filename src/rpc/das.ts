@@ -4,9 +4,10 @@
  * inputs above the spec's 1,000 ids into several requests sent with bounded concurrency and
  * reassembled in input order.
  */
+import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertString, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
 import type { ClientContext } from './context.js';
-import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertString, chunk, mapLimit, optional } from './input.js';
+import { chunk, mapLimit } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

@@ -3,10 +3,10 @@
  * field against the spec's table. It warns once per process; the zero-knowledge compression
  * methods replace it. (src/mint/ builds the verify-after-mint workflow on top of this call.)
  */
+import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertString, optional } from '../assert.js';
 import { InputError } from '../errors.js';
 import type { ClientContext } from './context.js';
 import { warnDeprecatedOnce } from './deprecation.js';
-import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertString, optional } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

@@ -5,21 +5,10 @@
  * needs it). `sendTransaction` always asks for `skipPreflight: true, maxRetries: 0`: the caller
  * rebroadcasts the same bytes itself (see docs/sender.md).
  */
+import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
 import type { ClientContext } from './context.js';
-import {
-  assertAddress,
-  assertArray,
-  assertBool,
-  assertInt,
-  assertObject,
-  assertOneOf,
-  assertSignature,
-  chunk,
-  mapLimit,
-  optional,
-  wireToBase64,
-} from './input.js';
+import { chunk, mapLimit, wireToBase64 } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

@@ -3,11 +3,12 @@
  * `mintAccounts` per request. Larger inputs are split, sent with bounded concurrency and the
  * records reassembled in input order. Warns once per process that `getAssetBatch` replaces it.
  */
+import { assertAddress, assertArray, assertBool, assertObject, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes } from '../errors.js';
 import { stringifyJson } from './json.js';
 import type { ClientContext } from './context.js';
 import { warnDeprecatedOnce } from './deprecation.js';
-import { assertAddress, assertArray, assertBool, assertObject, chunk, mapLimit, optional } from './input.js';
+import { chunk, mapLimit } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

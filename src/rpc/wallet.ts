@@ -3,8 +3,8 @@
  * default 50 server-side) and `cursor` (from `pagination.nextCursor`). The wallet is checked against
  * the spec's pattern before anything is sent.
  */
+import { assertAddress, assertInt, assertObject, assertString, optional } from '../assert.js';
 import type { ClientContext } from './context.js';
-import { assertAddress, assertInt, assertObject, assertString, optional } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';

@@ -2,9 +2,10 @@
  * Webhook management: the spec's one operation, `PATCH {restUrl}/v0/webhooks/{webhookID}` with body
  * `{ active }`, returning the updated Webhook. The id must be a UUIDv4.
  */
+import { assertBool, assertObject } from '../assert.js';
 import { stringifyJson } from './json.js';
 import type { ClientContext } from './context.js';
-import { UUID_V4, assertBool, assertObject } from './input.js';
+import { UUID_V4 } from './input.js';
 import { InputError } from '../errors.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';

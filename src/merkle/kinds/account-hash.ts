@@ -2,15 +2,16 @@
  * The `account-hash` kind: compressed accounts whose hash is recomputed from their fields, as listed
  * or as a transaction's compression info lists the accounts it closed and opened.
  */
+import { isPlainObject } from '../../assert.js';
 import { looksLikeAccount, packCompressedAccount, unpackCompressedAccount, unwrapAccount, verifyAccountHash } from '../account.js';
-import { extractWith, obj, str } from './extract.js';
+import { extractWith, str } from './extract.js';
 import type { KindSpec } from './kind-spec.js';
 
 /** getTransactionWithCompressionInfo's `compressionInfo`, bare or in a JSON-RPC response. */
 function compressionInfo(input: unknown): unknown {
   let v = input;
-  if (obj(v) && obj(v.result) && 'jsonrpc' in v) v = v.result;
-  return obj(v) ? (v.compressionInfo ?? v.compression_info) : undefined;
+  if (isPlainObject(v) && isPlainObject(v.result) && 'jsonrpc' in v) v = v.result;
+  return isPlainObject(v) ? (v.compressionInfo ?? v.compression_info) : undefined;
 }
 
 export const accountHashKind: KindSpec = {
@@ -18,11 +19,11 @@ export const accountHashKind: KindSpec = {
   batchSize: 128,
   recordBytes: 420,
   looksLike: looksLikeAccount,
-  special: (input) => obj(compressionInfo(input)),
+  special: (input) => isPlainObject(compressionInfo(input)),
   extract(input) {
     // getTransactionWithCompressionInfo: the accounts it closed and opened.
     const info = compressionInfo(input);
-    if (obj(info)) {
+    if (isPlainObject(info)) {
       const all = [...(Array.isArray(info.closedAccounts) ? info.closedAccounts : []), ...(Array.isArray(info.openedAccounts) ? info.openedAccounts : [])];
       return extractWith(this, all);
     }

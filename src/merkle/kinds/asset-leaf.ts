@@ -2,16 +2,17 @@
  * The `asset-leaf` kind: a getAsset item's leaf rebuilt from its metadata and compared with the
  * leaf its tree holds.
  */
+import { isPlainObject } from '../../assert.js';
 import { ASSET_LEAF_READS, verifyAssetLeaf } from '../asset-leaf.js';
-import { bundled, extractWith, obj, str } from './extract.js';
+import { bundled, extractWith, str } from './extract.js';
 import type { Json, KindSpec } from './kind-spec.js';
 
 export const assetLeafKind: KindSpec = {
   name: 'asset-leaf',
   batchSize: 512,
   recordBytes: 1400,
-  looksLike: (v) => obj(v.compression) && 'id' in v,
-  special: (input) => obj(input) && obj(input.getAsset),
+  looksLike: (v) => isPlainObject(v.compression) && 'id' in v,
+  special: (input) => isPlainObject(input) && isPlainObject(input.getAsset),
   extract(input) {
     return bundled(input, 'getAsset') ?? extractWith(this, input);
   },

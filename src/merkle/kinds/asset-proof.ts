@@ -2,12 +2,13 @@
  * The `asset-proof` kind: compressed-NFT proofs (getAssetProof / getAssetProofBatch) hashed up their
  * keccak concurrent tree, packed in C where the addon is built and verified in batches.
  */
+import { isPlainObject } from '../../assert.js';
 import type { Verdict } from '../verdict.js';
 import { FieldError } from '../fields.js';
 import type { RecordReader } from '../records/record-reader.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../asset.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker, nativeAssetProofRecords } from '../json/asset-proof.js';
-import { bundled, extractWith, obj, str } from './extract.js';
+import { bundled, extractWith, str } from './extract.js';
 import type { Json, KindSpec } from './kind-spec.js';
 
 export const assetProofKind: KindSpec = {
@@ -18,7 +19,7 @@ export const assetProofKind: KindSpec = {
   batchSize: 2048,
   recordBytes: 1400,
   looksLike: (v) => Array.isArray(v.proof) && 'leaf' in v && 'node_index' in v && 'root' in v,
-  special: (input) => obj(input) && obj(input.getAssetProof),
+  special: (input) => isPlainObject(input) && isPlainObject(input.getAssetProof),
   extract(input) {
     return bundled(input, 'getAssetProof') ?? extractWith(this, input);
   },

@@ -2,12 +2,10 @@
  * What the kinds share to find their items: the default extraction (unwrap envelopes, then check each
  * item's shape), the error for an item of another kind, and the fixtures bundle's parts.
  */
+import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors.js';
 import { unwrapItems, type KeyedItem } from '../envelopes.js';
-import type { Json, KindSpec } from './kind-spec.js';
-
-/** A JSON object (not null, not an array). */
-export const obj = (v: unknown): v is Json => v !== null && typeof v === 'object' && !Array.isArray(v);
+import type { KindSpec } from './kind-spec.js';
 
 /** A string, or undefined. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -25,13 +23,13 @@ export function extractWith(spec: Pick<KindSpec, 'looksLike' | 'name'>, input: u
 /** The error for item `i` when it is not of the kind (null is fine: an invalid item, see packItem). */
 export function notAnItem(spec: Pick<KindSpec, 'looksLike' | 'name'>, item: unknown, i: number): InputError | null {
   // null = the service knew nothing for that id: an invalid item (see packItem), not a bad input
-  if (item === null || (obj(item) && spec.looksLike(item))) return null;
-  return new InputError(`items[${i}]`, `not a ${spec.name} item (${obj(item) ? `keys: ${Object.keys(item).slice(0, 8).join(', ')}` : typeof item})`);
+  if (item === null || (isPlainObject(item) && spec.looksLike(item))) return null;
+  return new InputError(`items[${i}]`, `not a ${spec.name} item (${isPlainObject(item) ? `keys: ${Object.keys(item).slice(0, 8).join(', ')}` : typeof item})`);
 }
 
 /** The mpl-bubblegum fixtures bundle `{assetId, getAsset, getAssetProof, …}`: take the named part. */
 export function bundled(input: unknown, part: 'getAsset' | 'getAssetProof'): KeyedItem[] | null {
-  if (!obj(input) || !obj(input[part])) return null;
+  if (!isPlainObject(input) || !isPlainObject(input[part])) return null;
   const key = typeof input.assetId === 'string' ? input.assetId : undefined;
   return [{ item: input[part], ...(key === undefined ? {} : { key }) }];
 }
