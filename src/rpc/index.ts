@@ -2,7 +2,6 @@
 export { createClient, type CairnClient, type ClientOptions } from './client.js';
 export {
   createTransport,
-  parseRetryAfter,
   DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_TIMEOUT_MS,
   type HttpMethod,
@@ -11,6 +10,7 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from './transport.js';
+export { parseRetryAfter } from './http-response.js';
 export { createJsonRpc, isRpcError, unwrap as unwrapJsonRpc, type CallOptions, type JsonRpc, type JsonRpcCall } from './jsonrpc.js';
 export {
   backoffDelay,

@@ -8,31 +8,25 @@
  * `retry.ts`, all within the call's overall deadline (attempts and waits together). URLs in errors and
  * log lines never carry the key: they are built from the key-less URL and pass through `redact()`;
  * snippets of server bodies are cut after redacting, so a cut never leaves the start of a key. A key
- * never goes over plain http to a host that is not loopback (insecure-key.ts). The URL work is done
+ * never goes over plain http to a host that is not loopback (insecure-key.ts). What an answer means
+ * (a body, or a typed error) is http-response.ts. The URL work is done
  * once per distinct URL, not per call.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { abortError } from '../abort.js';
 import {
-  BadResponseError,
   CairnError,
   ErrorCodes,
-  ForbiddenError,
-  HttpError,
   InputError,
   NetworkError,
-  RateLimitedError,
-  ServerError,
-  TimeoutError,
-  UnauthorizedError,
   redact,
   registerSecret,
 } from '../errors.js';
 import { redactSlice } from '../redact.js';
-import { createHttpPool, sharedBody, type HttpFailure } from './http-pool.js';
+import { createHttpPool, sharedBody } from './http-pool.js';
+import { describe, failureError, interpret, timeoutError, tooLarge, truncated } from './http-response.js';
 import { refuseInsecureKey } from './insecure-key.js';
-import { parseJson } from './json.js';
 import {
   checkDuration,
   DEFAULT_DEADLINE_MS,
@@ -124,8 +118,6 @@ export interface TransportOptions {
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
-/** Server-sent error bodies kept in error contexts are cut to this many characters. */
-const ERROR_BODY_CHARS = 2_000;
 
 /**
  * Build a transport.
@@ -372,134 +364,4 @@ function buildTarget(req: TransportRequest, apiKey: string | undefined, allowIns
   const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
   const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
   return { protocol: target.protocol, hostname, port, host: target.host, path: target.pathname + target.search, href: target.href, display };
-}
-
-function describe(error: unknown): string {
-  if (error instanceof CairnError) return `${error.code}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** A 2xx body as JSON, text or bytes; any other status as its typed error (thrown). */
-function interpret(
-  status: number,
-  headers: http.IncomingHttpHeaders,
-  raw: Buffer,
-  display: string,
-  req: TransportRequest,
-): Omit<TransportResponse, 'attempts'> {
-  if (status >= 200 && status < 300 && req.responseType === 'bytes') return { status, headers, body: raw };
-  const text = raw.toString('utf8');
-  if (status < 200 || status >= 300) throw statusError(status, headers, text, display, req);
-  if (req.responseType === 'text') return { status, headers, body: text };
-  let body: unknown;
-  try {
-    body = parseJson(text);
-  } catch (cause) {
-    // A number or a nesting past the JSON limits is a hostile or broken body, not a non-JSON one.
-    const over = cause instanceof CairnError && cause.code === ErrorCodes.INPUT_TOO_LARGE;
-    throw new BadResponseError(
-      ErrorCodes.RPC_BAD_RESPONSE,
-      `${req.label ?? req.method} to ${display}: response is ${over ? 'over a JSON limit' : 'not JSON'} (${(cause as Error).message}); body starts ${JSON.stringify(redactSlice(text, 80))}`,
-      { context: { url: display, method: req.method, detail: over ? 'over a JSON limit' : 'not JSON' }, cause },
-    );
-  }
-  return { status, headers, body };
-}
-
-/** The pool's failure kinds as the same typed errors the node:http path raises. */
-function failureError(f: HttpFailure, display: string, req: TransportRequest, timeoutMs: number, maxBytes: number): Error {
-  switch (f.kind) {
-    case 'abort':
-      return abortError(ErrorCodes.RPC_ABORTED, req.signal, `${req.label ?? req.method} request`);
-    case 'timeout':
-      return timeoutError(display, req, timeoutMs);
-    case 'too-large':
-      return tooLarge(display, req, f.got, maxBytes);
-    case 'truncated':
-      return truncated(display, req, f.cause);
-    default: {
-      const cause = f.cause ?? f;
-      return new NetworkError(ErrorCodes.RPC_NETWORK, `${req.label ?? req.method} to ${display} failed: ${(cause as Error).message}`, {
-        context: { url: display, method: req.method },
-        cause,
-      });
-    }
-  }
-}
-
-function timeoutError(display: string, req: TransportRequest, timeoutMs: number): TimeoutError {
-  return new TimeoutError(ErrorCodes.RPC_TIMEOUT, `${req.label ?? req.method} to ${display} timed out after ${timeoutMs} ms`, {
-    context: { url: display, method: req.method },
-  });
-}
-
-function tooLarge(display: string, req: TransportRequest, got: number, max: number): BadResponseError {
-  return new BadResponseError(
-    ErrorCodes.RPC_RESPONSE_TOO_LARGE,
-    `${req.label ?? req.method} to ${display}: response exceeds ${max} bytes (got at least ${got})`,
-    { context: { url: display, method: req.method, detail: `limit ${max} bytes` } },
-  );
-}
-
-function truncated(display: string, req: TransportRequest, cause?: unknown): BadResponseError {
-  return new BadResponseError(
-    ErrorCodes.RPC_BAD_RESPONSE,
-    `${req.label ?? req.method} to ${display}: response body was cut off before its end`,
-    { context: { url: display, method: req.method, detail: 'truncated' }, cause },
-  );
-}
-
-/** Seconds or an HTTP date, per RFC 9110 §10.2.3. */
-export function parseRetryAfter(value: string | string[] | undefined, now = Date.now()): number | undefined {
-  const v = Array.isArray(value) ? value[0] : value;
-  if (v === undefined || v.trim() === '') return undefined;
-  const s = v.trim();
-  // The server's value as it is: the retry policy decides whether it is worth waiting for.
-  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
-  const at = Date.parse(s);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, at - now);
-}
-
-/** Characters of a server's own error message kept in ours. */
-const SERVER_MESSAGE_CHARS = 500;
-
-/** Pull a human message out of an error body: `{error:"…"}`, `{error:{message}}`, `{message}` or text. */
-function serverMessage(text: string): string {
-  try {
-    const j = JSON.parse(text) as { error?: unknown; message?: unknown };
-    const e = j?.error;
-    if (typeof e === 'string') return redactSlice(e, SERVER_MESSAGE_CHARS);
-    if (e && typeof (e as { message?: unknown }).message === 'string') return redactSlice((e as { message: string }).message, SERVER_MESSAGE_CHARS);
-    if (typeof j?.message === 'string') return redactSlice(j.message, SERVER_MESSAGE_CHARS);
-  } catch {
-    /* not JSON: fall through to the text */
-  }
-  return redactSlice(text, 200);
-}
-
-function statusError(
-  status: number,
-  headers: http.IncomingHttpHeaders,
-  text: string,
-  display: string,
-  req: TransportRequest,
-): HttpError {
-  const body = redactSlice(text, ERROR_BODY_CHARS);
-  const ctx = { status, url: display, method: req.method, body };
-  const what = `${req.label ?? req.method} to ${display}`;
-  const msg = serverMessage(text);
-  const said = msg ? `: ${msg}` : '';
-  if (status === 401) return new UnauthorizedError(ErrorCodes.RPC_UNAUTHORIZED, `${what} was refused (401, check the API key)${said}`, { context: ctx });
-  if (status === 403) return new ForbiddenError(ErrorCodes.RPC_FORBIDDEN, `${what} is forbidden (403: IP restriction, plan or key permission)${said}`, { context: ctx });
-  if (status === 429) {
-    const retryAfterMs = parseRetryAfter(headers['retry-after']);
-    return new RateLimitedError(
-      ErrorCodes.RPC_RATE_LIMITED,
-      `${what} was rate limited (429${retryAfterMs === undefined ? '' : `, Retry-After ${retryAfterMs} ms`})${said}`,
-      { context: { ...ctx, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) } },
-    );
-  }
-  if (status >= 500) return new ServerError(ErrorCodes.RPC_SERVER, `${what} failed with HTTP ${status}${said}`, { context: ctx });
-  return new HttpError(ErrorCodes.RPC_HTTP, `${what} failed with HTTP ${status}${said}`, { context: ctx });
 }

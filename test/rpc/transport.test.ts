@@ -10,7 +10,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/errors.js';
-import { createTransport, parseRetryAfter, type Transport } from '../../src/rpc/transport.js';
+import { createTransport, type Transport } from '../../src/rpc/transport.js';
+import { parseRetryAfter } from '../../src/rpc/http-response.js';
 import { API_KEY } from './fixtures.js';
 import { startServer, type TestServer } from './server.js';
 
