@@ -87,18 +87,8 @@ export interface RestRequest {
   signal: AbortSignal;
 }
 
-/** A JSON-RPC error thrown by a handler; the server turns it into `{ error: { code, message, data } }`. */
-export class DevnetRpcError extends Error {
-  constructor(
-    readonly rpcCode: number,
-    message: string,
-    readonly httpStatus = 200,
-    readonly data?: unknown,
-  ) {
-    super(message);
-    this.name = 'DevnetRpcError';
-  }
-}
+// The class lives with the other errors (src/errors/devnet.ts); re-exported for the devnet's handlers.
+export { DevnetRpcError } from '../errors.js';
 
 /** Fault settings for one endpoint. Rates are 0..1; behaviour is deterministic under the devnet's seed. */
 export interface EndpointFaults {

@@ -6,7 +6,7 @@
  * Here: the moduli, the byte checks both implementations (bn254.ts, bn254-wasm.ts) run before
  * decoding, and `PointError` with its reasons.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { PointError, type PointFailure } from '../errors.js';
 
 /** Base field modulus p. */
 export const BN254_P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
@@ -16,25 +16,8 @@ export const BN254_R = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f59
 export const FLAG_Y_LARGER = 0x80;
 export const FLAG_INFINITY = 0x40;
 
-/** Why a point was refused. Stable strings: tests and verdicts match on them. */
-export type PointFailure = 'length' | 'flags' | 'coordinate' | 'not-on-curve' | 'not-in-subgroup';
-
-const FAILURE_TEXT: Record<PointFailure, string> = {
-  length: 'wrong length',
-  flags: 'invalid flag bits',
-  coordinate: 'coordinate is not below the base field modulus p',
-  'not-on-curve': 'not on the curve',
-  'not-in-subgroup': 'not in the prime-order subgroup',
-};
-
-/** A point that cannot be used: `context.field` names it, `context.reason` says why. */
-export class PointError extends CairnError<{ field: string; reason: PointFailure; detail?: string }> {
-  constructor(field: string, reason: PointFailure, detail?: string) {
-    super(ErrorCodes.MERKLE_INVALID_INPUT, `"${field}": ${FAILURE_TEXT[reason]}${detail ? ` (${detail})` : ''}`, {
-      context: { field, reason, ...(detail === undefined ? {} : { detail }) },
-    });
-  }
-}
+// PointError and its reasons live with the other errors (src/errors/merkle.ts); re-exported for the curve code.
+export { PointError, type PointFailure };
 
 const P_BE = bigToBe(BN254_P, 32);
 const R_BE = bigToBe(BN254_R, 32);

@@ -4,31 +4,14 @@
  * for value problems, or let it escape for shape problems.
  */
 import bs58 from 'bs58';
-import { InputError } from '../errors.js';
+import { FieldError } from '../errors.js';
 import { base58TooLong } from '../base58-bound.js';
 import { b58Decode32IntoJs } from '../solana/base58.js';
 import { loadNative } from '../addon.js';
 import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
 
-/**
- * A value problem in one field of one item: the item is invalid, the input as a whole is still usable.
- *
- * @example
- * b58Field('abc', 'root'); // throws FieldError: "root": expected 32 bytes, got 2
- */
-export class FieldError extends InputError {
-  // A bad field is a verdict's reason, read as data: a stack would cost ~20 µs per invalid item
-  // (source-mapped under tsx) and say nothing about the item.
-  constructor(...args: ConstructorParameters<typeof InputError>) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      super(...args);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-  }
-}
+// FieldError lives with the other errors (src/errors/merkle.ts); re-exported for importers of this module.
+export { FieldError };
 
 /**
  * Base58 → exactly 32 bytes, or `null` when the string is not base58 or not 32 bytes long (the

@@ -15,31 +15,12 @@ import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes, fromSerialized } from '../errors.js';
+import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 
-/**
- * A worker died (crash, `process.exit`, uncaught exception, out of memory) while holding a batch.
- * Only that batch fails; the pool starts a replacement thread.
- *
- * @example
- * try { await verifier.verify(kind, items) } catch (e) {
- *   if (e instanceof WorkerCrashedError) retryOnce(); // e.context: { kind, items, exitCode }
- * }
- */
-export class WorkerCrashedError extends CairnError<{ kind: string; items: number; exitCode?: number; error?: string }> {
-  constructor(message: string, context: { kind: string; items: number; exitCode?: number; error?: string }) {
-    super(ErrorCodes.MERKLE_WORKER_CRASHED, message, { context });
-  }
-}
-
-/** The pool was closed before the batch finished. */
-export class PoolClosedError extends CairnError<{ kind?: string }> {
-  constructor(kind?: string) {
-    super(ErrorCodes.MERKLE_POOL_CLOSED, 'the verifier was closed', { context: kind === undefined ? {} : { kind } });
-  }
-}
+// The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
+export { WorkerCrashedError, PoolClosedError };
 
 export interface BatchResult {
   valid: Uint8Array;

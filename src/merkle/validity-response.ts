@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, ValidityStructureError } from '../errors.js';
 import { isScalar } from './bn254-encoding.js';
 import type { ValidityOptions } from './validity-types.js';
 
@@ -35,15 +35,8 @@ export interface AddressEntry {
   field: string;
 }
 
-/**
- * A structural failure of a validity-proof response; `context.field` names the field. The verifiers
- * turn it into a `malformed` verdict; `validityPublicInputs` lets it escape.
- */
-export class ValidityStructureError extends CairnError<{ field: string }> {
-  constructor(message: string) {
-    super(ErrorCodes.MERKLE_INVALID_INPUT, message, { context: { field: /^"([^"]+)"/.exec(message)?.[1] ?? 'value' } });
-  }
-}
+// The class lives with the other errors (src/errors/merkle.ts); re-exported for importers of this module.
+export { ValidityStructureError };
 const Malformed = ValidityStructureError;
 
 type Json = Record<string, unknown>;

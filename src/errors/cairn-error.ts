@@ -1,0 +1,89 @@
+/**
+ * The base of every error cairn throws: a stable string `code`, a typed `context` and an optional
+ * `cause`. Errors that cross a worker boundary travel as `{ code, message, context }` (see
+ * `toJSON`/`fromSerialized`) and are rebuilt on the main thread.
+ *
+ * Secrets never ride along: message, context (names and values, any depth) and the whole cause
+ * chain pass through the redaction of redact.ts when the error is built, so an API key that slipped
+ * into a URL or a server's echo is replaced before the error exists; `toJSON` and `util.inspect`
+ * redact again, for fields set or changed afterwards.
+ */
+import { newBudget, redact, redactText, redactValue, REDACTED } from '../redact.js';
+import { ErrorCodes, type ErrorCode } from './codes.js';
+
+let errorObserver: ((e: CairnError) => void) | undefined;
+
+/**
+ * Watch every CairnError as it is built (one observer; `undefined` removes it). The test suite uses
+ * this to prove that no error anywhere carries a registered secret. Internal: reached through
+ * src/internal.ts only, never from an entry point.
+ */
+export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
+  errorObserver = fn;
+}
+
+/** Messages longer than this are cut (saying how much was cut): a server's 60 MB error text stays out. */
+export const MAX_MESSAGE_CHARS = 16_384;
+
+export interface CairnErrorOptions<C> {
+  context?: C;
+  cause?: unknown;
+}
+
+/**
+ * The base of every error cairn throws.
+ *
+ * @example
+ * try { await client.getAsset({ id }) } catch (e) {
+ *   if (isCairnError(e, 'RPC_RATE_LIMITED')) backOff(e.context.retryAfterMs);
+ * }
+ */
+export class CairnError<C extends object = Record<string, unknown>> extends Error {
+  readonly code: ErrorCode;
+  readonly context: C;
+
+  constructor(code: ErrorCode, message: string, options: CairnErrorOptions<C> = {}) {
+    // one budget for context and cause together: a hostile body cannot make building an error slow
+    const budget = newBudget();
+    const cause = options.cause === undefined ? undefined : redactValue(options.cause, budget);
+    super(redactText(String(message), MAX_MESSAGE_CHARS), cause === undefined ? undefined : { cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.context = redactValue(options.context ?? {}, budget) as C;
+    if (this.stack) this.stack = redact(this.stack);
+    errorObserver?.(this as unknown as CairnError);
+  }
+
+  /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). A chain that loops ends. */
+  walk(fn?: (e: unknown) => boolean): unknown {
+    const seen = new Set<unknown>();
+    let e: unknown = this;
+    while (e && !seen.has(e)) {
+      seen.add(e);
+      if (fn?.(e)) return e;
+      const next = (e as { cause?: unknown }).cause;
+      if (!next || seen.has(next)) return fn ? undefined : e;
+      e = next;
+    }
+    return undefined;
+  }
+
+  /** Redacted again here: a context entry added after construction is covered too. */
+  toJSON(): { name: string; code: ErrorCode; message: string; context: C } {
+    return { name: this.name, code: this.code, message: redact(this.message), context: redactValue(this.context) as C };
+  }
+
+  /** What console.log and util.inspect print, redacted as a whole (fields a subclass sets after construction included). */
+  [Symbol.for('nodejs.util.inspect.custom')](depth: number, options: object, inspect: (v: unknown, o: object) => string): string {
+    return redact(inspect(this, { ...options, depth, customInspect: false }));
+  }
+}
+
+// errors built as CairnError are clean from the start: a redaction walk keeps them as they are
+Object.defineProperty(CairnError.prototype, REDACTED, { value: true });
+
+/** Rebuild an error that crossed a worker boundary as `{ code, message, context }`. */
+export function fromSerialized(e: { code?: string; message?: string; context?: object; name?: string }): CairnError {
+  const code = (e.code && e.code in ErrorCodes ? e.code : ErrorCodes.MERKLE_WORKER_CRASHED) as ErrorCode;
+  return new CairnError(code, e.message ?? 'unknown error', { context: (e.context ?? {}) as Record<string, unknown> });
+}

@@ -1,0 +1,28 @@
+/**
+ * cairn's errors: the codes, each code's context type, the `CairnError` base and its subclasses by
+ * family, and `isCairnError`. The leak guard's hooks (`observeErrors`, `registeredSecrets`) are not
+ * here: they are in src/internal.ts, which no entry point re-exports.
+ */
+export { ErrorCodes, type ErrorCode } from './codes.js';
+export type * from './context.js';
+export { CairnError, fromSerialized, MAX_MESSAGE_CHARS, type CairnErrorOptions } from './cairn-error.js';
+export { isCairnError, type CairnErrorWithCode } from './is-cairn-error.js';
+export { AbortError, isAbortError } from './abort.js';
+export { InputError, InputTooLargeError } from './input.js';
+export {
+  HttpError,
+  UnauthorizedError,
+  ForbiddenError,
+  RateLimitedError,
+  ServerError,
+  NetworkError,
+  TimeoutError,
+  DeadlineError,
+  InsecureKeyError,
+  BadResponseError,
+  RpcError,
+} from './rpc.js';
+export { TransactionFailedError, BlockhashExpiredError } from './sender.js';
+export { WorkerCrashedError, PoolClosedError, FieldError, PackedFieldError, PointError, ValidityStructureError } from './merkle.js';
+export { DevnetRpcError } from './devnet.js';
+export { redact, registerSecret } from '../redact.js';

@@ -1,0 +1,7 @@
+/**
+ * Hooks for cairn's own test suite, kept out of every entry point: the leak guard's view of every
+ * error as it is built and of the registered secrets, and the once-per-process warnings' resetters.
+ * Nothing here is part of the public API; it may change in any release.
+ */
+export { observeErrors } from './errors/cairn-error.js';
+export { registeredSecrets } from './redact.js';
