@@ -3,7 +3,8 @@
  * the state modules (DAS / cNFT state, compression state) that plug JSON-RPC methods into the server.
  */
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
+import type { Commitment } from '../solana/commitment.js';
+export type { Commitment };
 
 /** A signature's status as `getSignatureStatuses` reports it. */
 export interface SignatureStatus {

@@ -4,6 +4,7 @@
  * validators in `shapes.ts` check the type of every field that arrives. u64 quantities are
  * `number | bigint`: bigint only when the value exceeded 2^53 on the wire.
  */
+import type { Commitment, PriorityLevel } from '../solana/commitment.js';
 
 export type U64 = number | bigint;
 
@@ -285,7 +286,8 @@ export interface MintCompressedNftResult {
 
 // ---------------------------------------------------------------- standard Solana
 
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
+// Commitment and PriorityLevel are defined once for every part, in solana/commitment.ts.
+export type { Commitment, PriorityLevel };
 
 export interface LatestBlockhash {
   blockhash: string;
@@ -308,8 +310,6 @@ export interface SimulationResult {
   unitsConsumed?: number;
   [k: string]: unknown;
 }
-
-export type PriorityLevel = 'Min' | 'Low' | 'Medium' | 'High' | 'VeryHigh' | 'UnsafeMax';
 
 export interface PriorityFeeEstimate {
   priorityFeeEstimate?: number;

@@ -12,8 +12,8 @@ import { resolveJournalOptions, type JournalOptions } from './journal.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 export { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS };
 
-export type PriorityLevel = 'Min' | 'Low' | 'Medium' | 'High' | 'VeryHigh' | 'UnsafeMax';
-export type Commitment = 'processed' | 'confirmed' | 'finalized';
+import type { Commitment, PriorityLevel } from '../solana/commitment.js';
+export type { Commitment, PriorityLevel };
 
 /**
  * Tip: a fixed amount, `'min'` (the minimum of the routing mode), or automatic from a floor the caller
