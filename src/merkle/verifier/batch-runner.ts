@@ -1,0 +1,65 @@
+/**
+ * Where one framed batch runs: on the worker pool, or on the calling thread when the verifier has
+ * no threads (`threads: 0`). Both answer the same `BatchResult`, so nothing above knows which.
+ */
+import { abortError } from '../../abort.js';
+import { ErrorCodes } from '../../errors.js';
+import { verifyBatch } from '../kinds/verify-batch.js';
+import { verifyJsonBatch } from '../json/batch.js';
+import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
+import type { JsonSource } from '../shared-response.js';
+
+export interface BatchRunner {
+  /**
+   * Run `buf` (`items` records of `kind`); `repack` makes the batch again should a worker die on it,
+   * `json` is the response a JSON batch's offsets point into.
+   */
+  run(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json?: JsonSource): Promise<BatchResult>;
+  /** Items verified so far. */
+  readonly completed: number;
+  /** Refuse batches from now on, and stop the pool's workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * A runner over `pool`, or over the calling thread when `pool` is null.
+ *
+ * @example
+ * const runner = createBatchRunner(null);
+ * const res = await runner.run('asset-proof', buf, n, signal, () => buf);
+ */
+export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
+  let inlineClosed = false;
+  let inlineCompleted = 0;
+
+  async function runInline(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, json?: JsonSource): Promise<BatchResult> {
+    if (inlineClosed) throw new PoolClosedError(kind);
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
+    // Yield between batches so a long inline run still lets timers and aborts through.
+    await new Promise<void>((r) => setImmediate(r));
+    if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
+    if (json) {
+      const r = verifyJsonBatch(kind, buf, json.view);
+      if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
+      inlineCompleted += items;
+      return { ...r, buf };
+    }
+    const r = verifyBatch(kind, buf);
+    inlineCompleted += items;
+    return { ...r, buf };
+  }
+
+  return {
+    run(kind, buf, items, signal, repack, json) {
+      if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab!, sharedAt: json.at } : {}) });
+      return runInline(kind, buf, items, signal, json);
+    },
+    get completed() {
+      return pool ? pool.completedItems : inlineCompleted;
+    },
+    async close() {
+      inlineClosed = true;
+      if (pool) await pool.close();
+    },
+  };
+}
