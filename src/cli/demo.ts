@@ -44,6 +44,7 @@ export async function run(argv: string[], io: DemoIo = { stdout: process.stdout,
     }
     const int = (name: string, v: string, min: number, max: number) => {
       const n = Number(v);
+      // caught below: printed as a usage line with exit 2, never thrown out of the command
       if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name}: expected an integer ${min}–${max}, got ${v}`);
       return n;
     };

@@ -90,6 +90,7 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
     }
     params.sellerFeeBasisPoints = n;
   }
+  // the two throws below are caught here: printed as a usage line with exit 2, never thrown out of the command
   try {
     params.creators = (values.creator as string[] | undefined)?.map((c, i) => {
       const [address, share] = c.split(':');

@@ -81,6 +81,7 @@ export function createAuthorityTxSender(chain: Chain): AuthorityTxSender {
       pending.set(signature, { resolve, reject });
       try {
         const r = chain.submit(wire);
+        // caught just below and answered as a DevnetRpcError (-32603)
         if (r.signature !== signature) throw new Error(`chain returned signature ${r.signature}, expected ${signature}`);
       } catch (e) {
         pending.delete(signature);

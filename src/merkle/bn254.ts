@@ -8,6 +8,7 @@
  * `loadBn254Wasm()`. Both accept and reject exactly the same byte strings; the tests hold them to that.
  */
 import { bn254 } from '@noble/curves/bn254.js';
+import { CairnError, ErrorCodes } from '../errors.js';
 import { beToBig, bigToBe, BN254_P, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, PointError, readCompressed } from './bn254-encoding.js';
 
 const { Fp, Fp2 } = bn254.fields;
@@ -224,6 +225,6 @@ export function psiConstants(): { wx: Fp2T; wy: Fp2T; wx2: bigint } {
   const conj = (f: Fp2T): Fp2T => Fp2.fromBigTuple([f.c0, Fp.neg(f.c1)]);
   const n = Fp2.mul(wx, conj(wx));
   // The shortcut for ψ² rests on these two facts; check them rather than trust them.
-  if (n.c1 !== 0n || !Fp2.eql(Fp2.mul(wy, conj(wy)), Fp2.neg(Fp2.ONE))) throw new Error('bn254: ψ constants are inconsistent');
+  if (n.c1 !== 0n || !Fp2.eql(Fp2.mul(wy, conj(wy)), Fp2.neg(Fp2.ONE))) throw new CairnError(ErrorCodes.INTERNAL, 'bn254: ψ constants are inconsistent', { context: { invariant: 'bn254 ψ constants' } });
   return { wx, wy, wx2: n.c0 };
 }

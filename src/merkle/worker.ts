@@ -30,6 +30,7 @@ if (parentPort && data?.cairnVerifier === true) {
     }
     if (testHooks && msg.kind === '__throw__') {
       setImmediate(() => {
+        // test hook only (testHooks): an uncaught throw kills the thread, which the pool reports as WorkerCrashedError
         throw new Error('simulated uncaught exception in a worker');
       });
       return;

@@ -127,6 +127,7 @@ export function readJournal(path: string): JournalRecord[] {
     if (!line) continue;
     try {
       const r = JSON.parse(line) as JournalRecord;
+      // caught just below and reported as SENDER_JOURNAL naming the line: never seen by a caller
       if (!r || typeof r.id !== 'string' || typeof r.op !== 'string') throw new Error('not a record');
       out.push(r);
     } catch (cause) {

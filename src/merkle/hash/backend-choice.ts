@@ -55,7 +55,7 @@ export function backendChoice<K>(label: string, envVar: KernelSwitch, load: (b: 
         const k = attempt(b);
         if (k !== null) return (chosen = { backend: b, kernel: k });
       }
-      throw new Error(`unreachable: the js ${label} backend always loads`);
+      throw new CairnError(ErrorCodes.INTERNAL, `unreachable: the js ${label} backend always loads`, { context: { invariant: `${label} js backend loads` } });
     },
     set(b) {
       if (b !== 'native' && b !== 'wasm' && b !== 'js' && b !== 'auto') {

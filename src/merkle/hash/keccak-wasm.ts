@@ -15,6 +15,7 @@
  * [544, 2592) up to 64 proof nodes · [4096, 63936) input chunk (440 blocks of 136 bytes).
  */
 import type { KeccakKernel } from './keccak-kernel.js';
+import { CairnError, ErrorCodes } from '../../errors.js';
 
 const RC = [
   0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n,
@@ -262,7 +263,9 @@ interface Exports {
 export function createKeccakWasmKernel(): KeccakKernel {
   // The global is typed by the DOM lib, which this Node project does not load: declare what is used.
   const wasm = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-  if (!wasm) throw new Error('WebAssembly is not available in this runtime');
+  if (!wasm) {
+    throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, 'WebAssembly is not available in this runtime', { context: { backend: 'wasm', reason: 'no WebAssembly' } });
+  }
   const instance = new wasm.Instance(new wasm.Module(keccakWasmModuleBytes()), {});
   const x = instance.exports as unknown as Exports;
   const mem = new Uint8Array(x.mem.buffer); // the memory never grows, so this view stays valid

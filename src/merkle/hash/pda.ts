@@ -9,6 +9,7 @@
  * `setPdaBackend()` or `CAIRN_PDA=native|wasm|js|auto` override the choice.
  */
 import * as nodeCrypto from 'node:crypto';
+import { CairnError, ErrorCodes, InputError } from '../../errors.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { loadNativeWithReason } from '../../addon.js';
@@ -72,7 +73,8 @@ function loadWasm(): PdaKernel {
       const m = view();
       m.set(preimage, 0);
       const bump = e.find_pda(preimage.length, bumpAt);
-      if (bump === -2) throw new RangeError('pda.wasm: preimage length or bump index out of range');
+      // findPdaInto checked both before the call: -2 means the kernel and this file disagree on the bounds
+      if (bump === -2) throw new CairnError(ErrorCodes.INTERNAL, 'pda.wasm: preimage length or bump index out of range', { context: { invariant: 'pda.wasm bounds' } });
       preimage[bumpAt] = bump >= 0 ? bump : 0; // as the other backends leave it
       if (bump >= 0) out.set(m.subarray(1024, 1056));
       return bump;
@@ -138,9 +140,9 @@ export function pdaBackendFailures(): Readonly<Partial<Record<PdaBackend, string
  * const bump = findPdaInto(pre, seed.length, out);
  */
 export function findPdaInto(preimage: Uint8Array, bumpAt: number, out: Uint8Array): number {
-  if (preimage.length > MAX_PDA_PREIMAGE) throw new RangeError(`"preimage": at most ${MAX_PDA_PREIMAGE} bytes`);
-  if (!Number.isInteger(bumpAt) || bumpAt < 0 || bumpAt >= preimage.length) throw new RangeError('"bumpAt": expected an index into the preimage');
-  if (out.length < 32) throw new RangeError('"out": expected at least 32 bytes');
+  if (preimage.length > MAX_PDA_PREIMAGE) throw new InputError('preimage', `at most ${MAX_PDA_PREIMAGE} bytes`, { got: preimage.length });
+  if (!Number.isInteger(bumpAt) || bumpAt < 0 || bumpAt >= preimage.length) throw new InputError('bumpAt', 'expected an index into the preimage', { got: bumpAt });
+  if (out.length < 32) throw new InputError('out', 'expected at least 32 bytes', { got: out.length });
   return choice.resolve().kernel.find(preimage, bumpAt, out);
 }
 
@@ -151,6 +153,6 @@ export function findPdaInto(preimage: Uint8Array, bumpAt: number, out: Uint8Arra
  * isOnCurve(new PublicKey(wallet).toBytes()); // true for a wallet key, false for a PDA
  */
 export function isOnCurve(point: Uint8Array): boolean {
-  if (!(point instanceof Uint8Array) || point.length !== 32) throw new RangeError('"point": expected 32 bytes');
+  if (!(point instanceof Uint8Array) || point.length !== 32) throw new InputError('point', 'expected 32 bytes');
   return choice.resolve().kernel.onCurve(point);
 }

@@ -8,6 +8,7 @@
  *
  * Deriving one width costs a few milliseconds, done once per width on first use and cached.
  */
+import { CairnError, ErrorCodes } from '../../errors.js';
 
 /** The BN254 scalar field modulus r (the field circom and Light Protocol hash in). */
 export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
@@ -96,7 +97,7 @@ export function powMod(a: bigint, e: bigint): bigint {
 /** Multiplicative inverse mod r (Fermat); throws on zero. */
 export function invMod(a: bigint): bigint {
   const x = ((a % BN254_R) + BN254_R) % BN254_R;
-  if (x === 0n) throw new RangeError('inverse of zero');
+  if (x === 0n) throw new CairnError(ErrorCodes.INTERNAL, 'inverse of zero', { context: { invariant: 'invMod of a nonzero value' } });
   return powMod(x, BN254_R - 2n);
 }
 
@@ -111,7 +112,8 @@ const cache = new Map<number, PoseidonParams>();
 export function poseidonParams(t: number): PoseidonParams {
   const hit = cache.get(t);
   if (hit) return hit;
-  if (!Number.isInteger(t) || t < 2 || t > 13) throw new RangeError(`poseidon width t must be 2..13, got ${t}`);
+  // poseidon() and its batch forms check 1..12 inputs first: a width outside 2..13 is cairn's bug
+  if (!Number.isInteger(t) || t < 2 || t > 13) throw new CairnError(ErrorCodes.INTERNAL, `poseidon width t must be 2..13, got ${t}`, { context: { invariant: 'poseidon width 2..13' } });
   const partialRounds = PARTIAL_ROUNDS[t - 2];
   const draw = grainSource(t, partialRounds);
   const C: bigint[] = [];

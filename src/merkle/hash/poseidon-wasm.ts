@@ -6,6 +6,7 @@
  * or per whole Merkle path.
  */
 import type { PoseidonKernel } from './poseidon-kernel.js';
+import { CairnError, ErrorCodes } from '../../errors.js';
 import { instantiateKernel, ioView, kernelWasmPath, type KernelExports } from './wasm-kernel.js';
 
 interface WasmExports extends KernelExports {
@@ -51,7 +52,9 @@ function makeKernel(e: WasmExports): PoseidonKernel {
     },
     pathRoot(leaf, proof, index, out) {
       const depth = proof.length / 32;
-      if (depth > maxDepth) throw new RangeError(`proof deeper than ${maxDepth} levels`);
+      if (depth > maxDepth) {
+        throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, `"proof": deeper than ${maxDepth} levels`, { context: { field: 'proof', expected: `at most ${maxDepth} levels`, got: depth } });
+      }
       const m = view();
       m.set(leaf, 0);
       m.set(proof, 32);
@@ -72,6 +75,7 @@ export function loadPoseidonWasm(): PoseidonWasmLoad {
   const path = poseidonWasmPath();
   try {
     const e = instantiateKernel<WasmExports>('poseidon.wasm');
+    // caught just below: it becomes the `reason` the backend choice reports as MERKLE_KERNEL_UNAVAILABLE
     if (typeof e.hash !== 'function') throw new Error('unexpected exports');
     loaded = { kernel: makeKernel(e), reason: '' };
   } catch (err) {

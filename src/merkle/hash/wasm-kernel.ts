@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CairnError, ErrorCodes } from '../../errors.js';
 
 /** The few WebAssembly globals used here (tsconfig's lib has no DOM/WebAssembly typings). */
 interface WasmApi {
@@ -34,9 +35,9 @@ export function kernelWasmPath(file: string): string {
  */
 export function instantiateKernel<E extends KernelExports>(file: string): E {
   const WA = (globalThis as unknown as { WebAssembly?: WasmApi }).WebAssembly;
-  if (!WA) throw new Error('WebAssembly is not available in this runtime');
+  if (!WA) throw unavailable(file, 'WebAssembly is not available in this runtime');
   const e = new WA.Instance(new WA.Module(readFileSync(kernelWasmPath(file))), {}).exports as unknown as E;
-  if (typeof e.io !== 'function' || !e.memory) throw new Error('unexpected exports');
+  if (typeof e.io !== 'function' || !e.memory) throw unavailable(file, 'unexpected exports');
   return e;
 }
 
@@ -58,3 +59,6 @@ export function ioView(e: KernelExports): () => Uint8Array {
   };
 }
 
+function unavailable(file: string, reason: string): CairnError {
+  return new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, reason, { context: { backend: 'wasm', kernel: file, reason } });
+}

@@ -3,7 +3,7 @@
  * `ArrayBuffer` (records of tagged ops, see format.ts) that crosses to a worker as a transferable.
  */
 import { Buffer } from 'node:buffer';
-import { InputError } from '../../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../../errors.js';
 import { b58Field, nodesField } from '../fields.js';
 import { HEADER, T_B58_RUN, T_BIGINT, T_F64, T_FALSE, T_FAIL, T_JSON, T_NODES, T_NODES8, T_NONE, T_NULL, T_OBJ, T_ARR, T_PROJ, T_PSTR, T_STR, T_TRUE, T_U32, T_U64, T_U8 } from './format.js';
 import { compiledProjection, type Projection, type ProjectionPool } from './projection.js';
@@ -64,7 +64,7 @@ export class BatchWriter {
 
   /** Start the next record. */
   begin(): void {
-    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    if (this.i >= this.n) throw writerBug(`BatchWriter: more than ${this.n} records`);
     this.put32(4 + 4 * this.i++, this.pos);
   }
 
@@ -161,7 +161,7 @@ export class BatchWriter {
    * callback: a closure per record was a worker's largest allocation.)
    */
   reserve(maxBytes: number): Uint8Array {
-    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
+    if (this.i >= this.n) throw writerBug(`BatchWriter: more than ${this.n} records`);
     this.ensure(maxBytes);
     return this.buf;
   }
@@ -177,16 +177,16 @@ export class BatchWriter {
    */
   commitMany(count: number, end: number): void {
     if (count === 0) return;
-    if (this.i + count > this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
-    if (end < this.pos || end > this.ab.byteLength) throw new RangeError(`BatchWriter: records cannot end at ${end}`);
+    if (this.i + count > this.n) throw writerBug(`BatchWriter: more than ${this.n} records`);
+    if (end < this.pos || end > this.ab.byteLength) throw writerBug(`BatchWriter: records cannot end at ${end}`);
     this.i += count;
     this.pos = end;
   }
 
   /** The record written into `reserve`'s room ends at `end`. */
   commit(end: number): void {
-    if (this.i >= this.n) throw new RangeError(`BatchWriter: more than ${this.n} records`);
-    if (end < this.pos || end > this.ab.byteLength) throw new RangeError(`BatchWriter: a record cannot end at ${end}`);
+    if (this.i >= this.n) throw writerBug(`BatchWriter: more than ${this.n} records`);
+    if (end < this.pos || end > this.ab.byteLength) throw writerBug(`BatchWriter: a record cannot end at ${end}`);
     this.put32(4 + 4 * this.i++, this.pos);
     this.pos = end;
   }
@@ -342,7 +342,7 @@ export class BatchWriter {
 
   /** The framed batch (exactly `n` records must have been begun). */
   finish(): ArrayBuffer {
-    if (this.i !== this.n) throw new RangeError(`BatchWriter: ${this.i} of ${this.n} records written`);
+    if (this.i !== this.n) throw writerBug(`BatchWriter: ${this.i} of ${this.n} records written`);
     this.put32(0, this.n);
     this.put32(4 + 4 * this.n, this.pos);
     // The whole buffer travels (a transfer costs nothing whatever its size) and comes back for reuse.
@@ -365,4 +365,9 @@ function jsonText(v: unknown): string {
   } catch (e) {
     throw new InputError('input', `an item cannot be written as JSON (${(e as Error).message.slice(0, 80)})`, { cause: e });
   }
+}
+
+// The writer's callers size a batch before packing it: running past `n` records or the buffer is cairn's bug.
+function writerBug(message: string): CairnError {
+  return new CairnError(ErrorCodes.INTERNAL, message, { context: { invariant: 'BatchWriter bounds' } });
 }
