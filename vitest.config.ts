@@ -7,7 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
     // proves across the whole suite that no error, log line or warning ever carries an API key
-    setupFiles: ['test/helpers/leak-guard.ts'],
+    setupFiles: ['test/support/leak-guard.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

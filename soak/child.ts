@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createSender, signerFromSecretKey, transferInstruction } from '../src/sender/index.js';
-import { fullDisk } from '../test/sender/full-disk.js';
+import { fullDisk } from '../test/support/full-disk.js';
 import type { ChildJob, ChildLine } from './job.js';
 import { errorFacts } from './error-facts.js';
 import { watchHandles } from './open-handles.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as mint } from '../../src/cli/mint.js';
 import { run as send } from '../../src/cli/send.js';
 import { generateSigner } from '../../src/sender/index.js';
-import { startServer, type TestServer } from '../rpc/server.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 const KEY = 'cli-insecure-KEY-42x';
 const dir = mkdtempSync(join(tmpdir(), 'cairn-insecure-'));

@@ -3,7 +3,7 @@
  * `mint` commands and the devnet's own log, against a devnet that enforces keys (401 for a wrong one)
  * and against a hostile server that echoes the whole request — query string included — back in its
  * error bodies and messages. The key must appear in no error (message, stack, JSON, inspect, cause
- * chain), no output line and no log line. (The suite-wide guard in test/helpers/leak-guard.ts watches
+ * chain), no output line and no log line. (The suite-wide guard in test/support/leak-guard.ts watches
  * every CairnError and console line on top of this.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,8 +13,8 @@ import { createSender, generateSigner, transferInstruction } from '../../src/sen
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
 import { run as sendCli } from '../../src/cli/send.js';
 import { run as mintCli } from '../../src/cli/mint.js';
-import { findSecret } from '../helpers/secret-scan.js';
-import { startServer, type TestServer } from '../rpc/server.js';
+import { findSecret } from '../support/secret-scan.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 const GOOD = 'good-key-7c1e4b9a2f';
 const WRONG = 'wrong-key-93d0aa51e6';

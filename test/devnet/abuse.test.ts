@@ -287,7 +287,7 @@ describe('websocket', () => {
 
 describe('memory under concurrent abuse', () => {
   it('ten 4 MB batches of 0s at once, then ten batches that fill the answer cap, keep a child-process devnet under 400 MB peak RSS', async () => {
-    const p = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'fixtures', 'devnet-child.ts')], {
+    const p = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'support', 'children', 'devnet-child.ts')], {
       env: { ...process.env, CAIRN_RSS_GUARD_MB: '1500' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createFaults } from '../../src/devnet/faults.js';
 import { createAuth } from '../../src/devnet/auth.js';
-import { buildTx, fastParams, rpc, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from './helpers.js';
+import { buildTx, fastParams, rpc, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
 
 const devnets: Devnet[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { createChain } from '../../src/devnet/chain.js';
 import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
-import { rpcError } from './helpers.js';
+import { rpcError } from '../support/devnet.js';
 import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { g1FromBytes, g2FromBytes } from '../../src/merkle/bn254.js';

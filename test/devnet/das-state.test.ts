@@ -6,7 +6,7 @@ import { createChain } from '../../src/devnet/chain.js';
 import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createDasState, type DasState } from '../../src/devnet/das-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
-import { rpcError } from './helpers.js';
+import { rpcError } from '../support/devnet.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
 import { assetIdPda, creatorHash, dataHashV1, leafHashV1 } from '../../src/devnet/das-leaf.js';

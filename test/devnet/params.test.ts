@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { rpc } from './helpers.js';
+import { rpc } from '../support/devnet.js';
 
 describe('standard methods validate their config', () => {
   let devnet: Devnet;

@@ -13,7 +13,7 @@ import { createFaults } from '../../src/devnet/faults.js';
 import { startDevnetServer, REQUEST_LOG_CAPACITY, type DevnetServer } from '../../src/devnet/server.js';
 import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
 import { DevnetRpcError, type DevnetModule, type RestRequest } from '../../src/devnet/types.js';
-import { rpc } from './helpers.js';
+import { rpc } from '../support/devnet.js';
 
 let chain: DevnetChain;
 let server: DevnetServer;

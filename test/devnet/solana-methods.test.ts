@@ -8,7 +8,7 @@ import { createChain } from '../../src/devnet/chain.js';
 import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
 import { DevnetRpcError, type RequestContext, type RpcHandler } from '../../src/devnet/types.js';
-import { buildTx, newAddress, newKeypair, rpcError, LAMPORTS_PER_SOL } from './helpers.js';
+import { buildTx, newAddress, newKeypair, rpcError, LAMPORTS_PER_SOL } from '../support/devnet.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };
 const funded = newKeypair();

@@ -8,7 +8,7 @@ import bs58 from 'bs58';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { parseAssetProof, verifyAssetProof } from '../../src/merkle/asset.js';
-import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from './helpers.js';
+import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;
 let client: CairnClient;

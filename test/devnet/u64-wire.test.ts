@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient } from '../../src/rpc/client.js';
 import { verifyAccountHash, parseCompressedAccount } from '../../src/merkle/account.js';
-import { newAddress } from './helpers.js';
+import { newAddress } from '../support/devnet.js';
 
 describe('u64 on the wire', () => {
   let devnet: Devnet;

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createChain } from '../../src/devnet/chain.js';
 import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { VERIFIER_START_QUEUE } from '../../src/devnet/signature-verifier.js';
-import { buildTx, LAMPORTS_PER_SOL, newKeypair, waitFor } from './helpers.js';
+import { buildTx, LAMPORTS_PER_SOL, newKeypair, waitFor } from '../support/devnet.js';
 
 let chain: DevnetChain | undefined;
 afterEach(async () => {

@@ -9,7 +9,7 @@ import {
   sendAndConfirmTransaction,
 } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { buildTx, newKeypair, rpc } from './helpers.js';
+import { buildTx, newKeypair, rpc } from '../support/devnet.js';
 
 let devnet: Devnet;
 let conn: Connection;

@@ -10,7 +10,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyValidityProofSync } from '../../src/merkle/validity.js';
 import { maxBase58Length } from '../../src/base58-bound.js';
-import { rpc } from '../devnet/helpers.js';
+import { rpc } from '../support/devnet.js';
 
 const B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 /** 60,000 base58 characters: ~4 s through bs58.decode on the reference machine. */

@@ -18,7 +18,7 @@ import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/me
 import { loadNative } from '../../src/addon.js';
 import { nativeLoadError } from '../../src/addon.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { itemsOf, outcome } from './json-fixtures.js';
+import { itemsOf, outcome } from '../support/merkle-json-fixtures.js';
 
 const spec = kinds['asset-proof'];
 const packer = nativeAssetProofPacker();

@@ -10,7 +10,7 @@ import { execFile } from 'node:child_process';
 
 function child(scenario: string, rounds: number): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'test/merkle/close-child.ts', scenario, String(rounds)], { timeout: 60_000 }, (e, out) =>
+    execFile(process.execPath, ['--import', 'tsx', 'test/support/children/close-child.ts', scenario, String(rounds)], { timeout: 60_000 }, (e, out) =>
       resolve({ code: e ? ((e as { code?: number }).code ?? null) : 0, out }),
     );
   });

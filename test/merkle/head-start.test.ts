@@ -12,7 +12,7 @@ import { KIND_NAMES } from '../../src/merkle/kinds/index.js';
 import { JsonScan } from '../../src/json/tape.js';
 import { ItemsSoFar } from '../../src/merkle/json/items-so-far.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';
+import { bytes, itemsOf, mutate, outcome } from '../support/merkle-json-fixtures.js';
 
 const inline = createVerifier({ threads: 0 });
 // Parts of 2 KiB (a few items each), batches of 3: many early batches on every input.

@@ -10,7 +10,7 @@ import { extractJson, type JsonItems } from '../../src/merkle/json/extract.js';
 import { NO_ID, packJsonBatch, verifyJsonBatch, type JsonBatchResult } from '../../src/merkle/json/batch.js';
 import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
 import { NO_DATA, verifyParsedItem } from '../../src/merkle/kinds/verify-batch.js';
-import { itemsOf, mutate } from './json-fixtures.js';
+import { itemsOf, mutate } from '../support/merkle-json-fixtures.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const dec = (b: Uint8Array, a: number, z: number): string => new TextDecoder().decode(b.subarray(a, z));

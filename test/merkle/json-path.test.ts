@@ -11,7 +11,7 @@ import { createVerifier } from '../../src/merkle/verifier.js';
 import { KIND_NAMES, kinds } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { extractJson } from '../../src/merkle/json/extract.js';
-import { bytes, files, itemsOf, mutate, outcome, text } from './json-fixtures.js';
+import { bytes, files, itemsOf, mutate, outcome, text } from '../support/merkle-json-fixtures.js';
 
 const inline = createVerifier({ threads: 0, jsonParseBelow: 0 });
 const pooled = createVerifier({ threads: 2, jsonParseBelow: 0 });

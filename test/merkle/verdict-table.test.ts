@@ -9,7 +9,7 @@ import { VerdictTable } from '../../src/merkle/verdict-table.js';
 import { KIND_NAMES, getKind, type KindName } from '../../src/merkle/kinds/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
 import { InputError } from '../../src/errors.js';
-import { bytes, itemsOf, mutate, outcome } from './json-fixtures.js';
+import { bytes, itemsOf, mutate, outcome } from '../support/merkle-json-fixtures.js';
 
 const inline = createVerifier({ threads: 0, batchSize: 3, jsonParseBelow: 0 });
 const pooled = createVerifier({ threads: 2, batchSize: 3, jsonParseBelow: 0, jsonHeadStart: { from: 64, firstPart: 256 } });

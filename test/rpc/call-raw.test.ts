@@ -9,8 +9,8 @@ import { BadResponseError, RpcError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport } from '../../src/rpc/transport.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { API_KEY } from './fixtures.js';
-import { useServerAndClient, type TestServer } from './server.js';
+import { API_KEY } from '../support/rpc-fixtures.js';
+import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

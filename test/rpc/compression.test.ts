@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { addr, API_KEY, photonFiles, readVector, sig } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { addr, API_KEY, photonFiles, readVector, sig } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { addr, API_KEY, dasAssets, dasPage, readVector } from './fixtures.js';
-import { useServerAndClient, type TestServer } from './server.js';
+import { addr, API_KEY, dasAssets, dasPage, readVector } from '../support/rpc-fixtures.js';
+import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { AbortError, CairnError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
-import { API_KEY, addr, sig } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { API_KEY, addr, sig } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 const open: { close(): Promise<void> }[] = [];

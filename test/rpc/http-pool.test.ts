@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, BadResponseError, NetworkError, TimeoutError } from '../../src/errors.js';
 import { createHttpPool } from '../../src/rpc/http-pool.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
-import { API_KEY } from './fixtures.js';
+import { API_KEY } from '../support/rpc-fixtures.js';
 
 interface RawRequest {
   head: string;

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors.js';
 import { createClient, type ClientOptions } from '../../src/rpc/client.js';
 import { createTransport } from '../../src/rpc/transport.js';
-import { findSecret } from '../helpers/secret-scan.js';
-import { API_KEY } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { findSecret } from '../support/secret-scan.js';
+import { API_KEY } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let port: number;

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BadResponseError, RpcError } from '../../src/errors.js';
 import type { CairnClient } from '../../src/rpc/client.js';
 import { parseJson, stringifyJson } from '../../src/rpc/json.js';
-import { addr } from './fixtures.js';
-import { useServerAndClient, type TestServer } from './server.js';
+import { addr } from '../support/rpc-fixtures.js';
+import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { addr, API_KEY, dasAssets } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { addr, API_KEY, dasAssets } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

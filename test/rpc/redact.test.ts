@@ -2,12 +2,12 @@
  * Redaction inside CairnError itself, without a server: the key in every encoding an echo can give
  * it, cut at a truncation, as a property name, deep, in cycles, Maps and Sets, in the whole cause
  * chain (AggregateError too), and in every way an error is serialised. The oracle is
- * test/helpers/secret-scan.ts, written independently of src/redact.ts.
+ * test/support/secret-scan.ts, written independently of src/redact.ts.
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { CairnError, fromSerialized, redact, registerSecret } from '../../src/errors.js';
-import { findSecret, secretForms } from '../helpers/secret-scan.js';
+import { findSecret, secretForms } from '../support/secret-scan.js';
 
 // a key with every character the encodings disagree on: ~ ( ) ! * ' " \ and a space
 const KEY = `Kq~(w e)!*'"\\-7d1f0b9c8a6e`;

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { resetDeprecationWarnings } from '../../src/rpc/deprecation.js';
-import { addr, API_KEY } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { addr, API_KEY } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

@@ -7,9 +7,9 @@ import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { findSecret, recordingLogger } from '../helpers/secret-scan.js';
-import { addr, API_KEY, sig } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { findSecret, recordingLogger } from '../support/secret-scan.js';
+import { addr, API_KEY, sig } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

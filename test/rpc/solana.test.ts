@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError, RpcError } from '../../src/errors.js';
 import type { CairnClient } from '../../src/rpc/client.js';
-import { addr, sig } from './fixtures.js';
-import { useServerAndClient, type TestServer } from './server.js';
+import { addr, sig } from '../support/rpc-fixtures.js';
+import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let client: CairnClient;

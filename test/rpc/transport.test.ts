@@ -12,8 +12,8 @@ import {
 } from '../../src/errors.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
 import { parseRetryAfter } from '../../src/rpc/http-response.js';
-import { API_KEY } from './fixtures.js';
-import { startServer, type TestServer } from './server.js';
+import { API_KEY } from '../support/rpc-fixtures.js';
+import { startServer, type TestServer } from '../support/rpc-server.js';
 
 let srv: TestServer;
 let currentClient: 'lean' | 'node:http' = 'lean';

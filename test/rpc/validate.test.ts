@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { assertShape, formatPath, v, type Validator } from '../../src/rpc/validate.js';
 import * as S from '../../src/rpc/shapes.js';
-import { dasAssets } from './fixtures.js';
+import { dasAssets } from '../support/rpc-fixtures.js';
 
 /** Every [path, value] leaf of a JSON value that is a string, number or boolean. */
 function leaves(x: unknown, path: (string | number)[] = []): [(string | number)[], unknown][] {

@@ -13,12 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import { readJournal } from '../../src/sender/journal.js';
-import { setup, transferTo, type Env } from './helpers.js';
+import { setup, transferTo, type Env } from '../support/sender.js';
 
 // Issue 5 asks for 500 intents per kill point. Measured on the shared 2-core box (other engineers'
 // tests running): the whole file takes ~18-20 s at 500, well under its ~60 s budget.
 const N = Number(process.env.CAIRN_CRASH_N ?? 500);
-const child = join(import.meta.dirname, 'fixtures', 'crash-child.ts');
+const child = join(import.meta.dirname, '..', 'support', 'children', 'crash-child.ts');
 const dir = mkdtempSync(join(tmpdir(), 'cairn-crash-'));
 let env: Env;
 

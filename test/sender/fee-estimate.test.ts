@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import type { SenderRpc } from '../../src/sender/rpc.js';
-import { setup, type Env } from './helpers.js';
+import { setup, type Env } from '../support/sender.js';
 
 let env: Env;
 let host: http.Server;

@@ -10,7 +10,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { foldRecords, openJournal, readJournal, type JournalRecord } from '../../src/sender/journal.js';
-import { fullDisk } from './full-disk.js';
+import { fullDisk } from '../support/full-disk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-journal-dur-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

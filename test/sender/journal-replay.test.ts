@@ -13,7 +13,7 @@ import { BlockhashExpiredError, CairnError, TransactionFailedError } from '../..
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import { errorFromJournal } from '../../src/sender/journal-error.js';
 import { readJournal } from '../../src/sender/journal.js';
-import { setup, type Env } from './helpers.js';
+import { setup, type Env } from '../support/sender.js';
 
 let env: Env;
 const dir = mkdtempSync(join(tmpdir(), 'cairn-replay-'));

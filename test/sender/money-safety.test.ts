@@ -15,8 +15,8 @@ import { CairnError } from '../../src/errors.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SendManyItem } from '../../src/sender/index.js';
 import { createClient } from '../../src/rpc/client.js';
-import { fullDisk } from './full-disk.js';
-import { recording, setup, sleep, transferTo, type Env } from './helpers.js';
+import { fullDisk } from '../support/full-disk.js';
+import { recording, setup, sleep, transferTo, type Env } from '../support/sender.js';
 
 let env: Env;
 const dir = mkdtempSync(join(tmpdir(), 'cairn-money-'));

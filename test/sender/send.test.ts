@@ -11,7 +11,7 @@ import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, T
 import { BlockhashExpiredError, TransactionFailedError, CairnError } from '../../src/errors.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SenderEventMap } from '../../src/sender/index.js';
-import { recording, setup, sleep, transferTo, type Env } from './helpers.js';
+import { recording, setup, sleep, transferTo, type Env } from '../support/sender.js';
 
 let env: Env;
 const fast = { cuPrice: 200_000, cuLimit: 1_000, pollMs: 50, rebroadcastMs: 300 } as const;

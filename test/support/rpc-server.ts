@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { API_KEY } from './fixtures.js';
+import { API_KEY } from './rpc-fixtures.js';
 
 export interface Recorded {
   method: string;
