@@ -82,15 +82,16 @@ export function hashCompressedAccount(a: CompressedAccount): Uint8Array {
 }
 
 /**
- * Compressed-token data hash v1: `Poseidon(hashToField(mint), hashToField(owner), amount u64 LE at
- * 24..32 [, hashToField(delegate)] [, frozen marker])`.
+ * Compressed-token data hash: `Poseidon(hashToField(mint), hashToField(owner), amount u64 at 24..32
+ * [, hashToField(delegate)] [, frozen marker])`, the amount little-endian (v1) or big-endian (`be`:
+ * light-protocol's TokenData::hash for batched trees, and every account with the V2 discriminator).
  *
  * @example
- * hashTokenDataV1({ mint, owner, amount: 100n }) // equals the account's data.dataHash
+ * hashTokenData({ mint, owner, amount: 100n }, false) // equals a v1 token account's data.dataHash
  */
-export function hashTokenDataV1(t: TokenData): Uint8Array {
+export function hashTokenData(t: TokenData, be: boolean): Uint8Array {
   const amount = new Uint8Array(32);
-  new DataView(amount.buffer).setBigUint64(24, t.amount, true);
+  new DataView(amount.buffer).setBigUint64(24, t.amount, !be);
   const inputs = [hashToField(t.mint), hashToField(t.owner), amount];
   if (t.delegate) inputs.push(hashToField(t.delegate));
   if (t.frozen) {
@@ -100,6 +101,38 @@ export function hashTokenDataV1(t: TokenData): Uint8Array {
   }
   return poseidon(inputs);
 }
+
+/**
+ * Compressed-token data hash v1 (amount little-endian): `hashTokenData(t, false)`.
+ *
+ * @example
+ * hashTokenDataV1({ mint, owner, amount: 100n }) // equals the account's data.dataHash
+ */
+export function hashTokenDataV1(t: TokenData): Uint8Array {
+  return hashTokenData(t, false);
+}
+
+/**
+ * The amount byte orders a token account's data hash may use, from its discriminator and tree (none:
+ * not re-derived). The compressed-token program records the token-data version in the discriminator:
+ * `2,0,0,0,0,0,0,0` (V1) hashes the amount little-endian, `0,0,0,0,0,0,0,3` (V2) big-endian;
+ * `…,4` (ShaFlat, SHA-256) and unknown ones are not re-derived. Before versions existed the program
+ * hashed V1-discriminator accounts of batched trees big-endian, so there both orders are accepted
+ * (no single-bit change of the amount turns one order into the other). In v1 trees every token
+ * account is re-derived little-endian, as before.
+ */
+function tokenAmountOrders(data: { discriminator: Uint8Array } | null | undefined, batched: boolean): readonly boolean[] {
+  if (!batched) return LE_ONLY;
+  const d = data?.discriminator;
+  if (!d || d.length !== 8 || d[1] !== 0 || d[2] !== 0 || d[3] !== 0 || d[4] !== 0 || d[5] !== 0 || d[6] !== 0) return NONE;
+  if (d[0] === 2 && d[7] === 0) return LE_OR_BE;
+  if (d[0] === 0 && d[7] === 3) return BE_ONLY;
+  return NONE;
+}
+const LE_ONLY = [false] as const;
+const BE_ONLY = [true] as const;
+const LE_OR_BE = [false, true] as const;
+const NONE = [] as const;
 
 /** An account proof as `getCompressedAccountProof` returns it, on bytes. */
 export interface AccountProof {
@@ -114,6 +147,9 @@ export interface AccountProof {
   proveByIndex?: boolean;
 }
 
+/** The status of a V2 item that is still in the output queue (`proveByIndex: true`). */
+export const PROVE_BY_INDEX = 'prove-by-index';
+
 /**
  * Verify an account proof: the hash walked up the path with the bits of `leafIndex` must give `root`.
  *
@@ -122,7 +158,7 @@ export interface AccountProof {
  */
 export function verifyAccountProof(p: AccountProof, id?: string): Verdict {
   if (p.proveByIndex) {
-    return bad('not proven by the path: proveByIndex is set (the account is still in the output queue and is proven by index, not by this Merkle path)', id, { status: 'prove-by-index' });
+    return bad('not proven by the path: proveByIndex is set (the account is still in the output queue and is proven by index, not by this Merkle path)', id, { status: PROVE_BY_INDEX });
   }
   if (p.proof.length % 32 !== 0) return bad(`proof: length ${p.proof.length} is not a multiple of 32`, id);
   const height = p.proof.length / 32;
@@ -148,6 +184,8 @@ export function verifyAccountProof(p: AccountProof, id?: string): Verdict {
 export interface AccountClaim extends CompressedAccount {
   hash: Uint8Array;
   token?: TokenData | null;
+  /** v2: the account is still in the output queue (its hash is checked all the same). */
+  proveByIndex?: boolean;
 }
 
 /**
@@ -159,9 +197,13 @@ export interface AccountClaim extends CompressedAccount {
 export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
   let computed: Uint8Array;
   try {
-    if (a.token && a.data && !isBatched(a.treeType)) {
-      const th = hashTokenDataV1(a.token);
-      if (!equalBytes(th, a.data.dataHash)) return bad('data.dataHash does not match the token data (mint, owner, amount, delegate, state)', id);
+    if (a.token && a.data) {
+      const orders = tokenAmountOrders(a.data, isBatched(a.treeType));
+      const token = a.token;
+      const dataHash = a.data.dataHash;
+      if (orders.length > 0 && !orders.some((be) => equalBytes(hashTokenData(token, be), dataHash))) {
+        return bad('data.dataHash does not match the token data (mint, owner, amount, delegate, state)', id);
+      }
     }
     computed = hashCompressedAccount(a);
   } catch (e) {
@@ -169,13 +211,24 @@ export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
     throw e;
   }
   if (!equalBytes(computed, a.hash)) return bad('hash mismatch: the account fields do not hash to the claimed hash', id, { computedRoot: toB58(computed) });
-  return ok(id);
+  // The hash is right, but a queued account is not in its tree yet: say so rather than a plain valid.
+  return a.proveByIndex ? ok(id, { status: PROVE_BY_INDEX }) : ok(id);
 }
 
 // ---------------------------------------------------------------------------------------------
 // JSON edge.
 
 type Json = Record<string, unknown>;
+
+/**
+ * The JSON discriminator (8 bytes read as a LE u64). The V2 token discriminator `0,…,0,3` reads as
+ * 3·2^56, beyond 2^53, and JSON.parse hands it over as a number: an integer number that large is
+ * taken as the integer it is (its bytes go into the hash, so a rounded value cannot pass unnoticed).
+ */
+function discriminatorValue(v: unknown): number | bigint {
+  if (typeof v === 'number' && Number.isInteger(v) && v > Number.MAX_SAFE_INTEGER && v < 2 ** 64) return BigInt(v);
+  return u64Value(v, 'data.discriminator');
+}
 
 function treeTypeField(v: unknown, field: string): TreeType {
   const t = u32Field(v, field);
@@ -224,10 +277,11 @@ export function parseCompressedAccount(item: unknown): AccountClaim {
     data: null,
     treeType: ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1,
   };
+  if (a.proveByIndex === true) out.proveByIndex = true;
   if (a.data !== null && a.data !== undefined) {
     if (!isPlainObject(a.data)) throw new FieldError('data', 'expected an object or null');
     const disc = new Uint8Array(8);
-    new DataView(disc.buffer).setBigUint64(0, uintField(a.data.discriminator, 'data.discriminator', 64), true);
+    new DataView(disc.buffer).setBigUint64(0, BigInt(discriminatorValue(a.data.discriminator)), true);
     out.data = { discriminator: disc, dataHash: b58Field(a.data.dataHash, 'data.dataHash') };
   }
   if (u.token) {
@@ -327,7 +381,7 @@ export function packCompressedAccount(item: unknown, w: BatchWriter): void {
   if (a.data !== null && a.data !== undefined) {
     if (!isPlainObject(a.data)) throw new FieldError('data', 'expected an object or null');
     w.u8(1);
-    w.u64(u64Value(a.data.discriminator, 'data.discriminator'));
+    w.u64(discriminatorValue(a.data.discriminator));
     w.b58(a.data.dataHash, 'data.dataHash');
   } else {
     w.u8(0);
@@ -345,6 +399,7 @@ export function packCompressedAccount(item: unknown, w: BatchWriter): void {
   } else {
     w.u8(0);
   }
+  w.u8(a.proveByIndex === true ? 1 : 0);
 }
 
 /** The worker side of `packCompressedAccount` (throws what `parseCompressedAccount` would). */
@@ -369,5 +424,6 @@ export function unpackCompressedAccount(r: RecordReader): AccountClaim {
     const amount = r.u64('tokenData.amount');
     out.token = { mint, owner: tokenOwner, amount, delegate: r.optB58('tokenData.delegate'), frozen: token === 2 };
   }
+  if (r.u8('proveByIndex') === 1) out.proveByIndex = true;
   return out;
 }

@@ -141,6 +141,21 @@ export function deriveAddressV2(seed: Uint8Array, tree: Uint8Array, programId: U
 
 type Json = Record<string, unknown>;
 
+/**
+ * The low element's leaf index: a v2 address tree has 2^40 leaves, so it is read as an integer
+ * below 2^53 (not a u32); whether it fits the tree is the verifier's check, against the height.
+ */
+function leafIndexField(v: unknown): number {
+  const x = uintField(v, 'lowElementLeafIndex', 64);
+  if (x > BigInt(Number.MAX_SAFE_INTEGER)) throw new FieldError('lowElementLeafIndex', `expected an integer below 2^53, got ${x}`);
+  return Number(x);
+}
+
+/** `leafIndexField` for the packer: the usual small integer as is. */
+function leafIndexValue(v: unknown): number {
+  return typeof v === 'number' && v >= 0 && Number.isSafeInteger(v) ? v : leafIndexField(v);
+}
+
 /** True for anything shaped like a `getMultipleNewAddressProofs` item. */
 export function looksLikeNewAddressProof(v: Json): boolean {
   return typeof v.address === 'string' && 'lowerRangeAddress' in v && 'higherRangeAddress' in v && Array.isArray(v.proof);
@@ -167,7 +182,7 @@ export function parseNewAddressProof(item: unknown): NewAddressProof {
     lowerRangeAddress: b58Field(item.lowerRangeAddress, 'lowerRangeAddress'),
     higherRangeAddress: b58Field(item.higherRangeAddress, 'higherRangeAddress'),
     nextIndex: uintField(item.nextIndex ?? 0, 'nextIndex', 64),
-    lowElementLeafIndex: u32Field(item.lowElementLeafIndex, 'lowElementLeafIndex'),
+    lowElementLeafIndex: leafIndexField(item.lowElementLeafIndex),
     root: b58Field(item.root, 'root'),
     proof: nodesField(item.proof, 'proof'),
     ...(version ? { version } : {}),
@@ -196,7 +211,7 @@ export function packNewAddressProof(item: unknown, w: BatchWriter): void {
   w.b58(item.lowerRangeAddress, 'lowerRangeAddress');
   w.b58(item.higherRangeAddress, 'higherRangeAddress');
   w.u64(u64Value(item.nextIndex ?? 0, 'nextIndex'));
-  w.u32(u32Value(item.lowElementLeafIndex, 'lowElementLeafIndex'));
+  w.u64(leafIndexValue(item.lowElementLeafIndex));
   w.b58(item.root, 'root');
   w.nodes(item.proof, 'proof');
 }
@@ -208,7 +223,7 @@ export function unpackNewAddressProof(r: RecordReader): NewAddressProof {
   const lowerRangeAddress = r.b58('lowerRangeAddress');
   const higherRangeAddress = r.b58('higherRangeAddress');
   const nextIndex = r.u64('nextIndex');
-  const lowElementLeafIndex = r.u32('lowElementLeafIndex');
+  const lowElementLeafIndex = Number(r.u64('lowElementLeafIndex'));
   const root = r.b58('root');
   const proof = r.nodes('proof');
   return { address, lowerRangeAddress, higherRangeAddress, nextIndex, lowElementLeafIndex, root, proof, ...(v === 1 || v === 2 ? { version: v } : {}) };

@@ -102,6 +102,13 @@ function crossCheck(state: readonly StateEntry[], addrs: readonly AddressEntry[]
     } catch (e) {
       throw new Malformed(`"${f}": ${e instanceof Error ? e.message : String(e)}`);
     }
+    // A V2 account still queued has no path to check: its proof and its entry must both say so.
+    if (p.proveByIndex) {
+      const queued = state.find((s) => eq(s.leaf, p.hash));
+      if (!queued) throw new Malformed(`"${f}": its hash is not among the proof's leaves`);
+      if (!queued.proveByIndex) throw new Malformed(`"${queued.field}": proven by its root, but its account proof says proveByIndex (still queued)`);
+      return;
+    }
     if (!v.valid) throw new Malformed(`"${f}": ${v.reason ?? 'invalid'}`);
     const entry = state.find((s) => eq(s.leaf, p.hash));
     if (!entry) throw new Malformed(`"${f}": its hash is not among the proof's leaves`);
