@@ -35,6 +35,22 @@ export interface RpcDispatchDeps {
   log: (line: string) => void;
 }
 
+/**
+ * Standard methods a web3.js or kit user may call that the devnet does not serve, with the reason
+ * its -32601 gives: an honest refusal rather than a made-up answer.
+ */
+export const UNSERVED: Readonly<Record<string, string>> = {
+  getSupply: 'it cannot count every lamport LiteSVM holds',
+  getLargestAccounts: 'LiteSVM cannot list every account',
+  getStakeMinimumDelegation: 'the devnet runs no stake',
+  getInflationGovernor: 'the devnet has no inflation schedule',
+  getInflationRate: 'the devnet has no inflation schedule',
+  getLeaderSchedule: 'a one-node devnet has no leader schedule to show',
+  getRecentPerformanceSamples: 'the devnet keeps no performance samples',
+  getBlockCommitment: 'the devnet has no votes',
+  getBlockProduction: 'the devnet keeps no block-production record',
+};
+
 /** Run one JSON-RPC call; returns the response object and the HTTP status it asks for. */
 export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcCall): Promise<RpcAnswer> {
   const { endpoint, signalOf, drop, swqosOnly } = c0;
@@ -63,7 +79,7 @@ export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcC
       result = drop ? signature : deps.chain.submitParsed(wire, parsed, signature).signature;
     } else {
       const h = deps.methods.get(method);
-      if (!h) throw new DevnetRpcError(-32601, `Method not found: ${method}`);
+      if (!h) throw new DevnetRpcError(-32601, UNSERVED[method] ? `Method not found: ${method} is not served by the devnet: ${UNSERVED[method]}` : `Method not found: ${method}`);
       result = await h(c.params, { signal: signalOf(), endpoint });
     }
     return { body: { jsonrpc: '2.0', id, result: result === undefined ? null : result }, status: 200, method, ...(items !== undefined ? { items } : {}) };

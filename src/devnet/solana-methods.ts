@@ -7,10 +7,9 @@
  * The cluster and account methods are here; transactions are transaction-methods.ts, fees
  * priority-fee-methods.ts.
  */
-import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
 import { getPriorityFeeEstimate, getRecentPrioritizationFees } from './priority-fee-methods.js';
-import { addressParam, arr, bad, cfg, commitmentOf, RENT_EXEMPT_EPOCH } from './solana-params.js';
+import { addressParam, arr, bad, cfg, commitmentOf } from './solana-params.js';
 import {
   getFeeForMessage,
   getSignaturesForAddress,
@@ -20,8 +19,12 @@ import {
   simulateTransaction,
 } from './transaction-methods.js';
 import type { DevnetModule, RpcHandler } from './types.js';
+import { accountEncodingOf, accountJson, type AccountEncodingConfig } from './account-json.js';
+import { createBlockHistory, getBlock, getBlocks, getBlocksWithLimit, getBlockTime } from './block-methods.js';
+import { clusterMethods, SLOTS_PER_EPOCH } from './cluster-methods.js';
+import { getProgramAccounts } from './program-accounts.js';
+import { getTokenAccountBalance, getTokenAccountsByDelegate, getTokenAccountsByOwner, getTokenLargestAccounts, getTokenSupply } from './token-methods.js';
 
-const SLOTS_PER_EPOCH = 432_000;
 
 /**
  * The standard methods as a devnet module.
@@ -36,16 +39,12 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
   const context = (c: Record<string, unknown>) => (commitmentOf(c, 'finalized'), { slot: chain.slot(), apiVersion: '2.2.0' });
   const ctxProcessed = () => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 
-  const accountJson = (address: string, c: Record<string, unknown>) => {
+  const mintOf = (m: string) => chain.account(m);
+  const accountOrNull = (address: string, enc: AccountEncodingConfig, field: string) => {
     const a = chain.account(address);
-    if (!a) return null;
-    const encoding = c.encoding ?? 'base64';
-    let data: unknown;
-    if (encoding === 'base64' || encoding === 'jsonParsed' || encoding === 'base64+zstd') data = [Buffer.from(a.data).toString('base64'), 'base64'];
-    else if (encoding === 'base58') data = [bs58.encode(a.data), 'base58'];
-    else throw bad(`encoding must be base58, base64 or jsonParsed, got ${JSON.stringify(encoding)}`);
-    return { data, executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space };
+    return a ? accountJson(a, enc, mintOf, field) : null;
   };
+  const history = createBlockHistory(chain);
 
   const methods: Record<string, RpcHandler> = {
     getHealth: () => 'ok',
@@ -83,14 +82,15 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       const p = arr(params, 'getAccountInfo', 1);
       const address = addressParam(p[0], 'params[0] (address)');
       const c = cfg(p[1], 'params[1]');
-      return { context: context(c), value: accountJson(address, c) };
+      return { context: context(c), value: accountOrNull(address, accountEncodingOf(c, 'params[1]'), 'params[1]') };
     },
     getMultipleAccounts: (params) => {
       const p = arr(params, 'getMultipleAccounts', 1);
       if (!Array.isArray(p[0])) throw bad('params[0] must be an array of addresses');
       if (p[0].length > 100) throw bad(`params[0] may hold at most 100 addresses, got ${p[0].length}`);
       const c = cfg(p[1], 'params[1]');
-      return { context: context(c), value: p[0].map((a, i) => accountJson(addressParam(a, `params[0][${i}]`), c)) };
+      const enc = accountEncodingOf(c, 'params[1]');
+      return { context: context(c), value: p[0].map((a, i) => accountOrNull(addressParam(a, `params[0][${i}]`), enc, 'params[1]')) };
     },
     getMinimumBalanceForRentExemption: (params) => {
       const p = arr(params, 'getMinimumBalanceForRentExemption', 1);
@@ -114,6 +114,19 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     getSignaturesForAddress: (params) => getSignaturesForAddress(chain, params),
     getRecentPrioritizationFees: (params) => getRecentPrioritizationFees(chain, params),
     getPriorityFeeEstimate: (params) => getPriorityFeeEstimate(chain, params),
+    getProgramAccounts: (params) => getProgramAccounts(chain, params),
+    getTokenAccountBalance: (params) => getTokenAccountBalance(chain, params),
+    getTokenAccountsByOwner: (params) => getTokenAccountsByOwner(chain, params),
+    getTokenAccountsByDelegate: (params) => getTokenAccountsByDelegate(chain, params),
+    getTokenSupply: (params) => getTokenSupply(chain, params),
+    getTokenLargestAccounts: (params) => getTokenLargestAccounts(chain, params),
+    getBlock: (params) => getBlock(chain, history, params),
+    getBlockTime: (params) => getBlockTime(chain, params),
+    getBlocks: (params) => getBlocks(chain, history, params),
+    getBlocksWithLimit: (params) => getBlocksWithLimit(chain, history, params),
+    getFirstAvailableBlock: () => history.first(),
+    getMinimumLedgerSlot: () => history.first(),
+    ...clusterMethods(chain),
   };
-  return { methods };
+  return { methods, close: () => history.close() };
 }

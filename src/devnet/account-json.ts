@@ -1,0 +1,110 @@
+/**
+ * An account as the real RPC writes it (`getAccountInfo`, `getMultipleAccounts`,
+ * `getProgramAccounts`, `getTokenAccountsBy*`, account and program notifications): data in
+ * `base64` or `base58` (with `dataSlice`), or `jsonParsed` for SPL Token / Token-2022 accounts and
+ * mints. Data the devnet cannot parse falls back to base64, as the real RPC does for any program it
+ * has no parser for. `base64+zstd` is refused: Node 20 has no zstd, and a base64 answer under that
+ * name would be a wrong answer.
+ */
+import bs58 from 'bs58';
+import type { AccountView } from './devnet-chain.js';
+import { bad, RENT_EXEMPT_EPOCH } from './solana-params.js';
+import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, tokenAmountJson } from './token-layout.js';
+
+export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed';
+
+export interface AccountEncodingConfig {
+  encoding: AccountEncoding;
+  dataSlice: { offset: number; length: number } | null;
+}
+
+/** The real RPC refuses base58 above this many bytes (base58 is quadratic to encode). */
+export const MAX_BASE58_BYTES = 128;
+
+/** Read `encoding` and `dataSlice` from a config object; `field` names it in errors (e.g. `params[1]`). */
+export function accountEncodingOf(c: Record<string, unknown>, field: string, def: AccountEncoding = 'base64'): AccountEncodingConfig {
+  const e = c.encoding ?? def;
+  if (e === 'base64+zstd') {
+    throw bad(`${field}.encoding: base64+zstd is not served by the devnet (Node 20 has no zstd); ask for base64`);
+  }
+  if (e !== 'base64' && e !== 'base58' && e !== 'jsonParsed') {
+    throw bad(`${field}.encoding must be base58, base64 or jsonParsed, got ${JSON.stringify(e)}`);
+  }
+  let dataSlice: AccountEncodingConfig['dataSlice'] = null;
+  if (c.dataSlice !== undefined && c.dataSlice !== null) {
+    const s = c.dataSlice as Record<string, unknown>;
+    if (typeof s !== 'object' || Array.isArray(s)) throw bad(`${field}.dataSlice must be { offset, length }`);
+    for (const k of ['offset', 'length'] as const) {
+      if (typeof s[k] !== 'number' || !Number.isSafeInteger(s[k]) || (s[k] as number) < 0) {
+        throw bad(`${field}.dataSlice.${k} must be an integer ≥ 0, got ${JSON.stringify(s[k])}`);
+      }
+    }
+    if (e === 'jsonParsed') throw bad(`${field}.dataSlice: sliced account data can only be encoded as base58 or base64`);
+    dataSlice = { offset: s.offset as number, length: s.length as number };
+  }
+  return { encoding: e, dataSlice };
+}
+
+function sliced(data: Uint8Array, s: AccountEncodingConfig['dataSlice']): Uint8Array {
+  if (!s) return data;
+  return data.subarray(Math.min(s.offset, data.length), Math.min(s.offset + s.length, data.length));
+}
+
+/** SPL parsed data, or null when the account is neither a token account nor a mint the devnet can read. */
+export function parsedTokenData(a: AccountView, mintOf: (address: string) => AccountView | null): Record<string, unknown> | null {
+  const program = a.owner === TOKEN_2022_PROGRAM ? 'spl-token-2022' : 'spl-token';
+  const t = readTokenAccount(a.owner, a.data);
+  // Token-2022 extensions are not parsed here: base64 rather than a parse that leaves them out.
+  if (t && !t.hasExtensions && t.state !== 'uninitialized') {
+    const m = mintOf(t.mint);
+    const mint = m ? readMint(m.owner, m.data) : null;
+    if (!mint) return null;
+    const info: Record<string, unknown> = {
+      isNative: t.isNative !== null,
+      mint: t.mint,
+      owner: t.owner,
+      state: t.state,
+      tokenAmount: tokenAmountJson(t.amount, mint.decimals),
+    };
+    if (t.delegate) {
+      info.delegate = t.delegate;
+      info.delegatedAmount = tokenAmountJson(t.delegatedAmount, mint.decimals);
+    }
+    if (t.isNative !== null) info.rentExemptReserve = tokenAmountJson(t.isNative, mint.decimals);
+    if (t.closeAuthority) info.closeAuthority = t.closeAuthority;
+    return { program, parsed: { info, type: 'account' }, space: a.data.length };
+  }
+  const m = readMint(a.owner, a.data);
+  if (m && !m.hasExtensions) {
+    return {
+      program,
+      parsed: {
+        info: { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() },
+        type: 'mint',
+      },
+      space: a.data.length,
+    };
+  }
+  return null;
+}
+
+/** A u64 stays exact past 2^53 (rpc-json.ts writes a bigint as digits). */
+export const lamportsJson = (l: bigint): number | bigint => (l <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(l) : l);
+
+/** The account object of the real RPC; `mintOf` reads a mint (for a token account's decimals). */
+export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: (address: string) => AccountView | null, field = 'params[1]'): Record<string, unknown> {
+  let data: unknown = null;
+  if (enc.encoding === 'jsonParsed') data = parsedTokenData(a, mintOf);
+  if (data === null) {
+    const bytes = sliced(a.data, enc.dataSlice);
+    if (enc.encoding === 'base58') {
+      if (bytes.length > MAX_BASE58_BYTES) {
+        throw bad(`${field}.encoding: base58 is for data of at most ${MAX_BASE58_BYTES} bytes, this account holds ${bytes.length}; use base64`);
+      }
+      data = [bs58.encode(bytes), 'base58'];
+    } else {
+      data = [Buffer.from(bytes).toString('base64'), 'base64'];
+    }
+  }
+  return { data, executable: a.executable, lamports: lamportsJson(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space };
+}
