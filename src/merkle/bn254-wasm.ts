@@ -3,11 +3,13 @@
  * syscalls), loaded on demand by `loadBn254Wasm()`: the same byte strings accepted and refused as the
  * portable ones (bn254.ts), much faster once loaded.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { bigToBe, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, isScalar, PointError, readCompressed } from './bn254-encoding.js';
 import { G2_B, psiConstants } from './bn254.js';
 
 type Mcl = typeof import('mcl-wasm');
+type Fp = InstanceType<Mcl['Fp']>;
+type Fp2 = InstanceType<Mcl['Fp2']>;
 /** A G1 point of mcl-wasm. */
 export type MclG1 = InstanceType<Mcl['G1']>;
 /** A G2 point of mcl-wasm. */
@@ -20,7 +22,7 @@ export interface Bn254Wasm {
   readonly mcl: Mcl;
   g1(bytes: Uint8Array, field?: string): MclG1;
   g2(bytes: Uint8Array, field?: string): MclG2;
-  /** A scalar from 32 big-endian bytes; throws `RangeError` when ≥ r (callers check first). */
+  /** A scalar from 32 big-endian bytes; throws `InputError` (field `scalar`) when ≥ r (callers check first). */
   fr(bytes: Uint8Array, off?: number): MclFr;
   /** G1 back to bytes (compressed or not), for tests and the devnet's fake proofs. */
   g1ToBytes(p: MclG1, compressed: boolean): Uint8Array;
@@ -69,13 +71,37 @@ export function loadBn254Wasm(): Promise<Bn254Wasm> {
   return loading;
 }
 
+/** The decoders over an initialised mcl: each a function of the curve's constants, built once here. */
 function makeWasm(mcl: Mcl): Bn254Wasm {
-  const fpFromBe = (b: Uint8Array, off: number): InstanceType<Mcl['Fp']> => {
-    const f = new mcl.Fp();
-    // Callers have checked < p, so the reduction never changes the value.
-    f.setBigEndianMod(b.subarray(off, off + 32));
-    return f;
+  const c = curveConstants(mcl);
+  return {
+    mcl,
+    g1: (bytes, field = 'g1') => decodeG1(c, bytes, field),
+    g2: (bytes, field = 'g2') => decodeG2(c, bytes, field),
+    fr: (bytes, off = 0) => decodeFr(mcl, bytes, off),
+    g1ToBytes: (p, compressed) => encodeG1(c, p, compressed),
+    inG2: (p) => inG2(c, p),
   };
+}
+
+/** The field elements the decoders and the subgroup test use, as mcl values. */
+interface CurveConstants {
+  readonly mcl: Mcl;
+  readonly one: Fp;
+  /** b of G1: y² = x³ + 3. */
+  readonly three: Fp;
+  readonly fp2One: Fp2;
+  /** b of the twist G2 (bn254.ts's `G2_B`). */
+  readonly b2: Fp2;
+  /** ψ's constants (see `inG2`): ωx, ωy and ωx·ω̄x. */
+  readonly wx: Fp2;
+  readonly wy: Fp2;
+  readonly wx2: Fp2;
+  /** The BN parameter u, as a scalar. */
+  readonly u: MclFr;
+}
+
+function curveConstants(mcl: Mcl): CurveConstants {
   const one = new mcl.Fp();
   one.setInt(1);
   const three = new mcl.Fp();
@@ -83,152 +109,166 @@ function makeWasm(mcl: Mcl): Bn254Wasm {
   const fp2One = new mcl.Fp2();
   fp2One.setInt(1, 0);
   const b2 = new mcl.Fp2();
-  b2.set_a(fpFromBe(bigToBe(G2_B.c0, 32), 0));
-  b2.set_b(fpFromBe(bigToBe(G2_B.c1, 32), 0));
-
-  // mcl serialises Fp little-endian; "larger than p − y" is a comparison from the top byte down.
-  const larger = (y: InstanceType<Mcl['Fp']>): boolean => {
-    const a = y.serialize();
-    const n = mcl.neg(y).serialize();
-    for (let i = a.length - 1; i >= 0; i--) if (a[i] !== n[i]) return a[i]! > n[i]!;
-    return false;
-  };
-
-  const g1 = (bytes: Uint8Array, field = 'g1'): MclG1 => {
-    checkLength(bytes, field, [32, 64]);
-    const p = new mcl.G1();
-    if (bytes.length === 32) {
-      const h = readCompressed(bytes, field, 1);
-      if (h.infinity) return p;
-      const x = fpFromBe(h.x, 0);
-      const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), three));
-      if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + 3 has no square root');
-      const y = larger(y0) === h.larger ? y0 : mcl.neg(y0);
-      p.setX(x);
-      p.setY(y);
-      p.setZ(one);
-      return p;
-    }
-    if (checkUncompressed(bytes, field)) return p;
-    p.setX(fpFromBe(bytes, 0));
-    p.setY(fpFromBe(bytes, 32));
-    p.setZ(one);
-    if (!p.isValid()) throw new PointError(field, 'not-on-curve');
-    return p;
-  };
-
-  const fp2 = (b: Uint8Array, off: number): InstanceType<Mcl['Fp2']> => {
-    const f = new mcl.Fp2();
-    f.set_b(fpFromBe(b, off));
-    f.set_a(fpFromBe(b, off + 32));
-    return f;
-  };
-
-  const g2 = (bytes: Uint8Array, field = 'g2'): MclG2 => {
-    checkLength(bytes, field, [64, 128]);
-    const p = new mcl.G2();
-    if (bytes.length === 64) {
-      const h = readCompressed(bytes, field, 2);
-      if (h.infinity) return p;
-      const x = fp2(h.x, 0);
-      const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), b2));
-      if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + b has no square root in Fp2');
-      const c1 = y0.get_b();
-      const isLarger = c1.isZero() ? larger(y0.get_a()) : larger(c1);
-      const y = isLarger === h.larger ? y0 : mcl.neg(y0);
-      p.setX(x);
-      p.setY(y);
-      p.setZ(fp2One);
-    } else {
-      if (checkUncompressed(bytes, field)) return p;
-      const x = fp2(bytes, 0);
-      const y = fp2(bytes, 64);
-      if (!mcl.sqr(y).isEqual(mcl.add(mcl.mul(mcl.sqr(x), x), b2))) throw new PointError(field, 'not-on-curve');
-      p.setX(x);
-      p.setY(y);
-      p.setZ(fp2One);
-    }
-    // The twist has a large cofactor: a point on the curve may still be outside the r-torsion.
-    if (!inG2(p)) throw new PointError(field, 'not-in-subgroup');
-    return p;
-  };
-
-  // G2 subgroup membership by the endomorphism ψ (untwist–Frobenius–twist), after El Housni,
-  // Guillevic, Piellard, "Co-factor clearing and subgroup membership testing on pairing-friendly
-  // curves" (ePrint 2022/348, §3 and §5.1), as gnark-crypto checks BN254:
-  //   P ∈ G2  ⇔  [u+1]P + ψ([u]P) + ψ²([u]P) = ψ³([2u]P),  u = 4965661367192848881.
-  // One 63-bit scalar multiplication instead of a 254-bit one; measured ≈ 2× faster than mcl's
-  // isValidOrder here. The tests hold it equal to isValidOrder on random points in and out of G2.
-  // On affine points ψ(x, y) = (x̄·ωx, ȳ·ωy) with ωx = ξ^((p−1)/3), ωy = ξ^((p−1)/2), ξ = 9 + i; and
-  // ψ²(x, y) = (x·ωx·ω̄x, −y) since ξ^((p²−1)/2) = −1.
-  const fp2Const = (c0: bigint, c1: bigint) => {
-    const f = new mcl.Fp2();
-    f.set_a(fpFromBe(bigToBe(c0, 32), 0));
-    f.set_b(fpFromBe(bigToBe(c1, 32), 0));
-    return f;
-  };
+  b2.set_a(fpFromBe(mcl, bigToBe(G2_B.c0, 32), 0));
+  b2.set_b(fpFromBe(mcl, bigToBe(G2_B.c1, 32), 0));
   const { wx, wy, wx2 } = psiConstants();
-  const WX = fp2Const(wx.c0, wx.c1);
-  const WY = fp2Const(wy.c0, wy.c1);
-  const WX2 = fp2Const(wx2, 0n);
-  const U = new mcl.Fr();
-  U.setStr('4965661367192848881', 10);
-  const conj = (f: InstanceType<Mcl['Fp2']>): InstanceType<Mcl['Fp2']> => {
-    const g = new mcl.Fp2();
-    g.set_a(f.get_a());
-    g.set_b(mcl.neg(f.get_b()));
-    return g;
-  };
-  const affine = (x: InstanceType<Mcl['Fp2']>, y: InstanceType<Mcl['Fp2']>): MclG2 => {
-    const q = new mcl.G2();
-    q.setX(x);
-    q.setY(y);
-    q.setZ(fp2One);
-    return q;
-  };
-  const psi = (x: InstanceType<Mcl['Fp2']>, y: InstanceType<Mcl['Fp2']>): MclG2 => affine(mcl.mul(conj(x), WX), mcl.mul(conj(y), WY));
-  const inG2 = (p: MclG2): boolean => {
-    if (p.isZero()) return true;
-    const q = mcl.mul(p, U);
-    if (q.isZero()) return false; // only O has order dividing u in G2; p ≠ O here
-    const qn = mcl.normalize(q);
-    const qx = qn.getX();
-    const qy = qn.getY();
-    const lhs = mcl.add(mcl.add(q, p), mcl.add(psi(qx, qy), affine(mcl.mul(qx, WX2), mcl.neg(qy))));
-    const d = mcl.dbl(q);
-    if (d.isZero()) return false;
-    const dn = mcl.normalize(d);
-    const dx = mcl.mul(dn.getX(), WX2);
-    const dy = mcl.neg(dn.getY());
-    return lhs.isEqual(psi(dx, dy));
-  };
-
-  const fr = (b: Uint8Array, off = 0): MclFr => {
-    if (!isScalar(b, off)) throw new RangeError('scalar is not below r');
-    const f = new mcl.Fr();
-    f.setBigEndianMod(b.subarray(off, off + 32));
-    return f;
-  };
-
-  const g1ToBytes = (p: MclG1, compressed: boolean): Uint8Array => {
-    if (p.isZero()) {
-      const out = new Uint8Array(compressed ? 32 : 64);
-      if (compressed) out[0] = FLAG_INFINITY;
-      return out;
-    }
-    const n = mcl.normalize(p);
-    const le = (f: InstanceType<Mcl['Fp']>): Uint8Array => f.serialize().slice().reverse();
-    const x = le(n.getX());
-    if (compressed) {
-      if (larger(n.getY())) x[0] |= FLAG_Y_LARGER;
-      return x;
-    }
-    const out = new Uint8Array(64);
-    out.set(x, 0);
-    out.set(le(n.getY()), 32);
-    return out;
-  };
-
-  return { mcl, g1, g2, fr, g1ToBytes, inG2 };
+  const u = new mcl.Fr();
+  u.setStr('4965661367192848881', 10);
+  return { mcl, one, three, fp2One, b2, wx: fp2Const(mcl, wx.c0, wx.c1), wy: fp2Const(mcl, wy.c0, wy.c1), wx2: fp2Const(mcl, wx2, 0n), u };
 }
 
+function fpFromBe(mcl: Mcl, b: Uint8Array, off: number): Fp {
+  const f = new mcl.Fp();
+  // Callers have checked < p, so the reduction never changes the value.
+  f.setBigEndianMod(b.subarray(off, off + 32));
+  return f;
+}
+
+/** An Fp2 from 64 bytes at `off`: c1 first, then c0 (the EIP-197 order). */
+function fp2FromBe(mcl: Mcl, b: Uint8Array, off: number): Fp2 {
+  const f = new mcl.Fp2();
+  f.set_b(fpFromBe(mcl, b, off));
+  f.set_a(fpFromBe(mcl, b, off + 32));
+  return f;
+}
+
+function fp2Const(mcl: Mcl, c0: bigint, c1: bigint): Fp2 {
+  const f = new mcl.Fp2();
+  f.set_a(fpFromBe(mcl, bigToBe(c0, 32), 0));
+  f.set_b(fpFromBe(mcl, bigToBe(c1, 32), 0));
+  return f;
+}
+
+// mcl serialises Fp little-endian; "larger than p − y" is a comparison from the top byte down.
+function larger(mcl: Mcl, y: Fp): boolean {
+  const a = y.serialize();
+  const n = mcl.neg(y).serialize();
+  for (let i = a.length - 1; i >= 0; i--) if (a[i] !== n[i]) return a[i]! > n[i]!;
+  return false;
+}
+
+function decodeG1(c: CurveConstants, bytes: Uint8Array, field: string): MclG1 {
+  const { mcl } = c;
+  checkLength(bytes, field, [32, 64]);
+  const p = new mcl.G1();
+  if (bytes.length === 32) {
+    const h = readCompressed(bytes, field, 1);
+    if (h.infinity) return p;
+    const x = fpFromBe(mcl, h.x, 0);
+    const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), c.three));
+    if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + 3 has no square root');
+    const y = larger(mcl, y0) === h.larger ? y0 : mcl.neg(y0);
+    p.setX(x);
+    p.setY(y);
+    p.setZ(c.one);
+    return p;
+  }
+  if (checkUncompressed(bytes, field)) return p;
+  p.setX(fpFromBe(mcl, bytes, 0));
+  p.setY(fpFromBe(mcl, bytes, 32));
+  p.setZ(c.one);
+  if (!p.isValid()) throw new PointError(field, 'not-on-curve');
+  return p;
+}
+
+function decodeG2(c: CurveConstants, bytes: Uint8Array, field: string): MclG2 {
+  const { mcl } = c;
+  checkLength(bytes, field, [64, 128]);
+  const p = new mcl.G2();
+  if (bytes.length === 64) {
+    const h = readCompressed(bytes, field, 2);
+    if (h.infinity) return p;
+    const x = fp2FromBe(mcl, h.x, 0);
+    const [okRoot, y0] = mcl.squareRoot(mcl.add(mcl.mul(mcl.sqr(x), x), c.b2));
+    if (!okRoot) throw new PointError(field, 'not-on-curve', 'x³ + b has no square root in Fp2');
+    const c1 = y0.get_b();
+    const isLarger = c1.isZero() ? larger(mcl, y0.get_a()) : larger(mcl, c1);
+    const y = isLarger === h.larger ? y0 : mcl.neg(y0);
+    p.setX(x);
+    p.setY(y);
+    p.setZ(c.fp2One);
+  } else {
+    if (checkUncompressed(bytes, field)) return p;
+    const x = fp2FromBe(mcl, bytes, 0);
+    const y = fp2FromBe(mcl, bytes, 64);
+    if (!mcl.sqr(y).isEqual(mcl.add(mcl.mul(mcl.sqr(x), x), c.b2))) throw new PointError(field, 'not-on-curve');
+    p.setX(x);
+    p.setY(y);
+    p.setZ(c.fp2One);
+  }
+  // The twist has a large cofactor: a point on the curve may still be outside the r-torsion.
+  if (!inG2(c, p)) throw new PointError(field, 'not-in-subgroup');
+  return p;
+}
+
+// G2 subgroup membership by the endomorphism ψ (untwist–Frobenius–twist), after El Housni,
+// Guillevic, Piellard, "Co-factor clearing and subgroup membership testing on pairing-friendly
+// curves" (ePrint 2022/348, §3 and §5.1), as gnark-crypto checks BN254:
+//   P ∈ G2  ⇔  [u+1]P + ψ([u]P) + ψ²([u]P) = ψ³([2u]P),  u = 4965661367192848881.
+// One 63-bit scalar multiplication instead of a 254-bit one; measured ≈ 2× faster than mcl's
+// isValidOrder here. The tests hold it equal to isValidOrder on random points in and out of G2.
+// On affine points ψ(x, y) = (x̄·ωx, ȳ·ωy) with ωx = ξ^((p−1)/3), ωy = ξ^((p−1)/2), ξ = 9 + i; and
+// ψ²(x, y) = (x·ωx·ω̄x, −y) since ξ^((p²−1)/2) = −1.
+function inG2(c: CurveConstants, p: MclG2): boolean {
+  const { mcl } = c;
+  if (p.isZero()) return true;
+  const q = mcl.mul(p, c.u);
+  if (q.isZero()) return false; // only O has order dividing u in G2; p ≠ O here
+  const qn = mcl.normalize(q);
+  const qx = qn.getX();
+  const qy = qn.getY();
+  const lhs = mcl.add(mcl.add(q, p), mcl.add(psi(c, qx, qy), affine(c, mcl.mul(qx, c.wx2), mcl.neg(qy))));
+  const d = mcl.dbl(q);
+  if (d.isZero()) return false;
+  const dn = mcl.normalize(d);
+  const dx = mcl.mul(dn.getX(), c.wx2);
+  const dy = mcl.neg(dn.getY());
+  return lhs.isEqual(psi(c, dx, dy));
+}
+
+/** ψ of the affine point (x, y): (x̄·ωx, ȳ·ωy). */
+function psi(c: CurveConstants, x: Fp2, y: Fp2): MclG2 {
+  return affine(c, c.mcl.mul(conj(c.mcl, x), c.wx), c.mcl.mul(conj(c.mcl, y), c.wy));
+}
+
+function conj(mcl: Mcl, f: Fp2): Fp2 {
+  const g = new mcl.Fp2();
+  g.set_a(f.get_a());
+  g.set_b(mcl.neg(f.get_b()));
+  return g;
+}
+
+function affine(c: CurveConstants, x: Fp2, y: Fp2): MclG2 {
+  const q = new c.mcl.G2();
+  q.setX(x);
+  q.setY(y);
+  q.setZ(c.fp2One);
+  return q;
+}
+
+function decodeFr(mcl: Mcl, b: Uint8Array, off: number): MclFr {
+  if (!isScalar(b, off)) throw new InputError('scalar', 'not below the scalar field modulus r', { expected: '< r' });
+  const f = new mcl.Fr();
+  f.setBigEndianMod(b.subarray(off, off + 32));
+  return f;
+}
+
+/** G1 to bytes, compressed (x with the y-larger flag) or not (x, y); the identity as its flag or zeros. */
+function encodeG1(c: CurveConstants, p: MclG1, compressed: boolean): Uint8Array {
+  if (p.isZero()) {
+    const out = new Uint8Array(compressed ? 32 : 64);
+    if (compressed) out[0] = FLAG_INFINITY;
+    return out;
+  }
+  const n = c.mcl.normalize(p);
+  const le = (f: Fp): Uint8Array => f.serialize().slice().reverse();
+  const x = le(n.getX());
+  if (compressed) {
+    if (larger(c.mcl, n.getY())) x[0] |= FLAG_Y_LARGER;
+    return x;
+  }
+  const out = new Uint8Array(64);
+  out.set(x, 0);
+  out.set(le(n.getY()), 32);
+  return out;
+}
