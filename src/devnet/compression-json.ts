@@ -6,7 +6,7 @@
  */
 import bs58 from 'bs58';
 import type { ExecutedTransaction } from './types.js';
-import type { AccountRecord, TokenDataRecord } from './compression-store.js';
+import { TREE_INFOS, type AccountRecord, type TokenDataRecord, type TreeInfo } from './compression-store.js';
 import { transactionMetaJson } from './transaction-json.js';
 
 /** Exact JSON integer: a number when safe, else a bigint for the server to print verbatim. */
@@ -39,6 +39,20 @@ export function accountJson(a: AccountRecord): Record<string, unknown> {
   };
 }
 
+/** A tree as the v2 shapes show it (`merkleContext`, `treeContext`): the devnet's trees have no successor yet. */
+export function treeContextJson(info: TreeInfo): Record<string, unknown> {
+  return { treeType: info.treeType, tree: info.tree, queue: info.queue, cpiContext: info.cpiContext, nextTreeContext: null };
+}
+
+/**
+ * The indexer's v2 account: v1's fields less the top-level `tree`, plus `merkleContext` and
+ * `proveByIndex` (always false: the devnet models no output queue, see compression-store.ts).
+ */
+export function accountV2Json(a: AccountRecord): Record<string, unknown> {
+  const { tree, ...rest } = accountJson(a);
+  return { ...rest, merkleContext: treeContextJson(TREE_INFOS[tree as string]), proveByIndex: false };
+}
+
 export function tokenDataJson(t: TokenDataRecord): Record<string, unknown> {
   return {
     mint: bs58.encode(t.mint),
@@ -56,6 +70,23 @@ export function tokenAccountJson(a: AccountRecord): Record<string, unknown> {
 
 export function openedClosedJson(a: AccountRecord): Record<string, unknown> {
   return { account: accountJson(a), optionalTokenData: a.token ? tokenDataJson(a.token) : null };
+}
+
+export function tokenAccountV2Json(a: AccountRecord): Record<string, unknown> {
+  return { account: accountV2Json(a), tokenData: tokenDataJson(a.token!) };
+}
+
+/** v2 opened account: `{account: AccountV2, optionalTokenData}`. */
+export function openedV2Json(a: AccountRecord): Record<string, unknown> {
+  return { account: accountV2Json(a), optionalTokenData: a.token ? tokenDataJson(a.token) : null };
+}
+
+/** v2 closed account: `{account: {account: AccountV2, nullifier, txHash}, optionalTokenData}`. */
+export function closedV2Json(a: AccountRecord): Record<string, unknown> {
+  return {
+    account: { account: accountV2Json(a), nullifier: bs58.encode(a.nullifier!), txHash: bs58.encode(a.txHash!) },
+    optionalTokenData: a.token ? tokenDataJson(a.token) : null,
+  };
 }
 
 /** An executed transaction as `getTransaction` (encoding base64) shows it. */

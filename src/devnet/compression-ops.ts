@@ -4,12 +4,25 @@
  * transaction (das-transaction.ts) and applies its change to the store when that transaction has
  * executed, so every compression signature is a real, confirmable one with a slot and a block time.
  * Accounts and addresses an operation claims are reserved until then.
+ *
+ * Which trees: each input takes `version` (1 by default). With `version: 2` new accounts go to the v2
+ * (batched, height 32) state tree and new addresses to the v2 (height 40) address tree, with v2's
+ * hashing and address derivation; inputs are spent from whichever tree holds them.
  */
 import bs58 from 'bs58';
-import { deriveAddressSeedV1, deriveAddressV1 } from '../merkle/address.js';
+import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../merkle/address.js';
 import { bytesIn, checkAddressValue, u64In, type Bytesish } from './compression-inputs.js';
 import { accountJson, openedClosedJson } from './compression-json.js';
-import { newTokenAccount, plainDataHash, unspentTokenAccounts, type AccountRecord, type CompressionStore, type NewAccount } from './compression-store.js';
+import {
+  newTokenAccount,
+  plainDataHash,
+  unspentTokenAccounts,
+  type AccountRecord,
+  type CompressionStore,
+  type NewAccount,
+  type NewAddress,
+  type TreeVersion,
+} from './compression-store.js';
 import type { AuthorityTxSender } from './das-transaction.js';
 import { describe, invalid, withSignal } from './das-params.js';
 import { fromBytes32 } from './merkle-tree.js';
@@ -19,21 +32,27 @@ export interface CreateCompressedAccountInput {
   owner: Bytesish;
   lamports?: bigint | number;
   data?: { discriminator: Uint8Array | bigint | number; data: Uint8Array; dataHash?: Uint8Array };
-  /** An address (already derived) or seeds + programId to derive a v1 address in the devnet's tree. */
+  /** An address (already derived) or seeds + programId to derive one in the devnet's address tree of `version`. */
   address?: Bytesish;
   seeds?: Uint8Array[];
   programId?: Bytesish;
+  /** The generation of trees the account (and its address) goes to: 1 (default) or 2. */
+  version?: TreeVersion;
 }
 
 export interface AddressInput {
   address?: Bytesish;
   seeds?: Uint8Array[];
   programId?: Bytesish;
+  /** The address tree: v1 (default) or v2. */
+  version?: TreeVersion;
 }
 
 export interface MintCompressedTokensInput {
   mint: Bytesish;
   recipients: { owner: Bytesish; amount: bigint | number; delegate?: Bytesish }[];
+  /** The state tree the new token accounts go to: v1 (default) or v2. */
+  version?: TreeVersion;
 }
 
 export interface TransferCompressedTokensInput {
@@ -41,6 +60,8 @@ export interface TransferCompressedTokensInput {
   mint: Bytesish;
   to: Bytesish;
   amount: bigint | number;
+  /** The state tree the outputs go to: v1 (default) or v2. */
+  version?: TreeVersion;
 }
 
 export interface CompressionOpResult {
@@ -60,7 +81,7 @@ export interface CompressionOps {
 
 interface Prepared {
   spend: AccountRecord[];
-  addresses: Uint8Array[];
+  addresses: NewAddress[];
   open: NewAccount[];
   touched: Uint8Array[];
 }
@@ -70,7 +91,7 @@ async function runOperation(ops: CompressionOps, prepare: () => Prepared, signal
   const { store, reservedHashes, reservedAddresses } = ops;
   const p = prepare();
   const hashes = p.spend.map((a) => a.hashText);
-  const addrs = p.addresses.map((a) => bs58.encode(a));
+  const addrs = p.addresses.map((a) => bs58.encode(a.value));
   for (const h of hashes) reservedHashes.add(h);
   for (const a of addrs) reservedAddresses.add(a);
   const release = () => {
@@ -79,7 +100,11 @@ async function runOperation(ops: CompressionOps, prepare: () => Prepared, signal
   };
   let sent;
   try {
-    sent = ops.sender.send([store.stateTreeBytes, ...(p.addresses.length ? [store.addressTreeBytes] : []), ...p.touched]);
+    // The transaction write-locks the trees it changes, as a real one does.
+    const versions = new Set<TreeVersion>([...p.spend.map((a) => a.version), ...p.open.map((a) => a.version ?? 1)]);
+    const trees = [...versions].map((v) => store.stateTrees[v].bytes);
+    for (const v of new Set(p.addresses.map((a) => a.version))) trees.push(store.addressTrees[v].bytes);
+    sent = ops.sender.send([...(trees.length ? trees : [store.stateTreeBytes]), ...p.touched]);
   } catch (e) {
     release();
     throw e;
@@ -102,23 +127,33 @@ async function runOperation(ops: CompressionOps, prepare: () => Prepared, signal
   return { signature: rec.signature, slot: rec.slot, opened: rec.opened.map(openedClosedJson), closed: rec.closed.map(openedClosedJson), records: rec.opened };
 }
 
-function claimAddress(ops: CompressionOps, a: Uint8Array, field: string): void {
-  checkAddressValue(a, field);
-  const t = bs58.encode(a);
-  if (ops.store.addressTree.has(fromBytes32(a)) || ops.reservedAddresses.has(t)) throw invalid(field, `address ${t} already exists`);
+function versionIn(v: unknown): TreeVersion {
+  if (v === undefined) return 1;
+  if (v !== 1 && v !== 2) throw invalid('version', `expected 1 or 2, got ${describe(v)}`);
+  return v;
 }
 
-/** The v1 address `seeds` + `programId` give in the store's address tree. */
-export function deriveAddress(store: CompressionStore, seeds: Uint8Array[], programId: Bytesish): string {
-  const seed = deriveAddressSeedV1(seeds, bytesIn(programId, 'programId'));
-  return bs58.encode(deriveAddressV1(seed, store.addressTreeBytes));
+function claimAddress(ops: CompressionOps, a: NewAddress, field: string): void {
+  checkAddressValue(a.value, field);
+  const t = bs58.encode(a.value);
+  // An address is unique across both generations: the devnet refuses to create it twice anywhere.
+  const taken = ops.store.addressTrees[1].merkle.has(fromBytes32(a.value)) || ops.store.addressTrees[2].merkle.has(fromBytes32(a.value));
+  if (taken || ops.reservedAddresses.has(t)) throw invalid(field, `address ${t} already exists`);
 }
 
-function resolveAddress(store: CompressionStore, input: AddressInput): Uint8Array | null {
-  if (input.address !== undefined) return bytesIn(input.address, 'address');
+/** The address `seeds` + `programId` give in the store's address tree of `version` (v1 by default). */
+export function deriveAddress(store: CompressionStore, seeds: Uint8Array[], programId: Bytesish, version: TreeVersion = 1): string {
+  const program = bytesIn(programId, 'programId');
+  if (versionIn(version) === 2) return bs58.encode(deriveAddressV2(deriveAddressSeedV2(seeds), store.addressTrees[2].bytes, program));
+  return bs58.encode(deriveAddressV1(deriveAddressSeedV1(seeds, program), store.addressTreeBytes));
+}
+
+function resolveAddress(store: CompressionStore, input: AddressInput): NewAddress | null {
+  const version = versionIn(input.version);
+  if (input.address !== undefined) return { value: bytesIn(input.address, 'address'), version };
   if (input.seeds !== undefined) {
     if (!Array.isArray(input.seeds) || !input.seeds.every((s) => s instanceof Uint8Array)) throw invalid('seeds', 'expected an array of Uint8Array');
-    return bs58.decode(deriveAddress(store, input.seeds, input.programId as Bytesish));
+    return { value: bs58.decode(deriveAddress(store, input.seeds, input.programId as Bytesish, version)), version };
   }
   return null;
 }
@@ -143,10 +178,11 @@ export async function createCompressedAccount(ops: CompressionOps, input: Create
   const r = await runOperation(ops, () => {
     const owner = bytesIn(input.owner, 'owner');
     const lamports = u64In(input.lamports, 'lamports', 0n);
+    const version = versionIn(input.version);
     const address = resolveAddress(ops.store, input);
     if (address) claimAddress(ops, address, 'address');
     const data = input.data !== undefined ? accountData(input.data) : null;
-    return { spend: [], addresses: address ? [address] : [], open: [{ owner, lamports, address, data, token: null }], touched: [owner] };
+    return { spend: [], addresses: address ? [address] : [], open: [{ owner, lamports, address: address?.value ?? null, data, token: null, version }], touched: [owner] };
   }, o.signal);
   return { signature: r.signature, slot: r.slot, opened: r.opened, closed: r.closed, account: accountJson(r.records[0]) };
 }
@@ -157,7 +193,7 @@ export async function createAddress(ops: CompressionOps, input: AddressInput, o:
     const address = resolveAddress(ops.store, input);
     if (!address) throw invalid('address', 'give an address, or seeds and programId');
     claimAddress(ops, address, 'address');
-    text = bs58.encode(address);
+    text = bs58.encode(address.value);
     return { spend: [], addresses: [address], open: [], touched: [] };
   }, o.signal);
   return { signature: r.signature, address: text };
@@ -166,16 +202,18 @@ export async function createAddress(ops: CompressionOps, input: AddressInput, o:
 export async function mintCompressedTokens(ops: CompressionOps, input: MintCompressedTokensInput, o: { signal?: AbortSignal } = {}): Promise<CompressionOpResult> {
   const r = await runOperation(ops, () => {
     const mint = bytesIn(input.mint, 'mint');
+    const version = versionIn(input.version);
     if (!Array.isArray(input.recipients) || input.recipients.length === 0) throw invalid('recipients', 'expected a non-empty array');
-    const open = input.recipients.map((x, i) =>
-      newTokenAccount({
+    const open = input.recipients.map((x, i) => ({
+      ...newTokenAccount({
         mint,
         owner: bytesIn(x.owner, `recipients[${i}].owner`),
         amount: u64In(x.amount, `recipients[${i}].amount`),
         delegate: x.delegate === undefined ? null : bytesIn(x.delegate, `recipients[${i}].delegate`),
         frozen: false,
       }),
-    );
+      version,
+    }));
     return { spend: [], addresses: [], open, touched: [mint, ...open.map((a) => a.token!.owner)] };
   }, o.signal);
   return { signature: r.signature, slot: r.slot, opened: r.opened, closed: r.closed };
@@ -187,6 +225,7 @@ export async function transferCompressedTokens(ops: CompressionOps, input: Trans
     const mint = bytesIn(input.mint, 'mint');
     const to = bytesIn(input.to, 'to');
     const amount = u64In(input.amount, 'amount');
+    const version = versionIn(input.version);
     const ownerText = bs58.encode(owner);
     const mintText = bs58.encode(mint);
     // Largest first, at most 8 inputs (the biggest inclusion circuit).
@@ -201,8 +240,8 @@ export async function transferCompressedTokens(ops: CompressionOps, input: Trans
       total += c.token!.amount;
     }
     if (total < amount) throw invalid('amount', `owner ${ownerText} holds ${total} of mint ${mintText} in spendable accounts (at most 8 inputs), ${amount} requested`);
-    const open = [newTokenAccount({ mint, owner: to, amount, delegate: null, frozen: false })];
-    if (total > amount) open.push(newTokenAccount({ mint, owner, amount: total - amount, delegate: null, frozen: false }));
+    const open = [{ ...newTokenAccount({ mint, owner: to, amount, delegate: null, frozen: false }), version }];
+    if (total > amount) open.push({ ...newTokenAccount({ mint, owner, amount: total - amount, delegate: null, frozen: false }), version });
     return { spend, addresses: [], open, touched: [mint, owner, to] };
   }, o.signal);
   return { signature: r.signature, slot: r.slot, opened: r.opened, closed: r.closed };

@@ -19,7 +19,7 @@ import {
   type MintCompressedTokensInput,
   type TransferCompressedTokensInput,
 } from './compression-ops.js';
-import { createCompressionStore, type CompressionStore } from './compression-store.js';
+import { createCompressionStore, type CompressionStore, type TreeVersion } from './compression-store.js';
 import { createAuthorityTxSender } from './das-transaction.js';
 import type { Chain, DevnetModule } from './types.js';
 
@@ -29,8 +29,8 @@ export interface CompressionState extends DevnetModule {
   createAddress(input: AddressInput, opts?: { signal?: AbortSignal }): Promise<{ signature: string; address: string }>;
   mintCompressedTokens(input: MintCompressedTokensInput, opts?: { signal?: AbortSignal }): Promise<CompressionOpResult>;
   transferCompressedTokens(input: TransferCompressedTokensInput, opts?: { signal?: AbortSignal }): Promise<CompressionOpResult>;
-  /** Derive the v1 address `seeds` + `programId` give in the devnet's address tree. */
-  deriveAddress(seeds: Uint8Array[], programId: Bytesish): string;
+  /** Derive the address `seeds` + `programId` give in the devnet's address tree of `version` (v1 by default). */
+  deriveAddress(seeds: Uint8Array[], programId: Bytesish, version?: TreeVersion): string;
 }
 
 /**
@@ -54,7 +54,7 @@ export function createCompressionState(opts: { chain: Chain }): CompressionState
     createAddress: (input, o) => createAddress(ops, input, o),
     mintCompressedTokens: (input, o) => mintCompressedTokens(ops, input, o),
     transferCompressedTokens: (input, o) => transferCompressedTokens(ops, input, o),
-    deriveAddress: (seeds, programId) => deriveAddress(store, seeds, programId),
+    deriveAddress: (seeds, programId, version) => deriveAddress(store, seeds, programId, version),
     close() {
       sender.close();
     },

@@ -1,17 +1,21 @@
 /**
- * The devnet's compression state: one v1 Poseidon state tree (height 26, root history 2400) of
- * compressed accounts and compressed token accounts, and one v1 indexed address tree (height 26),
- * with the bookkeeping the indexer keeps (who opened and closed what in which transaction).
+ * The devnet's compression state: a v1 Poseidon state tree (height 26, root history 2400) and a v2
+ * batched state tree (height 32, root history 200) of compressed accounts and compressed token
+ * accounts, a v1 indexed address tree (height 26) and a v2 one (height 40), with the bookkeeping the
+ * indexer keeps (who opened and closed what in which transaction).
  *
  * Accounts are hashed exactly as Light v1 trees commit to them (src/merkle/account.ts), token data
  * with the v1 token data hash, address-tree leaves with the v1 indexed leaf (src/merkle/address.ts),
  * so everything the devnet serves verifies with the Merkle engine. A spent account's leaf is zeroed
- * (what the nullifying forester does to a v1 tree), so its old proof no longer leads to the root.
+ * in a v1 tree (what the nullifying forester does) and replaced by its nullifier in a v2 tree (what a
+ * batch update does), so its old proof no longer leads to the root. v2 accounts are hashed with the
+ * v2 rule (leaf index and lamports big-endian). The devnet models no output queue: an account is in
+ * its tree as soon as its transaction executes, so it is never "prove by index".
  */
 import bs58 from 'bs58';
 import { poseidon } from '../merkle/hash/poseidon.js';
 import { hashToField } from '../merkle/hash/keccak.js';
-import { hashCompressedAccount, hashTokenDataV1 } from '../merkle/account.js';
+import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../merkle/account.js';
 import { indexedLeaf } from '../merkle/address.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32, type ConcurrentMerkleTree, type IndexedMerkleTree } from './merkle-tree.js';
 
@@ -25,8 +29,63 @@ export const COMPRESSED_TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFE
 /** Discriminator of compressed token accounts ([2,0,0,0,0,0,0,0]; the JSON shows it as 2). */
 export const TOKEN_DISCRIMINATOR = Uint8Array.from([2, 0, 0, 0, 0, 0, 0, 0]);
 
+/** Light's public v2 (batched) state tree with its output queue and CPI context, and v2 address tree (its queue is the tree account itself). */
+export const STATE_TREE_V2 = 'bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU';
+export const OUTPUT_QUEUE_V2 = 'oq1na8gojfdUhsfCpyjNt6h4JaDWtHf1yQj4koBWfto';
+export const CPI_CONTEXT_V2 = 'cpi15BoVPKgEPw5o8wc2T816GE7b378nMXnhH3Xbq4y';
+export const ADDRESS_TREE_V2 = 'amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx';
+/** The v1 state tree's CPI context account (stateless.js's local tree list pairs it with smt1). */
+export const CPI_CONTEXT_V1 = 'cpi1uHzrEhBG733DoEJNgHCyRS3XmmyVNZx5fonubE4';
+
 export const TREE_HEIGHT = 26;
 export const ROOT_HISTORY = 2400;
+/** Heights and root histories of the v2 trees (light-batched-merkle-tree's defaults). */
+export const STATE_TREE_V2_HEIGHT = 32;
+export const ADDRESS_TREE_V2_HEIGHT = 40;
+export const V2_ROOT_HISTORY = 200;
+
+/** Which generation of tree: 1 (concurrent, v1) or 2 (batched, v2). */
+export type TreeVersion = 1 | 2;
+
+/** What the indexer says about a tree (its `merkleContext` / `treeContext`). */
+export interface TreeInfo {
+  tree: string;
+  queue: string;
+  cpiContext: string | null;
+  treeType: TreeType;
+  height: number;
+  /** Root history capacity: a root's index on chain is `rootSeq % rootHistory`. */
+  rootHistory: number;
+}
+
+export const TREE_INFOS: Readonly<Record<string, TreeInfo>> = {
+  [STATE_TREE_V1]: { tree: STATE_TREE_V1, queue: NULLIFIER_QUEUE_V1, cpiContext: CPI_CONTEXT_V1, treeType: TreeType.StateV1, height: TREE_HEIGHT, rootHistory: ROOT_HISTORY },
+  [STATE_TREE_V2]: { tree: STATE_TREE_V2, queue: OUTPUT_QUEUE_V2, cpiContext: CPI_CONTEXT_V2, treeType: TreeType.StateV2, height: STATE_TREE_V2_HEIGHT, rootHistory: V2_ROOT_HISTORY },
+  [ADDRESS_TREE_V1]: { tree: ADDRESS_TREE_V1, queue: ADDRESS_QUEUE_V1, cpiContext: null, treeType: TreeType.AddressV1, height: TREE_HEIGHT, rootHistory: ROOT_HISTORY },
+  [ADDRESS_TREE_V2]: { tree: ADDRESS_TREE_V2, queue: ADDRESS_TREE_V2, cpiContext: null, treeType: TreeType.AddressV2, height: ADDRESS_TREE_V2_HEIGHT, rootHistory: V2_ROOT_HISTORY },
+};
+
+/** A state tree of the store with what the indexer says about it. */
+export interface StateTree {
+  readonly version: TreeVersion;
+  readonly info: TreeInfo;
+  readonly bytes: Uint8Array;
+  readonly merkle: ConcurrentMerkleTree;
+}
+
+/** An address tree of the store with what the indexer says about it. */
+export interface AddressTree {
+  readonly version: TreeVersion;
+  readonly info: TreeInfo;
+  readonly bytes: Uint8Array;
+  readonly merkle: IndexedMerkleTree;
+}
+
+/** A new address and the generation of address tree it goes to. */
+export interface NewAddress {
+  value: Uint8Array;
+  version: TreeVersion;
+}
 
 export interface TokenDataRecord {
   mint: Uint8Array;
@@ -44,12 +103,17 @@ export interface AccountRecord {
   address: Uint8Array | null;
   data: { discriminator: Uint8Array; data: Uint8Array; dataHash: Uint8Array } | null;
   tree: string;
+  /** 1 for the v1 state tree, 2 for the v2 (batched) one. */
+  version: TreeVersion;
   leafIndex: number;
   seq: number;
   slotCreated: number;
   token: TokenDataRecord | null;
   openedBy: string;
   closedBy: string | null;
+  /** Set when spent: what a v2 tree writes in the leaf, Poseidon(hash, leafIndex BE, txHash), and the transaction hash in it. */
+  nullifier: Uint8Array | null;
+  txHash: Uint8Array | null;
 }
 
 export interface CompressionTxRecord {
@@ -71,6 +135,8 @@ export interface NewAccount {
   address: Uint8Array | null;
   data: { discriminator: Uint8Array; data: Uint8Array; dataHash: Uint8Array } | null;
   token: TokenDataRecord | null;
+  /** The state tree it goes to (1 when absent). */
+  version?: TreeVersion;
 }
 
 const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);
@@ -111,10 +177,17 @@ export function plainDataHash(data: Uint8Array): Uint8Array {
 }
 
 export interface CompressionStore {
+  /** The v1 trees (kept under these names for the v1 code and its tests). */
   readonly stateTree: ConcurrentMerkleTree;
   readonly addressTree: IndexedMerkleTree;
   readonly stateTreeBytes: Uint8Array;
   readonly addressTreeBytes: Uint8Array;
+  /** Both generations, by version. */
+  readonly stateTrees: Readonly<Record<TreeVersion, StateTree>>;
+  readonly addressTrees: Readonly<Record<TreeVersion, AddressTree>>;
+  /** The state or address tree named `tree` (base58), if the devnet has it. */
+  stateTreeOf(tree: string): StateTree | undefined;
+  addressTreeOf(tree: string): AddressTree | undefined;
   byHash(hash: string): AccountRecord | undefined;
   byAddress(address: string): AccountRecord | undefined;
   /** Every account ever opened, in leaf order (spent ones included, with `closedBy`). */
@@ -122,12 +195,30 @@ export interface CompressionStore {
   transactions(): readonly CompressionTxRecord[];
   transaction(signature: string): CompressionTxRecord | undefined;
   /** Apply one executed operation: close `spend`, insert `addresses`, open `open`. */
-  apply(op: { signature: string; slot: number; blockTime: number; spend: AccountRecord[]; addresses: Uint8Array[]; open: NewAccount[] }): CompressionTxRecord;
+  apply(op: { signature: string; slot: number; blockTime: number; spend: AccountRecord[]; addresses: (Uint8Array | NewAddress)[]; open: NewAccount[] }): CompressionTxRecord;
 }
 
 /** Token accounts not spent yet whose token data passes `filter`, in leaf order. */
 export function unspentTokenAccounts(store: CompressionStore, filter: (t: TokenDataRecord) => boolean): AccountRecord[] {
   return store.accounts().filter((a) => a.closedBy === null && a.token !== null && filter(a.token));
+}
+
+/** Poseidon chain of 32-byte values: `h = x0`, then `h = P(h, xi)`; 32 zero bytes for none (light's hash_chain). */
+export function hashChain(xs: readonly Uint8Array[]): Uint8Array {
+  if (xs.length === 0) return new Uint8Array(32);
+  let h = xs[0];
+  for (let i = 1; i < xs.length; i++) h = poseidon([h, xs[i]]);
+  return h;
+}
+
+/** A transaction's hash as light's create_tx_hash makes it: P(chain(inputs), chain(outputs), slot as 32 bytes BE). */
+export function compressionTxHash(inputs: readonly Uint8Array[], outputs: readonly Uint8Array[], slot: number): Uint8Array {
+  return poseidon([hashChain(inputs), hashChain(outputs), toBytes32(BigInt(slot))]);
+}
+
+/** A v2 nullifier: P(account hash, leaf index as 32 bytes BE, tx hash). */
+export function nullifierOf(hash: Uint8Array, leafIndex: number, txHash: Uint8Array): Uint8Array {
+  return poseidon([hash, toBytes32(BigInt(leafIndex)), txHash]);
 }
 
 export function createCompressionStore(): CompressionStore {
@@ -140,6 +231,30 @@ export function createCompressionStore(): CompressionStore {
     leafHash: (value, nextIndex, nextValue) => indexedLeaf(1, value, fromBytes32(nextIndex), nextValue),
     rootHistory: ROOT_HISTORY,
   });
+  const stateTrees: Record<TreeVersion, StateTree> = {
+    1: { version: 1, info: TREE_INFOS[STATE_TREE_V1], bytes: stateTreeBytes, merkle: stateTree },
+    2: {
+      version: 2,
+      info: TREE_INFOS[STATE_TREE_V2],
+      bytes: bs58.decode(STATE_TREE_V2),
+      merkle: createConcurrentMerkleTree({ depth: STATE_TREE_V2_HEIGHT, hash: node2, maxBufferSize: V2_ROOT_HISTORY }),
+    },
+  };
+  const addressTrees: Record<TreeVersion, AddressTree> = {
+    1: { version: 1, info: TREE_INFOS[ADDRESS_TREE_V1], bytes: addressTreeBytes, merkle: addressTree },
+    2: {
+      version: 2,
+      info: TREE_INFOS[ADDRESS_TREE_V2],
+      bytes: bs58.decode(ADDRESS_TREE_V2),
+      merkle: createIndexedMerkleTree({
+        height: ADDRESS_TREE_V2_HEIGHT,
+        hash2: node2,
+        leafHash: (value, nextIndex, nextValue) => indexedLeaf(2, value, fromBytes32(nextIndex), nextValue),
+        rootHistory: V2_ROOT_HISTORY,
+        init: 'v2',
+      }),
+    },
+  };
   const all: AccountRecord[] = [];
   const hashes = new Map<string, AccountRecord>();
   const addresses = new Map<string, AccountRecord>();
@@ -151,6 +266,10 @@ export function createCompressionStore(): CompressionStore {
     addressTree,
     stateTreeBytes,
     addressTreeBytes,
+    stateTrees,
+    addressTrees,
+    stateTreeOf: (t) => (t === STATE_TREE_V1 ? stateTrees[1] : t === STATE_TREE_V2 ? stateTrees[2] : undefined),
+    addressTreeOf: (t) => (t === ADDRESS_TREE_V1 ? addressTrees[1] : t === ADDRESS_TREE_V2 ? addressTrees[2] : undefined),
     byHash: (h) => hashes.get(h),
     byAddress: (a) => addresses.get(a),
     accounts: () => all,
@@ -161,24 +280,24 @@ export function createCompressionStore(): CompressionStore {
       for (const acc of op.spend) {
         if (acc.closedBy !== null) throw new Error(`account ${acc.hashText} is already spent`);
       }
-      for (const a of op.addresses) addressTree.insert(fromBytes32(a));
-      for (const acc of op.spend) {
-        acc.closedBy = op.signature;
-        stateTree.set(acc.leafIndex, new Uint8Array(32));
-        if (acc.token) tokenOwners.add(bs58.encode(acc.token.owner));
+      for (const a of op.addresses) {
+        const { value, version } = a instanceof Uint8Array ? { value: a, version: 1 as TreeVersion } : a;
+        addressTrees[version].merkle.insert(fromBytes32(value));
       }
       const opened: AccountRecord[] = [];
       for (const n of op.open) {
-        const leafIndex = stateTree.size;
+        const st = stateTrees[n.version ?? 1];
+        const leafIndex = st.merkle.size;
         const hash = hashCompressedAccount({
           owner: n.owner,
-          tree: stateTreeBytes,
+          tree: st.bytes,
           leafIndex,
           lamports: n.lamports,
           address: n.address,
           data: n.data ? { discriminator: n.data.discriminator, dataHash: n.data.dataHash } : null,
+          treeType: st.info.treeType,
         });
-        const { seq } = stateTree.append(hash);
+        const { seq } = st.merkle.append(hash);
         const rec: AccountRecord = {
           hash,
           hashText: bs58.encode(hash),
@@ -186,19 +305,31 @@ export function createCompressionStore(): CompressionStore {
           lamports: n.lamports,
           address: n.address,
           data: n.data,
-          tree: STATE_TREE_V1,
+          tree: st.info.tree,
+          version: st.version,
           leafIndex,
           seq,
           slotCreated: op.slot,
           token: n.token,
           openedBy: op.signature,
           closedBy: null,
+          nullifier: null,
+          txHash: null,
         };
         all.push(rec);
         hashes.set(rec.hashText, rec);
         if (n.address) addresses.set(bs58.encode(n.address), rec);
         if (n.token) tokenOwners.add(bs58.encode(n.token.owner));
         opened.push(rec);
+      }
+      // Spent after the outputs are hashed: the transaction hash commits to both sides.
+      const txHash = compressionTxHash(op.spend.map((a) => a.hash), opened.map((a) => a.hash), op.slot);
+      for (const acc of op.spend) {
+        acc.closedBy = op.signature;
+        acc.txHash = txHash;
+        acc.nullifier = nullifierOf(acc.hash, acc.leafIndex, txHash);
+        stateTrees[acc.version].merkle.set(acc.leafIndex, acc.version === 2 ? acc.nullifier : new Uint8Array(32));
+        if (acc.token) tokenOwners.add(bs58.encode(acc.token.owner));
       }
       const tx: CompressionTxRecord = {
         signature: op.signature,

@@ -1,7 +1,8 @@
 /**
  * The devnet's Merkle trees: an incremental, sparse "concurrent" tree (any 2-to-1 hash: keccak for
  * compressed NFTs, Poseidon for compressed accounts) with a change-log of recent roots and a canopy,
- * and a Light-style indexed tree (v1) for new-address non-inclusion proofs built on top of it.
+ * and a Light-style indexed tree (v1 or v2) for new-address non-inclusion proofs built on top of it.
+ * Depths go to 40 (a v2 address tree): positions are plain integers below 2^53, never 32-bit shifts.
  *
  * Only non-empty nodes are stored (one Map per level); an empty subtree is read from a table of
  * cached zero nodes. An update therefore costs exactly `depth` hashes, whatever the height: a
@@ -12,7 +13,7 @@
 export type Hash2 = (left: Uint8Array, right: Uint8Array) => Uint8Array;
 
 export interface ConcurrentMerkleTreeOptions {
-  /** Number of levels below the root (14 for a typical cNFT tree, 26 for a v1 state tree). */
+  /** Number of levels below the root (14 for a typical cNFT tree, 26 v1 state, 32 v2 state, 40 v2 address). */
   depth: number;
   hash: Hash2;
   /** How many recent roots the change log keeps (on chain: maxBufferSize / root history). */
@@ -55,6 +56,11 @@ export interface ConcurrentMerkleTree {
   canopy(): Uint8Array;
 }
 
+/** Deepest concurrent tree: a v2 (batched) state tree. Only indexed (address) trees go deeper. */
+export const MAX_DEPTH = 32;
+/** Deepest indexed tree: a v2 (batched) address tree. */
+export const MAX_INDEXED_DEPTH = 40;
+
 function checkNode(name: string, v: Uint8Array): void {
   if (!(v instanceof Uint8Array) || v.length !== 32) {
     throw new RangeError(`"${name}": expected 32 bytes, got ${v instanceof Uint8Array ? v.length : typeof v}`);
@@ -76,9 +82,13 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * const path = tree.proof(index); // 14 siblings, leaf → root
  */
 export function createConcurrentMerkleTree(opts: ConcurrentMerkleTreeOptions): ConcurrentMerkleTree {
+  return createSparseTree(opts, MAX_DEPTH);
+}
+
+function createSparseTree(opts: ConcurrentMerkleTreeOptions, maxDepth: number): ConcurrentMerkleTree {
   const { depth, hash } = opts;
-  // Positions are shifted with `>>>` (32-bit), which caps the depth at 31; v1 trees are 26 deep.
-  if (!Number.isInteger(depth) || depth < 1 || depth > 31) throw new RangeError(`"depth": expected an integer 1..31, got ${depth}`);
+  // 2^40 leaves still index exactly as a double; v2 address trees are 40 deep.
+  if (!Number.isInteger(depth) || depth < 1 || depth > maxDepth) throw new RangeError(`"depth": expected an integer 1..${maxDepth}, got ${depth}`);
   const maxBufferSize = opts.maxBufferSize ?? 64;
   if (!Number.isInteger(maxBufferSize) || maxBufferSize < 1) throw new RangeError(`"maxBufferSize": expected a positive integer, got ${maxBufferSize}`);
   const canopyDepth = opts.canopyDepth ?? 0;
@@ -101,9 +111,10 @@ export function createConcurrentMerkleTree(opts: ConcurrentMerkleTreeOptions): C
     let pos = index;
     levels[0].set(pos, cur);
     for (let l = 0; l < depth; l++) {
-      const sib = node(l, pos ^ 1);
-      cur = pos & 1 ? hash(sib, cur) : hash(cur, sib);
-      pos >>>= 1;
+      const right = pos % 2 === 1;
+      const sib = node(l, right ? pos - 1 : pos + 1);
+      cur = right ? hash(sib, cur) : hash(cur, sib);
+      pos = Math.floor(pos / 2);
       levels[l + 1].set(pos, cur);
     }
     seq++;
@@ -152,8 +163,8 @@ export function createConcurrentMerkleTree(opts: ConcurrentMerkleTreeOptions): C
       const out: Uint8Array[] = [];
       let pos = index;
       for (let l = 0; l < depth; l++) {
-        out.push(node(l, pos ^ 1));
-        pos >>>= 1;
+        out.push(node(l, pos % 2 === 1 ? pos - 1 : pos + 1));
+        pos = Math.floor(pos / 2);
       }
       return out;
     },
@@ -179,7 +190,7 @@ export function createConcurrentMerkleTree(opts: ConcurrentMerkleTreeOptions): C
 }
 
 // ---------------------------------------------------------------------------------------------
-// Indexed Merkle tree (Light protocol v1 address trees)
+// Indexed Merkle tree (Light protocol v1 and v2 address trees)
 // ---------------------------------------------------------------------------------------------
 
 /** 2^248 − 1: the largest value an address may take, and the sentinel element of every address tree. */
@@ -236,9 +247,11 @@ export function fromBytes32(b: Uint8Array): bigint {
 }
 
 /**
- * Create a v1 indexed Merkle tree initialised as Light's address trees are: element 0 = (0 → 1,
- * HIGHEST) and element 1 = (HIGHEST → 0, 0). Like the on-chain initialisation it takes three
- * changes (append 0, update 0, append HIGHEST), so a fresh tree reports `rootSeq` 3.
+ * Create an indexed Merkle tree initialised as Light's address trees are. v1 (the default): element
+ * 0 = (0 → 1, HIGHEST) and element 1 = (HIGHEST → 0, 0); like the on-chain initialisation it takes
+ * three changes (append 0, update 0, append HIGHEST), so a fresh tree reports `rootSeq` 3. v2
+ * (`init: 'v2'`, batched address trees): one element, (0 → 0, HIGHEST), one change. A v2 leaf does
+ * not hash `nextIndex`, so the sentinel element v1 needs for it is not there.
  *
  * @example
  * const t = createIndexedMerkleTree({ height: 26, hash2: poseidon2, leafHash: poseidon3 });
@@ -250,8 +263,9 @@ export function createIndexedMerkleTree(opts: {
   hash2: Hash2;
   leafHash: IndexedLeafHash;
   rootHistory?: number;
+  init?: 'v1' | 'v2';
 }): IndexedMerkleTree {
-  const tree = createConcurrentMerkleTree({ depth: opts.height, hash: opts.hash2, maxBufferSize: opts.rootHistory ?? 2400 });
+  const tree = createSparseTree({ depth: opts.height, hash: opts.hash2, maxBufferSize: opts.rootHistory ?? 2400 }, MAX_INDEXED_DEPTH);
   const elements: IndexedElement[] = [];
   // Values in ascending order with their element index, for the low-element search.
   const sorted: { value: bigint; index: number }[] = [];
@@ -271,10 +285,16 @@ export function createIndexedMerkleTree(opts: {
   }
 
   // Initialisation, change by change, as the on-chain program does it.
-  elements.push({ value: 0n, nextIndex: 0, nextValue: 0n });
-  sorted.push({ value: 0n, index: 0 });
-  tree.append(leafOf(elements[0]));
-  doInsert(HIGHEST_ADDRESS);
+  if (opts.init === 'v2') {
+    elements.push({ value: 0n, nextIndex: 0, nextValue: HIGHEST_ADDRESS });
+    sorted.push({ value: 0n, index: 0 });
+    tree.append(leafOf(elements[0]));
+  } else {
+    elements.push({ value: 0n, nextIndex: 0, nextValue: 0n });
+    sorted.push({ value: 0n, index: 0 });
+    tree.append(leafOf(elements[0]));
+    doInsert(HIGHEST_ADDRESS);
+  }
 
   function doInsert(v: bigint): { index: number; seq: number } {
     const p = lowPos(v);
