@@ -1,19 +1,23 @@
 /**
- * The devnet's websockets: the Solana subscriptions `@solana/web3.js` uses to confirm
- * (`signatureSubscribe`, `slotSubscribe` and their unsubscribes), served on the HTTP server's
- * upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
+ * The devnet's websockets: the Solana subscriptions `@solana/web3.js` and kit use to confirm
+ * (`signatureSubscribe`, `slotSubscribe`) and to watch state (`accountSubscribe`, `logsSubscribe`,
+ * `programSubscribe`, `rootSubscribe`: chain-watches.ts), with their unsubscribes, served on the
+ * HTTP server's upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { Auth } from './auth.js';
 import type { DevnetChain } from './devnet-chain.js';
+import { createChainWatches, UNWATCH_METHODS, WATCH_METHODS } from './chain-watches.js';
 import { jsonShape } from './json-shape.js';
 import { isRpcId, MAX_METHOD_NAME, rpcError, stringify } from './rpc-json.js';
-import type { Commitment, DevnetLimits } from './types.js';
+import { DevnetRpcError, type Commitment, type DevnetLimits } from './types.js';
 
 /** Websocket messages above this size close the connection (1009): subscriptions are a few hundred bytes. */
 export const WS_MAX_MESSAGE_BYTES = 1024 * 1024;
+/** How long a client has to answer the close handshake on stop() before its socket is cut. */
+const CLOSE_GRACE_MS = 250;
 const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 const COMMITMENT_RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
 
@@ -53,6 +57,7 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     sigSubs.delete(s.id);
     wsSend(s.ws, { jsonrpc: '2.0', method: 'signatureNotification', params: { result: { context: { slot: chain.slot() }, value: { err: st.err } }, subscription: s.id } });
   };
+  const watches = createChainWatches(chain, (ws, v) => wsSend(ws as WebSocket, v));
   const unsubscribeSlot = chain.onSlot((slot) => {
     for (const s of [...sigSubs.values()]) checkSig(s);
     for (const [id, ws] of slotSubs) wsSend(ws, { jsonrpc: '2.0', method: 'slotNotification', params: { result: { parent: slot - 1, root: Math.max(0, slot - chain.finalizeSlots), slot }, subscription: id } });
@@ -74,8 +79,8 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     if (!isRpcId(id)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: "id" must be a string, a number or null'));
     if (id === undefined || id === null) return; // notifications (web3.js sends "ping") need no answer
     const p = Array.isArray(params) ? params : [];
-    const subscribing = method === 'signatureSubscribe' || method === 'slotSubscribe';
-    if (subscribing && sigSubs.size + slotSubs.size >= limits.maxSubscriptions) {
+    const subscribing = method === 'signatureSubscribe' || method === 'slotSubscribe' || (typeof method === 'string' && Object.hasOwn(WATCH_METHODS, method));
+    if (subscribing && sigSubs.size + slotSubs.size + watches.size() >= limits.maxSubscriptions) {
       return wsSend(ws, rpcError(id, -32603, `Internal error: subscription refused: ${limits.maxSubscriptions} subscriptions are open (the devnet's maxSubscriptions)`));
     }
     switch (method) {
@@ -101,6 +106,20 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
         return wsSend(ws, { jsonrpc: '2.0', id, result: had });
       }
       default:
+        if (typeof method === 'string' && Object.hasOwn(WATCH_METHODS, method)) {
+          const sid = nextSub++;
+          try {
+            watches.subscribe(WATCH_METHODS[method]!, params, ws, sid);
+          } catch (e) {
+            if (e instanceof DevnetRpcError) return wsSend(ws, rpcError(id, e.rpcCode, e.message));
+            throw e;
+          }
+          return wsSend(ws, { jsonrpc: '2.0', id, result: sid });
+        }
+        if (typeof method === 'string' && Object.hasOwn(UNWATCH_METHODS, method)) {
+          if (typeof p[0] !== 'number') return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a subscription id'));
+          return wsSend(ws, { jsonrpc: '2.0', id, result: watches.unsubscribe(UNWATCH_METHODS[method]!, p[0]) });
+        }
         return wsSend(ws, rpcError(id, -32601, typeof method === 'string' && method.length <= MAX_METHOD_NAME ? `Method not found: ${method}` : 'Method not found'));
     }
   };
@@ -117,6 +136,7 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     ws.on('close', () => {
       for (const [sid, s] of sigSubs) if (s.ws === ws) sigSubs.delete(sid);
       for (const [sid, w] of slotSubs) if (w === ws) slotSubs.delete(sid);
+      watches.dropSocket(ws);
     });
     ws.on('error', () => {});
   });
@@ -133,7 +153,25 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     },
     async close() {
       unsubscribeSlot();
-      for (const ws of wss.clients) ws.terminate();
+      watches.close();
+      // 1000 (normal closure) is what tells web3.js' socket client not to reconnect; 1006 from a
+      // bare terminate() makes it retry forever. A client that does not answer the close handshake
+      // is cut after a short grace.
+      const open = [...wss.clients];
+      await Promise.all(
+        open.map(
+          (ws) =>
+            new Promise<void>((resolve) => {
+              if (ws.readyState === ws.CLOSED) return resolve();
+              const t = setTimeout(() => ws.terminate(), CLOSE_GRACE_MS);
+              ws.once('close', () => {
+                clearTimeout(t);
+                resolve();
+              });
+              ws.close(1000, 'devnet stopping');
+            }),
+        ),
+      );
       await new Promise<void>((r) => wss.close(() => r()));
     },
   };
