@@ -1,0 +1,63 @@
+/**
+ * Which connection runs a job: the most recently idle one of its origin that has not expired (LIFO:
+ * the warmest socket, and the cold ones age out), else a new one while the origin is under
+ * `maxSockets`, else the job waits in order. A connection that finishes takes the next waiting job
+ * or goes idle; one that dies frees its place for the next waiting job.
+ */
+import type { Conn, Job } from './http-pool-job.js';
+import { Connection, type ConnectionHost } from './http-pool-socket.js';
+
+/** The pool's scheduling, which its connections call back into. */
+export interface PoolQueue extends ConnectionHost {
+  /** Set by the pool's close(): finished connections are destroyed from then on. */
+  closed: boolean;
+}
+
+/**
+ * The queue of a pool whose connections send `connection: close` unless `keepAlive`, at most
+ * `maxSockets` per origin.
+ *
+ * @example
+ * const queue = createPoolQueue({ keepAlive: true, maxSockets: 64 });
+ * queue.dispatch(job); // job.origin says where it goes
+ */
+export function createPoolQueue(options: { keepAlive: boolean; maxSockets: number }): PoolQueue {
+  const { maxSockets } = options;
+  const queue: PoolQueue = {
+    keepAlive: options.keepAlive,
+    closed: false,
+    dispatch(job: Job): void {
+      const o = job.origin;
+      const now = performance.now();
+      while (o.idle.length > 0) {
+        const conn = o.idle.pop()!;
+        if (conn.dead) continue;
+        if (now > conn.expiresAt) {
+          conn.kill();
+          continue;
+        }
+        conn.start(job);
+        return;
+      }
+      if (o.count < maxSockets) {
+        o.count++;
+        new Connection(o, queue).start(job);
+        return;
+      }
+      o.queue.push(job);
+    },
+    release(conn: Conn, reusable: boolean): void {
+      const o = conn.origin;
+      if (!reusable) {
+        o.count--;
+        const next = o.queue.shift();
+        if (next) queue.dispatch(next);
+        return;
+      }
+      const next = o.queue.shift();
+      if (next) conn.start(next);
+      else conn.park();
+    },
+  };
+  return queue;
+}
