@@ -5,3 +5,5 @@
  */
 export { observeErrors } from './errors/cairn-error.js';
 export { registeredSecrets } from './redact.js';
+// the once-per-process DeprecationWarnings (the client's legacy token metadata, mintCompressedNft)
+export { resetDeprecationWarnings } from './rpc/deprecation.js';

@@ -19,18 +19,26 @@ export interface VerifierOptions {
   batchSize?: number;
   /** Batches in flight per thread (default 2: one running, one waiting in the worker's port). */
   inflightPerThread?: number;
-  /** @internal pool crash tests */
-  testHooks?: boolean;
   /**
    * The most bytes a raw JSON input may have (default 1 GiB, at most 4 GiB - 1: offsets into it are
    * 32-bit); more is `INPUT_TOO_LARGE`, before anything is read. Parsed input is in memory already.
    */
   maxBytes?: number;
-  /** @internal raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
+}
+
+/**
+ * What `createVerifier` reads beyond the public options: test hooks and thresholds the tests set to
+ * reach a path with small inputs. Not exported by `cairn/merkle`, whose `createVerifier` takes
+ * `VerifierOptions` only; tests import `createVerifier` from merkle/verifier.ts, which takes these.
+ */
+export interface InternalVerifierOptions extends VerifierOptions {
+  /** pool crash tests: the workers obey `__crash__` / `__throw__` messages */
+  testHooks?: boolean;
+  /** raw JSON below this many bytes is parsed on the calling thread (tests: 0). */
   jsonParseBelow?: number;
   /**
-   * @internal raw JSON from `from` bytes on is scanned `firstPart` bytes first, and its first batches
-   * sent out while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
+   * raw JSON from `from` bytes on is scanned `firstPart` bytes first, and its first batches sent out
+   * while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
    */
   jsonHeadStart?: { from: number; firstPart: number } | false;
 }

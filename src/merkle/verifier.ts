@@ -13,7 +13,7 @@
 import { getKind } from './kinds/index.js';
 import { joinVerdicts, verdictsOf } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
-import type { Verifier, VerifierOptions } from './verifier-types.js';
+import type { InternalVerifierOptions, Verifier } from './verifier-types.js';
 import { createVerifierContext } from './verifier/verifier-context.js';
 import { answers, answersOf } from './verifier/answers.js';
 import { verdictStream } from './verifier/verdict-stream.js';
@@ -30,7 +30,7 @@ import { verdictStream } from './verifier/verdict-stream.js';
  *   await v.close();
  * }
  */
-export function createVerifier(options: VerifierOptions = {}): Verifier {
+export function createVerifier(options: InternalVerifierOptions = {}): Verifier {
   const ctx = createVerifierContext(options);
   const { pool, runner } = ctx;
   return {

@@ -12,7 +12,7 @@ import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../e
 import type { CairnClient } from '../rpc/client.js';
 import { sleep } from '../abort.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
-import { resetDeprecationWarnings, warnDeprecatedOnce } from '../rpc/deprecation.js';
+import { warnDeprecatedOnce } from '../rpc/deprecation.js';
 import { verifyAssetLeaf } from '../merkle/asset-leaf.js';
 import { verifyAssetProofJson } from '../merkle/asset.js';
 import { bad, ok, type Verdict } from '../merkle/verdict.js';
@@ -52,11 +52,6 @@ export interface MintResult {
 }
 
 type MintClient = Pick<CairnClient, 'mintCompressedNft' | 'getAsset' | 'getAssetProofBatch'>;
-
-/** For tests: forget that the deprecation notice was given (here and in the client's registry). */
-export function resetMintDeprecationWarning(): void {
-  resetDeprecationWarnings();
-}
 
 const utf8Bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 

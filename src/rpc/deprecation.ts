@@ -19,7 +19,7 @@ export function warnDeprecatedOnce(code: string, message: string, logger?: (line
   return true;
 }
 
-/** For tests: forget which warnings were emitted. */
+/** Forget which warnings were emitted. It sits beside the set it clears; the tests reach it through src/internal.ts. */
 export function resetDeprecationWarnings(): void {
   warned.clear();
 }

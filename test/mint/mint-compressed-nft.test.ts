@@ -3,7 +3,8 @@ import { Keypair } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { CairnError, InputError } from '../../src/errors.js';
-import { mintCompressedNft, resetMintDeprecationWarning, validateMintInput, type MintCompressedNftParams } from '../../src/mint/mint-compressed-nft.js';
+import { mintCompressedNft, validateMintInput, type MintCompressedNftParams } from '../../src/mint/mint-compressed-nft.js';
+import { resetDeprecationWarnings as resetMintDeprecationWarning } from '../../src/internal.js';
 
 const addr = () => Keypair.generate().publicKey.toBase58();
 let devnet: Devnet;

@@ -4,7 +4,7 @@
  * json-chunk, answers, verdict-stream) is a function of it.
  */
 import { WorkerPool } from '../pool.js';
-import type { VerifierOptions } from '../verifier-types.js';
+import type { InternalVerifierOptions } from '../verifier-types.js';
 import { batchPlan, type BatchPlan } from './batch-plan.js';
 import { createBatchRunner, type BatchRunner } from './batch-runner.js';
 import { verifierSettings, type VerifierSettings } from './verifier-settings.js';
@@ -30,7 +30,7 @@ export interface VerifierContext {
  * @example
  * const ctx = createVerifierContext({ threads: 0 });
  */
-export function createVerifierContext(options: VerifierOptions): VerifierContext {
+export function createVerifierContext(options: InternalVerifierOptions): VerifierContext {
   const settings = verifierSettings(options);
   const pool = options.threads === 0 ? null : new WorkerPool({ threads: options.threads, depth: settings.inflightPerThread, testHooks: options.testHooks });
   const threads = pool ? pool.threads : 0;

@@ -5,7 +5,7 @@
 import { InputError } from '../../errors.js';
 import { DEFAULT_MAX_BYTES } from '../input-too-large.js';
 import { FIRST_PART, HEAD_START_FROM } from '../head-start.js';
-import type { VerifierOptions } from '../verifier-types.js';
+import type { InternalVerifierOptions } from '../verifier-types.js';
 
 /** The largest `maxBytes`: the batches' offsets into a response are 32-bit. */
 const MAX_BYTES_CAP = 0xffffffff;
@@ -26,7 +26,7 @@ export interface VerifierSettings {
  * @example
  * verifierSettings({ batchSize: 0 }); // throws InputError (field batchSize)
  */
-export function verifierSettings(options: VerifierOptions): VerifierSettings {
+export function verifierSettings(options: InternalVerifierOptions): VerifierSettings {
   if (options.batchSize !== undefined && (!Number.isInteger(options.batchSize) || options.batchSize < 1)) {
     throw new InputError('batchSize', `expected a positive integer, got ${String(options.batchSize)}`);
   }
