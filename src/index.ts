@@ -1,13 +1,13 @@
 /**
- * cairn public API. Only re-exports live here: the errors and endpoint config, the typed client in
- * full, and the entry point of each other part. Each part is also its own subpath with its complete
- * surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`.
+ * cairn public API. Only re-exports live here, each by name: the errors, the endpoint config, the
+ * typed client in full, and the entry point of each other part. Each part is also its own subpath
+ * with its complete surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`. The test
+ * suite's hooks are in src/internal.ts, which no entry re-exports.
  */
-// errors.ts also holds the test suite's leak-guard hooks (registeredSecrets, observeErrors): they are
-// internal and deliberately not re-exported, so no importer can read a registered key.
 export {
   ErrorCodes,
   CairnError,
+  isCairnError,
   InputError,
   HttpError,
   UnauthorizedError,
@@ -27,12 +27,116 @@ export {
   redact,
   isAbortError,
   type ErrorCode,
+  type CairnErrorContext,
+  type CairnErrorWithCode,
   type CairnErrorOptions,
   type HttpErrorContext,
-} from './errors.js';
-export * from './config.js';
-export * from './rpc/index.js';
-export { createVerifier, verifyAssetProofJson, verifyAssetLeaf, verifyAccountProof, verifyAccountHash, verifyNewAddressProof, verifyValidityProof, VerdictTable, type Verdict, type IndexedVerdict, type Verifier, type ValidityVerdict } from './merkle/index.js';
-export { createSender, transferInstruction, computeUnitPriceInstruction, computeUnitLimitInstruction, generateSigner, signerFromSecretKey, type Sender, type SenderConfig, type SendOutcome, type SendInput } from './sender/index.js';
+} from './errors/index.js';
+export { DEFAULT_DEVNET_URL, resolveEndpoints, type Endpoints, type EndpointsInput } from './config.js';
+export {
+  createClient,
+  createTransport,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_DEADLINE_MS,
+  MAX_ASSET_BATCH,
+  MAX_PAGE_LIMIT,
+  MAX_SIGNATURES_PER_STATUS_CALL,
+  MAX_MINT_ACCOUNTS,
+  MAX_TRANSFERS_LIMIT,
+  type CairnClient,
+  type ClientOptions,
+  type CallOptions,
+  type RetryContext,
+  type RetryPolicy,
+  type Paginators,
+  type HttpMethod,
+  type Transport,
+  type TransportOptions,
+  type TransportRequest,
+  type TransportResponse,
+  type GetAssetOptions,
+  type GetAssetParams,
+  type ListOptions,
+  type SortBy,
+  type SortDirection,
+  type ListParams,
+  type GetAssetsByOwnerParams,
+  type GetAssetsByCreatorParams,
+  type GetAssetsByAuthorityParams,
+  type GetAssetsByGroupParams,
+  type GetTokenAccountsParams,
+  type CommitmentParams,
+  type GetTransactionConfig,
+  type PriorityFeeParams,
+  type SimulateConfig,
+  type CursorParams,
+  type SignaturesForTokenOwnerParams,
+  type TokenAccountsByDelegateParams,
+  type TokenAccountsByOwnerParams,
+  type GetTokenMetadataParams,
+  type GetWalletTransfersParams,
+  type MintCompressedNftParams,
+  type U64,
+  type AssetInterface,
+  type AssetContent,
+  type Asset,
+  type AssetList,
+  type AssetProof,
+  type TokenAccount,
+  type TokenAccountList,
+  type Context,
+  type WithContext,
+  type CursorPage,
+  type CompressedAccount,
+  type CompressedTokenData,
+  type CompressedTokenAccount,
+  type CompressedAccountProof,
+  type NewAddressProof,
+  type CompressedProof,
+  type ValidityProof,
+  type CompressionSignature,
+  type CompressionAccountChange,
+  type TransactionWithCompressionInfo,
+  type TokenMetadataRecord,
+  type WalletTransfer,
+  type TransferPage,
+  type WebhookType,
+  type Webhook,
+  type MintCompressedNftResult,
+  type Commitment,
+  type LatestBlockhash,
+  type SignatureStatus,
+  type SimulationResult,
+  type PriorityLevel,
+  type PriorityFeeEstimate,
+  type AccountInfo,
+} from './rpc/index.js';
+export {
+  createVerifier,
+  verifyAssetProofJson,
+  verifyAssetLeaf,
+  verifyAccountProof,
+  verifyAccountHash,
+  verifyNewAddressProof,
+  verifyValidityProof,
+  VerdictTable,
+  type Verdict,
+  type IndexedVerdict,
+  type Verifier,
+  type ValidityVerdict,
+} from './merkle/index.js';
+export {
+  createSender,
+  transferInstruction,
+  computeUnitPriceInstruction,
+  computeUnitLimitInstruction,
+  generateSigner,
+  signerFromSecretKey,
+  type Sender,
+  type SenderConfig,
+  type SendOutcome,
+  type SendInput,
+} from './sender/index.js';
 export { mintCompressedNft, type MintResult } from './mint/index.js';
 export { startDevnet, type Devnet, type DevnetOptions } from './devnet/index.js';

@@ -2,7 +2,8 @@
  * The Merkle engine's public surface: offline verification of every proof the service hands out
  * (asset proofs and leaves, compressed accounts and their proofs, new-address proofs, validity
  * proofs), the hash kernels they run on, and the worker-pool verifier with its kinds. Only
- * re-exports live here; internal helpers (record codecs, kernel loaders) stay private.
+ * re-exports live here (and `createVerifier` under its public type); internal helpers (record
+ * codecs, kernel loaders, the verifier's test options) stay private.
  *
  * @example
  * import { createVerifier } from 'cairn/merkle';
@@ -14,13 +15,25 @@ export type { Verdict } from './verdict.js';
 export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
 
 // Worker pool and the verify kinds.
-export { createVerifier } from './verifier.js';
+import { createVerifier as createVerifierWithTestOptions } from './verifier.js';
+import type { Verifier, VerifierOptions } from './verifier-types.js';
+/**
+ * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). Typed here with
+ * the public options only: the test hooks merkle/verifier.ts also reads are not part of the API.
+ *
+ * @example
+ * const v = createVerifier({ threads: 2 });
+ * try {
+ *   const verdicts = await v.verify('account-proof', json);
+ * } finally {
+ *   await v.close();
+ * }
+ */
+export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
 export type { Verifier, VerifierOptions, VerifyOptions } from './verifier-types.js';
-export { KIND_NAMES, getKind, isKindName, type KindName } from './kinds/index.js';
+export { KIND_NAMES, type KindName } from './kinds/index.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
-export { parseJsonLossless } from './parse-json-lossless.js';
-export { unwrapItems, type KeyedItem } from './envelopes.js';
 export { FieldError } from './fields.js';
 
 // Compressed accounts (Poseidon state trees).

@@ -1,4 +1,9 @@
-/** The rpc part's public surface: client, transport, JSON-RPC, retry policy, validators and types. */
+/**
+ * The rpc part's public surface, re-exported by `cairn`: the client, its options and the transport
+ * it can be given, the retry policy it takes, the limits callers run into, and the types of every
+ * method's params and results. The machinery under them (JSON-RPC framing, the retry loop, the
+ * response validators, the JSON reader) stays private.
+ */
 export { createClient, type CairnClient, type ClientOptions } from './client.js';
 export {
   createTransport,
@@ -10,34 +15,66 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from './transport.js';
-export { parseRetryAfter } from './http-response.js';
-export { createJsonRpc, isRpcError, unwrap as unwrapJsonRpc, type CallOptions, type JsonRpc, type JsonRpcCall } from './jsonrpc.js';
+export type { CallOptions } from './jsonrpc.js';
+export { DEFAULT_DEADLINE_MS, type RetryContext, type RetryPolicy } from './retry.js';
+export type { Paginators } from './paginate.js';
+
+// Each method's params, and the limits a call is split or refused at.
 export {
-  backoffDelay,
-  DEFAULT_DEADLINE_MS,
-  defaultRetryPolicy,
-  resolveRetryPolicy,
-  retryAfterOf,
-  withRetry,
-  type Deadline,
-  type RetryContext,
-  type RetryPolicy,
-} from './retry.js';
-export { sleep as abortableSleep } from '../abort.js';
-export { isLoopbackHost } from './insecure-key.js';
-export { parseJson, stringifyJson } from './json.js';
-export { assertShape, formatPath, v as validators, type Failure, type Validator } from './validate.js';
-export * as shapes from './shapes.js';
-export { warnDeprecatedOnce } from './deprecation.js';
-export { BASE58_ADDRESS, BASE58_SIGNATURE } from '../assert.js';
-export { UUID_V4 } from './input.js';
-export { MAX_ASSET_BATCH, MAX_PAGE_LIMIT } from './das.js';
-export type * from './das.js';
-export { MAX_SIGNATURES_PER_STATUS_CALL } from './solana.js';
-export type { CommitmentParams, GetTransactionConfig, PriorityFeeParams, SimulateConfig } from './solana.js';
+  MAX_ASSET_BATCH,
+  MAX_PAGE_LIMIT,
+  type GetAssetOptions,
+  type GetAssetParams,
+  type ListOptions,
+  type SortBy,
+  type SortDirection,
+  type ListParams,
+  type GetAssetsByOwnerParams,
+  type GetAssetsByCreatorParams,
+  type GetAssetsByAuthorityParams,
+  type GetAssetsByGroupParams,
+  type GetTokenAccountsParams,
+} from './das.js';
+export { MAX_SIGNATURES_PER_STATUS_CALL, type CommitmentParams, type GetTransactionConfig, type PriorityFeeParams, type SimulateConfig } from './solana.js';
 export type { CursorParams, SignaturesForTokenOwnerParams, TokenAccountsByDelegateParams, TokenAccountsByOwnerParams } from './compression.js';
 export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
 export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
-export { validateMintParams, type MintCompressedNftParams } from './mint.js';
-export type { Paginators } from './paginate.js';
-export type * from './types.js';
+export type { MintCompressedNftParams } from './mint.js';
+
+// The resources the methods answer with.
+export type {
+  U64,
+  AssetInterface,
+  AssetContent,
+  Asset,
+  AssetList,
+  AssetProof,
+  TokenAccount,
+  TokenAccountList,
+  Context,
+  WithContext,
+  CursorPage,
+  CompressedAccount,
+  CompressedTokenData,
+  CompressedTokenAccount,
+  CompressedAccountProof,
+  NewAddressProof,
+  CompressedProof,
+  ValidityProof,
+  CompressionSignature,
+  CompressionAccountChange,
+  TransactionWithCompressionInfo,
+  TokenMetadataRecord,
+  WalletTransfer,
+  TransferPage,
+  WebhookType,
+  Webhook,
+  MintCompressedNftResult,
+  Commitment,
+  LatestBlockhash,
+  SignatureStatus,
+  SimulationResult,
+  PriorityLevel,
+  PriorityFeeEstimate,
+  AccountInfo,
+} from './types.js';

@@ -20,7 +20,7 @@ export { assertSendable, summarizeWire } from './inspect.js';
 export type { WireSummary, InspectOptions } from './inspect.js';
 export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm.js';
 export type { Tracker, TrackRequest, TrackResult, TrackerStats } from './confirm.js';
-export { openJournal, readJournal, foldRecords } from './journal.js';
+export { openJournal, readJournal } from './journal.js';
 export type { Journal, JournalRecord, IntentView, IntentState } from './journal.js';
 export { SenderEvents } from './events.js';
 export type { SenderEventMap, SenderEventName } from './events.js';
