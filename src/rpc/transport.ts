@@ -11,31 +11,22 @@
  * never goes over plain http to a host that is not loopback (insecure-key.ts). What an answer means
  * (a body, or a typed error) is http-response.ts. The URL work is done
  * once per distinct URL, not per call.
+ *
+ * This file is the wiring and the public types. The parts: where a request goes and its key
+ * (transport-target.ts), its attempts, retries and deadline (transport-attempts.ts), one attempt over
+ * the lean pool (transport-via-pool.ts) or node's clients (transport-via-node-http.ts). A URL that is
+ * not http(s), a method that is not a token or a body that is not a string is an `InputError` before
+ * anything is sent (node:http threw a plain TypeError for them; the pool wrote them as they were).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { abortError } from '../abort.js';
-import {
-  CairnError,
-  ErrorCodes,
-  InputError,
-  NetworkError,
-  redact,
-  registerSecret,
-} from '../errors.js';
-import { redactSlice } from '../redact.js';
-import { createHttpPool, sharedBody } from './http-pool.js';
-import { describe, failureError, interpret, timeoutError, tooLarge, truncated } from './http-response.js';
-import { refuseInsecureKey } from './insecure-key.js';
-import {
-  checkDuration,
-  DEFAULT_DEADLINE_MS,
-  deadlineError,
-  resolveRetryPolicy,
-  withRetry,
-  type Deadline,
-  type RetryPolicy,
-} from './retry.js';
+import { CairnError, ErrorCodes, InputError, redact, registerSecret } from '../errors/index.js';
+import { createHttpPool } from './http-pool.js';
+import { checkDuration, DEFAULT_DEADLINE_MS, resolveRetryPolicy, type RetryPolicy } from './retry.js';
+import { callLimits, runAttempts, type SendAttempt } from './transport-attempts.js';
+import { TargetCache, type Target } from './transport-target.js';
+import { viaNodeHttp } from './transport-via-node-http.js';
+import { viaPool } from './transport-via-pool.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -130,171 +121,38 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 export function createTransport(options: TransportOptions = {}): Transport {
   const apiKey = options.apiKey;
   registerSecret(apiKey);
-  const timeoutDefault = checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS);
-  const deadlineDefault = checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS);
-  const allowInsecureKey = options.allowInsecureKey === true;
+  const defaults = {
+    timeoutMs: checkDuration(options.timeoutMs, 'timeoutMs', DEFAULT_TIMEOUT_MS),
+    deadlineMs: checkDuration(options.deadlineMs, 'deadlineMs', DEFAULT_DEADLINE_MS),
+    policy: resolveRetryPolicy(options.retry),
+  };
   const maxBytes = checkPositive(options.maxResponseBytes, 'maxResponseBytes', DEFAULT_MAX_RESPONSE_BYTES);
-  const basePolicy = resolveRetryPolicy(options.retry);
   const log = options.logger ? (line: string) => options.logger!(redact(line)) : undefined;
   const keepAlive = options.keepAlive ?? true;
   const maxSockets = options.maxSockets ?? 64;
   const agentOpts = { keepAlive, maxSockets, keepAliveMsecs: 1_000, scheduling: 'lifo' as const };
-  const httpAgent = new http.Agent(agentOpts);
-  const httpsAgent = new https.Agent(agentOpts);
+  const agents = { http: new http.Agent(agentOpts), https: new https.Agent(agentOpts) };
+  const pool = options.client === 'node:http' ? undefined : createHttpPool({ keepAlive, maxSockets });
+  const targets = new TargetCache(options.allowInsecureKey === true);
   let closed = false;
 
-  const pool = options.client === 'node:http' ? undefined : createHttpPool({ keepAlive, maxSockets });
-  const targets = new TargetCache(allowInsecureKey);
-
-  async function request(req: TransportRequest): Promise<TransportResponse> {
-    if (closed) throw new CairnError(ErrorCodes.RPC_NETWORK, 'transport is closed', { context: {} });
-    const timeoutMs = req.timeoutMs === undefined ? timeoutDefault : checkDuration(req.timeoutMs, 'timeoutMs', timeoutDefault);
-    const deadlineMs = req.deadlineMs === undefined ? deadlineDefault : checkDuration(req.deadlineMs, 'deadlineMs', deadlineDefault);
-    const deadlineAt = req.deadlineAt ?? performance.now() + deadlineMs;
-    if (typeof deadlineAt !== 'number' || Number.isNaN(deadlineAt)) throw new InputError('deadlineAt', 'expected a point on performance.now()\'s clock');
-    const policy = req.retry ? resolveRetryPolicy(basePolicy, req.retry) : basePolicy;
-    const target = targets.get(req, req.auth === false ? undefined : apiKey);
-    const display = target.display;
-    // each attempt gets its timeout or the time left, whichever ends first
-    const send = (): Promise<Omit<TransportResponse, 'attempts'>> => {
-      const t = Math.min(timeoutMs, Math.max(1, Math.ceil(deadlineAt - performance.now())));
-      return pool && target.protocol === 'http:' ? viaPool(target, req, t) : viaNodeHttp(target, req, t);
-    };
-    const label = req.label ? `${req.label} ` : '';
-    const deadline = (): Deadline => ({ at: deadlineAt, ms: deadlineMs, what: `${label}${req.method} ${display}`, context: { url: display, method: req.method } });
-    // the success path skips the retry loop: one attempt, no extra closures; a failure enters the
-    // loop as its first attempt, so policy, deadline, logging and abort handling are exactly withRetry's
-    if (req.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, req.signal, 'request');
-    if (deadlineAt <= performance.now()) throw deadlineError(deadline(), 0);
-    let attempts = 1;
-    let first: unknown;
-    try {
-      const res = (await send()) as TransportResponse;
-      res.attempts = 1;
-      return res;
-    } catch (error) {
-      first = error;
-    }
-    try {
-      const res = await withRetry(
-        (attempt) => {
-          attempts = attempt;
-          return attempt === 1 ? Promise.reject(first) : send();
-        },
-        policy,
-        req.signal,
-        log
-          ? ({ attempt, error, delayMs }) =>
-              log(`cairn rpc: ${label}${req.method} ${display} failed (attempt ${attempt}): ${describe(error)}; retrying in ${delayMs} ms`)
-          : undefined,
-        deadline(),
-      );
-      return { ...res, attempts };
-    } catch (error) {
-      log?.(`cairn rpc: ${label}${req.method} ${display} gave up after ${attempts} attempt(s): ${describe(error)}`);
-      throw error;
-    }
-  }
-
-  /** Plain http: through the lean keep-alive pool (http-pool.ts). */
-  function viaPool(target: Target, req: TransportRequest, timeoutMs: number): Promise<Omit<TransportResponse, 'attempts'>> {
-    return new Promise((resolve, reject) => {
-      pool!.request(
-        { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal, ...(req.responseType === 'bytes' ? { shared: true } : {}) },
-        (err, res) => {
-          if (err) return reject(failureError(err, target.display, req, timeoutMs, maxBytes));
-          try {
-            resolve(interpret(res!.status, res!.headers, res!.body, target.display, req));
-          } catch (e) {
-            reject(e);
-          }
-        },
-      );
-    });
-  }
-
-  /** https: (and every URL with `client: 'node:http'`) through node's agents. */
-  function viaNodeHttp(target: Target, req: TransportRequest, timeoutMs: number): Promise<Omit<TransportResponse, 'attempts'>> {
-    const display = target.display;
-    const ctxBase = { url: display, method: req.method };
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const isHttps = target.protocol === 'https:';
-      const headers: Record<string, string | number> = { accept: 'application/json' };
-      const bodyBuf = req.body === undefined ? undefined : Buffer.from(req.body, 'utf8');
-      if (bodyBuf) {
-        headers['content-type'] = 'application/json';
-        headers['content-length'] = bodyBuf.length;
-      }
-      const finish = (err: unknown, value?: Omit<TransportResponse, 'attempts'>): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        req.signal?.removeEventListener('abort', onAbort);
-        if (err) {
-          r.destroy();
-          reject(err);
-        } else resolve(value!);
-      };
-      const onAbort = (): void => finish(abortError(ErrorCodes.RPC_ABORTED, req.signal, `${req.label ?? req.method} request`));
-      const timer = setTimeout(() => finish(timeoutError(display, req, timeoutMs)), timeoutMs);
-      const r = (isHttps ? https : http).request(
-        target.href,
-        { method: req.method, headers, agent: isHttps ? httpsAgent : httpAgent },
-        (res) => {
-          const status = res.statusCode ?? 0;
-          const declared = Number(res.headers['content-length']);
-          if (Number.isFinite(declared) && declared > maxBytes) {
-            finish(tooLarge(display, req, declared, maxBytes));
-            res.destroy();
-            return;
-          }
-          const chunks: Buffer[] = [];
-          let total = 0;
-          res.on('data', (c: Buffer) => {
-            total += c.length;
-            if (total > maxBytes) {
-              finish(tooLarge(display, req, total, maxBytes));
-              res.destroy();
-              return;
-            }
-            chunks.push(c);
-          });
-          res.on('error', (cause) => finish(truncated(display, req, cause)));
-          res.on('aborted', () => finish(truncated(display, req)));
-          res.on('end', () => {
-            if (settled) return;
-            if (!res.complete) return finish(truncated(display, req));
-            try {
-              finish(null, interpret(status, res.headers, req.responseType === 'bytes' ? sharedBody(chunks, total) : Buffer.concat(chunks, total), display, req));
-            } catch (e) {
-              finish(e);
-            }
-          });
-        },
-      );
-      r.on('error', (cause) => {
-        if (settled) return;
-        finish(
-          new NetworkError(ErrorCodes.RPC_NETWORK, `${req.label ?? req.method} to ${display} failed: ${(cause as Error).message}`, {
-            context: ctxBase,
-            cause,
-          }),
-        );
-      });
-      if (req.signal?.aborted) return onAbort();
-      req.signal?.addEventListener('abort', onAbort, { once: true });
-      r.end(bodyBuf);
-    });
-  }
+  // plain http: through the lean pool unless node:http was asked for; https: always through node's agents
+  const send: SendAttempt<TransportRequest, Target> = (target, req, timeoutMs) =>
+    pool && target.protocol === 'http:' ? viaPool(pool, target, req, timeoutMs, maxBytes) : viaNodeHttp(agents, target, req, timeoutMs, maxBytes);
 
   return {
-    request,
+    async request(req) {
+      if (closed) throw new CairnError(ErrorCodes.RPC_NETWORK, 'transport is closed', { context: {} });
+      const limits = callLimits(req, defaults);
+      const target = targets.get(req, req.auth === false ? undefined : apiKey);
+      checkWire(req);
+      return runAttempts(req, target, limits, send, log);
+    },
     async close() {
       closed = true;
       pool?.close();
-      httpAgent.destroy();
-      httpsAgent.destroy();
+      agents.http.destroy();
+      agents.https.destroy();
     },
   };
 }
@@ -308,60 +166,18 @@ function checkPositive(v: number | undefined, field: string, fallback: number): 
   return v;
 }
 
-/** Where one request goes: the URL as sent (with the key) and as shown (without it). */
-interface Target {
-  protocol: string;
-  hostname: string;
-  port: number;
-  /** `Host` header value. */
-  host: string;
-  /** Path and query as sent, with the key. */
-  path: string;
-  /** Full URL as sent, with the key. */
-  href: string;
-  /** The key-less URL for errors and logs. */
-  display: string;
-}
+/** An HTTP method token (RFC 9110 §5.6.2), as node:http checks it. */
+const METHOD_TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
-/** Targets per URL are built once: parsing and re-serialising a URL on every call costs more than the request's own encoding. */
-class TargetCache {
-  private readonly map = new Map<string, Target>();
-
-  constructor(private readonly allowInsecureKey: boolean) {}
-
-  get(req: TransportRequest, apiKey: string | undefined): Target {
-    let plain = true;
-    if (req.query) for (const k in req.query) if (req.query[k] !== undefined) plain = false;
-    if (!plain) return buildTarget(req, apiKey, this.allowInsecureKey);
-    const key = apiKey === undefined ? `-${req.url}` : `+${req.url}`;
-    let t = this.map.get(key);
-    if (t === undefined) {
-      t = buildTarget(req, apiKey, this.allowInsecureKey);
-      // a bounded cache: callers with endless distinct URLs only lose the speed-up
-      if (this.map.size >= 256) this.map.clear();
-      this.map.set(key, t);
-    }
-    return t;
+/**
+ * What goes on the wire as it is: a method that is not a token would break the request line (or
+ * make node:http throw a plain TypeError), a body that is not a string has no defined bytes.
+ */
+function checkWire(req: TransportRequest): void {
+  if (typeof req.method !== 'string' || !METHOD_TOKEN.test(req.method)) {
+    throw new InputError('method', `expected an HTTP method token, got ${JSON.stringify(String(req.method).slice(0, 40))}`, { expected: 'HTTP method', got: req.method });
   }
-}
-
-function buildTarget(req: TransportRequest, apiKey: string | undefined, allowInsecureKey: boolean): Target {
-  let target: URL;
-  try {
-    target = new URL(req.url);
-  } catch (cause) {
-    throw new InputError('url', `expected an absolute URL, got ${JSON.stringify(redactSlice(String(req.url), 200))}`, { cause });
+  if (req.body !== undefined && typeof req.body !== 'string') {
+    throw new InputError('body', `expected a string (serialised JSON) or undefined, got ${typeof req.body}`, { expected: 'string', got: typeof req.body });
   }
-  if (target.searchParams.has('api-key')) {
-    throw new InputError('url', 'the API key must come from the apiKey option, not the URL');
-  }
-  if (apiKey && !allowInsecureKey) refuseInsecureKey(target, 'url');
-  for (const [k, v] of Object.entries(req.query ?? {})) {
-    if (v !== undefined) target.searchParams.set(k, String(v));
-  }
-  const display = target.toString();
-  if (apiKey) target.searchParams.set('api-key', apiKey);
-  const hostname = target.hostname.startsWith('[') ? target.hostname.slice(1, -1) : target.hostname;
-  const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
-  return { protocol: target.protocol, hostname, port, host: target.host, path: target.pathname + target.search, href: target.href, display };
 }
