@@ -9,7 +9,7 @@
  *
  * `JsonScan` is the same scan done a part at a time; both fill a `JsonTape` (json-tape.ts).
  */
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { JsonTape, takeRememberedTape, type ScanOptions } from './json-tape.js';
 import { numberTooLong, tooDeep } from './limit-error.js';
 import { pickScanner, type ScanState } from './scanner-choice.js';

@@ -4,6 +4,7 @@
  * gives an envelope object that decodes only the members someone reads (lazy-value.ts). And the tapes
  * kept with their bytes (`rememberTape`), so a second scan of the same bytes is free.
  */
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { parseLossless } from './lossless.js';
 import { lazyValue } from './lazy-value.js';
 import { releaseTape } from './tape-pool.js';
@@ -170,7 +171,8 @@ export class JsonTape {
 
   /** Throws unless entry `e`'s children are on the tape (it was scanned, not skimmed). */
   private scanned(e: number): void {
-    if (this.isSkimmed(e)) throw new RangeError(`tape entry ${e} was skimmed: its members are not on the tape`);
+    // Only the items' container's children are skimmed, and nothing walks into an item: a bug if reached.
+    if (this.isSkimmed(e)) throw new CairnError(ErrorCodes.INTERNAL, `tape entry ${e} was skimmed: its members are not on the tape`, { context: { invariant: 'json tape: members of a scanned entry' } });
   }
 
   /**

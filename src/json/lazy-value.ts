@@ -4,6 +4,7 @@
  * their entry). Enough for shape tests (`in`, `typeof`, `Array.isArray`, `Object.keys`) on an envelope
  * of any size, so the kinds' own `looksLike` tests run unchanged on it.
  */
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { T_ARRAY, T_FALSE, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE } from './tape-format.js';
 
 /** What lazy decoding reads of a tape (json-tape.ts's `JsonTape`). */
@@ -56,7 +57,8 @@ export function lazyValue(t: LazySource, e: number): unknown {
     case T_NULL:
       return null;
     default:
-      throw new RangeError(`tape entry ${e} is not a value`);
+      // A key entry: callers pass value entries only.
+      throw new CairnError(ErrorCodes.INTERNAL, `tape entry ${e} is not a value`, { context: { invariant: 'json tape: lazy() of a value entry' } });
   }
 }
 

@@ -3,7 +3,7 @@
  * `PublicKey`) turned into its text and bytes once, the blockhash and the lookup tables. Both orderings
  * (compile-legacy.ts, compile-v0.ts) work on what these return.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { addressBytes, encodeAddress, type AddressLike } from './address.js';
 import type { InstructionInput, LookupTableInput } from './wire-types.js';
 

@@ -4,7 +4,7 @@
  * OR-ed flags; stable sort signers first, then writable, then base58 text with an `en` collator
  * (case-first lower, not byte order!); fee payer moved to the front.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { blockhashBytes, keyOf, type KeyMeta } from './compile-input.js';
 import type { CompiledInstruction, CompileInput, MessageParts } from './wire-types.js';
 

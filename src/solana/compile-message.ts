@@ -4,7 +4,7 @@
  * and therefore the signatures, are identical. No `PublicKey`, no `Buffer` layouts: this is the hot
  * path of every send (see bench/sender.ts).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { checkInstructions } from './compile-input.js';
 import { compileLegacy } from './compile-legacy.js';
 import { compileV0 } from './compile-v0.js';

@@ -5,7 +5,7 @@
  * (writable pass then readonly pass, per table in order); static keys grouped as writable signers,
  * readonly signers, writable non-signers, readonly non-signers.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { blockhashBytes, keyOf, tableOf, type KeyMeta } from './compile-input.js';
 import type { AddressTableLookup, CompiledInstruction, CompileInput, MessageParts } from './wire-types.js';
 

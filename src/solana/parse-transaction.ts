@@ -3,7 +3,7 @@
  * (the sender's `inspect`, the devnet's intake). Every part is a view into the wire bytes; nothing is
  * re-verified. A malformed transaction throws `SENDER_INVALID_TRANSACTION` naming what and where.
  */
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { MAX_TRANSACTION_SIZE, type AddressTableLookup, type CompiledInstruction, type MessageHeader, type ParsedTransaction, type TransactionVersion } from './wire-types.js';
 
 function invalid(detail: string, offset: number): CairnError {

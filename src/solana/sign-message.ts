@@ -2,7 +2,7 @@
  * Transactions as sent: the compact signature count, one 64-byte signature per required signer in key
  * order, then the message, in one buffer no larger than `MAX_TRANSACTION_SIZE`.
  */
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { encodeAddress } from './address.js';
 import { bytesEqual } from './bytes-equal.js';
 import { messageSize, writeMessage } from './encode-message.js';
