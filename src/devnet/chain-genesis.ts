@@ -6,7 +6,8 @@ import type { FailedTransactionMetadata as FailedTx, LiteSVM } from 'litesvm';
 import { encodeBase58 } from '../solana/base58.js';
 import { createBlockhashRing, type BlockhashRing } from './blockhash-ring.js';
 import { AUTHORITY_LAMPORTS, FAUCET_LAMPORTS } from './faucet.js';
-import { fundAccount, fundAccounts } from './genesis.js';
+import { fundAccount, fundAccounts, seedClusterAccounts } from './genesis.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 import { keypairFromSeed, type DevnetKeypair } from './keypair.js';
 import { innerOf, loadLiteSvm, type LiteSvmInner } from './litesvm.js';
 import { mulberry32, randomBytes32 } from './mulberry32.js';
@@ -29,7 +30,7 @@ export interface ChainGenesis {
  * @example
  * const { svm, faucet, ring } = createChainGenesis({ seed: 1 });
  */
-export function createChainGenesis(options: { seed?: number; fundedAccounts?: { address: string; lamports: bigint }[] }): ChainGenesis {
+export function createChainGenesis(options: { seed?: number; fundedAccounts?: { address: string; lamports: bigint }[]; tipAccounts?: readonly string[] }): ChainGenesis {
   const rand = mulberry32(options.seed ?? (Math.random() * 2 ** 32) >>> 0);
   const { LiteSVM, FailedTransactionMetadata } = loadLiteSvm();
   const svm = new LiteSVM().withBlockhashCheck(false).withTransactionHistory(0n);
@@ -39,6 +40,8 @@ export function createChainGenesis(options: { seed?: number; fundedAccounts?: { 
   fundAccount(svm, faucet.address, FAUCET_LAMPORTS, 'faucet');
   fundAccount(svm, authority.address, AUTHORITY_LAMPORTS, 'authority');
   fundAccounts(svm, options.fundedAccounts ?? []);
+  // After the caller's accounts, which may already fund a tip account above the minimum.
+  seedClusterAccounts(svm, options.tipAccounts ?? DEFAULT_TIP_ACCOUNTS);
   const genesisHash = encodeBase58(randomBytes32(rand));
   const ring = createBlockhashRing(svm, rand);
   return { svm, inner: innerOf(svm), FailedTransactionMetadata, faucet, authority, genesisHash, ring };

@@ -39,6 +39,8 @@ export interface ChainOptions {
   /** Seeds the devnet's own keys and blockhashes; random when absent. */
   seed?: number;
   fundedAccounts?: { address: string; lamports: bigint }[];
+  /** The `/fast` tip accounts to create at genesis, rent-exempt (default: tips.ts' list). */
+  tipAccounts?: readonly string[];
   /** Start the slot timer at once (default true). */
   autoStart?: boolean;
   /** Pre-verify signatures on a worker thread under bursts (default true; false keeps the chain on
