@@ -4,6 +4,3 @@
  * `isCairnError`).
  */
 export * from './errors/index.js';
-// The leak guard's hooks, until its test helper imports them from src/internal.ts (not an entry point either).
-export { observeErrors } from './errors/cairn-error.js';
-export { registeredSecrets } from './redact.js';

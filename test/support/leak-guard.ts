@@ -9,7 +9,8 @@
  * encodings named but the secret itself never printed.
  */
 import { afterAll } from 'vitest';
-import { observeErrors, registeredSecrets, type CairnError } from '../../src/errors.js';
+import type { CairnError } from '../../src/errors.js';
+import { observeErrors, registeredSecrets } from '../../src/internal.js';
 import { findSecret } from './secret-scan.js';
 
 const leaks: string[] = [];
