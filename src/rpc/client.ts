@@ -7,6 +7,9 @@ import { resolveEndpoints, type Endpoints, type EndpointsInput } from '../config
 import { InputError } from '../errors.js';
 import { refuseInsecureKey } from './insecure-key.js';
 import * as compression from './compression.js';
+import { createCompressionPaginators, type CompressionPaginators } from './compression-paginate.js';
+import type * as C from './compression-types.js';
+import * as zk from './compression-v2.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
 import { createJsonRpc, type CallOptions } from './jsonrpc.js';
@@ -71,6 +74,28 @@ export interface CairnClient {
   getLatestCompressionSignatures(params?: compression.CursorParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getCompressionSignaturesForTokenOwner: Fn<compression.SignaturesForTokenOwnerParams, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getTransactionWithCompressionInfo: Fn<{ signature: string }, T.TransactionWithCompressionInfo>;
+  // the compression indexer's V2 methods and its others beyond the nine (compression-v2.ts)
+  getCompressedAccountV2: Fn<zk.AccountKey, T.WithContext<C.CompressedAccountV2 | null>>;
+  getCompressedAccountProofV2: Fn<{ hash: string }, T.WithContext<C.CompressedAccountProofV2>>;
+  getMultipleCompressedAccounts: Fn<zk.AccountKeys, T.WithContext<C.AccountItems<T.CompressedAccount>>>;
+  getMultipleCompressedAccountsV2: Fn<zk.AccountKeys, T.WithContext<C.AccountItems<C.CompressedAccountV2>>>;
+  getMultipleCompressedAccountProofs(hashes: string[], opts?: CallOptions): Promise<T.WithContext<T.CompressedAccountProof[]>>;
+  getMultipleCompressedAccountProofsV2(hashes: string[], opts?: CallOptions): Promise<T.WithContext<C.CompressedAccountProofV2[]>>;
+  getCompressedAccountsByOwner: Fn<zk.AccountsByOwnerParams, T.WithContext<T.CursorPage<T.CompressedAccount>>>;
+  getCompressedAccountsByOwnerV2: Fn<zk.AccountsByOwnerParams, T.WithContext<T.CursorPage<C.CompressedAccountV2>>>;
+  getCompressedTokenAccountsByOwnerV2: Fn<compression.TokenAccountsByOwnerParams, T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>>;
+  getCompressedTokenAccountsByDelegateV2: Fn<compression.TokenAccountsByDelegateParams, T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>>;
+  getTransactionWithCompressionInfoV2: Fn<{ signature: string }, C.TransactionWithCompressionInfoV2>;
+  getValidityProofV2: Fn<zk.ValidityProofParams, T.WithContext<C.ValidityProofV2>>;
+  getMultipleNewAddressProofsV2(addresses: { address: string; tree: string }[], opts?: CallOptions): Promise<T.WithContext<T.NewAddressProof[]>>;
+  getCompressedBalance: Fn<zk.AccountKey, T.WithContext<T.U64>>;
+  getCompressedBalanceByOwner: Fn<{ owner: string }, T.WithContext<T.U64>>;
+  getCompressedTokenAccountBalance: Fn<{ hash: string }, T.WithContext<{ amount: T.U64 }>>;
+  getCompressedTokenBalancesByOwner: Fn<zk.TokenBalancesByOwnerParams, T.WithContext<C.TokenBalanceList>>;
+  getCompressedTokenBalancesByOwnerV2: Fn<zk.TokenBalancesByOwnerParams, T.WithContext<C.TokenBalancePage>>;
+  getCompressedMintTokenHolders: Fn<zk.MintTokenHoldersParams, T.WithContext<T.CursorPage<C.OwnerBalance>>>;
+  getIndexerHealth(opts?: CallOptions): Promise<string>;
+  getIndexerSlot(opts?: CallOptions): Promise<number>;
   // REST
   getWalletTransfers: Fn<wallet.GetWalletTransfersParams, T.TransferPage>;
   /** @deprecated the asset queries replace it */
@@ -110,7 +135,7 @@ export interface CairnClient {
    */
   callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array>;
   /** Async iterators over every paged method. */
-  readonly paginate: Paginators;
+  readonly paginate: Paginators & CompressionPaginators;
   /** Close the keep-alive connections (only of a transport the client created). */
   close(): Promise<void>;
 }
@@ -189,6 +214,27 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getLatestCompressionSignatures: async (p, o) => compression.getLatestCompressionSignatures(ctx, p, at(o)),
     getCompressionSignaturesForTokenOwner: async (p, o) => compression.getCompressionSignaturesForTokenOwner(ctx, p, at(o)),
     getTransactionWithCompressionInfo: async (p, o) => compression.getTransactionWithCompressionInfo(ctx, p, at(o)),
+    getCompressedAccountV2: async (p, o) => zk.getCompressedAccountV2(ctx, p, at(o)),
+    getCompressedAccountProofV2: async (p, o) => zk.getCompressedAccountProofV2(ctx, p, at(o)),
+    getMultipleCompressedAccounts: async (p, o) => zk.getMultipleCompressedAccounts(ctx, p, at(o)),
+    getMultipleCompressedAccountsV2: async (p, o) => zk.getMultipleCompressedAccountsV2(ctx, p, at(o)),
+    getMultipleCompressedAccountProofs: async (h, o) => zk.getMultipleCompressedAccountProofs(ctx, h, at(o)),
+    getMultipleCompressedAccountProofsV2: async (h, o) => zk.getMultipleCompressedAccountProofsV2(ctx, h, at(o)),
+    getCompressedAccountsByOwner: async (p, o) => zk.getCompressedAccountsByOwner(ctx, p, at(o)),
+    getCompressedAccountsByOwnerV2: async (p, o) => zk.getCompressedAccountsByOwnerV2(ctx, p, at(o)),
+    getCompressedTokenAccountsByOwnerV2: async (p, o) => zk.getCompressedTokenAccountsByOwnerV2(ctx, p, at(o)),
+    getCompressedTokenAccountsByDelegateV2: async (p, o) => zk.getCompressedTokenAccountsByDelegateV2(ctx, p, at(o)),
+    getTransactionWithCompressionInfoV2: async (p, o) => zk.getTransactionWithCompressionInfoV2(ctx, p, at(o)),
+    getValidityProofV2: async (p, o) => zk.getValidityProofV2(ctx, p, at(o)),
+    getMultipleNewAddressProofsV2: async (a, o) => zk.getMultipleNewAddressProofsV2(ctx, a, at(o)),
+    getCompressedBalance: async (p, o) => zk.getCompressedBalance(ctx, p, at(o)),
+    getCompressedBalanceByOwner: async (p, o) => zk.getCompressedBalanceByOwner(ctx, p, at(o)),
+    getCompressedTokenAccountBalance: async (p, o) => zk.getCompressedTokenAccountBalance(ctx, p, at(o)),
+    getCompressedTokenBalancesByOwner: async (p, o) => zk.getCompressedTokenBalancesByOwner(ctx, p, at(o)),
+    getCompressedTokenBalancesByOwnerV2: async (p, o) => zk.getCompressedTokenBalancesByOwnerV2(ctx, p, at(o)),
+    getCompressedMintTokenHolders: async (p, o) => zk.getCompressedMintTokenHolders(ctx, p, at(o)),
+    getIndexerHealth: async (o) => zk.getIndexerHealth(ctx, at(o)),
+    getIndexerSlot: async (o) => zk.getIndexerSlot(ctx, at(o)),
     getWalletTransfers: async (p, o) => wallet.getWalletTransfers(ctx, p, at(o)),
     getTokenMetadata: async (p, o) => tokenMetadata.getTokenMetadata(ctx, p, at(o)),
     setWebhookActive: async (p, o) => webhooks.setWebhookActive(ctx, p, at(o)),
@@ -206,7 +252,7 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getAccountInfo: async (a, p, o) => solana.getAccountInfo(ctx, a, p, at(o)),
     requestAirdrop: async (a, l, p, o) => solana.requestAirdrop(ctx, a, l, p, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
-    paginate: createPaginators(ctx),
+    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx) },
     async close() {
       if (ownTransport) await transport.close();
     },
