@@ -3,7 +3,7 @@
  * nine (balances, by-owner lists, mint holders, the indexer's own state). The spec's types stay in
  * types.ts; these build on them.
  */
-import type { CompressedAccount, CompressedProof, CompressedTokenData, CursorPage, U64 } from './types.js';
+import type { CompressedProof, CompressedTokenData, CursorPage, U64 } from './types.js';
 
 /** `treeType`: 1 state v1, 2 address v1, 3 state v2 (batched), 4 address v2. */
 export type TreeTypeNumber = 1 | 2 | 3 | 4 | (number & {});
@@ -18,7 +18,15 @@ export interface TreeContext {
 }
 
 /** The V2 account: no top-level `tree`; `merkleContext` and `proveByIndex` instead. */
-export interface CompressedAccountV2 extends Omit<CompressedAccount, 'tree' | 'merkleContext' | 'proveByIndex'> {
+export interface CompressedAccountV2 {
+  hash: string;
+  address?: string | null;
+  data?: { discriminator: U64; data: string; dataHash: string } | null;
+  owner: string;
+  lamports: U64;
+  leafIndex: number;
+  seq?: U64 | null;
+  slotCreated: U64;
   merkleContext: TreeContext;
   /** True while the account is still in its tree's output queue: its path proves nothing yet. */
   proveByIndex: boolean;
