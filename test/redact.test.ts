@@ -6,8 +6,8 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CairnError, fromSerialized, redact, registerSecret } from '../../src/errors.js';
-import { findSecret, secretForms } from '../support/secret-scan.js';
+import { CairnError, fromSerialized, redact, registerSecret } from '../src/errors.js';
+import { findSecret, secretForms } from './support/secret-scan.js';
 
 // a key with every character the encodings disagree on: ~ ( ) ! * ' " \ and a space
 const KEY = `Kq~(w e)!*'"\\-7d1f0b9c8a6e`;
