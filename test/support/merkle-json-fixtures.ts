@@ -1,5 +1,5 @@
 /**
- * Inputs shared by the bytes-path tests (json-path.test.ts, head-start.test.ts): the vector files,
+ * Inputs shared by the bytes-path tests (verifier.json-path.test.ts, head-start.test.ts): the vector files,
  * their items per kind, a mutation that makes an item fail, and a verify call's outcome as a value.
  */
 import { readdirSync, readFileSync } from 'node:fs';

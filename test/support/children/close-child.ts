@@ -1,5 +1,5 @@
 /**
- * Run by close.test.ts in a process of its own (`node --import tsx`): whether `close()` settles can
+ * Run by verifier.close.test.ts in a process of its own (`node --import tsx`): whether `close()` settles can
  * only be seen where nothing else keeps the event loop alive (vitest's own handles would). Each
  * scenario prints `<name> closed` once its `close()` settled; a close that never settles leaves the
  * process to end with the top-level await unsettled (exit 13) and the line missing.
