@@ -1,7 +1,7 @@
 /**
  * The block methods of the real RPC over the devnet's slots (every slot is a block, so block height
  * equals slot): `getBlock`, `getBlockTime`, `getBlocks`, `getBlocksWithLimit`,
- * `getFirstAvailableBlock`, `getMinimumLedgerSlot`. A block's blockhash is recorded as each slot is
+ * `getFirstAvailableBlock`, `minimumLedgerSlot`. A block's blockhash is recorded as each slot is
  * made (the chain's ring keeps only the validity window), for the last `BLOCK_HISTORY` slots.
  * Blocks are served from `confirmed` on, as on a real cluster.
  */

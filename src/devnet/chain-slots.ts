@@ -7,6 +7,9 @@ import type { LiteSVM } from 'litesvm';
 import { BLOCKHASH_VALIDITY, type BlockhashRing } from './blockhash-ring.js';
 import type { Commitment, LatestBlockhash } from './types.js';
 
+/** The SlotHashes sysvar holds this many recent slots (as on a real cluster). */
+export const SLOT_HASHES_KEPT = 512;
+
 /** Block times kept: older slots answer null. */
 const BLOCK_TIMES_KEPT = 10_000;
 
@@ -39,12 +42,20 @@ export interface ChainSlots {
 export function createChainSlots(svm: LiteSVM, ring: BlockhashRing, finalizeSlots: number): ChainSlots {
   let slot = 0;
   const blockTimes = new Map<number, number>([[0, Math.floor(Date.now() / 1000)]]);
+  // LiteSVM's warpToSlot leaves SlotHashes as it was (one made-up entry), so programs that check a
+  // recent slot — the lookup-table program's CreateLookupTable — refuse every real one. A block's
+  // SlotHashes holds its parent and older slots, newest first, as a real bank's does.
+  const slotHashes: { slot: bigint; hash: string }[] = [];
+  svm.setSlotHashes(slotHashes as never);
   return {
     slot: () => slot,
     blockHeight: () => slot,
     slotAt: (c) => Math.max(0, c === 'processed' ? slot : c === 'confirmed' ? slot - 1 : slot - finalizeSlots),
     blockTime: (s) => blockTimes.get(s) ?? null,
     advance() {
+      slotHashes.unshift({ slot: BigInt(slot), hash: ring.latest().blockhash });
+      if (slotHashes.length > SLOT_HASHES_KEPT) slotHashes.pop();
+      svm.setSlotHashes(slotHashes as never);
       slot++;
       svm.warpToSlot(BigInt(slot));
       ring.advance(slot);

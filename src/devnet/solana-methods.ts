@@ -125,7 +125,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     getBlocks: (params) => getBlocks(chain, history, params),
     getBlocksWithLimit: (params) => getBlocksWithLimit(chain, history, params),
     getFirstAvailableBlock: () => history.first(),
-    getMinimumLedgerSlot: () => history.first(),
+    minimumLedgerSlot: () => history.first(),
     ...clusterMethods(chain),
   };
   return { methods, close: () => history.close() };
