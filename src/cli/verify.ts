@@ -6,13 +6,17 @@
  * interrupt), with a message saying why. The exit code is decided only once the verifier is closed.
  */
 import { availableParallelism } from 'node:os';
-import { CairnError, InputError } from '../errors.js';
-import { getKind, isKindName, KIND_NAMES } from '../merkle/kinds/index.js';
-import { extractFromTape, scanDecodeBelow } from '../merkle/json/extract.js';
-import { rememberTape, scanJson } from '../json/tape.js';
-import { createVerifier } from '../merkle/verifier.js';
-import { DEFAULT_MAX_BYTES, InputTooLargeError } from '../merkle/input-too-large.js';
+import { createVerifier, DEFAULT_MAX_BYTES, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
 import { readFileBounded, readStreamBounded } from './read-bounded.js';
+
+/**
+ * cairn's error classes, loaded only when a run fails: the package root loads every part (the
+ * devnet and LiteSVM with it, ~300 ms), which a run that succeeds never needs.
+ */
+const errorClasses = async () => {
+  const { CairnError, InputError } = await import('../index.js');
+  return { CairnError, InputError };
+};
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -128,13 +132,14 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     io.stderr.write(`cairn verify: ${args}\n${usage}`);
     return 2;
   }
-  if (!isKindName(args.kind)) {
+  if (!(KIND_NAMES as readonly string[]).includes(args.kind)) {
     io.stderr.write(`cairn verify: unknown kind "${args.kind}"\n${usage}`);
     return 2;
   }
-  const spec = getKind(args.kind);
+  const kind = args.kind as KindName;
   const put = output(io.stdout);
-  const fail = (e: unknown): number => {
+  const fail = async (e: unknown): Promise<number> => {
+    const { CairnError } = await errorClasses();
     io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
     return 2;
   };
@@ -143,21 +148,19 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   try {
     bytes = args.file === '-' ? await readStreamBounded(io.stdin, args.maxBytes) : await readFileBounded(args.file, args.maxBytes);
   } catch (e) {
-    if (e instanceof InputTooLargeError) return fail(e);
+    if (e instanceof InputTooLargeError) return await fail(e);
     io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
     return 2;
   }
   // The file's bytes go to the verifier as they are (a large file is scanned, not parsed, here and
   // its items parsed by the workers); this first look counts the items and catches unusable input.
-  // Its scan is kept with the bytes for the verifier, which scanned them a second time before (twice
-  // the time, and two tapes at once: ~20 bytes each per item of a list of nulls).
-  let count: number;
+  // The inspection is what the verifier is given: it reuses the scan instead of scanning a second
+  // time (twice the time, and two tapes at once: ~20 bytes each per item of a list of nulls).
+  let body: BodyInspection;
   try {
-    const tape = scanJson(bytes, { decodeBelow: scanDecodeBelow() });
-    const found = extractFromTape(spec, tape);
-    count = Array.isArray(found) ? found.length : found.values.length;
-    rememberTape(tape);
+    body = inspectBody(kind, bytes);
   } catch (e) {
+    const { InputError } = await errorClasses();
     const notJson = e instanceof InputError && e.context.field === 'json';
     io.stderr.write(`cairn verify: ${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}\n`);
     return 2;
@@ -165,11 +168,10 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
 
   let total = 0;
   let invalid = 0;
-  if (count > 0) {
+  if (body.items > 0) {
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
-    const batches = Math.ceil(count / spec.batchSize);
-    const threads = args.threads ?? (batches <= 1 ? 0 : Math.min(availableParallelism(), batches));
+    const threads = args.threads ?? (body.batches <= 1 ? 0 : Math.min(availableParallelism(), body.batches));
     const verifier = createVerifier({ threads, maxBytes: args.maxBytes });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
@@ -178,7 +180,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     try {
       // A batch at a time, printed as it comes and dropped: memory holds the batches in flight, not
       // a verdict per item (a million invalid items). Keys (objects keyed by id) name their items.
-      for await (const table of verifier.verifyBatches(args.kind, bytes, { signal: ac.signal })) {
+      for await (const table of verifier.verifyBatches(kind, body, { signal: ac.signal })) {
         let text = args.json ? (total === 0 ? `{"kind":${JSON.stringify(args.kind)},"items":[` : '') : '';
         for (const v of table) {
           const id = v.id ?? (args.json ? String(total) : `#${total}`);
@@ -201,16 +203,16 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
       await verifier.close();
     }
     // A JSON document cut short stays unparseable: nothing reads it as a verdict.
-    if (failed) return fail(failed.error);
+    if (failed) return await fail(failed.error);
   }
 
   const valid = total - invalid;
   const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
   try {
     if (args.json) await put(total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
-    else await put(count === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
+    else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
   } catch (e) {
-    return fail(e);
+    return await fail(e);
   }
   return invalid > 0 ? 1 : 0;
 }

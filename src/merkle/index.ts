@@ -31,6 +31,7 @@ import type { Verifier, VerifierOptions } from './verifier-types.js';
  */
 export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
 export type { Verifier, VerifierOptions, VerifyOptions } from './verifier-types.js';
+export { inspectBody, type BodyInspection } from './inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';

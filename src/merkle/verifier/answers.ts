@@ -1,17 +1,18 @@
 /**
  * The verifier's input, classified and answered a batch at a time: raw bytes (checked against
- * `maxBytes`, a large response given a head start) go the raw-JSON path (json-answers.ts), parsed
- * input is packed a chunk at a time (parsed-chunk.ts). `verify`, `verifyTable` and `verifyBatches`
- * differ only in how each batch's answer is shaped.
+ * `maxBytes`, a large response given a head start; an inspected body's scan reused) go the raw-JSON
+ * path (json-answers.ts), parsed input is packed a chunk at a time (parsed-chunk.ts). `verify`,
+ * `verifyTable` and `verifyBatches` differ only in how each batch's answer is shaped.
  */
 import { abortError } from '../../abort.js';
-import { ErrorCodes } from '../../errors.js';
+import { ErrorCodes } from '../../errors/index.js';
 import type { KeyedItem } from '../envelopes.js';
 import type { KindSpec } from '../kinds/index.js';
 import { extractJson } from '../json/extract.js';
 import { hasRememberedTape } from '../../json/tape.js';
 import type { BatchAnswer } from '../batch-answer.js';
 import { InputTooLargeError } from '../input-too-large.js';
+import { InspectedBody } from '../inspect-body.js';
 import { shareResponse, type JsonSource } from '../shared-response.js';
 import { pipeline } from '../pipeline.js';
 import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from '../head-start.js';
@@ -51,17 +52,21 @@ export async function* answers<P>(ctx: VerifierContext, spec: KindSpec, input: u
   if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
   const { settings, pool, plan, maxRunning } = ctx;
   const { maxBytes, headStart, jsonOptions } = settings;
-  const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input instanceof Uint8Array ? input : null;
+  // A body inspected first (inspect-body.ts) is its bytes, scanned already.
+  const inspected = input instanceof InspectedBody ? input : null;
+  const raw = inspected ? inspected.body : input;
+  const bytes = raw instanceof ArrayBuffer ? new Uint8Array(raw) : raw instanceof Uint8Array ? raw : null;
   if (bytes && bytes.length > maxBytes) throw new InputTooLargeError('input', maxBytes, bytes.length, "raise the verifier's maxBytes to take it");
+  const known = inspected?.takeFound(spec, jsonOptions) ?? null;
   // A large response not scanned yet: the workers start on its first items while the rest is scanned.
   let shared: JsonSource | undefined;
   let head: HeadStart | undefined;
-  if (bytes && pool && headStart && bytes.length >= headStart.from && !hasRememberedTape(bytes)) {
+  if (!known && bytes && pool && headStart && bytes.length >= headStart.from && !hasRememberedTape(bytes)) {
     shared = shareResponse(bytes);
     head = await scanWithHeadStart(headStartVerifier(ctx), spec, bytes, shared, signal, headStart.firstPart);
   }
   try {
-    const found = head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input);
+    const found = known ?? (head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input));
     if (!Array.isArray(found)) {
       yield* jsonAnswers(ctx, spec, found, head?.early ?? [], shared, signal, shape);
       return;

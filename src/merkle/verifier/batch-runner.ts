@@ -3,7 +3,7 @@
  * no threads (`threads: 0`). Both answer the same `BatchResult`, so nothing above knows which.
  */
 import { abortError } from '../../abort.js';
-import { ErrorCodes } from '../../errors.js';
+import { ErrorCodes } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
 import { verifyJsonBatch } from '../json/batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';

@@ -2,7 +2,7 @@
  * The verifier's options, checked and with their defaults: what the rest of it reads instead of the
  * caller's object. A bad option is an `InputError` naming it, thrown before any worker starts.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { DEFAULT_MAX_BYTES } from '../input-too-large.js';
 import { FIRST_PART, HEAD_START_FROM } from '../head-start.js';
 import type { InternalVerifierOptions } from '../verifier-types.js';
