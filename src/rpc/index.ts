@@ -18,6 +18,7 @@ export {
 export type { CallOptions } from './jsonrpc.js';
 export { DEFAULT_DEADLINE_MS, type RetryContext, type RetryPolicy } from './retry.js';
 export type { Paginators } from './paginate.js';
+export type { CompressionPaginators } from './compression-paginate.js';
 
 // Each method's params, and the limits a call is split or refused at.
 export {
@@ -36,7 +37,17 @@ export {
   type GetTokenAccountsParams,
 } from './das.js';
 export { MAX_SIGNATURES_PER_STATUS_CALL, type CommitmentParams, type GetTransactionConfig, type PriorityFeeParams, type SimulateConfig } from './solana.js';
-export type { CursorParams, SignaturesForTokenOwnerParams, TokenAccountsByDelegateParams, TokenAccountsByOwnerParams } from './compression.js';
+export { MAX_COMPRESSION_LIMIT, type CursorParams, type SignaturesForTokenOwnerParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression.js';
+export {
+  MAX_COMPRESSION_FILTERS,
+  type AccountKey,
+  type AccountKeys,
+  type MemcmpFilter,
+  type AccountsByOwnerParams,
+  type TokenBalancesByOwnerParams,
+  type MintTokenHoldersParams,
+  type ValidityProofParams,
+} from './compression-v2.js';
 export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
 export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
 export type { MintCompressedNftParams } from './mint.js';
@@ -78,3 +89,21 @@ export type {
   PriorityFeeEstimate,
   AccountInfo,
 } from './types.js';
+export type {
+  TreeTypeNumber,
+  TreeContext,
+  CompressedAccountV2,
+  CompressedTokenAccountV2,
+  CompressedAccountProofV2,
+  AccountProofInputs,
+  AddressProofInputs,
+  ValidityProofV2,
+  ClosedAccountV2,
+  OpenedAccountV2,
+  TransactionWithCompressionInfoV2,
+  AccountItems,
+  TokenBalance,
+  TokenBalanceList,
+  TokenBalancePage,
+  OwnerBalance,
+} from './compression-types.js';
