@@ -2,7 +2,7 @@
  * The portable JSON structure scanner (the reference for native/json_scan.c, which must produce the
  * same tape and the same errors byte for byte). It validates the whole text against RFC 8259's
  * grammar — the parts of a response no worker ever parses (envelopes, keys) must be valid JSON too —
- * and records every value as a tape entry without decoding any of them. See tape.ts for the layout.
+ * and records every value as a tape entry without decoding any of them. See tape-format.ts for the layout.
  *
  * Skimming (json_scan.h: an item's end found by brackets alone, for the verifier) is the native
  * scanner's alone; this one always scans in full, which is never wrong, only slower.
@@ -54,59 +54,6 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
   let count = resuming ? saved.count : 0;
   let i = resuming ? saved.i : 0;
   let long = resuming ? saved.long : false;
-  const fail = (err: ScanError, at: number): number => {
-    tape[0] = at;
-    return -(2 + err);
-  };
-  const skipWs = (): void => {
-    while (i < n && isWs(b[i]!)) i++;
-  };
-  /** A string starting at b[i] === '"'; returns its end (after the quote) or a negative error. */
-  const string = (): number => {
-    const start = i;
-    let j = i + 1;
-    let escaped = 0;
-    for (;;) {
-      if (j >= n) return fail(ScanError.UnterminatedString, start);
-      const c = b[j]!;
-      if (c === 0x22) break;
-      if (c < 0x20) return fail(ScanError.ControlCharacter, j);
-      if (c === 0x5c) {
-        escaped = F_ESCAPED;
-        const e = b[j + 1];
-        if (e === undefined) return fail(ScanError.UnterminatedString, start);
-        if (e === 0x75) {
-          for (let k = 2; k < 6; k++) {
-            const h = b[j + k];
-            if (h === undefined) return fail(ScanError.UnterminatedString, start);
-            if (!isHex(h)) return fail(ScanError.BadEscape, j);
-          }
-          j += 6;
-          continue;
-        }
-        if (e !== 0x22 && e !== 0x5c && e !== 0x2f && e !== 0x62 && e !== 0x66 && e !== 0x6e && e !== 0x72 && e !== 0x74) return fail(ScanError.BadEscape, j);
-        j += 2;
-        continue;
-      }
-      j++;
-    }
-    i = j + 1;
-    return escaped;
-  };
-  const push = (type: number, start: number, end: number): number => {
-    if (count >= cap) return -1;
-    const at = count * ENTRY;
-    tape[at] = type | (stack.length << 8);
-    tape[at + 1] = start;
-    tape[at + 2] = end;
-    tape[at + 3] = count + 1;
-    return count++;
-  };
-  /** After a value or key ends: set `end` and subtree end of the entry at `e`. */
-  const close = (e: number, end: number): void => {
-    tape[e * ENTRY + 2] = end;
-    tape[e * ENTRY + 3] = count;
-  };
 
   // Grammar states: expecting a value, a key (or '}' right after '{'), ',' or closer after a value.
   const VALUE = 0;
@@ -122,8 +69,8 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
     // A UTF-8 byte order mark at the very start is skipped, as TextDecoder (and so JSON.parse of the
     // decoded text, fetch's .json() and .text()) drops it.
     if (n >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) i = 3;
-    skipWs();
-    if (i >= n) return fail(ScanError.UnexpectedEnd, i);
+    i = skipWs(b, i, n);
+    if (i >= n) return fail(tape, ScanError.UnexpectedEnd, i);
   }
   let check = !resuming;
   for (;;) {
@@ -133,17 +80,17 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
       return SUSPENDED;
     }
     check = true;
-    skipWs();
+    i = skipWs(b, i, n);
     if (i >= n) {
       if (stack.length === 0 && state === AFTER) {
         if (saved) saved.long = long;
         return count;
       }
-      return fail(ScanError.UnexpectedEnd, i);
+      return fail(tape, ScanError.UnexpectedEnd, i);
     }
     const c = b[i]!;
     if (state === AFTER) {
-      if (stack.length === 0) return fail(ScanError.TrailingContent, i);
+      if (stack.length === 0) return fail(tape, ScanError.TrailingContent, i);
       const top = stack[stack.length - 1]!;
       const isObj = (tape[top * ENTRY]! & TYPE_MASK) === T_OBJECT;
       if (c === 0x2c) {
@@ -155,33 +102,34 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
         i++;
         stack.pop();
         if (isObj) keyOf.pop();
-        close(top, i);
-        afterValue();
+        endValue(tape, top, i, count, stack, keyOf);
+        state = AFTER;
         continue;
       }
-      return fail(ScanError.UnexpectedCharacter, i);
+      return fail(tape, ScanError.UnexpectedCharacter, i);
     }
     if (state === KEY_OR_END || state === KEY) {
       if (c === 0x7d && state === KEY_OR_END) {
         i++;
         const top = stack.pop()!;
         keyOf.pop();
-        close(top, i);
-        afterValue();
+        endValue(tape, top, i, count, stack, keyOf);
+        state = AFTER;
         continue;
       }
-      if (c !== 0x22) return fail(ScanError.UnexpectedCharacter, i);
+      if (c !== 0x22) return fail(tape, ScanError.UnexpectedCharacter, i);
       const start = i;
-      const e = push(T_KEY, start, 0);
-      if (e < 0) return TAPE_FULL;
-      const esc = string();
-      if (esc < 0) return esc;
-      tape[e * ENTRY] = tape[e * ENTRY]! | esc;
+      if (count >= cap) return TAPE_FULL;
+      const e = count++;
+      open(tape, e, T_KEY | (stack.length << 8), start);
+      const end = scanString(b, n, start, tape, e);
+      if (end < 0) return end;
+      i = end;
       tape[e * ENTRY + 2] = i;
       keyOf[keyOf.length - 1] = e;
-      skipWs();
-      if (i >= n) return fail(ScanError.UnexpectedEnd, i);
-      if (b[i] !== 0x3a) return fail(ScanError.UnexpectedCharacter, i);
+      i = skipWs(b, i, n);
+      if (i >= n) return fail(tape, ScanError.UnexpectedEnd, i);
+      if (b[i] !== 0x3a) return fail(tape, ScanError.UnexpectedCharacter, i);
       i++;
       state = VALUE;
       continue;
@@ -190,15 +138,16 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
     if (c === 0x5d && state === VALUE_OR_END) {
       i++;
       const top = stack.pop()!;
-      close(top, i);
-      afterValue();
+      endValue(tape, top, i, count, stack, keyOf);
+      state = AFTER;
       continue;
     }
     const start = i;
     if (c === 0x7b || c === 0x5b) {
-      if (stack.length >= MAX_DEPTH) return fail(ScanError.TooDeep, i);
-      const e = push(c === 0x7b ? T_OBJECT : T_ARRAY, start, 0);
-      if (e < 0) return TAPE_FULL;
+      if (stack.length >= MAX_DEPTH) return fail(tape, ScanError.TooDeep, i);
+      if (count >= cap) return TAPE_FULL;
+      const e = count++;
+      open(tape, e, (c === 0x7b ? T_OBJECT : T_ARRAY) | (stack.length << 8), start);
       stack.push(e);
       i++;
       if (c === 0x7b) {
@@ -208,62 +157,35 @@ export function scanJsonJs(b: Uint8Array, tape: Uint32Array, saved?: JsScanState
       continue;
     }
     if (c === 0x22) {
-      const e = push(T_STRING, start, 0);
-      if (e < 0) return TAPE_FULL;
-      const esc = string();
-      if (esc < 0) return esc;
-      tape[e * ENTRY] = tape[e * ENTRY]! | esc;
-      close(e, i);
-      afterValue();
+      if (count >= cap) return TAPE_FULL;
+      const e = count++;
+      open(tape, e, T_STRING | (stack.length << 8), start);
+      const end = scanString(b, n, start, tape, e);
+      if (end < 0) return end;
+      i = end;
+      endValue(tape, e, i, count, stack, keyOf);
+      state = AFTER;
       continue;
     }
     if (c === 0x2d || isDigit(c)) {
-      let j = i;
-      if (b[j] === 0x2d) j++;
-      if (j >= n || !isDigit(b[j]!)) return fail(ScanError.BadNumber, start);
-      if (b[j] === 0x30) j++;
-      else while (j < n && isDigit(b[j]!)) j++;
-      if (b[j] === 0x2e) {
-        j++;
-        if (j >= n || !isDigit(b[j]!)) return fail(ScanError.BadNumber, start);
-        while (j < n && isDigit(b[j]!)) j++;
-      }
-      if (b[j] === 0x65 || b[j] === 0x45) {
-        j++;
-        if (b[j] === 0x2b || b[j] === 0x2d) j++;
-        if (j >= n || !isDigit(b[j]!)) return fail(ScanError.BadNumber, start);
-        while (j < n && isDigit(b[j]!)) j++;
-      }
-      if (j - start > MAX_NUMBER_CHARS) {
-        // over the limit (tape-format.ts): the literal's end goes to tape[1] for the error message
-        tape[1] = j;
-        return fail(ScanError.NumberTooLong, start);
-      }
-      const e = push(T_NUMBER, start, 0);
-      if (e < 0) return TAPE_FULL;
+      const j = scanNumber(b, n, start, tape);
+      if (j < 0) return j;
+      if (count >= cap) return TAPE_FULL;
+      const e = count++;
+      open(tape, e, T_NUMBER | (stack.length << 8), start);
       if (j - start >= 16) long = true;
       i = j;
-      close(e, i);
-      afterValue();
+      endValue(tape, e, i, count, stack, keyOf);
+      state = AFTER;
       continue;
     }
     const lit = literal(b, i);
-    if (lit === 0) return fail(ScanError.UnexpectedCharacter, i);
-    const e = push(lit, start, 0);
-    if (e < 0) return TAPE_FULL;
+    if (lit === 0) return fail(tape, ScanError.UnexpectedCharacter, i);
+    if (count >= cap) return TAPE_FULL;
+    const e = count++;
+    open(tape, e, lit | (stack.length << 8), start);
     i += lit === T_FALSE ? 5 : 4;
-    close(e, i);
-    afterValue();
-  }
-
-  /** A value just ended: close the key it belonged to (its subtree now ends here) and expect ',' or a closer. */
-  function afterValue(): void {
-    const k = keyOf.length > 0 ? keyOf[keyOf.length - 1]! : -1;
-    const top = stack.length > 0 ? stack[stack.length - 1]! : -1;
-    if (k >= 0 && top >= 0 && (tape[top * ENTRY]! & TYPE_MASK) === T_OBJECT) {
-      tape[k * ENTRY + 3] = count;
-      keyOf[keyOf.length - 1] = -1;
-    }
+    endValue(tape, e, i, count, stack, keyOf);
     state = AFTER;
   }
 }
@@ -277,4 +199,103 @@ function literal(b: Uint8Array, i: number): number {
   if (m('false')) return T_FALSE;
   if (m('null')) return T_NULL;
   return 0;
+}
+
+function fail(tape: Uint32Array, err: ScanError, at: number): number {
+  tape[0] = at;
+  return -(2 + err);
+}
+
+/** The first byte at or after `i` that is not JSON whitespace (or `n`). */
+function skipWs(b: Uint8Array, i: number, n: number): number {
+  while (i < n && isWs(b[i]!)) i++;
+  return i;
+}
+
+/** Write entry `e` (`word`: type and depth); its end and subtree end are set when it closes. */
+function open(tape: Uint32Array, e: number, word: number, start: number): void {
+  const at = e * ENTRY;
+  tape[at] = word;
+  tape[at + 1] = start;
+  tape[at + 2] = 0;
+  tape[at + 3] = e + 1;
+}
+
+/**
+ * Value entry `e` ended at byte `end` (`count` entries so far): set its end and subtree end, and close
+ * the key it belonged to, if any (that key's subtree ends here too).
+ */
+function endValue(tape: Uint32Array, e: number, end: number, count: number, stack: readonly number[], keyOf: number[]): void {
+  tape[e * ENTRY + 2] = end;
+  tape[e * ENTRY + 3] = count;
+  const k = keyOf.length > 0 ? keyOf[keyOf.length - 1]! : -1;
+  const top = stack.length > 0 ? stack[stack.length - 1]! : -1;
+  if (k >= 0 && top >= 0 && (tape[top * ENTRY]! & TYPE_MASK) === T_OBJECT) {
+    tape[k * ENTRY + 3] = count;
+    keyOf[keyOf.length - 1] = -1;
+  }
+}
+
+/**
+ * The string (or key) at b[start] === '"', entry `e`: its end (after the closing quote), or a negative
+ * error. Marks the entry F_ESCAPED when it holds a backslash escape.
+ */
+function scanString(b: Uint8Array, n: number, start: number, tape: Uint32Array, e: number): number {
+  let j = start + 1;
+  let escaped = false;
+  for (;;) {
+    if (j >= n) return fail(tape, ScanError.UnterminatedString, start);
+    const c = b[j]!;
+    if (c === 0x22) break;
+    if (c < 0x20) return fail(tape, ScanError.ControlCharacter, j);
+    if (c === 0x5c) {
+      escaped = true;
+      const x = b[j + 1];
+      if (x === undefined) return fail(tape, ScanError.UnterminatedString, start);
+      if (x === 0x75) {
+        for (let k = 2; k < 6; k++) {
+          const h = b[j + k];
+          if (h === undefined) return fail(tape, ScanError.UnterminatedString, start);
+          if (!isHex(h)) return fail(tape, ScanError.BadEscape, j);
+        }
+        j += 6;
+        continue;
+      }
+      if (x !== 0x22 && x !== 0x5c && x !== 0x2f && x !== 0x62 && x !== 0x66 && x !== 0x6e && x !== 0x72 && x !== 0x74) return fail(tape, ScanError.BadEscape, j);
+      j += 2;
+      continue;
+    }
+    j++;
+  }
+  if (escaped) tape[e * ENTRY] = tape[e * ENTRY]! | F_ESCAPED;
+  return j + 1;
+}
+
+/**
+ * The number at b[start] (a '-' or a digit): its end, or a negative error (RFC 8259's grammar; over
+ * MAX_NUMBER_CHARS, its end goes to tape[1] for the error message).
+ */
+function scanNumber(b: Uint8Array, n: number, start: number, tape: Uint32Array): number {
+  let j = start;
+  if (b[j] === 0x2d) j++;
+  if (j >= n || !isDigit(b[j]!)) return fail(tape, ScanError.BadNumber, start);
+  if (b[j] === 0x30) j++;
+  else while (j < n && isDigit(b[j]!)) j++;
+  if (b[j] === 0x2e) {
+    j++;
+    if (j >= n || !isDigit(b[j]!)) return fail(tape, ScanError.BadNumber, start);
+    while (j < n && isDigit(b[j]!)) j++;
+  }
+  if (b[j] === 0x65 || b[j] === 0x45) {
+    j++;
+    if (b[j] === 0x2b || b[j] === 0x2d) j++;
+    if (j >= n || !isDigit(b[j]!)) return fail(tape, ScanError.BadNumber, start);
+    while (j < n && isDigit(b[j]!)) j++;
+  }
+  if (j - start > MAX_NUMBER_CHARS) {
+    // over the limit (tape-format.ts): the literal's end goes to tape[1] for the error message
+    tape[1] = j;
+    return fail(tape, ScanError.NumberTooLong, start);
+  }
+  return j;
 }
