@@ -64,8 +64,15 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       };
     },
     getLatestBlockhash: (params) => {
-      commitmentOf(cfg(arr(params, 'getLatestBlockhash', 0)[0], 'params[0]'));
-      return { context: ctxProcessed(), value: chain.latestBlockhash() };
+      // The blockhash of the block the commitment sees, valid for 150 blocks above that block's
+      // height, as a real node answers from its bank at that commitment: so lastValidBlockHeight is
+      // exactly 150 above getBlockHeight at the same commitment (helius-sdk checks it is not more).
+      const s = chain.slotAt(commitmentOf(cfg(arr(params, 'getLatestBlockhash', 0)[0], 'params[0]'), 'finalized'));
+      const blockhash = history.blockhash(s);
+      const lastValidBlockHeight = blockhash === null ? null : chain.lastValidBlockHeight(blockhash);
+      // A chain older than this module (its history starts when the module is made): the newest.
+      if (blockhash === null || lastValidBlockHeight === null) return { context: ctxProcessed(), value: chain.latestBlockhash() };
+      return { context: { slot: s, apiVersion: '2.2.0' }, value: { blockhash, lastValidBlockHeight } };
     },
     isBlockhashValid: (params) => {
       const p = arr(params, 'isBlockhashValid', 1);
