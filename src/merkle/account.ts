@@ -24,7 +24,7 @@ export const STATE_TREE_HEIGHT = { v1: 26, v2: 32 } as const;
 /** Root history of v1 state trees: the root index on chain is `rootSeq % 2400`. */
 export const STATE_V1_ROOT_HISTORY = 2400;
 
-/** The fields an account hash commits to. `treeType` defaults to a v1 state tree. */
+/** The fields an account hash commits to. Without `treeType` the v1 rule hashes it (see verifyAccountHash). */
 export interface CompressedAccount {
   owner: Uint8Array;
   tree: Uint8Array;
@@ -115,18 +115,19 @@ export function hashTokenDataV1(t: TokenData): Uint8Array {
 /**
  * The amount byte orders a token account's data hash may use, from its discriminator and tree (none:
  * not re-derived). The compressed-token program records the token-data version in the discriminator:
- * `2,0,0,0,0,0,0,0` (V1) hashes the amount little-endian, `0,0,0,0,0,0,0,3` (V2) big-endian;
- * `…,4` (ShaFlat, SHA-256) and unknown ones are not re-derived. Before versions existed the program
- * hashed V1-discriminator accounts of batched trees big-endian, so there both orders are accepted
- * (no single-bit change of the amount turns one order into the other). In v1 trees every token
- * account is re-derived little-endian, as before.
+ * `2,0,0,0,0,0,0,0` (V1) hashes the amount little-endian, `0,0,0,0,0,0,0,3` (V2) big-endian,
+ * `…,4` (ShaFlat, SHA-256) is not re-derived. Before versions existed the program hashed
+ * V1-discriminator accounts of batched trees big-endian, so there both orders are accepted (no
+ * single-bit change of the amount turns one order into the other). Any other discriminator is
+ * re-derived little-endian outside batched trees, as before V2, and not at all inside them.
  */
 function tokenAmountOrders(data: { discriminator: Uint8Array } | null | undefined, batched: boolean): readonly boolean[] {
-  if (!batched) return LE_ONLY;
   const d = data?.discriminator;
-  if (!d || d.length !== 8 || d[1] !== 0 || d[2] !== 0 || d[3] !== 0 || d[4] !== 0 || d[5] !== 0 || d[6] !== 0) return NONE;
-  if (d[0] === 2 && d[7] === 0) return LE_OR_BE;
-  if (d[0] === 0 && d[7] === 3) return BE_ONLY;
+  const zeros = d !== undefined && d.length === 8 && d[1] === 0 && d[2] === 0 && d[3] === 0 && d[4] === 0 && d[5] === 0 && d[6] === 0;
+  if (zeros && d[0] === 0 && d[7] === 3) return BE_ONLY;
+  if (zeros && d[0] === 0 && d[7] === 4) return NONE;
+  if (!batched) return LE_ONLY;
+  if (zeros && d[0] === 2 && d[7] === 0) return LE_OR_BE;
   return NONE;
 }
 const LE_ONLY = [false] as const;
@@ -210,6 +211,10 @@ export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
     if (e instanceof FieldError) return bad(e.message, id);
     throw e;
   }
+  // The V1 shape (a top-level `tree`, no treeType) is served for accounts of v2 trees too: without a
+  // treeType both rules are tried (they differ in the byte order of the index and lamports, which no
+  // single-bit change of either field turns into the other).
+  if (!equalBytes(computed, a.hash) && a.treeType === undefined && equalBytes(hashCompressedAccount({ ...a, treeType: TreeType.StateV2 }), a.hash)) return ok(id);
   if (!equalBytes(computed, a.hash)) return bad('hash mismatch: the account fields do not hash to the claimed hash', id, { computedRoot: toB58(computed) });
   // The hash is right, but a queued account is not in its tree yet: say so rather than a plain valid.
   return a.proveByIndex ? ok(id, { status: PROVE_BY_INDEX }) : ok(id);
@@ -275,7 +280,7 @@ export function parseCompressedAccount(item: unknown): AccountClaim {
     lamports: uintField(a.lamports ?? 0, 'lamports', 64),
     address: a.address === null || a.address === undefined ? null : b58Field(a.address, 'address'),
     data: null,
-    treeType: ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1,
+    ...(ctx && ctx.treeType !== undefined ? { treeType: treeTypeField(ctx.treeType, 'merkleContext.treeType') } : {}),
   };
   if (a.proveByIndex === true) out.proveByIndex = true;
   if (a.data !== null && a.data !== undefined) {
@@ -377,7 +382,7 @@ export function packCompressedAccount(item: unknown, w: BatchWriter): void {
   w.u64(u64Value(a.lamports ?? 0, 'lamports'));
   if (a.address === null || a.address === undefined) w.none();
   else w.b58(a.address, 'address');
-  w.u8(ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : TreeType.StateV1);
+  w.u8(ctx && ctx.treeType !== undefined ? treeTypeField(ctx.treeType, 'merkleContext.treeType') : 0);
   if (a.data !== null && a.data !== undefined) {
     if (!isPlainObject(a.data)) throw new FieldError('data', 'expected an object or null');
     w.u8(1);
@@ -410,8 +415,8 @@ export function unpackCompressedAccount(r: RecordReader): AccountClaim {
   const leafIndex = r.u32('leafIndex');
   const lamports = r.u64('lamports');
   const address = r.optB58('address');
-  const treeType = r.u8('treeType') as TreeType;
-  const out: AccountClaim = { hash, owner, tree, leafIndex, lamports, address, data: null, treeType };
+  const tt = r.u8('treeType');
+  const out: AccountClaim = { hash, owner, tree, leafIndex, lamports, address, data: null, ...(tt ? { treeType: tt as TreeType } : {}) };
   if (r.u8('data') === 1) {
     // The JSON discriminator is the 8 bytes read as a little-endian u64: the record holds them so.
     const discriminator = r.u64Bytes('data.discriminator');

@@ -24,7 +24,7 @@ import { PointError } from './bn254-encoding.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
 import { poseidon } from './hash/poseidon.js';
 import { SHIPPED_KEY_SETS } from './keys/index.js';
-import { hashCompressedAccount, parseAccountProof, parseCompressedAccount, verifyAccountProof } from './account.js';
+import { hashCompressedAccount, parseAccountProof, parseCompressedAccount, TreeType, verifyAccountProof } from './account.js';
 import { parseNewAddressProof, verifyNewAddressProof } from './address.js';
 import { hex, parseEntries, proofBytes, unwrap, ValidityStructureError, type AddressEntry, type StateEntry } from './validity-response.js';
 import type { ValidityOptions, ValidityVerdict } from './validity-types.js';
@@ -79,14 +79,20 @@ function crossCheck(state: readonly StateEntry[], addrs: readonly AddressEntry[]
     const f = `accounts[${i}]`;
     let computed: Uint8Array;
     let claimedIndex: number;
+    let entry: StateEntry | undefined;
     try {
       const claim = parseCompressedAccount(item);
       computed = hashCompressedAccount(claim);
       claimedIndex = claim.leafIndex;
+      entry = state.find((s) => eq(s.leaf, computed));
+      // The V1 shape names no treeType; its account may sit in a v2 tree (account.ts verifyAccountHash).
+      if (!entry && claim.treeType === undefined) {
+        const v2 = hashCompressedAccount({ ...claim, treeType: TreeType.StateV2 });
+        entry = state.find((s) => eq(s.leaf, v2));
+      }
     } catch (e) {
       throw new Malformed(`"${f}": ${e instanceof Error ? e.message : String(e)}`);
     }
-    const entry = state.find((s) => eq(s.leaf, computed));
     if (!entry) throw new Malformed(`"${f}": the hash recomputed from the account's fields (${bs58.encode(computed)}) is not among the proof's leaves`);
     if (entry.leafIndex !== undefined && entry.leafIndex !== claimedIndex) {
       throw new Malformed(`"${entry.field}": leaf index ${entry.leafIndex} differs from the account's leafIndex ${claimedIndex}`);

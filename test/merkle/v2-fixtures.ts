@@ -68,6 +68,18 @@ export function sparseTree(height: number, leaves: ReadonlyMap<number, Uint8Arra
 
 const ctx = (treeType: number, tree: string, queue: string): Json => ({ treeType, tree, queue, cpiContext: null, nextTreeContext: null });
 
+/**
+ * A V2 answer's account in the V1 shape (`getCompressedAccount` without V2: the tree at the top level,
+ * no treeType), as the indexer serves accounts of V2 trees to V1 callers.
+ *
+ * @example
+ * await verifier.verify('account-hash', fx.accounts.map(v1Shape));
+ */
+export function v1Shape(item: Json): Json {
+  const { merkleContext, proveByIndex: _queued, ...rest } = item as Json & { merkleContext: Json };
+  return { ...rest, tree: merkleContext.tree };
+}
+
 export interface V2Fixtures {
   /** getCompressedAccount(s)V2 items (CompressedAccountResultV2). */
   accounts: Json[];

@@ -71,11 +71,17 @@ export function accountFields(item: Json): Field[] {
   const wrapped = isObj(item.account);
   const a = (wrapped ? item.account : item) as Json;
   const p = (...k: Array<string | number>): Path => (wrapped ? ['account', ...k] : k);
+  // The V1 shape (top-level `tree`, no treeType) is served for accounts of V2 trees too.
+  const tree: Field[] = isObj(a.merkleContext)
+    ? [
+        { path: p('merkleContext', 'tree'), kind: 'b58', bits: 256 },
+        { path: p('merkleContext', 'treeType'), kind: 'uint', bits: 8 },
+      ]
+    : [{ path: p('tree'), kind: 'b58', bits: 256 }];
   const out: Field[] = [
     { path: p('hash'), kind: 'b58', bits: 256 },
     { path: p('owner'), kind: 'b58', bits: 256 },
-    { path: p('merkleContext', 'tree'), kind: 'b58', bits: 256 },
-    { path: p('merkleContext', 'treeType'), kind: 'uint', bits: 8 },
+    ...tree,
     { path: p('leafIndex'), kind: 'uint', bits: 32 },
     { path: p('lamports'), kind: 'uint', bits: 64 },
   ];

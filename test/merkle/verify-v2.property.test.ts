@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import type { KindName } from '../../src/merkle/kinds/index.js';
-import { buildV2Fixtures, jsonBytes } from './v2-fixtures.js';
+import { buildV2Fixtures, jsonBytes, v1Shape } from './v2-fixtures.js';
 import { accountFields, accountProofFields, addressProofFields, allMutants, mutate, type Field, type Mutant } from './v2-mutations.js';
 
 type Json = Record<string, unknown>;
@@ -47,6 +47,11 @@ describe('V2 answers: every bit of every committed field', () => {
   it('accounts and token accounts (getCompressedAccount(s)V2, getCompressedTokenAccountsByOwnerV2)', async () => {
     const mutants = [...fx.accounts, ...fx.tokenAccounts].flatMap((a) => every(a, accountFields(a)));
     expect(mutants.length).toBeGreaterThan(10_000);
+    await expectAllRejected('account-hash', mutants);
+  });
+
+  it('the same accounts in the V1 shape (no treeType, so both hashing rules are tried)', async () => {
+    const mutants = fx.accounts.map(v1Shape).flatMap((a) => every(a, accountFields(a)));
     await expectAllRejected('account-hash', mutants);
   });
 

@@ -19,7 +19,7 @@ import {
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyValidityProofSync } from '../../src/merkle/validity.js';
 import { hashToField } from '../../src/merkle/hash/keccak.js';
-import { buildV2Fixtures, jsonBytes, jsonText, V2_STATE_TREE, type V2Fixtures } from './v2-fixtures.js';
+import { buildV2Fixtures, jsonBytes, jsonText, v1Shape, V2_STATE_TREE, type V2Fixtures } from './v2-fixtures.js';
 
 const fx: V2Fixtures = buildV2Fixtures();
 
@@ -104,6 +104,16 @@ describe('V2 fixtures through createVerifier: parsed objects and raw bytes, inli
         expect(a!.valid && b!.valid).toBe(true);
         expect(q).toMatchObject({ id: fx.queuedProof.hash, valid: false, status: 'prove-by-index' });
       }
+    }
+  });
+
+  it('accounts of a V2 tree in the V1 shape (no treeType): both rules tried, valid; a changed leaf index is not', async () => {
+    const items = fx.accounts.map(v1Shape);
+    const bent = { ...items[3]!, leafIndex: (items[3]!.leafIndex as number) + 1 };
+    for (const v of [inline, pooled]) {
+      for (const form of [env(items), bytes(env(items))]) for (const x of await v.verify('account-hash', form)) expect(x).toMatchObject({ valid: true });
+      const [x] = await v.verify('account-hash', [bent]);
+      expect(x).toMatchObject({ valid: false, reason: expect.stringMatching(/hash mismatch/) });
     }
   });
 
