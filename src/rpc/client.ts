@@ -124,6 +124,28 @@ export interface CairnClient {
     opts?: CallOptions,
   ): Promise<T.AccountInfo | null>;
   requestAirdrop(address: string, lamports: number | bigint, params?: solana.CommitmentParams, opts?: CallOptions): Promise<string>;
+  getMultipleAccounts(addresses: string[], params?: solana.AccountParams, opts?: CallOptions): Promise<(T.AccountInfo | null)[]>;
+  getProgramAccounts(programId: string, params?: solana.AccountParams & { filters?: solana.AccountFilter[] }, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
+  getTokenAccountBalance(account: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.TokenAmount>;
+  getTokenSupply(mint: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.TokenAmount>;
+  getTokenLargestAccounts(mint: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<(solana.TokenAmount & { address: string })[]>;
+  getTokenAccountsByOwner(owner: string, filter: { mint: string } | { programId: string }, params?: solana.AccountParams, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
+  getTokenAccountsByDelegate(delegate: string, filter: { mint: string } | { programId: string }, params?: solana.AccountParams, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
+  getMinimumBalanceForRentExemption(dataLength: number, params?: solana.CommitmentParams, opts?: CallOptions): Promise<number>;
+  getFeeForMessage(message: Uint8Array | string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<number | null>;
+  getBlock(slot: number, params?: solana.BlockParams, opts?: CallOptions): ReturnType<typeof solana.getBlock>;
+  getBlockTime(slot: number, opts?: CallOptions): Promise<number | null>;
+  getBlocks(startSlot: number, endSlot?: number, params?: { commitment?: 'confirmed' | 'finalized' }, opts?: CallOptions): Promise<number[]>;
+  getBlocksWithLimit(startSlot: number, limit: number, params?: { commitment?: 'confirmed' | 'finalized' }, opts?: CallOptions): Promise<number[]>;
+  getFirstAvailableBlock(opts?: CallOptions): Promise<number>;
+  getEpochSchedule(opts?: CallOptions): Promise<solana.EpochSchedule>;
+  getEpochInfo(params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.EpochInfo>;
+  getIdentity(opts?: CallOptions): Promise<string>;
+  getSlotLeader(params?: solana.CommitmentParams, opts?: CallOptions): Promise<string>;
+  getClusterNodes(opts?: CallOptions): Promise<solana.ClusterNode[]>;
+  getTransactionCount(params?: solana.CommitmentParams, opts?: CallOptions): Promise<number>;
+  getVoteAccounts(params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.VoteAccounts>;
+  getInflationReward(addresses: string[], params?: solana.CommitmentParams & { epoch?: number }, opts?: CallOptions): Promise<(solana.InflationReward | null)[]>;
   /**
    * Any JSON-RPC method, answered with the response body's bytes as received: the envelope is
    * checked (JSON, the id, `error` raised as `RpcError`) but nothing is parsed on this thread. Hand
@@ -251,6 +273,28 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getBalance: async (a, p, o) => solana.getBalance(ctx, a, p, at(o)),
     getAccountInfo: async (a, p, o) => solana.getAccountInfo(ctx, a, p, at(o)),
     requestAirdrop: async (a, l, p, o) => solana.requestAirdrop(ctx, a, l, p, at(o)),
+    getMultipleAccounts: async (a, p, o) => solana.getMultipleAccounts(ctx, a, p, at(o)),
+    getProgramAccounts: async (a, p, o) => solana.getProgramAccounts(ctx, a, p, at(o)),
+    getTokenAccountBalance: async (a, p, o) => solana.getTokenAccountBalance(ctx, a, p, at(o)),
+    getTokenSupply: async (a, p, o) => solana.getTokenSupply(ctx, a, p, at(o)),
+    getTokenLargestAccounts: async (a, p, o) => solana.getTokenLargestAccounts(ctx, a, p, at(o)),
+    getTokenAccountsByOwner: async (a, f, p, o) => solana.getTokenAccountsByOwner(ctx, a, f, p, at(o)),
+    getTokenAccountsByDelegate: async (a, f, p, o) => solana.getTokenAccountsByDelegate(ctx, a, f, p, at(o)),
+    getMinimumBalanceForRentExemption: async (n, p, o) => solana.getMinimumBalanceForRentExemption(ctx, n, p, at(o)),
+    getFeeForMessage: async (m, p, o) => solana.getFeeForMessage(ctx, m, p, at(o)),
+    getBlock: async (s, p, o) => solana.getBlock(ctx, s, p, at(o)),
+    getBlockTime: async (s, o) => solana.getBlockTime(ctx, s, at(o)),
+    getBlocks: async (s, e, p, o) => solana.getBlocks(ctx, s, e, p, at(o)),
+    getBlocksWithLimit: async (s, l, p, o) => solana.getBlocksWithLimit(ctx, s, l, p, at(o)),
+    getFirstAvailableBlock: async (o) => solana.getFirstAvailableBlock(ctx, at(o)),
+    getEpochSchedule: async (o) => solana.getEpochSchedule(ctx, at(o)),
+    getEpochInfo: async (p, o) => solana.getEpochInfo(ctx, p, at(o)),
+    getIdentity: async (o) => solana.getIdentity(ctx, at(o)),
+    getSlotLeader: async (p, o) => solana.getSlotLeader(ctx, p, at(o)),
+    getClusterNodes: async (o) => solana.getClusterNodes(ctx, at(o)),
+    getTransactionCount: async (p, o) => solana.getTransactionCount(ctx, p, at(o)),
+    getVoteAccounts: async (p, o) => solana.getVoteAccounts(ctx, p, at(o)),
+    getInflationReward: async (a, p, o) => solana.getInflationReward(ctx, a, p, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
     paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx) },
     async close() {
