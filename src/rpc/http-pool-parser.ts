@@ -31,6 +31,14 @@ const enum Chunk {
   Trailer,
 }
 
+/**
+ * One connection's response reader, reused for each response on it (`reset` between them).
+ *
+ * @example
+ * const p = new ResponseParser(true);
+ * p.reset();
+ * if (p.feed(Buffer.from('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok'), req) === COMPLETE) p.takeBody(false); // <Buffer 6f 6b>
+ */
 export class ResponseParser {
   /** The response's status and headers, once its head is read. */
   status = 0;

@@ -26,6 +26,12 @@ export interface ConnectionHost {
   release(conn: Conn, reusable: boolean): void;
 }
 
+/**
+ * A connection to `origin`, opened at once; `start` sends a job on it.
+ *
+ * @example
+ * new Connection(origin, queue).start(job); // what the queue does when no idle connection is left
+ */
 export class Connection implements Conn {
   readonly socket: net.Socket;
   job: Job | undefined;
