@@ -6,7 +6,9 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
-import { CairnError, ErrorCodes, InputError, ValidityStructureError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, InputTooLargeError, ValidityStructureError } from '../errors.js';
+import { DEFAULT_MAX_BYTES } from './input-too-large.js';
+import { parseJsonLossless } from './parse-json-lossless.js';
 import { isScalar } from './bn254-encoding.js';
 import type { ValidityOptions } from './validity-types.js';
 
@@ -116,9 +118,29 @@ export function proofBytes(v: unknown, len: number, field: string): Uint8Array |
   throw new Malformed(`"${field}": expected ${len} bytes, got ${v === null ? 'null' : typeof v}`);
 }
 
-/** Peel `{jsonrpc, result}` and `{context, value}` wrappers. */
+/**
+ * Raw JSON bytes (a `Uint8Array`, `ArrayBuffer` or `SharedArrayBuffer`, as `client.callRaw` returns a
+ * body) parsed, integers kept exact; any other input as it is. A proof is a few kilobytes, so it is
+ * parsed whole, up to the verifier's byte cap.
+ */
+function parsedInput(input: unknown): unknown {
+  let view: Uint8Array | null = null;
+  if (input instanceof Uint8Array) view = input;
+  else if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== 'undefined' && input instanceof SharedArrayBuffer)) view = new Uint8Array(input);
+  if (!view) return input;
+  if (view.byteLength > DEFAULT_MAX_BYTES) throw new InputTooLargeError('value', DEFAULT_MAX_BYTES, view.byteLength, 'a validity proof response is a few kilobytes');
+  try {
+    // Buffer.from reads a SharedArrayBuffer in place, where TextDecoder refuses one.
+    return parseJsonLossless(Buffer.from(view.buffer, view.byteOffset, view.byteLength).toString('utf8'));
+  } catch (e) {
+    if (e instanceof CairnError) throw e;
+    throw new InputError('value', `the bytes are not JSON (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+  }
+}
+
+/** Peel `{jsonrpc, result}` and `{context, value}` wrappers (parsing raw JSON bytes first). */
 export function unwrap(input: unknown): Json {
-  let cur = input;
+  let cur = parsedInput(input);
   for (let i = 0; i < 3 && isPlainObject(cur); i++) {
     if ('result' in cur && isPlainObject(cur.result)) cur = cur.result;
     else if ('value' in cur && 'context' in cur && (isPlainObject(cur.value) || cur.value === null)) cur = cur.value;

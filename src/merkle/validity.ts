@@ -225,7 +225,8 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
 }
 
 /**
- * Verify a `getValidityProof` value (bare, `{context, value}` or a whole JSON-RPC response). Returns
+ * Verify a `getValidityProof(V2)` value (bare, `{context, value}` or a whole JSON-RPC response; parsed,
+ * or its raw JSON bytes as `client.callRaw` returns them). Returns
  * the verdict directly when the fast backend is already loaded (or not needed), else a promise that
  * loads it first; `await` works on both.
  *

@@ -147,15 +147,17 @@ describe('cairn verify <kind> on the V2 answers (spawned)', () => {
 });
 
 describe('the V2 validity proof: its public-input hash, cross-checked with the V2 answers', () => {
-  it('circuit v2_combined_32_40_2_1, one public input; not verified (the devnet has no proving keys), never malformed', async () => {
-    const value = answers.getValidityProofV2!.json.result.value;
-    const v = await verifyValidityProof(value, {
+  it('circuit v2_combined_32_40_2_1, one public input; not verified (the devnet has no proving keys), never malformed — as bytes or parsed', async () => {
+    const { bytes, json } = answers.getValidityProofV2!;
+    const opts = {
       accounts: answers.getMultipleCompressedAccountsV2!.json.result.value.items.slice(0, 2),
       accountProofs: answers.getMultipleCompressedAccountProofsV2!.json.result.value.slice(0, 2),
       addressProofs: answers.getMultipleNewAddressProofsV2!.json.result.value.slice(0, 1),
-    });
+    };
+    const v = await verifyValidityProof(json.result.value, opts);
     expect(v).toMatchObject({ valid: false, status: 'not-verified', circuit: 'v2_combined_32_40_2_1' });
     expect(v.publicInputs).toHaveLength(1);
+    for (const input of [bytes, json, json.result]) expect(await verifyValidityProof(input, opts)).toEqual(v);
   });
 
   it('any bit of a root, a leaf or an address flipped: malformed against the proofs it must agree with', async () => {

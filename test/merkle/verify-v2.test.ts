@@ -161,6 +161,18 @@ describe('V2 validity-proof shape: the public-input hash, cross-checked against 
     expect(v.status).toBe('malformed');
   });
 
+  it('raw JSON bytes (a Uint8Array, an ArrayBuffer, a SharedArrayBuffer) give the verdict the parsed value gives', () => {
+    const want = verifyValidityProofSync(fx.validity, { structureOnly: true });
+    const body = jsonBytes({ jsonrpc: '2.0', id: 1, result: { context: { slot: 3 }, value: fx.validity } });
+    const shared = new Uint8Array(new SharedArrayBuffer(body.length));
+    shared.set(body);
+    for (const input of [body, body.buffer, shared, shared.buffer]) expect(verifyValidityProofSync(input, { structureOnly: true })).toEqual(want);
+  });
+
+  it('bytes that are not JSON: InputError naming the value', () => {
+    expect(() => verifyValidityProofSync(new TextEncoder().encode('{"value": '))).toThrow(/"value": the bytes are not JSON/);
+  });
+
   it('the state tree named in the fixtures is a V2 tree', () => {
     expect((fx.accounts[0]!.merkleContext as Record<string, unknown>).tree).toBe(V2_STATE_TREE);
   });
