@@ -9,6 +9,7 @@ import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
 import { arr, bad, cfg, commitmentOf } from './solana-params.js';
 import { transactionJson } from './transaction-json.js';
+import { JSON_PARSED_TRANSACTIONS } from './transaction-methods.js';
 import { DevnetRpcError, type ExecutedTransaction } from './types.js';
 
 /** Slots whose block the devnet can still answer (as the chain keeps block times). */
@@ -76,7 +77,8 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
   const c = typeof p[1] === 'string' ? { encoding: p[1] } : cfg(p[1], 'params[1]');
   const highest = chain.slotAt(blockCommitment(c));
   const encoding = String(c.encoding ?? 'json');
-  if (!['json', 'jsonParsed', 'base64', 'base58'].includes(encoding)) throw bad(`params[1].encoding must be json, jsonParsed, base58 or base64, got ${JSON.stringify(c.encoding)}`);
+  if (encoding === 'jsonParsed') throw bad(JSON_PARSED_TRANSACTIONS);
+  if (!['json', 'base64', 'base58'].includes(encoding)) throw bad(`params[1].encoding must be json, base58 or base64, got ${JSON.stringify(c.encoding)}`);
   const details = c.transactionDetails ?? 'full';
   if (details !== 'full' && details !== 'signatures' && details !== 'none') {
     throw bad(`params[1].transactionDetails must be full, signatures or none (the devnet does not serve "accounts"), got ${JSON.stringify(details)}`);
@@ -95,7 +97,7 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
   };
   if (details === 'full') {
     out.transactions = txs.map((tx) => {
-      const j = transactionJson(chain, tx, encoding === 'jsonParsed' ? 'json' : encoding);
+      const j = transactionJson(chain, tx, encoding);
       if (j.version === 0 && (maxVersion === undefined || maxVersion === null)) {
         throw new DevnetRpcError(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
       }

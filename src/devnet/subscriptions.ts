@@ -11,6 +11,7 @@ import type { Auth } from './auth.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { createChainWatches, UNWATCH_METHODS, WATCH_METHODS } from './chain-watches.js';
 import { jsonShape } from './json-shape.js';
+import { cfg, commitmentOf } from './solana-params.js';
 import { isRpcId, MAX_METHOD_NAME, rpcError, stringify } from './rpc-json.js';
 import { DevnetRpcError, type Commitment, type DevnetLimits } from './types.js';
 
@@ -87,8 +88,13 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
       case 'signatureSubscribe': {
         // checked on every slot until it lands: only a real signature is worth keeping
         if (typeof p[0] !== 'string' || !BASE58_SIGNATURE.test(p[0])) return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a base58 signature'));
-        const c = (p[1] ?? {}) as { commitment?: string };
-        const commitment: Commitment = c.commitment === 'processed' || c.commitment === 'confirmed' ? c.commitment : 'finalized';
+        let commitment: Commitment;
+        try {
+          commitment = commitmentOf(cfg(p[1], 'params[1]'), 'finalized');
+        } catch (e) {
+          if (e instanceof DevnetRpcError) return wsSend(ws, rpcError(id, e.rpcCode, e.message));
+          throw e;
+        }
         const sub: SigSub = { id: nextSub++, ws, signature: p[0], commitment };
         sigSubs.set(sub.id, sub);
         wsSend(ws, { jsonrpc: '2.0', id, result: sub.id });

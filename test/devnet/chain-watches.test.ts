@@ -89,6 +89,8 @@ describe('accountSubscribe', () => {
     expect(enc.error.message).toMatch(/params\[1\]\.encoding/);
     const c = await s.request('accountSubscribe', [payer.address, { commitment: 'soon' }]);
     expect(c.error.message).toMatch(/commitment/);
+    const sig = await s.request('signatureSubscribe', ['1'.repeat(64), { commitment: 'soon' }]);
+    expect(sig.error).toMatchObject({ code: -32602 });
     s.close();
   });
 });

@@ -153,6 +153,9 @@ describe('block methods', () => {
     await invalid('getBlock', [0, { commitment: 'processed' }], /commitment/);
     await invalid('getBlock', [-1], /params\[0\]/);
     await invalid('getBlock', [0, { transactionDetails: 'accounts' }], /params\[1\]\.transactionDetails/);
+    // refused rather than half-parsed: the real RPC parses every instruction of the known programs
+    await invalid('getBlock', [0, { encoding: 'jsonParsed' }], /params\[1\]\.encoding: jsonParsed transactions are not served/);
+    await invalid('getTransaction', ['1'.repeat(64), { encoding: 'jsonParsed' }], /params\[1\]\.encoding: jsonParsed transactions are not served/);
   });
 
   it('getBlocks, getBlocksWithLimit, getBlockTime, getFirstAvailableBlock', async () => {
