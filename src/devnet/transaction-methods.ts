@@ -9,7 +9,8 @@ import type { DevnetChain } from './devnet-chain.js';
 import { addressParam, arr, bad, cfg, commitmentOf, decodeOrThrow, RENT_EXEMPT_EPOCH, txBytesParam } from './solana-params.js';
 import { transactionJson } from './transaction-json.js';
 import { feeOf } from './transaction-fee.js';
-import { DevnetRpcError } from './types.js';
+import { DevnetRpcError, type ExecutedTransaction } from './types.js';
+import { parseSubmitted } from './parse-submitted.js';
 
 /** Why `jsonParsed` transactions are refused: the real RPC parses every instruction of the System,
  * SPL, ATA, Memo, ALT, stake and vote programs, and an answer parsing only some would differ from
@@ -133,6 +134,17 @@ export function getTransaction(chain: DevnetChain, params: unknown) {
   return out;
 }
 
+const MEMO_PROGRAMS = new Set(['MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr', 'Memo1UhkJRfHyvLMcVWo3WmHxxoNGt1AEeqpEr8LbQV']);
+
+/** The memos of a transaction as the real RPC lists them: "[byte length] text", joined by "; ". */
+export function memoOf(tx: ExecutedTransaction): string | null {
+  const { instructions } = parseSubmitted(tx.wire).parts;
+  const memos = instructions
+    .filter((ix) => MEMO_PROGRAMS.has(tx.accountKeys[ix.programIdIndex] ?? ''))
+    .map((ix) => `[${ix.data.length}] ${Buffer.from(ix.data).toString('utf8')}`);
+  return memos.length ? memos.join('; ') : null;
+}
+
 export function getSignaturesForAddress(chain: DevnetChain, params: unknown): unknown[] {
   const p = arr(params, 'getSignaturesForAddress', 1);
   const address = addressParam(p[0], 'params[0] (address)');
@@ -151,7 +163,7 @@ export function getSignaturesForAddress(chain: DevnetChain, params: unknown): un
     if (tx.signature === c.until) break;
     if (!tx.accountKeys.includes(address)) continue;
     const st = chain.status(tx.signature)!;
-    out.push({ signature: tx.signature, slot: tx.slot, err: tx.err, memo: null, blockTime: tx.blockTime, confirmationStatus: st.confirmationStatus });
+    out.push({ signature: tx.signature, slot: tx.slot, err: tx.err, memo: memoOf(tx), blockTime: tx.blockTime, confirmationStatus: st.confirmationStatus });
   }
   return out;
 }

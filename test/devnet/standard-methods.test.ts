@@ -142,6 +142,8 @@ describe('block methods', () => {
     const none = await result('getBlock', [tx.slot, { commitment: 'confirmed', transactionDetails: 'none' }]);
     expect(none.transactions).toBeUndefined();
     expect(none.signatures).toBeUndefined();
+    const [listed] = await result('getSignaturesForAddress', [payer.address, { limit: 1 }]);
+    expect(listed).toMatchObject({ signature: sig, memo: '[10] block test' });
     const prev = await result('getBlock', [tx.slot - 1, { commitment: 'confirmed', transactionDetails: 'none' }]);
     expect(block.previousBlockhash).toBe(prev.blockhash);
   });
