@@ -5,14 +5,16 @@
  * `getLatestCompressionSignatures`, `getCompressionSignaturesForTokenOwner` and
  * `getTransactionWithCompressionInfo`, each answering `{context: {slot}, value}` (the last one
  * `{compression_info, transaction}`), with cursors that are `null` at the end. Mounted beside them:
- * the indexer's other methods stateless.js calls (compression-queries.ts) and its V2 methods
- * (compression-v2-methods.ts).
+ * the indexer's other methods stateless.js calls (compression-queries.ts), its V2 methods
+ * (compression-v2-methods.ts) and its signature lists, the spec's two among them
+ * (compression-signatures.ts).
  */
 import bs58 from 'bs58';
 import { accountJson, confirmedTransactionJson, openedClosedJson, tokenAccountJson } from './compression-json.js';
 import { accountByHashOrAddress, accountProofJson, listParams, MAX_PAGE, NOT_FOUND, proofAccount, required } from './compression-params.js';
 import { addressProofJson, compressionQueries } from './compression-queries.js';
 import { unspentTokenAccounts, type AccountRecord, type CompressionStore } from './compression-store.js';
+import { compressionSignatureMethods } from './compression-signatures.js';
 import { compressionV2Methods } from './compression-v2-methods.js';
 import { newAddressIn, validityProofV1 } from './compression-validity.js';
 import { arr, b58, describe, invalid, paramsObject } from './das-params.js';
@@ -46,26 +48,6 @@ function tokenPage(
   return { context: { slot: chain.slot() }, value: { items: items.map(render), cursor: more ? items[items.length - 1].hashText : null } };
 }
 
-function signaturePage(chain: Chain, store: CompressionStore, p: Record<string, unknown>, filter: (t: { tokenOwners: Set<string> }) => boolean) {
-  const { limit, cursor } = listParams(p);
-  let list = store.transactions().filter(filter);
-  let end = list.length;
-  if (cursor !== undefined) {
-    const at = store.transaction(cursor);
-    if (!at) throw invalid('cursor', 'unknown cursor (pass the cursor of the previous page)');
-    end = list.findIndex((t) => t.order >= at.order);
-    if (end < 0) end = list.length;
-  }
-  // Newest first.
-  list = list.slice(0, end).reverse();
-  const items = list.slice(0, limit);
-  const more = list.length > limit;
-  return {
-    context: { slot: chain.slot() },
-    value: { items: items.map((t) => ({ blockTime: t.blockTime, signature: t.signature, slot: t.slot })), cursor: more ? items[items.length - 1].signature : null },
-  };
-}
-
 /** The nine methods, the indexer's others and its V2 ones over `store`, answering at `chain`'s slot. */
 export function compressionMethods(chain: Chain, store: CompressionStore): Record<string, RpcHandler> {
   const ctx = () => ({ slot: chain.slot() });
@@ -74,6 +56,7 @@ export function compressionMethods(chain: Chain, store: CompressionStore): Recor
   return {
     ...compressionQueries(chain, store),
     ...compressionV2Methods(chain, store, v2TokenPage),
+    ...compressionSignatureMethods(chain, store),
     getCompressedAccount(raw) {
       const acc = accountByHashOrAddress(store, paramsObject(raw, 'getCompressedAccount'));
       return { context: ctx(), value: acc ? accountJson(acc) : null };
@@ -93,12 +76,6 @@ export function compressionMethods(chain: Chain, store: CompressionStore): Recor
     getValidityProof: (raw) => validityProofV1(chain, store, raw),
     getCompressedTokenAccountsByOwner: (raw) => tokenPage(chain, store, paramsObject(raw, 'getCompressedTokenAccountsByOwner'), 'owner'),
     getCompressedTokenAccountsByDelegate: (raw) => tokenPage(chain, store, paramsObject(raw, 'getCompressedTokenAccountsByDelegate'), 'delegate'),
-    getLatestCompressionSignatures: (raw) => signaturePage(chain, store, paramsObject(raw, 'getLatestCompressionSignatures'), () => true),
-    getCompressionSignaturesForTokenOwner(raw) {
-      const p = paramsObject(raw, 'getCompressionSignaturesForTokenOwner');
-      const owner = bs58.encode(b58(p.owner, 'owner'));
-      return signaturePage(chain, store, p, (t) => t.tokenOwners.has(owner));
-    },
     getTransactionWithCompressionInfo(raw) {
       const p = paramsObject(raw, 'getTransactionWithCompressionInfo');
       const sig = p.signature;

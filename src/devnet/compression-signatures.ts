@@ -1,0 +1,206 @@
+/**
+ * The compression indexer's signature methods, as Photon answers them: `getCompressionSignaturesForAccount`
+ * ({hash}, every transaction that opened or closed that account, unpaged, not-found when none),
+ * `…ForAddress` ({address}), `…ForOwner` ({owner}: accounts whose owner it is — a token account's
+ * owner is the compressed-token program), `…ForTokenOwner` ({owner}: the token data's owner),
+ * `getLatestCompressionSignatures` (every compression transaction) and `getLatestNonVotingSignatures`
+ * (every transaction of the chain's ledger but votes, each with `error`: null, or the runtime error's
+ * text as Photon stores it).
+ *
+ * Lists are newest first in Photon's order — slot descending, then signature bytes descending — and
+ * take `cursor`/`limit` (1..1000). The cursor is Photon's: base58 of the last item's slot (u64 LE)
+ * followed by its 64 signature bytes, so a page after it is "slot lower, or same slot and signature
+ * lower", whether or not that transaction is known. A bare signature of a known transaction (the
+ * devnet's cursor before) is taken too. `getLatestNonVotingSignatures` answers `{items}` without a
+ * cursor, as Photon does; a caller builds the next one from the last item.
+ */
+import bs58 from 'bs58';
+import { base58TooLong } from '../base58-bound.js';
+import { listParams, notFound, required } from './compression-params.js';
+import type { AccountRecord, CompressionStore, CompressionTxRecord } from './compression-store.js';
+import { b58, compareBytes, describe, invalid, paramsObject } from './das-params.js';
+import type { Chain, ExecutedTransaction, RpcHandler } from './types.js';
+
+const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
+const CURSOR_BYTES = 8 + 64;
+
+interface Signed {
+  signature: string;
+  slot: number;
+  blockTime: number;
+}
+
+// Signature bytes decoded once per record: every page sorts by them.
+const sigBytes = new WeakMap<object, Uint8Array>();
+function bytesOf(t: Signed): Uint8Array {
+  let b = sigBytes.get(t);
+  if (!b) sigBytes.set(t, (b = bs58.decode(t.signature)));
+  return b;
+}
+
+/** Photon's order: slot descending, then signature bytes descending. */
+function newestFirst(a: Signed, b: Signed): number {
+  return b.slot - a.slot || compareBytes(bytesOf(b), bytesOf(a));
+}
+
+/** Photon's cursor after `t`: base58(slot u64 LE ‖ signature). */
+export function signatureCursor(t: { slot: number; signature: string }): string {
+  const out = new Uint8Array(CURSOR_BYTES);
+  new DataView(out.buffer).setBigUint64(0, BigInt(t.slot), true);
+  out.set(bs58.decode(t.signature), 8);
+  return bs58.encode(out);
+}
+
+/** The (slot, signature bytes) a cursor names; a bare signature must be a transaction the chain knows. */
+function cursorPoint(chain: Chain, cursor: string): { slot: number; sig: Uint8Array } {
+  if (cursor.length === 0 || base58TooLong(cursor, CURSOR_BYTES)) throw invalid('cursor', `expected ${CURSOR_BYTES} bytes of base58 (slot u64 LE, then the signature), got ${describe(cursor)}`);
+  let bytes: Uint8Array;
+  try {
+    bytes = bs58.decode(cursor);
+  } catch {
+    throw invalid('cursor', `not valid base58: ${describe(cursor)}`);
+  }
+  if (bytes.length === 64) {
+    const tx = chain.transaction(cursor);
+    if (!tx) throw invalid('cursor', 'unknown cursor (pass the cursor of the previous page)');
+    return { slot: tx.slot, sig: bytes };
+  }
+  if (bytes.length !== CURSOR_BYTES) throw invalid('cursor', `expected ${CURSOR_BYTES} bytes of base58 (slot u64 LE, then the signature), got ${bytes.length}`);
+  const slot = new DataView(bytes.buffer, bytes.byteOffset, 8).getBigUint64(0, true);
+  // Slots past 2^53 hold nothing on the devnet: every item is "before" them.
+  return { slot: slot > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(slot), sig: bytes.subarray(8) };
+}
+
+/** One newest-first page of `list` under `p`'s cursor and limit; `cursor` null when nothing follows. */
+function page<T extends Signed>(chain: Chain, list: readonly T[], p: Record<string, unknown>): { items: T[]; cursor: string | null } {
+  const { limit, cursor } = listParams(p);
+  let sorted = [...list].sort(newestFirst);
+  if (cursor !== undefined) {
+    const at = cursorPoint(chain, cursor);
+    sorted = sorted.filter((t) => t.slot < at.slot || (t.slot === at.slot && compareBytes(bytesOf(t), at.sig) < 0));
+  }
+  const items = sorted.slice(0, limit);
+  return { items, cursor: sorted.length > limit ? signatureCursor(items[items.length - 1]!) : null };
+}
+
+const signatureJson = (t: Signed) => ({ blockTime: t.blockTime, signature: t.signature, slot: t.slot });
+
+/** The compression transactions in which some account passing `touches` was opened or closed. */
+function touching(store: CompressionStore, touches: (a: AccountRecord) => boolean): CompressionTxRecord[] {
+  return store.transactions().filter((t) => t.opened.some(touches) || t.closed.some(touches));
+}
+
+const sameBytes = (a: Uint8Array | null, b: Uint8Array) => a !== null && compareBytes(a, b) === 0;
+
+// The runtime's Display text for its errors (what Photon stores: `err.to_string()`), for the common ones.
+const TX_TEXT: Record<string, string> = {
+  AccountInUse: 'Account in use',
+  AccountLoadedTwice: 'Account loaded twice',
+  AccountNotFound: 'Attempt to debit an account but found no record of a prior credit.',
+  ProgramAccountNotFound: 'Attempt to load a program that does not exist',
+  InsufficientFundsForFee: 'Insufficient funds for fee',
+  InvalidAccountForFee: 'This account may not be used to pay transaction fees',
+  AlreadyProcessed: 'This transaction has already been processed',
+  BlockhashNotFound: 'Blockhash not found',
+  CallChainTooDeep: 'Loader call chain is too deep',
+  MissingSignatureForFee: 'Transaction requires a fee but has no signature present',
+  InvalidAccountIndex: 'Transaction contains an invalid account reference',
+  SignatureFailure: 'Transaction did not pass signature verification',
+  InvalidProgramForExecution: 'This program may not be used for executing instructions',
+  SanitizeFailure: 'Transaction failed to sanitize accounts offsets correctly',
+};
+const IX_TEXT: Record<string, string> = {
+  GenericError: 'generic instruction error',
+  InvalidArgument: 'invalid program argument',
+  InvalidInstructionData: 'invalid instruction data',
+  InvalidAccountData: 'invalid account data for instruction',
+  AccountDataTooSmall: 'account data too small for instruction',
+  InsufficientFunds: 'insufficient funds for instruction',
+  IncorrectProgramId: 'incorrect program id for instruction',
+  MissingRequiredSignature: 'missing required signature for instruction',
+  AccountAlreadyInitialized: 'instruction requires an uninitialized account',
+  UninitializedAccount: 'instruction requires an initialized account',
+  UnbalancedInstruction: 'sum of account balances before and after instruction do not match',
+  ExternalAccountLamportSpend: 'instruction spent from the balance of an account it does not own',
+  ReadonlyLamportChange: 'instruction changed the balance of a read-only account',
+  NotEnoughAccountKeys: 'insufficient account keys for instruction',
+  ComputationalBudgetExceeded: 'Computational budget exceeded',
+  ProgramFailedToComplete: 'Program failed to complete',
+  InvalidAccountOwner: 'Invalid account owner',
+  ArithmeticOverflow: 'Program arithmetic overflowed',
+  IllegalOwner: 'Provided owner is not allowed',
+  MissingAccount: 'An account required by the instruction is missing',
+  InvalidSeeds: 'Provided seeds do not result in a valid address',
+  PrivilegeEscalation: 'Cross-program invocation with unauthorized signer or writable account',
+};
+
+function instructionText(e: unknown): string {
+  if (typeof e === 'string') return IX_TEXT[e] ?? e;
+  const o = e as Record<string, unknown> | null;
+  if (o && typeof o.Custom === 'number') return `custom program error: 0x${o.Custom.toString(16)}`;
+  if (o && typeof o.BorshIoError === 'string') return `Failed to serialize or deserialize account data: ${o.BorshIoError}`;
+  return JSON.stringify(e);
+}
+
+/**
+ * A transaction's `err` (the RPC's JSON) as the text Photon gives in `error`: the runtime's Display
+ * message where the devnet knows it, the variant name (or the JSON) otherwise; null on success.
+ */
+export function transactionErrorText(err: unknown): string | null {
+  if (err === null || err === undefined) return null;
+  if (typeof err === 'string') return TX_TEXT[err] ?? err;
+  const o = err as Record<string, unknown>;
+  if (Array.isArray(o.InstructionError)) {
+    const [index, inner] = o.InstructionError as [number, unknown];
+    return `Error processing Instruction ${index}: ${instructionText(inner)}`;
+  }
+  const rent = o.InsufficientFundsForRent as { account_index?: number } | undefined;
+  if (rent) return `Transaction results in an account (${rent.account_index}) with insufficient funds for rent`;
+  if (typeof o.DuplicateInstruction === 'number') return `Transaction contains a duplicate instruction (${o.DuplicateInstruction}) that is not allowed`;
+  return JSON.stringify(err);
+}
+
+const isVote = (t: ExecutedTransaction) => t.accountKeys.includes(VOTE_PROGRAM);
+
+/** The six signature methods over `store` and `chain`'s ledger, answering at `chain`'s slot. */
+export function compressionSignatureMethods(chain: Chain, store: CompressionStore): Record<string, RpcHandler> {
+  const ctx = () => ({ slot: chain.slot() });
+  const paged = (list: readonly CompressionTxRecord[], p: Record<string, unknown>) => {
+    const r = page(chain, list, p);
+    return { context: ctx(), value: { items: r.items.map(signatureJson), cursor: r.cursor } };
+  };
+  return {
+    getCompressionSignaturesForAccount(raw) {
+      const p = paramsObject(raw, 'getCompressionSignaturesForAccount');
+      const hash = bs58.encode(b58(required(p, 'hash'), 'hash'));
+      const list = touching(store, (a) => a.hashText === hash).sort(newestFirst);
+      // Photon: an account is opened once and closed at most once; none at all is "not found".
+      if (list.length === 0) throw notFound(`no compression transaction touched the account with hash ${hash}`);
+      return { context: ctx(), value: { items: list.map(signatureJson) } };
+    },
+    getCompressionSignaturesForAddress(raw) {
+      const p = paramsObject(raw, 'getCompressionSignaturesForAddress');
+      const address = b58(required(p, 'address'), 'address');
+      return paged(touching(store, (a) => sameBytes(a.address, address)), p);
+    },
+    getCompressionSignaturesForOwner(raw) {
+      const p = paramsObject(raw, 'getCompressionSignaturesForOwner');
+      const owner = b58(required(p, 'owner'), 'owner');
+      return paged(touching(store, (a) => sameBytes(a.owner, owner)), p);
+    },
+    getCompressionSignaturesForTokenOwner(raw) {
+      const p = paramsObject(raw, 'getCompressionSignaturesForTokenOwner');
+      const owner = bs58.encode(b58(required(p, 'owner'), 'owner'));
+      return paged(store.transactions().filter((t) => t.tokenOwners.has(owner)), p);
+    },
+    getLatestCompressionSignatures: (raw) => paged(store.transactions(), paramsObject(raw, 'getLatestCompressionSignatures')),
+    getLatestNonVotingSignatures(raw) {
+      const p = paramsObject(raw, 'getLatestNonVotingSignatures');
+      const r = page(chain, chain.ledger().filter((t) => !isVote(t)), p);
+      return {
+        context: ctx(),
+        value: { items: r.items.map((t) => ({ signature: t.signature, slot: t.slot, blockTime: t.blockTime, error: transactionErrorText(t.err) })) },
+      };
+    },
+  };
+}
