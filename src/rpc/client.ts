@@ -10,6 +10,7 @@ import * as compression from './compression.js';
 import { createCompressionPaginators, type CompressionPaginators } from './compression-paginate.js';
 import type * as C from './compression-types.js';
 import * as zk from './compression-v2.js';
+import * as sigs from './compression-signatures.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
 import { createJsonRpc, type CallOptions } from './jsonrpc.js';
@@ -96,6 +97,11 @@ export interface CairnClient {
   getCompressedMintTokenHolders: Fn<zk.MintTokenHoldersParams, T.WithContext<T.CursorPage<C.OwnerBalance>>>;
   getIndexerHealth(opts?: CallOptions): Promise<string>;
   getIndexerSlot(opts?: CallOptions): Promise<number>;
+  // the indexer's signature lists beyond the spec's two (compression-signatures.ts)
+  getCompressionSignaturesForAccount: Fn<{ hash: string }, T.WithContext<{ items: T.CompressionSignature[] }>>;
+  getCompressionSignaturesForAddress: Fn<compression.CursorParams & { address: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
+  getCompressionSignaturesForOwner: Fn<compression.CursorParams & { owner: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
+  getLatestNonVotingSignatures(params?: compression.CursorParams, opts?: CallOptions): Promise<T.WithContext<{ items: (T.CompressionSignature & { error: string | null })[] }>>;
   // REST
   getWalletTransfers: Fn<wallet.GetWalletTransfersParams, T.TransferPage>;
   /** @deprecated the asset queries replace it */
@@ -257,6 +263,10 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getCompressedMintTokenHolders: async (p, o) => zk.getCompressedMintTokenHolders(ctx, p, at(o)),
     getIndexerHealth: async (o) => zk.getIndexerHealth(ctx, at(o)),
     getIndexerSlot: async (o) => zk.getIndexerSlot(ctx, at(o)),
+    getCompressionSignaturesForAccount: async (p, o) => sigs.getCompressionSignaturesForAccount(ctx, p, at(o)),
+    getCompressionSignaturesForAddress: async (p, o) => sigs.getCompressionSignaturesForAddress(ctx, p, at(o)),
+    getCompressionSignaturesForOwner: async (p, o) => sigs.getCompressionSignaturesForOwner(ctx, p, at(o)),
+    getLatestNonVotingSignatures: async (p, o) => sigs.getLatestNonVotingSignatures(ctx, p, at(o)),
     getWalletTransfers: async (p, o) => wallet.getWalletTransfers(ctx, p, at(o)),
     getTokenMetadata: async (p, o) => tokenMetadata.getTokenMetadata(ctx, p, at(o)),
     setWebhookActive: async (p, o) => webhooks.setWebhookActive(ctx, p, at(o)),

@@ -4,6 +4,7 @@
  * answer that passes here passes there too.
  */
 import type * as C from './compression-types.js';
+import type * as T from './types.js';
 import { compressedTokenData, withContext } from './shapes.js';
 import * as S from './shapes.js';
 import { v, type Validator } from './validate.js';
@@ -80,3 +81,10 @@ export const tokenBalancePage = withContext(S.cursorPage(tokenBalance));
 export const ownerBalancePage = withContext(S.cursorPage(v.object({ owner: str, balance: u64 }) as unknown as Validator<C.OwnerBalance>));
 export const balance = withContext(u64);
 export const tokenAccountBalance = withContext(v.object({ amount: u64 }) as unknown as Validator<{ amount: number | bigint }>);
+
+// The signature lists (compression-signatures.ts): unpaged `{items}`, paged `{items, cursor}`, and the
+// non-vote list whose items carry `error` (null, or left out by servers that skip a null).
+export const signatureList = withContext(v.object({ items: v.array(S.compressionSignature) }) as unknown as Validator<{ items: T.CompressionSignature[] }>);
+export const signaturePage = withContext(S.cursorPage(S.compressionSignature));
+const signatureWithError = v.object({ signature: str, slot: u64, blockTime: v.int }, { error: nstr }) as unknown as Validator<T.CompressionSignature & { error?: string | null }>;
+export const signatureWithErrorList = withContext(v.object({ items: v.array(signatureWithError) }) as unknown as Validator<{ items: (T.CompressionSignature & { error?: string | null })[] }>);
