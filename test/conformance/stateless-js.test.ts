@@ -1,6 +1,7 @@
 // The real @lightprotocol/stateless.js 0.23 against the devnet, in its default (V2) mode and in V1
 // mode: every compression method and helper it offers for the spec's operations, each answer
-// passing stateless.js's own superstruct schemas (a wrong shape throws inside the library).
+// passing stateless.js's own superstruct schemas (a wrong shape throws inside the library), the
+// signature lists and the getSignaturesFor{Address,Owner}Interface helpers over them included.
 // stateless.js 0.23 is built with version "V2"; its `featureFlags.version` is read on every call,
 // so V1 mode is that field set to 'V1' (LIGHT_PROTOCOL_VERSION only matters when built from source).
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +10,7 @@ import { PublicKey } from '@solana/web3.js';
 import { bn, createRpc, featureFlags, type Rpc } from '@lightprotocol/stateless.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, STATE_TREE_V1, STATE_TREE_V2 } from '../../src/devnet/compression-store.js';
+import { signatureCursor } from '../../src/rpc/compression-signatures.js';
 import { newAddress } from '../support/devnet.js';
 
 let devnet: Devnet;
@@ -136,6 +138,40 @@ async function exercise(w: World, stateTree: string, addressTree: string): Promi
   const transfer = forOwner.items[0].signature;
   const spent = await rpc.getTransactionWithCompressionInfo(transfer);
   expect(spent!.compressionInfo.closedAccounts.length).toBeGreaterThan(0);
+
+  // the other signature lists: by account hash (unpaged), by address, by account owner, and the
+  // latest non-vote ones, each item with error; pages by Photon's cursor
+  const forAccount = await rpc.getCompressionSignaturesForAccount(hash);
+  expect(forAccount).toHaveLength(1);
+  const forAddress = await rpc.getCompressionSignaturesForAddress(key(w.account.address));
+  expect(forAddress.items.map((s) => s.signature)).toEqual(forAccount.map((s) => s.signature));
+  expect(forAddress.cursor).toBeNull();
+  const o1 = await rpc.getCompressionSignaturesForOwner(owner, { limit: bn(1) });
+  expect(o1.items).toHaveLength(1);
+  expect(o1.cursor).not.toBeNull();
+  const o2 = await rpc.getCompressionSignaturesForOwner(owner, { limit: bn(1), cursor: o1.cursor! });
+  expect(o2.items[0].signature).toBe(forAccount[0].signature);
+  expect(o2.cursor).toBeNull();
+  const l1 = await rpc.getLatestCompressionSignatures(undefined, 2);
+  const l2 = await rpc.getLatestCompressionSignatures(l1.value.cursor!, 2);
+  expect(l2.value.items[0].slot).toBeLessThanOrEqual(l1.value.items[1].slot);
+  expect(l2.value.items.map((s) => s.signature)).not.toContain(l1.value.items[1].signature);
+  const nv = await rpc.getLatestNonVotingSignatures(3);
+  expect(nv.value.items).toHaveLength(3);
+  for (const s of nv.value.items) expect(s.error).toBeNull();
+  const nv2 = await rpc.getLatestNonVotingSignatures(3, signatureCursor(nv.value.items[2]));
+  expect(nv2.value.items[0].slot).toBeLessThanOrEqual(nv.value.items[2].slot);
+  expect(nv2.value.items.map((s) => s.signature)).not.toContain(nv.value.items[2].signature);
+  // the helpers that merge the chain's getSignaturesForAddress with the indexer's lists (V2 only)
+  if (featureFlags.isV2()) {
+    const byAddress = await rpc.getSignaturesForAddressInterface(key(w.account.address));
+    expect(byAddress.compressed.map((s) => s.signature)).toEqual(forAccount.map((s) => s.signature));
+    expect(byAddress.signatures.find((s) => s.signature === forAccount[0].signature)?.sources).toContain('compressed');
+    const byOwner = await rpc.getSignaturesForOwnerInterface(owner);
+    expect(byOwner.compressed.map((s) => s.signature)).toEqual([o1.items[0].signature, o2.items[0].signature]);
+  } else {
+    await expect(rpc.getSignaturesForOwnerInterface(owner)).rejects.toThrow();
+  }
 
   // the indexer itself
   expect(await rpc.getIndexerHealth()).toBe('ok');
