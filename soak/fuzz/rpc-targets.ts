@@ -34,6 +34,28 @@ const proof = bubblegum.getAssetProof;
 const ctx = (value: unknown) => ({ context: { slot: 7 }, value });
 const tokenAccounts = photon('-bob-accounts.json');
 const signatures = photon('-bob-token-signatures.json');
+// V2 shapes (compression-shapes.ts): a tree, an account, its proof and token account as the indexer writes them.
+const tree = { treeType: 3, tree: ADDR, queue: ADDR, cpiContext: null, nextTreeContext: null };
+const accountV2 = { hash: ADDR, address: null, data: { discriminator: 2, data: 'AQ==', dataHash: ADDR }, owner: ADDR, lamports: 5, leafIndex: 1, seq: null, slotCreated: 3, merkleContext: tree, proveByIndex: false };
+const tokenAccountV2 = { account: accountV2, tokenData: tokenAccounts.value.items[0].tokenData };
+const proofV2 = { hash: ADDR, leafIndex: 1, proof: [ADDR, ADDR], root: ADDR, rootSeq: 3, proveByIndex: false, treeContext: tree };
+const point = (n: number) => Array.from({ length: n }, (_, i) => i);
+const validityV2 = {
+  compressedProof: { a: point(32), b: point(64), c: point(32) },
+  accounts: [{ hash: ADDR, root: ADDR, rootIndex: { rootIndex: 1, proveByIndex: false }, leafIndex: 1, merkleContext: tree }],
+  addresses: [{ address: ADDR, root: ADDR, rootIndex: 2, merkleContext: { ...tree, treeType: 4 } }],
+};
+const txInfoV2 = {
+  compressionInfo: {
+    closedAccounts: [{ account: { account: accountV2, nullifier: ADDR, txHash: ADDR }, optionalTokenData: null }],
+    openedAccounts: [{ account: accountV2, optionalTokenData: tokenAccounts.value.items[0].tokenData }],
+  },
+  transaction: { slot: 5 },
+};
+const withError = signatures.map((x: object, i: number) => ({ ...x, error: i % 2 ? 'Error processing Instruction 0: custom program error: 0x1' : null }));
+// Standard methods (solana.ts): an account, a keyed account, a token amount.
+const account = { lamports: 5, owner: ADDR, executable: false, rentEpoch: 0, space: 0, data: ['', 'base64'] };
+const tokenAmount = { amount: '1500', decimals: 3, uiAmount: 1.5, uiAmountString: '1.5' };
 const fee = { priorityFeeEstimate: 1000, priorityFeeLevels: { min: 0, low: 10, medium: 100, high: 1000, veryHigh: 10_000, unsafeMax: 100_000 } };
 
 /** How to call each client method (valid params) and a valid result for it. */
@@ -87,6 +109,59 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   getAccountInfo: { call: (c) => c.getAccountInfo(ADDR), result: ctx({ lamports: 5, owner: ADDR, executable: false, rentEpoch: 0, space: 0, data: ['', 'base64'] }) },
   requestAirdrop: { call: (c) => c.requestAirdrop(ADDR, 5), result: SIG },
   callRaw: { call: (c) => c.callRaw('getSlot', []), result: 1 },
+  // the compression indexer's V2 methods and its others (compression-v2.ts)
+  getCompressedAccountV2: { call: (c) => c.getCompressedAccountV2({ hash: ADDR }), result: ctx(accountV2) },
+  getCompressedAccountProofV2: { call: (c) => c.getCompressedAccountProofV2({ hash: ADDR }), result: ctx(proofV2) },
+  getMultipleCompressedAccounts: { call: (c) => c.getMultipleCompressedAccounts({ hashes: [ADDR, ADDR] }), result: ctx({ items: [tokenAccounts.value.items[0].account, null] }) },
+  getMultipleCompressedAccountsV2: { call: (c) => c.getMultipleCompressedAccountsV2({ addresses: [ADDR, ADDR] }), result: ctx({ items: [accountV2, null] }) },
+  getMultipleCompressedAccountProofs: { call: (c) => c.getMultipleCompressedAccountProofs([ADDR]), result: ctx([photon('-bob-proofs.json').value[0]]) },
+  getMultipleCompressedAccountProofsV2: { call: (c) => c.getMultipleCompressedAccountProofsV2([ADDR]), result: ctx([proofV2]) },
+  getCompressedAccountsByOwner: {
+    call: (c) => c.getCompressedAccountsByOwner({ owner: ADDR, filters: [{ memcmp: { offset: 0, bytes: ADDR } }], dataSlice: { offset: 0, length: 4 } }),
+    result: ctx({ items: [tokenAccounts.value.items[0].account], cursor: null }),
+  },
+  getCompressedAccountsByOwnerV2: { call: (c) => c.getCompressedAccountsByOwnerV2({ owner: ADDR, limit: 5 }), result: ctx({ items: [accountV2], cursor: ADDR }) },
+  getCompressedTokenAccountsByOwnerV2: { call: (c) => c.getCompressedTokenAccountsByOwnerV2({ owner: ADDR, mint: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
+  getCompressedTokenAccountsByDelegateV2: { call: (c) => c.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
+  getTransactionWithCompressionInfoV2: { call: (c) => c.getTransactionWithCompressionInfoV2({ signature: SIG }), result: txInfoV2 },
+  getValidityProofV2: { call: (c) => c.getValidityProofV2({ hashes: [ADDR], newAddressesWithTrees: [{ address: ADDR, tree: ADDR }] }), result: ctx(validityV2) },
+  getMultipleNewAddressProofsV2: { call: (c) => c.getMultipleNewAddressProofsV2([{ address: ADDR, tree: ADDR }]), result: vector('photon/mock_tests__get_multiple_new_address_proofs_interop.json') },
+  getCompressedBalance: { call: (c) => c.getCompressedBalance({ address: ADDR }), result: ctx(5) },
+  getCompressedBalanceByOwner: { call: (c) => c.getCompressedBalanceByOwner({ owner: ADDR }), result: ctx(2n ** 63n) },
+  getCompressedTokenAccountBalance: { call: (c) => c.getCompressedTokenAccountBalance({ hash: ADDR }), result: ctx({ amount: 5 }) },
+  getCompressedTokenBalancesByOwner: { call: (c) => c.getCompressedTokenBalancesByOwner({ owner: ADDR }), result: ctx({ tokenBalances: [{ mint: ADDR, balance: 5 }], cursor: null }) },
+  getCompressedTokenBalancesByOwnerV2: { call: (c) => c.getCompressedTokenBalancesByOwnerV2({ owner: ADDR, mint: ADDR }), result: ctx({ items: [{ mint: ADDR, balance: 5 }], cursor: null }) },
+  getCompressedMintTokenHolders: { call: (c) => c.getCompressedMintTokenHolders({ mint: ADDR }), result: ctx({ items: [{ owner: ADDR, balance: 5 }], cursor: null }) },
+  getIndexerHealth: { call: (c) => c.getIndexerHealth(), result: 'ok' },
+  getIndexerSlot: { call: (c) => c.getIndexerSlot(), result: 42 },
+  // the indexer's signature lists (compression-signatures.ts)
+  getCompressionSignaturesForAccount: { call: (c) => c.getCompressionSignaturesForAccount({ hash: ADDR }), result: ctx({ items: signatures.slice(0, 2) }) },
+  getCompressionSignaturesForAddress: { call: (c) => c.getCompressionSignaturesForAddress({ address: ADDR, limit: 3 }), result: ctx({ items: signatures, cursor: 'x' }) },
+  getCompressionSignaturesForOwner: { call: (c) => c.getCompressionSignaturesForOwner({ owner: ADDR }), result: ctx({ items: signatures, cursor: null }) },
+  getLatestNonVotingSignatures: { call: (c) => c.getLatestNonVotingSignatures({ limit: 2 }), result: ctx({ items: withError }) },
+  // the standard account, token, block and cluster methods (solana.ts)
+  getMultipleAccounts: { call: (c) => c.getMultipleAccounts([ADDR, ADDR]), result: ctx([account, null]) },
+  getProgramAccounts: { call: (c) => c.getProgramAccounts(ADDR, { filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: ADDR } }] }), result: [{ pubkey: ADDR, account }] },
+  getTokenAccountBalance: { call: (c) => c.getTokenAccountBalance(ADDR), result: ctx(tokenAmount) },
+  getTokenSupply: { call: (c) => c.getTokenSupply(ADDR, { commitment: 'confirmed' }), result: ctx(tokenAmount) },
+  getTokenLargestAccounts: { call: (c) => c.getTokenLargestAccounts(ADDR), result: ctx([{ address: ADDR, ...tokenAmount }]) },
+  getTokenAccountsByOwner: { call: (c) => c.getTokenAccountsByOwner(ADDR, { mint: ADDR }), result: ctx([{ pubkey: ADDR, account }]) },
+  getTokenAccountsByDelegate: { call: (c) => c.getTokenAccountsByDelegate(ADDR, { programId: ADDR }, { encoding: 'base58' }), result: ctx([{ pubkey: ADDR, account }]) },
+  getMinimumBalanceForRentExemption: { call: (c) => c.getMinimumBalanceForRentExemption(165), result: 2_039_280 },
+  getFeeForMessage: { call: (c) => c.getFeeForMessage(Buffer.from('AQ==', 'base64').toString('base64')), result: ctx(5000) },
+  getBlock: { call: (c) => c.getBlock(5, { transactionDetails: 'signatures' }), result: { blockhash: ADDR, previousBlockhash: ADDR, parentSlot: 4, blockHeight: 5, blockTime: 7, signatures: [SIG] } },
+  getBlockTime: { call: (c) => c.getBlockTime(5), result: 1_700_000_000 },
+  getBlocks: { call: (c) => c.getBlocks(1, 5), result: [1, 2, 5] },
+  getBlocksWithLimit: { call: (c) => c.getBlocksWithLimit(1, 3), result: [1, 2, 5] },
+  getFirstAvailableBlock: { call: (c) => c.getFirstAvailableBlock(), result: 0 },
+  getEpochSchedule: { call: (c) => c.getEpochSchedule(), result: { slotsPerEpoch: 432_000, leaderScheduleSlotOffset: 432_000, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 } },
+  getEpochInfo: { call: (c) => c.getEpochInfo(), result: { absoluteSlot: 9, blockHeight: 8, epoch: 0, slotIndex: 9, slotsInEpoch: 432_000, transactionCount: 3 } },
+  getIdentity: { call: (c) => c.getIdentity(), result: { identity: ADDR } },
+  getSlotLeader: { call: (c) => c.getSlotLeader(), result: ADDR },
+  getClusterNodes: { call: (c) => c.getClusterNodes(), result: [{ pubkey: ADDR, gossip: '127.0.0.1:8001', tpu: null, rpc: '127.0.0.1:8899', version: '2.2.0' }] },
+  getTransactionCount: { call: (c) => c.getTransactionCount(), result: 12 },
+  getVoteAccounts: { call: (c) => c.getVoteAccounts(), result: { current: [{ votePubkey: ADDR }], delinquent: [] } },
+  getInflationReward: { call: (c) => c.getInflationReward([ADDR, ADDR], { epoch: 1 }), result: [{ epoch: 1, effectiveSlot: 5, amount: 10, postBalance: 20, commission: null }, null] },
 };
 
 /** Every paged method's iterator, read to the end (or to `MAX_ITEMS`), with a valid page for it. */
@@ -102,6 +177,17 @@ const PAGERS: Record<string, { call: (c: CairnClient) => AsyncIterable<unknown>;
   getLatestCompressionSignatures: { call: (c) => c.paginate.getLatestCompressionSignatures({}), result: ctx({ items: signatures, cursor: 'next' }) },
   getCompressionSignaturesForTokenOwner: { call: (c) => c.paginate.getCompressionSignaturesForTokenOwner({ owner: ADDR }), result: ctx({ items: signatures, cursor: null }) },
   getWalletTransfers: { call: (c) => c.paginate.getWalletTransfers({ wallet: ADDR }), result: METHODS.getWalletTransfers!.result },
+  getCompressedAccountsByOwner: { call: (c) => c.paginate.getCompressedAccountsByOwner({ owner: ADDR }), result: ctx({ items: [tokenAccounts.value.items[0].account], cursor: 'next' }) },
+  getCompressedAccountsByOwnerV2: { call: (c) => c.paginate.getCompressedAccountsByOwnerV2({ owner: ADDR }), result: ctx({ items: [accountV2], cursor: null }) },
+  getCompressedTokenAccountsByOwnerV2: { call: (c) => c.paginate.getCompressedTokenAccountsByOwnerV2({ owner: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: 'next' }) },
+  getCompressedTokenAccountsByDelegateV2: { call: (c) => c.paginate.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
+  getCompressedTokenBalancesByOwner: { call: (c) => c.paginate.getCompressedTokenBalancesByOwner({ owner: ADDR }), result: METHODS.getCompressedTokenBalancesByOwner!.result },
+  getCompressedTokenBalancesByOwnerV2: { call: (c) => c.paginate.getCompressedTokenBalancesByOwnerV2({ owner: ADDR }), result: ctx({ items: [{ mint: ADDR, balance: 5 }], cursor: 'next' }) },
+  getCompressedMintTokenHolders: { call: (c) => c.paginate.getCompressedMintTokenHolders({ mint: ADDR }), result: METHODS.getCompressedMintTokenHolders!.result },
+  getCompressionSignaturesForAddress: { call: (c) => c.paginate.getCompressionSignaturesForAddress({ address: ADDR }), result: ctx({ items: signatures, cursor: 'next' }) },
+  getCompressionSignaturesForOwner: { call: (c) => c.paginate.getCompressionSignaturesForOwner({ owner: ADDR, limit: 2 }), result: ctx({ items: signatures, cursor: null }) },
+  // its pages carry no cursor: the iterator builds one from the last item, so a full page repeated must end it
+  getLatestNonVotingSignatures: { call: (c) => c.paginate.getLatestNonVotingSignatures({ limit: withError.length }), result: ctx({ items: withError }) },
 };
 
 // ------------------------------------------------------------------ properties of a validator
