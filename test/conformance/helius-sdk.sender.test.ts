@@ -1,0 +1,92 @@
+/**
+ * helius-sdk 3.2's `tx.sendTransactionWithSender` against the devnet, as a user calls it: no tip
+ * amount (the SDK picks it: the tip-floor feed, refused here, else the tier's minimum), dual routing
+ * through the global https host and swqos-only through a regional http host, 20 sends out of 20 each,
+ * at the devnet's default 400 ms slots and at 100 ms slots. The SDK builds (simulation for compute
+ * units, getPriorityFeeEstimate, a tip to one of its ten tip accounts), posts to `/fast` and polls
+ * getSignatureStatuses and getBlockHeight until confirmed; each landed transaction is checked on
+ * the devnet's ledger (no error, the tip paid exactly).
+ */
+import { heliusOnDevnet, type HeliusOnDevnet } from '../support/helius-sdk.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AccountRole, address, generateKeyPairSigner, type AccountSignerMeta, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
+import { MIN_TIP_LAMPORTS_MAX, MIN_TIP_LAMPORTS_SWQOS, SENDER_TIP_ACCOUNTS } from 'helius-sdk/transactions/types';
+
+const SYSTEM = address('11111111111111111111111111111111');
+const TIP_FLOOR_URL = 'https://bundles.jito.wtf/api/v1/bundles/tip_floor';
+const RUNS = 20;
+
+const u64 = (v: bigint) => {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, v, true);
+  return b;
+};
+/** A System transfer built by hand (@solana-program/system is the SDK's dependency, not ours). */
+const transfer = (from: KeyPairSigner, to: Address, amount: bigint): Instruction => {
+  const payer: AccountSignerMeta = { address: from.address, role: AccountRole.WRITABLE_SIGNER, signer: from };
+  return { programAddress: SYSTEM, accounts: [payer, { address: to, role: AccountRole.WRITABLE }], data: Uint8Array.from([2, 0, 0, 0, ...u64(amount)]) };
+};
+
+/** Which tip account a landed transaction paid, and how much (its balance change). */
+function tipPaid(h: HeliusOnDevnet, signature: string): { account: string; lamports: number } {
+  const tx = h.devnet.control.ledger().find((t) => t.signature === signature);
+  expect(tx, `${signature} is on the ledger`).toBeDefined();
+  expect(tx!.err).toBeNull();
+  const i = tx!.accountKeys.findIndex((k) => (SENDER_TIP_ACCOUNTS as readonly string[]).includes(k));
+  expect(i, 'a tip account is in the transaction').toBeGreaterThan(0);
+  expect(tx!.computeUnitPrice, 'a compute-unit price instruction is present').toBeGreaterThanOrEqual(0);
+  return { account: tx!.accountKeys[i]!, lamports: tx!.postBalances[i]! - tx!.preBalances[i]! };
+}
+
+for (const slotMs of [undefined, 100] as const) {
+  describe(`sendTransactionWithSender, ${slotMs ?? 'default (400)'} ms slots`, () => {
+    let h: HeliusOnDevnet;
+    let payer: KeyPairSigner;
+
+    beforeAll(async () => {
+      h = await heliusOnDevnet(slotMs === undefined ? {} : { slotMs });
+      payer = await generateKeyPairSigner();
+      await h.devnet.control.airdrop(payer.address, 100n * 10n ** 9n);
+    });
+    afterAll(async () => {
+      await h?.stop();
+    });
+
+    for (const mode of [
+      { name: 'dual routing (Default region, https)', swqosOnly: false, region: 'Default', host: 'https://sender.helius-rpc.com/fast', minTip: MIN_TIP_LAMPORTS_MAX },
+      { name: 'swqos-only (US_EAST region, http)', swqosOnly: true, region: 'US_EAST', host: 'http://ewr-sender.helius-rpc.com/fast?swqos_only=true', minTip: MIN_TIP_LAMPORTS_SWQOS },
+    ] as const) {
+      it(`${mode.name}: ${RUNS} of ${RUNS} land and confirm with the minimum tip`, async () => {
+        // a lazy namespace: never `await h.helius.tx` (the proxy answers `then` as a method)
+        const tx = h.helius.tx;
+        const landed: string[] = [];
+        const failures: string[] = [];
+        const refusedBefore = h.redirect.refused.length;
+        const fastBefore = h.redirect.redirected.filter((r) => r.url === mode.host).length;
+        for (let i = 0; i < RUNS; i++) {
+          const to = (await generateKeyPairSigner()).address;
+          try {
+            const sig = await tx.sendTransactionWithSender({
+              signers: [payer],
+              instructions: [transfer(payer, to, 1_000_000n + BigInt(i))],
+              region: mode.region,
+              swqosOnly: mode.swqosOnly,
+              // the SDK's default is a 2 s poll; a user in a hurry shortens it, and 20 sends stay short
+              pollIntervalMs: 200,
+              pollTimeoutMs: 30_000,
+            });
+            landed.push(sig);
+          } catch (e) {
+            failures.push(`#${i}: ${(e as Error).message}`);
+          }
+        }
+        expect(failures).toEqual([]);
+        expect(landed).toHaveLength(RUNS);
+        for (const sig of landed) expect(tipPaid(h, sig).lamports).toBe(Number(mode.minTip));
+        // every send went to the SDK's own sender host, redirected; the only refusal is the tip-floor feed
+        expect(h.redirect.redirected.filter((r) => r.url === mode.host).length - fastBefore).toBe(RUNS);
+        expect(new Set(h.redirect.refused.slice(refusedBefore))).toEqual(new Set([TIP_FLOOR_URL]));
+      });
+    }
+  });
+}
