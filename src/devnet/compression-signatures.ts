@@ -74,13 +74,41 @@ function cursorPoint(chain: Chain, cursor: string): { slot: number; sig: Uint8Ar
 /** One newest-first page of `list` under `p`'s cursor and limit; `cursor` null when nothing follows. */
 function page<T extends Signed>(chain: Chain, list: readonly T[], p: Record<string, unknown>): { items: T[]; cursor: string | null } {
   const { limit, cursor } = listParams(p);
-  let sorted = [...list].sort(newestFirst);
-  if (cursor !== undefined) {
-    const at = cursorPoint(chain, cursor);
-    sorted = sorted.filter((t) => t.slot < at.slot || (t.slot === at.slot && compareBytes(bytesOf(t), at.sig) < 0));
+  const at = cursor === undefined ? undefined : cursorPoint(chain, cursor);
+  const after = (t: T) => !at || t.slot < at.slot || (t.slot === at.slot && compareBytes(bytesOf(t), at.sig) < 0);
+  const out: T[] = [];
+  if (slotsAscend(list)) {
+    // The ledger (and, nearly always, the store) is in execution order: walk back from the cursor's
+    // slot one slot at a time, sorting only that slot's few, until the page and one more are found.
+    let i = at ? firstAbove(list, at.slot) : list.length;
+    while (i > 0 && out.length <= limit) {
+      let j = i - 1;
+      while (j > 0 && list[j - 1]!.slot === list[i - 1]!.slot) j--;
+      for (const t of list.slice(j, i).sort(newestFirst)) if (after(t)) out.push(t);
+      i = j;
+    }
+  } else {
+    for (const t of [...list].sort(newestFirst)) if (after(t)) out.push(t);
   }
-  const items = sorted.slice(0, limit);
-  return { items, cursor: sorted.length > limit ? signatureCursor(items[items.length - 1]!) : null };
+  const items = out.slice(0, limit);
+  return { items, cursor: out.length > limit ? signatureCursor(items[items.length - 1]!) : null };
+}
+
+function slotsAscend(list: readonly Signed[]): boolean {
+  for (let i = 1; i < list.length; i++) if (list[i]!.slot < list[i - 1]!.slot) return false;
+  return true;
+}
+
+/** Index of the first item of a slot-ascending list whose slot is above `slot`. */
+function firstAbove(list: readonly Signed[], slot: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.slot <= slot) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const signatureJson = (t: Signed) => ({ blockTime: t.blockTime, signature: t.signature, slot: t.slot });
