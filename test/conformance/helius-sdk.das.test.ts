@@ -158,7 +158,7 @@ describe('helius-sdk DAS against the devnet', () => {
     expect(rec.priorityFeeEstimate).toEqual(expect.any(Number));
   });
 
-  it('names the SDK methods the devnet does not serve, each refused with -32601', async () => {
+  it('names the SDK methods the devnet does not serve, each refused as an unknown method', async () => {
     const served = new Set(h.devnet.control.methods());
     const unserved: [string, () => Promise<unknown>][] = [
       ['searchAssets', () => h.helius.searchAssets({ ownerAddress: owner, page: 1 })],
@@ -169,9 +169,13 @@ describe('helius-sdk DAS against the devnet', () => {
       ['getTransactionsForAddress', () => h.helius.getTransactionsForAddress([owner, { limit: 10 }])],
       ['getTransfersByAddress', () => h.helius.getTransfersByAddress([owner, { limit: 10 }] as never)],
     ];
+    // getProgramAccountsV2 and the rest may be added by other parts of the devnet: a served one is
+    // left to its own tests, an unserved one must be refused as a method the devnet lacks
     for (const [name, call] of unserved) {
-      expect(served.has(name), name).toBe(false);
-      await expect(call(), name).rejects.toThrow(new RegExp(`RPC error \\(${name}\\)`));
+      if (served.has(name)) continue;
+      await expect(call(), name).rejects.toThrow(new RegExp(`RPC error \\(${name}\\): .*(not found|not served)`, 'i'));
     }
+    // the DAS ones are this module's own: not served (no search index, no asset history, no editions)
+    for (const name of ['searchAssets', 'getSignaturesForAsset', 'getNftEditions']) expect(served.has(name), name).toBe(false);
   });
 });

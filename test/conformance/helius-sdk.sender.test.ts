@@ -90,3 +90,33 @@ for (const slotMs of [undefined, 100] as const) {
     }
   });
 }
+
+describe("sendTransactionWithSender's compute-unit estimate (an SDK shortfall the devnet reproduces)", () => {
+  let h: HeliusOnDevnet;
+  let payer: KeyPairSigner;
+  beforeAll(async () => {
+    h = await heliusOnDevnet({ slotMs: 50 });
+    payer = await generateKeyPairSigner();
+    await h.devnet.control.airdrop(payer.address, 10n * 10n ** 9n);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  // The SDK simulates a draft carrying one compute-budget instruction (kit's SetComputeUnitLimit, 150
+  // CUs) and sends a transaction carrying two (price and limit): 150 CUs more than it measured. Its
+  // 10% buffer (floor 1,000) covers that only below ~850 or above 1,500 measured CUs. Five transfers
+  // and the tip measure 1,050 (limit 1,155) and need 1,200: the tip transfer (instruction 7) runs out, on a real
+  // cluster as on LiteSVM, which charges builtins the same 150 CUs each.
+  it('five transfers fail on-chain with ComputationalBudgetExceeded at the default 10% buffer, and land with 20%', async () => {
+    const five = async () => Promise.all([1, 2, 3, 4, 5].map(async (i) => transfer(payer, (await generateKeyPairSigner()).address, 1_000_000n + BigInt(i))));
+    const args = { signers: [payer], region: 'Default' as const, tipAmount: Number(MIN_TIP_LAMPORTS_MAX), pollIntervalMs: 200 };
+    const failed = await h.helius.tx.sendTransactionWithSender({ ...args, instructions: await five() }).catch((e: Error) => e);
+    expect(String(failed)).toMatch(/failed on-chain: \{"InstructionError":\["7","ComputationalBudgetExceeded"\]\}/);
+    const last = h.devnet.control.ledger().at(-1)!;
+    expect(last.computeUnitsConsumed).toBe(1155);
+    const sig = await h.helius.tx.sendTransactionWithSender({ ...args, instructions: await five(), bufferPct: 0.2 });
+    expect(tipPaid(h, sig).lamports).toBe(Number(MIN_TIP_LAMPORTS_MAX));
+    expect(h.devnet.control.ledger().find((t) => t.signature === sig)!.computeUnitsConsumed).toBe(1200);
+  });
+});

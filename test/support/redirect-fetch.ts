@@ -39,6 +39,7 @@ export const HELIUS_SDK_UNSERVED_HOSTS: Readonly<Record<string, string>> = {
   'bundles.jito.wtf': "a third party's tip-floor feed (determineTipSol); the SDK falls back to the minimum tip when it fails",
   'atlas-mainnet.helius-rpc.com': 'Enhanced WebSocket (transactionSubscribe, enhanced accountSubscribe): the devnet serves the standard subscriptions only',
   'atlas-devnet.helius-rpc.com': 'Enhanced WebSocket, devnet network: as atlas-mainnet',
+  'beta.helius-rpc.com': 'the pre-confirmation WebSocket (websockets/preconfWs.js): a provider-only stream with no devnet counterpart',
   'admin-api.helius.xyz': 'the account admin API (project usage): no accounts on the devnet',
   'dev-api.helius.xyz': 'the signup/auth API (projects, API keys, payments): no accounts on the devnet',
   'dashboard.helius.dev': 'payment links shown to a human, never fetched by the SDK itself',
