@@ -2,14 +2,14 @@
  * An account as the real RPC writes it (`getAccountInfo`, `getMultipleAccounts`,
  * `getProgramAccounts`, `getTokenAccountsBy*`, account and program notifications): data in
  * `base64` or `base58` (with `dataSlice`), or `jsonParsed` for SPL Token / Token-2022 accounts and
- * mints. Data the devnet cannot parse falls back to base64, as the real RPC does for any program it
+ * mints (with the Token-2022 extensions of token-layout.ts). Data the devnet cannot parse falls back to base64, as the real RPC does for any program it
  * has no parser for. `base64+zstd` is refused: Node 20 has no zstd, and a base64 answer under that
  * name would be a wrong answer.
  */
 import bs58 from 'bs58';
 import type { AccountView } from './devnet-chain.js';
 import { bad, RENT_EXEMPT_EPOCH } from './solana-params.js';
-import { readMint, readTokenAccount, TOKEN_2022_PROGRAM, tokenAmountJson } from './token-layout.js';
+import { readExtensions, readMint, readTokenAccount, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_LEN, tokenAmountJson } from './token-layout.js';
 
 export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed';
 
@@ -54,8 +54,10 @@ function sliced(data: Uint8Array, s: AccountEncodingConfig['dataSlice']): Uint8A
 export function parsedTokenData(a: AccountView, mintOf: (address: string) => AccountView | null): Record<string, unknown> | null {
   const program = a.owner === TOKEN_2022_PROGRAM ? 'spl-token-2022' : 'spl-token';
   const t = readTokenAccount(a.owner, a.data);
-  // Token-2022 extensions are not parsed here: base64 rather than a parse that leaves them out.
-  if (t && !t.hasExtensions && t.state !== 'uninitialized') {
+  // Token-2022 extensions the devnet does not know: base64 rather than a parse that leaves them out.
+  const extensions = a.owner === TOKEN_2022_PROGRAM && a.data.length > TOKEN_ACCOUNT_LEN ? readExtensions(a.data) : [];
+  if (extensions === null) return null;
+  if (t && t.state !== 'uninitialized') {
     const m = mintOf(t.mint);
     const mint = m ? readMint(m.owner, m.data) : null;
     if (!mint) return null;
@@ -72,18 +74,14 @@ export function parsedTokenData(a: AccountView, mintOf: (address: string) => Acc
     }
     if (t.isNative !== null) info.rentExemptReserve = tokenAmountJson(t.isNative, mint.decimals);
     if (t.closeAuthority) info.closeAuthority = t.closeAuthority;
+    if (extensions.length) info.extensions = extensions;
     return { program, parsed: { info, type: 'account' }, space: a.data.length };
   }
   const m = readMint(a.owner, a.data);
-  if (m && !m.hasExtensions) {
-    return {
-      program,
-      parsed: {
-        info: { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() },
-        type: 'mint',
-      },
-      space: a.data.length,
-    };
+  if (m) {
+    const info: Record<string, unknown> = { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() };
+    if (extensions.length) info.extensions = extensions;
+    return { program, parsed: { info, type: 'mint' }, space: a.data.length };
   }
   return null;
 }

@@ -1,8 +1,8 @@
 /**
  * SPL Token and Token-2022 account layouts as the real RPC's `jsonParsed` reads them: the 165-byte
  * token account and the 82-byte mint (Token-2022 adds an account-type byte at 165 and TLV
- * extensions after it). Anything that is not one of them is `null`, and the caller falls back to
- * base64 as the real RPC does for data it cannot parse.
+ * extensions after it, of which readExtensions knows the common ones). Anything that is not one of
+ * them is `null`, and the caller falls back to base64 as the real RPC does for data it cannot parse.
  */
 import { encodeBase58 } from '../solana/base58.js';
 
@@ -26,8 +26,6 @@ export interface TokenAccountData {
   isNative: bigint | null;
   delegatedAmount: bigint;
   closeAuthority: string | null;
-  /** Token-2022 TLV extensions follow the base layout (not parsed by the devnet). */
-  hasExtensions: boolean;
 }
 
 export interface MintData {
@@ -36,7 +34,6 @@ export interface MintData {
   decimals: number;
   isInitialized: boolean;
   freezeAuthority: string | null;
-  hasExtensions: boolean;
 }
 
 const u64 = (d: Uint8Array, at: number) => new DataView(d.buffer, d.byteOffset + at, 8).getBigUint64(0, true);
@@ -60,7 +57,6 @@ export function readTokenAccount(owner: string, data: Uint8Array): TokenAccountD
     isNative: u32(data, 109) === 1 ? u64(data, 113) : null,
     delegatedAmount: u64(data, 121),
     closeAuthority: optKey(data, 129),
-    hasExtensions: data.length > TOKEN_ACCOUNT_LEN + 1,
   };
 }
 
@@ -74,8 +70,47 @@ export function readMint(owner: string, data: Uint8Array): MintData | null {
     decimals: data[44]!,
     isInitialized: data[45] === 1,
     freezeAuthority: optKey(data, 46),
-    hasExtensions: data.length > TOKEN_ACCOUNT_LEN + 1,
   };
+}
+
+/** Token-2022 extension types (spl-token-2022's ExtensionType) the devnet shows in jsonParsed. */
+const EXTENSIONS: Record<number, { name: string; state?: (v: Uint8Array) => Record<string, unknown> }> = {
+  3: { name: 'mintCloseAuthority', state: (v) => ({ closeAuthority: optionalKey(v, 0) }) },
+  7: { name: 'immutableOwner' },
+  8: { name: 'memoTransfer', state: (v) => ({ requireIncomingTransferMemos: v[0] === 1 }) },
+  9: { name: 'nonTransferable' },
+  11: { name: 'cpiGuard', state: (v) => ({ lockCpi: v[0] === 1 }) },
+  12: { name: 'permanentDelegate', state: (v) => ({ delegate: optionalKey(v, 0) }) },
+  13: { name: 'nonTransferableAccount' },
+  15: { name: 'transferHookAccount', state: (v) => ({ transferring: v[0] === 1 }) },
+  18: { name: 'metadataPointer', state: (v) => ({ authority: optionalKey(v, 0), metadataAddress: optionalKey(v, 32) }) },
+};
+
+/** OptionalNonZeroPubkey: 32 zero bytes are "none". */
+function optionalKey(v: Uint8Array, at: number): string | null {
+  const k = v.subarray(at, at + 32);
+  return k.length === 32 && k.some((b) => b !== 0) ? encodeBase58(k) : null;
+}
+
+/**
+ * The Token-2022 extensions after the account-type byte as the real RPC's jsonParsed lists them,
+ * or null when one is not among those the devnet knows (the caller then answers base64).
+ */
+export function readExtensions(data: Uint8Array): Record<string, unknown>[] | null {
+  const out: Record<string, unknown>[] = [];
+  let at = TOKEN_ACCOUNT_LEN + 1;
+  while (at + 4 <= data.length) {
+    const type = data[at]! | (data[at + 1]! << 8);
+    const len = data[at + 2]! | (data[at + 3]! << 8);
+    if (type === 0) break; // uninitialized: the rest is padding
+    const value = data.subarray(at + 4, at + 4 + len);
+    if (value.length !== len) return null;
+    const e = EXTENSIONS[type];
+    if (!e) return null;
+    out.push(e.state ? { extension: e.name, state: e.state(value) } : { extension: e.name });
+    at += 4 + len;
+  }
+  return out;
 }
 
 /** `amount` in whole tokens as the real RPC writes `uiAmountString`: no trailing zeros, no exponent. */

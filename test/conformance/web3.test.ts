@@ -36,22 +36,23 @@ const u64 = (v: number | bigint) => {
   b.writeBigUInt64LE(BigInt(v));
   return b;
 };
-const ata = (owner: PublicKey, mint: PublicKey) => PublicKey.findProgramAddressSync([owner.toBuffer(), TOKEN_PROGRAM.toBuffer(), mint.toBuffer()], ATA_PROGRAM)[0];
-const createAtaIdempotent = (owner: PublicKey, mint: PublicKey) =>
+const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
+const ata = (owner: PublicKey, mint: PublicKey, program = TOKEN_PROGRAM) => PublicKey.findProgramAddressSync([owner.toBuffer(), program.toBuffer(), mint.toBuffer()], ATA_PROGRAM)[0];
+const createAtaIdempotent = (owner: PublicKey, mint: PublicKey, program = TOKEN_PROGRAM) =>
   new TransactionInstruction({
     programId: ATA_PROGRAM,
     keys: [
       { pubkey: payer.publicKey, isSigner: true, isWritable: true },
-      { pubkey: ata(owner, mint), isSigner: false, isWritable: true },
+      { pubkey: ata(owner, mint, program), isSigner: false, isWritable: true },
       { pubkey: owner, isSigner: false, isWritable: false },
       { pubkey: mint, isSigner: false, isWritable: false },
       { pubkey: SystemProgram.programId, isSigner: false, isWritable: false },
-      { pubkey: TOKEN_PROGRAM, isSigner: false, isWritable: false },
+      { pubkey: program, isSigner: false, isWritable: false },
     ],
     data: Buffer.from([1]),
   });
-const tokenIx = (keys: [PublicKey, boolean, boolean][], data: Buffer) =>
-  new TransactionInstruction({ programId: TOKEN_PROGRAM, keys: keys.map(([pubkey, isSigner, isWritable]) => ({ pubkey, isSigner, isWritable })), data });
+const tokenIx = (keys: [PublicKey, boolean, boolean][], data: Buffer, programId = TOKEN_PROGRAM) =>
+  new TransactionInstruction({ programId, keys: keys.map(([pubkey, isSigner, isWritable]) => ({ pubkey, isSigner, isWritable })), data });
 const send = (ixs: TransactionInstruction[], signers: Keypair[] = []) => sendAndConfirmTransaction(conn, new Transaction().add(...ixs), [payer, ...signers]);
 
 const mint = Keypair.generate();
@@ -116,6 +117,28 @@ describe('@solana/web3.js against the devnet', () => {
     expect(holders).toHaveLength(3);
     const parsedHolders = await conn.getParsedProgramAccounts(TOKEN_PROGRAM, { filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: bob.toBase58() } }] });
     expect((parsedHolders[0]!.account.data as { parsed: { type: string } }).parsed.type).toBe('account');
+  });
+
+  it('runs a Token-2022 flow: its ATA carries immutableOwner, shown in jsonParsed', async () => {
+    const mint22 = Keypair.generate();
+    const owner = Keypair.generate().publicKey;
+    const rent = await conn.getMinimumBalanceForRentExemption(82);
+    await send(
+      [
+        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint22.publicKey, lamports: rent, space: 82, programId: TOKEN_2022_PROGRAM }),
+        tokenIx([[mint22.publicKey, false, true]], Buffer.concat([Buffer.from([20, 2]), payer.publicKey.toBuffer(), Buffer.from([0])]), TOKEN_2022_PROGRAM),
+        createAtaIdempotent(owner, mint22.publicKey, TOKEN_2022_PROGRAM),
+        tokenIx([[mint22.publicKey, false, true], [ata(owner, mint22.publicKey, TOKEN_2022_PROGRAM), false, true], [payer.publicKey, true, false]], Buffer.concat([Buffer.from([7]), u64(1234)]), TOKEN_2022_PROGRAM),
+      ],
+      [mint22],
+    );
+    const parsed = await conn.getParsedTokenAccountsByOwner(owner, { programId: TOKEN_2022_PROGRAM });
+    expect(parsed.value).toHaveLength(1);
+    const data = parsed.value[0]!.account.data;
+    expect(data.program).toBe('spl-token-2022');
+    expect(data.parsed.info.tokenAmount.uiAmountString).toBe('12.34');
+    expect(data.parsed.info.extensions).toEqual([{ extension: 'immutableOwner' }]);
+    expect((await conn.getTokenAccountBalance(ata(owner, mint22.publicKey, TOKEN_2022_PROGRAM))).value.amount).toBe('1234');
   });
 
   it('sends a memo and finds it in the logs, the block and the signature list', async () => {
