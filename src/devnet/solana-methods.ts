@@ -9,7 +9,7 @@
  */
 import type { DevnetChain } from './devnet-chain.js';
 import { getPriorityFeeEstimate, getRecentPrioritizationFees } from './priority-fee-methods.js';
-import { addressParam, arr, bad, cfg, commitmentOf } from './solana-params.js';
+import { addressParam, arr, bad, cfg, checkMinContextSlot, commitmentOf } from './solana-params.js';
 import {
   getFeeForMessage,
   getSignaturesForAddress,
@@ -135,5 +135,13 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     minimumLedgerSlot: () => history.first(),
     ...clusterMethods(chain),
   };
+  // Every standard method takes minContextSlot in its config: a node behind it refuses (-32016)
+  // rather than answer from an older slot; the devnet's slot only grows, so this waits for nothing.
+  for (const [name, h] of Object.entries(methods)) {
+    methods[name] = (params, rctx) => {
+      if (Array.isArray(params)) for (const p of params) checkMinContextSlot(chain, p);
+      return h(params, rctx);
+    };
+  }
   return { methods, close: () => history.close() };
 }

@@ -72,3 +72,14 @@ export function decodeOrThrow(wire: Uint8Array): ParsedTransaction {
     throw bad(`transaction: ${e instanceof CairnError ? e.message : String(e)}`);
   }
 }
+
+/**
+ * `minContextSlot` in a config object: -32602 unless a slot, -32016 (with the node's slot in
+ * `data.contextSlot`) while the devnet has not reached it, as a real node answers.
+ */
+export function checkMinContextSlot(chain: { slot(): number }, config: unknown): void {
+  if (!isPlainObject(config) || config.minContextSlot === undefined) return;
+  const m = config.minContextSlot;
+  if (typeof m !== 'number' || !Number.isSafeInteger(m) || m < 0) throw bad(`minContextSlot must be a slot (an integer ≥ 0), got ${JSON.stringify(m)}`);
+  if (m > chain.slot()) throw new DevnetRpcError(-32016, 'Minimum context slot has not been reached', 200, { contextSlot: chain.slot() });
+}

@@ -174,6 +174,18 @@ describe('block methods', () => {
   });
 });
 
+describe('minContextSlot', () => {
+  it('answers -32016 with the node slot while the devnet is behind it, and -32602 when not a slot', async () => {
+    const slot = await result('getSlot', [{ commitment: 'processed' }]);
+    const ahead = await call('getBalance', [payer.address, { minContextSlot: slot + 10_000 }]);
+    expect(ahead.error.code).toBe(-32016);
+    expect(ahead.error.message).toBe('Minimum context slot has not been reached');
+    expect(ahead.error.data.contextSlot).toBeGreaterThanOrEqual(slot);
+    expect((await result('getBalance', [payer.address, { minContextSlot: slot }])).value).toBeGreaterThan(0);
+    await invalid('getLatestBlockhash', [{ minContextSlot: 'soon' }], /minContextSlot/);
+  });
+});
+
 describe('cluster methods', () => {
   it('answers identity, leader, nodes, epoch schedule, vote accounts and rewards as a one-node devnet', async () => {
     const { identity } = await result('getIdentity', []);
