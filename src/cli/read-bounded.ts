@@ -5,7 +5,7 @@
  * `InputTooLargeError` naming the cap.
  */
 import { open, type FileHandle } from 'node:fs/promises';
-import { InputTooLargeError } from '../merkle/input-too-large.js';
+import { InputTooLargeError } from '../merkle/index.js';
 
 const HINT = 'raise it with --max-bytes';
 /** Bytes read at a time from anything but a regular file. */

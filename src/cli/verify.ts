@@ -6,17 +6,8 @@
  * interrupt), with a message saying why. The exit code is decided only once the verifier is closed.
  */
 import { availableParallelism } from 'node:os';
-import { createVerifier, DEFAULT_MAX_BYTES, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
+import { CairnError, createVerifier, DEFAULT_MAX_BYTES, InputError, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
 import { readFileBounded, readStreamBounded } from './read-bounded.js';
-
-/**
- * cairn's error classes, loaded only when a run fails: the package root loads every part (the
- * devnet and LiteSVM with it, ~300 ms), which a run that succeeds never needs.
- */
-const errorClasses = async () => {
-  const { CairnError, InputError } = await import('../index.js');
-  return { CairnError, InputError };
-};
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -139,7 +130,6 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   const kind = args.kind as KindName;
   const put = output(io.stdout);
   const fail = async (e: unknown): Promise<number> => {
-    const { CairnError } = await errorClasses();
     io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
     return 2;
   };
@@ -160,7 +150,6 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
   try {
     body = inspectBody(kind, bytes);
   } catch (e) {
-    const { InputError } = await errorClasses();
     const notJson = e instanceof InputError && e.context.field === 'json';
     io.stderr.write(`cairn verify: ${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}\n`);
     return 2;

@@ -36,6 +36,9 @@ export { KIND_NAMES, type KindName } from './kinds/index.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
 export { FieldError } from './fields.js';
+// The error base and the narrowing guard, so code that imports only cairn/merkle can tell a verifier's
+// errors apart without loading the package root (which loads every part, the devnet with it).
+export { CairnError, InputError, isCairnError, type CairnErrorContext, type ErrorCode } from '../errors/index.js';
 
 // Compressed accounts (Poseidon state trees).
 export {
@@ -43,7 +46,9 @@ export {
   STATE_TREE_HEIGHT,
   STATE_V1_ROOT_HISTORY,
   hashCompressedAccount,
+  hashTokenData,
   hashTokenDataV1,
+  PROVE_BY_INDEX,
   verifyAccountHash,
   verifyAccountProof,
   parseCompressedAccount,
