@@ -10,7 +10,7 @@
  * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
  */
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes, HttpError, RpcError, isAbortError } from '../errors.js';
+import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../errors.js';
 import { createTransport } from '../rpc/transport.js';
 import type { SenderRpc } from './rpc.js';
 
@@ -25,7 +25,7 @@ export const SENDER_REGIONS: Readonly<Record<string, string>> = {
   tyo: 'http://tyo-sender.helius-rpc.com',
 };
 
-export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: Error };
+export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: CairnError };
 
 /** True when the host refused the transaction itself (400 / -32602), as opposed to a transient failure. */
 export function isRejection(e: unknown): boolean {
@@ -54,7 +54,11 @@ export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: bo
         error: new CairnError(ErrorCodes.SENDER_REJECTED, `/fast refused the transaction: ${msg}`, { context: { host: msg }, cause: e }),
       };
     }
-    return { ok: false, fatal: false, error: e instanceof Error ? e : new Error(String(e)) };
+    // A client that is not cairn's (a SenderRpc of the caller's own) may throw anything: it still
+    // reaches the caller as a typed error, the original kept as its cause.
+    if (e instanceof CairnError) return { ok: false, fatal: false, error: e };
+    const msg = e instanceof Error ? e.message : String(e);
+    return { ok: false, fatal: false, error: new NetworkError(ErrorCodes.RPC_NETWORK, `submit failed: ${msg}`, { context: { method: 'sendTransaction' }, cause: e }) };
   }
 }
 
