@@ -41,6 +41,10 @@ const preludes: Record<string, string> = {
     declare const ownerAddress: string;
     declare const hash: string;
     declare const wallet: string;`,
+  'The typed client#2': `
+    import type { Sender, SendInput } from 'cairn/sender';
+    declare const sender: Sender;
+    declare const input: SendInput;`,
   'The devnet#1': `
     declare const payer: string;`,
 };
