@@ -10,7 +10,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import { waitFor } from '../support/devnet.js';
-import { memoIx, mintToIx, sendAndWait, setUpToken, TOKEN_PROGRAM, type TokenSetup } from './spl-fixtures.js';
+import { memoIx, mintToIx, sendAndWait, setUpToken, TOKEN_PROGRAM, type TokenSetup } from '../support/spl.js';
 
 const payer = generateSigner();
 let devnet: Devnet;

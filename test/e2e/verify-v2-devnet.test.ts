@@ -20,8 +20,8 @@ import type { KindName } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { verifyValidityProof } from '../../src/merkle/validity.js';
 import { newAddress } from '../support/devnet.js';
-import { jsonBytes } from '../merkle/v2-fixtures.js';
-import { accountFields, accountProofFields, addressProofFields, allMutants, mutate, type Mutant } from '../merkle/v2-mutations.js';
+import { jsonBytes } from '../support/merkle-v2-fixtures.js';
+import { accountFields, accountProofFields, addressProofFields, allMutants, mutate, type Mutant } from '../support/merkle-v2-mutations.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 const enc = new TextEncoder();

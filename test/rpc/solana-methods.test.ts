@@ -11,7 +11,7 @@ import { generateSigner } from '../../src/solana/signer.js';
 import { compileMessage } from '../../src/solana/wire.js';
 import { encodeMessage } from '../../src/solana/encode-message.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
-import { memoIx, sendAndWait, setUpToken, TOKEN_PROGRAM, type TokenSetup } from '../devnet/spl-fixtures.js';
+import { memoIx, sendAndWait, setUpToken, TOKEN_PROGRAM, type TokenSetup } from '../support/spl.js';
 
 const payer = generateSigner();
 let devnet: Devnet;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { rpc } from '../support/devnet.js';
-import { sendAndWait, setUpToken, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, memoIx, type TokenSetup } from './spl-fixtures.js';
+import { sendAndWait, setUpToken, TOKEN_2022_PROGRAM, TOKEN_PROGRAM, memoIx, type TokenSetup } from '../support/spl.js';
 
 const payer = generateSigner();
 let devnet: Devnet;

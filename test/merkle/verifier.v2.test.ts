@@ -19,7 +19,7 @@ import {
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyValidityProofSync } from '../../src/merkle/validity.js';
 import { hashToField } from '../../src/merkle/hash/keccak.js';
-import { buildV2Fixtures, jsonBytes, jsonText, v1Shape, V2_STATE_TREE, type V2Fixtures } from './v2-fixtures.js';
+import { buildV2Fixtures, jsonBytes, jsonText, v1Shape, V2_STATE_TREE, type V2Fixtures } from '../support/merkle-v2-fixtures.js';
 
 const fx: V2Fixtures = buildV2Fixtures();
 

@@ -8,7 +8,7 @@ import { generateSigner, type Signer } from '../../src/solana/signer.js';
 import { compileMessage, type InstructionInput } from '../../src/solana/wire.js';
 import { signMessageParts } from '../../src/solana/sign-message.js';
 import { SYSTEM_PROGRAM } from '../../src/solana/instructions.js';
-import { rpc } from '../support/devnet.js';
+import { rpc } from './devnet.js';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
