@@ -13,6 +13,7 @@
  * its tree as soon as its transaction executes, so it is never "prove by index".
  */
 import bs58 from 'bs58';
+import { InputError } from '../errors/index.js';
 import { poseidon } from '../merkle/hash/poseidon.js';
 import { hashToField } from '../merkle/hash/keccak.js';
 import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../merkle/account.js';
@@ -278,7 +279,7 @@ export function createCompressionStore(): CompressionStore {
     apply(op) {
       const tokenOwners = new Set<string>();
       for (const acc of op.spend) {
-        if (acc.closedBy !== null) throw new Error(`account ${acc.hashText} is already spent`);
+        if (acc.closedBy !== null) throw new InputError('account', `account ${acc.hashText} is already spent`);
       }
       for (const a of op.addresses) {
         const { value, version } = a instanceof Uint8Array ? { value: a, version: 1 as TreeVersion } : a;
