@@ -14,7 +14,8 @@ import { kinds, KIND_NAMES, type KindName } from '../../src/merkle/kinds/index.j
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
-import { parseAccountProof, parseCompressedAccount, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
+import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyValidityProof } from '../../src/merkle/validity.js';
 import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';

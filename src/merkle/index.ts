@@ -51,13 +51,12 @@ export {
   PROVE_BY_INDEX,
   verifyAccountHash,
   verifyAccountProof,
-  parseCompressedAccount,
-  parseAccountProof,
   type CompressedAccount,
   type TokenData,
   type AccountClaim,
   type AccountProof,
 } from './account.js';
+export { parseCompressedAccount, parseAccountProof } from './account-parse.js';
 
 // New-address proofs (indexed trees) and address derivation.
 export {

@@ -2,15 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bs58 from 'bs58';
-import {
-  hashCompressedAccount,
-  hashTokenDataV1,
-  parseAccountProof,
-  parseCompressedAccount,
-  TreeType,
-  verifyAccountHash,
-  verifyAccountProof,
-} from '../../src/merkle/account.js';
+import { hashCompressedAccount, hashTokenDataV1, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
 

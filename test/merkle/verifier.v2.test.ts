@@ -7,15 +7,8 @@
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import {
-  hashCompressedAccount,
-  hashTokenData,
-  parseAccountProof,
-  parseCompressedAccount,
-  TreeType,
-  verifyAccountHash,
-  verifyAccountProof,
-} from '../../src/merkle/account.js';
+import { hashCompressedAccount, hashTokenData, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyValidityProofSync } from '../../src/merkle/validity.js';
 import { hashToField } from '../../src/merkle/hash/keccak.js';

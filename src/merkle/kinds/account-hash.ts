@@ -3,7 +3,9 @@
  * or as a transaction's compression info lists the accounts it closed and opened.
  */
 import { isPlainObject } from '../../assert.js';
-import { looksLikeAccount, packCompressedAccount, PROVE_BY_INDEX, unpackCompressedAccount, unwrapAccount, verifyAccountHash } from '../account.js';
+import { PROVE_BY_INDEX, verifyAccountHash } from '../account.js';
+import { looksLikeAccount, unwrapAccount } from '../account-parse.js';
+import { packCompressedAccount, unpackCompressedAccount } from '../account-records.js';
 import { extractWith, str } from './extract.js';
 import type { KindSpec } from './kind-spec.js';
 

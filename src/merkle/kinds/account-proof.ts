@@ -2,7 +2,9 @@
  * The `account-proof` kind: compressed-account Merkle proofs (getMultipleCompressedAccountProofs),
  * verified against their state tree's root.
  */
-import { looksLikeAccountProof, packAccountProof, unpackAccountProof, verifyAccountProof } from '../account.js';
+import { verifyAccountProof } from '../account.js';
+import { looksLikeAccountProof } from '../account-parse.js';
+import { packAccountProof, unpackAccountProof } from '../account-records.js';
 import { extractWith, str } from './extract.js';
 import type { Json, KindSpec } from './kind-spec.js';
 
