@@ -8,6 +8,7 @@
  * cached zero nodes. An update therefore costs exactly `depth` hashes, whatever the height: a
  * height-26 Poseidon tree does not pay for its 2^26 empty leaves.
  */
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 
 /** A 2-to-1 node hash over 32-byte nodes. */
 export type Hash2 = (left: Uint8Array, right: Uint8Array) => Uint8Array;
@@ -63,7 +64,7 @@ export const MAX_INDEXED_DEPTH = 40;
 
 function checkNode(name: string, v: Uint8Array): void {
   if (!(v instanceof Uint8Array) || v.length !== 32) {
-    throw new RangeError(`"${name}": expected 32 bytes, got ${v instanceof Uint8Array ? v.length : typeof v}`);
+    throw new InputError(name, `expected 32 bytes, got ${v instanceof Uint8Array ? v.length : typeof v}`);
   }
 }
 
@@ -88,12 +89,12 @@ export function createConcurrentMerkleTree(opts: ConcurrentMerkleTreeOptions): C
 function createSparseTree(opts: ConcurrentMerkleTreeOptions, maxDepth: number): ConcurrentMerkleTree {
   const { depth, hash } = opts;
   // 2^40 leaves still index exactly as a double; v2 address trees are 40 deep.
-  if (!Number.isInteger(depth) || depth < 1 || depth > maxDepth) throw new RangeError(`"depth": expected an integer 1..${maxDepth}, got ${depth}`);
+  if (!Number.isInteger(depth) || depth < 1 || depth > maxDepth) throw new InputError('depth', `expected an integer 1..${maxDepth}, got ${depth}`);
   const maxBufferSize = opts.maxBufferSize ?? 64;
-  if (!Number.isInteger(maxBufferSize) || maxBufferSize < 1) throw new RangeError(`"maxBufferSize": expected a positive integer, got ${maxBufferSize}`);
+  if (!Number.isInteger(maxBufferSize) || maxBufferSize < 1) throw new InputError('maxBufferSize', `expected a positive integer, got ${maxBufferSize}`);
   const canopyDepth = opts.canopyDepth ?? 0;
   if (!Number.isInteger(canopyDepth) || canopyDepth < 0 || canopyDepth >= depth || canopyDepth > 20) {
-    throw new RangeError(`"canopyDepth": expected an integer 0..min(depth-1, 20), got ${canopyDepth}`);
+    throw new InputError('canopyDepth', `expected an integer 0..min(depth-1, 20), got ${canopyDepth}`);
   }
   const zeros: Uint8Array[] = [opts.zeroLeaf ?? new Uint8Array(32)];
   for (let i = 1; i <= depth; i++) zeros.push(hash(zeros[i - 1], zeros[i - 1]));
@@ -124,7 +125,7 @@ function createSparseTree(opts: ConcurrentMerkleTreeOptions, maxDepth: number): 
 
   function checkIndex(index: number, name = 'index'): void {
     if (!Number.isInteger(index) || index < 0 || index >= capacity) {
-      throw new RangeError(`"${name}": expected an integer 0..${capacity - 1}, got ${index}`);
+      throw new InputError(name, `expected an integer 0..${capacity - 1}, got ${index}`);
     }
   }
 
@@ -141,7 +142,8 @@ function createSparseTree(opts: ConcurrentMerkleTreeOptions, maxDepth: number): 
     root: () => node(depth, 0),
     append(leaf) {
       checkNode('leaf', leaf);
-      if (size >= capacity) throw new RangeError(`tree is full (${capacity} leaves)`);
+      // Not one field's fault: the caller's tree has no room left, so the field is the tree itself.
+      if (size >= capacity) throw new CairnError(ErrorCodes.INPUT_INVALID, `tree is full (${capacity} leaves)`, { context: { field: 'tree' } });
       const index = size;
       write(index, leaf);
       size = index + 1;
@@ -174,7 +176,7 @@ function createSparseTree(opts: ConcurrentMerkleTreeOptions, maxDepth: number): 
       return -1;
     },
     zero(level) {
-      if (!Number.isInteger(level) || level < 0 || level > depth) throw new RangeError(`"level": expected 0..${depth}, got ${level}`);
+      if (!Number.isInteger(level) || level < 0 || level > depth) throw new InputError('level', `expected 0..${depth}, got ${level}`);
       return zeros[level];
     },
     canopy() {
@@ -222,7 +224,7 @@ export interface IndexedMerkleTree {
   readonly length: number;
   element(index: number): IndexedElement;
   has(value: bigint): boolean;
-  /** Proof that `value` is absent. Throws RangeError when it is present or out of range. */
+  /** Proof that `value` is absent. Throws InputError (`address`) when it is present or out of range. */
   nonInclusionProof(value: bigint): NonInclusionProof;
   /** Insert `value`: updates the low element and appends the new one (two changes). */
   insert(value: bigint): { index: number; seq: number };
@@ -230,7 +232,8 @@ export interface IndexedMerkleTree {
 
 /** Big-endian 32 bytes of a non-negative integer below 2^256. */
 export function toBytes32(v: bigint): Uint8Array {
-  if (v < 0n || v >= 1n << 256n) throw new RangeError(`value out of range for 32 bytes: ${v}`);
+  // Every caller passes a checked address, a slot or a leaf index: a value outside 32 bytes is a bug.
+  if (v < 0n || v >= 1n << 256n) throw new CairnError(ErrorCodes.INTERNAL, `value out of range for 32 bytes: ${v}`, { context: { invariant: 'toBytes32 of a value in 0..2^256-1' } });
   const out = new Uint8Array(32);
   let x = v;
   for (let i = 31; i >= 0 && x > 0n; i--) {
@@ -313,7 +316,7 @@ export function createIndexedMerkleTree(opts: {
 
   function checkValue(v: bigint): void {
     if (typeof v !== 'bigint' || v <= 0n || v >= HIGHEST_ADDRESS) {
-      throw new RangeError(`"address": expected a value in (0, 2^248 − 1), got ${typeof v === 'bigint' ? v.toString(16) : typeof v}`);
+      throw new InputError('address', `expected a value in (0, 2^248 − 1), got ${typeof v === 'bigint' ? v.toString(16) : typeof v}`);
     }
   }
 
@@ -329,13 +332,13 @@ export function createIndexedMerkleTree(opts: {
     },
     element(index) {
       const e = elements[index];
-      if (!e) throw new RangeError(`"index": no element ${index}`);
+      if (!e) throw new InputError('index', `no element ${index}`);
       return { ...e };
     },
     has,
     nonInclusionProof(v) {
       checkValue(v);
-      if (has(v)) throw new RangeError(`"address": ${v.toString(16)} already exists in the tree`);
+      if (has(v)) throw new InputError('address', `${v.toString(16)} already exists in the tree`);
       const lowIndex = sorted[lowPos(v)].index;
       return {
         value: v,
@@ -348,7 +351,7 @@ export function createIndexedMerkleTree(opts: {
     },
     insert(v) {
       checkValue(v);
-      if (has(v)) throw new RangeError(`"address": ${v.toString(16)} already exists in the tree`);
+      if (has(v)) throw new InputError('address', `${v.toString(16)} already exists in the tree`);
       return doInsert(v);
     },
   };
