@@ -8,7 +8,7 @@
  * (transaction-executor.ts), the slot timer (slot-clock.ts), the status cache and ledger
  * (status-cache.ts), simulation (simulate-transaction.ts) and the faucet (faucet.ts).
  */
-import { InputError } from '../errors/index.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import type { ParsedTransaction } from '../solana/wire.js';
 import { createChainGenesis } from './chain-genesis.js';
@@ -48,8 +48,11 @@ export interface ChainOptions {
   verifierThread?: boolean;
 }
 
-/** What a wait for a slot gets once the chain has stopped (no slot will come). */
-const chainStopped = (): Error => new Error('devnet chain stopped');
+/** What a wait for a slot gets once the chain has stopped (no slot will come): `DEVNET_STOPPED`. */
+const chainStopped = (slot: number, target?: number): CairnError =>
+  new CairnError(ErrorCodes.DEVNET_STOPPED, target === undefined ? `devnet chain stopped at slot ${slot}` : `devnet chain stopped at slot ${slot}; slot ${target} will not come`, {
+    context: target === undefined ? { slot } : { slot, target },
+  });
 
 /**
  * Create the devnet chain. The slot timer starts at once unless `autoStart: false`.
@@ -128,7 +131,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     preverifiedCount: () => executor.preverified(),
     waitForSlot(target, signal) {
       if (slots.slot() >= target) return Promise.resolve();
-      if (stopped) return Promise.reject(chainStopped());
+      if (stopped) return Promise.reject(chainStopped(slots.slot(), target));
       return waiters.wait(target, signal);
     },
     onTransaction: transactions.add,
@@ -142,7 +145,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       stopped = true;
       clock.stop();
       await queue.close();
-      waiters.rejectAll(chainStopped);
+      waiters.rejectAll(() => chainStopped(slots.slot()));
     },
   };
   if (options.autoStart !== false) chain.start();

@@ -52,6 +52,8 @@ export const ErrorCodes = {
   DEVNET_START_FAILED: 'DEVNET_START_FAILED',
   DEVNET_INVALID_CONFIG: 'DEVNET_INVALID_CONFIG',
   DEVNET_AIRDROP_FAILED: 'DEVNET_AIRDROP_FAILED',
+  // the devnet's chain was stopped: a wait for a slot can never be met
+  DEVNET_STOPPED: 'DEVNET_STOPPED',
   // a broken internal invariant (a cairn bug, never the caller's input); context names the invariant
   INTERNAL: 'INTERNAL',
 } as const;

@@ -227,6 +227,13 @@ export type AirdropContext = {
   signature: string;
 };
 
+/** A wait on a stopped devnet chain: `slot` is where the chain stopped, `target` the slot waited for
+ * (when the wait began after the stop; waiters pending at the stop all get the same error). */
+export type DevnetStoppedContext = {
+  slot: number;
+  target?: number;
+};
+
 /** A broken internal invariant: `invariant` says which. */
 export type InternalContext = {
   invariant: string;
@@ -274,6 +281,7 @@ export interface CairnErrorContext {
   DEVNET_START_FAILED: DevnetStartContext;
   DEVNET_INVALID_CONFIG: Record<never, never>;
   DEVNET_AIRDROP_FAILED: AirdropContext;
+  DEVNET_STOPPED: DevnetStoppedContext;
   INTERNAL: InternalContext;
 }
 
