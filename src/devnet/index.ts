@@ -113,12 +113,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   for (const [e, f] of Object.entries(options.faults ?? {})) if (f) validateFaults(e, f);
   const limits = resolveLimits(options.limits);
   const seed = options.seed ?? (Math.random() * 2 ** 32) >>> 0;
+  // Resolved (and checked) before the chain exists: custom tip accounts are created at genesis, as
+  // the default ones are, so a tip to one of them is a transfer to an account that is there.
+  const fastRules = resolveFastRules(options.fast);
 
   const chain = createChain({
     ...(options.slotMs !== undefined ? { slotMs: options.slotMs } : {}),
     seed,
     ...(options.fundedAccounts ? { fundedAccounts: options.fundedAccounts } : {}),
     ...(options.verifierThread !== undefined ? { verifierThread: options.verifierThread } : {}),
+    tipAccounts: [...fastRules.tipAccounts],
   });
   const modules: DevnetModule[] = [];
   try {
@@ -141,7 +145,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       chain,
       auth,
       faults,
-      fastRules: resolveFastRules(options.fast),
+      fastRules,
       modules,
       ...(options.host ? { host: options.host } : {}),
       port: options.port ?? 0,
