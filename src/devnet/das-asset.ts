@@ -31,6 +31,18 @@ export interface DasAssetRecord {
   /** Mint order across the devnet (the `created` sort key). */
   order: number;
   signature: string;
+  /**
+   * Every transaction that changed this asset, oldest first, as getSignaturesForAsset lists it
+   * (the devnet only mints cNFTs today; a transfer or burn would append here).
+   */
+  history: AssetEvent[];
+}
+
+/** One entry of an asset's history: the signature and the Bubblegum instruction, as the indexer names it. */
+export interface AssetEvent {
+  signature: string;
+  type: string;
+  slot: number;
 }
 
 export interface AssetJsonOptions {

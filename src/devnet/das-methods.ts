@@ -1,12 +1,14 @@
 /**
  * The DAS read methods over the index (`getAsset`, `getAssetBatch`, the four `getAssetsBy*` lists,
- * `getAssetProof` / `getAssetProofBatch`, `getTokenAccounts`) and the deprecated `mintCompressedNft`.
+ * `searchAssets`, `getAssetProof` / `getAssetProofBatch`, `getTokenAccounts`, `getSignaturesForAsset`,
+ * `getNftEditions`) and the deprecated `mintCompressedNft`.
  */
 import bs58 from 'bs58';
 import { assetJson, type DasAssetRecord } from './das-asset.js';
 import { mintCompressedNft } from './das-mint.js';
 import { paginate, parseListQuery } from './das-pagination.js';
 import { arr, b58, bool, obj, paramsObject, str } from './das-params.js';
+import { nftEditions, searchFilter, signaturesForAsset } from './das-search.js';
 import type { TokenAccountIndex } from './das-token-accounts.js';
 import type { AuthorityTxSender } from './das-transaction.js';
 import { getRecord, proofJson, type DasIndex } from './das-trees.js';
@@ -75,6 +77,9 @@ export function dasMethods(ix: DasIndex, sender: AuthorityTxSender, tokenAccount
       if (key !== 'collection') return () => false;
       return (r) => r.collection === value && r.metadata.collection?.verified === true;
     }),
+    searchAssets: list(ix, 'searchAssets', searchFilter),
+    getSignaturesForAsset: signaturesForAsset(ix),
+    getNftEditions: nftEditions(ix),
     getAssetProofBatch(raw) {
       const p = paramsObject(raw, 'getAssetProofBatch');
       const ids = arr(p.ids, 'ids', { max: 1000 });

@@ -124,6 +124,8 @@ export async function mintCompressedNft(ix: DasIndex, sender: AuthorityTxSender,
       updatedSlot: tx.slot,
       order: ix.nextOrder++,
       signature,
+      // Bubblegum's instruction names, as the indexer reports them per signature
+      history: [{ signature, type: p.collection ? 'MintToCollectionV1' : 'MintV1', slot: tx.slot }],
     };
     ix.byId.set(id, rec);
     ix.inOrder.push(rec);

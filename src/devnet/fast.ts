@@ -4,12 +4,14 @@
  * `base58` or `base64`; the transaction must carry a `setComputeUnitPrice` instruction and a System
  * transfer of at least the minimum tip to one of the tip accounts (`swqos_only=true` lowers the
  * minimum). Violations answer HTTP 400 with JSON-RPC -32602 and a message naming what is missing.
+ * `sendBundle` (Sender Max bundles, up to 5 transactions) is checked by the same rules in `fastSendBundle`.
  * The minima and the tip accounts are configuration with the provider's latest known defaults.
  */
+import { createHash } from 'node:crypto';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong, maxBase58Length } from '../base58-bound.js';
 import { CairnError, InputError } from '../errors.js';
-import { base58Bytes } from '../solana/base58.js';
+import { base58Bytes, encodeBase58 } from '../solana/base58.js';
 import { readFastRules, type TipAccounts } from '../solana/fast-rules.js';
 import type { ParsedTransaction } from '../solana/wire.js';
 import { parseSubmitted } from './parse-submitted.js';
@@ -168,4 +170,67 @@ export function checkFastSendTransaction(
     throw invalid(`Invalid request: transaction is missing ${missing.join(' and ')}`, { missing: keys });
   }
   return { wire, parsed };
+}
+
+/** A Sender bundle carries at most this many transactions (the provider's and Jito's limit). */
+export const MAX_BUNDLE_TRANSACTIONS = 5;
+
+/**
+ * Check a `/fast` `sendBundle` call — `[[tx, …], { encoding }]`, 1..5 signed transactions — and submit
+ * its transactions in order through `submit`. Every transaction must decode and carry a priority fee
+ * (the /fast rule); the tip is the bundle's, as the provider documents for Sender Max bundles: the
+ * tips of all its transactions together must reach the dual-routing minimum (bundles never go
+ * swqos-only). Nothing is submitted unless the whole bundle passes. The devnet executes the
+ * transactions one after another, not atomically: one that fails on chain does not undo the others.
+ * Returns the bundle id: hex SHA-256 of the signatures (base58, comma-joined).
+ *
+ * @example
+ * const id = fastSendBundle(params, resolveFastRules(), (wire, parsed, sig) => chain.submitParsed(wire, parsed, sig).signature);
+ */
+export function fastSendBundle(
+  params: unknown,
+  rules: ResolvedFastRules,
+  submit: (wire: Uint8Array, parsed: ParsedTransaction, signature: string) => string,
+): string {
+  if (!Array.isArray(params) || params.length < 1 || !Array.isArray(params[0])) {
+    throw invalid('Invalid request: params must be [[transaction, …], options]');
+  }
+  const txs = params[0] as unknown[];
+  if (txs.length < 1 || txs.length > MAX_BUNDLE_TRANSACTIONS) {
+    throw invalid(`Invalid request: a bundle holds 1..${MAX_BUNDLE_TRANSACTIONS} transactions, got ${txs.length}`);
+  }
+  const config = params[1] as Record<string, unknown> | undefined;
+  if (config !== undefined && !isPlainObject(config)) throw invalid('Invalid request: params[1] must be an options object');
+  const encoding = config?.encoding ?? 'base58';
+  if (typeof encoding !== 'string') throw invalid('Invalid request: params[1].encoding must be a string');
+  const checked: FastSubmission[] = [];
+  const signatures: string[] = [];
+  let tip = 0n;
+  txs.forEach((encoded, i) => {
+    let wire: Uint8Array;
+    let parsed: ParsedTransaction;
+    try {
+      wire = decodeTransactionParam(encoded, encoding);
+      parsed = parseSubmitted(wire);
+    } catch (e) {
+      const why = e instanceof DevnetRpcError ? e.message.replace(/^Invalid request: params\[0\]/, 'is') : e instanceof CairnError ? `is not a transaction: ${e.message}` : String(e);
+      throw invalid(`Invalid request: params[0][${i}] ${why}`, { index: i });
+    }
+    const read = readFastRules(parsed.parts, rules.tipAccountsBytes);
+    if (read.cuPrice === undefined) {
+      throw invalid(`Invalid request: params[0][${i}] is missing a priority fee (ComputeBudgetProgram.setComputeUnitPrice instruction)`, { index: i, missing: ['computeUnitPrice'] });
+    }
+    tip += read.tip?.lamports ?? 0n;
+    checked.push({ wire, parsed });
+    signatures.push(encodeBase58(parsed.signatures[0]!));
+  });
+  if (tip < rules.minTipLamports) {
+    throw invalid(
+      `Invalid request: bundle is missing ${tip === 0n ? 'a tip' : 'a large enough tip'} (${tip} lamports to tip accounts across its transactions, minimum ${rules.minTipLamports} in at least one of them)`,
+      { missing: ['tip'] },
+    );
+  }
+  if (new Set(signatures).size !== signatures.length) throw invalid('Invalid request: a bundle cannot hold the same transaction twice');
+  checked.forEach((s, i) => submit(s.wire, s.parsed, signatures[i]!));
+  return createHash('sha256').update(signatures.join(',')).digest('hex');
 }

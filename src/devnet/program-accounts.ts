@@ -73,17 +73,36 @@ export function filtersOf(v: unknown, field: string): AccountFilter[] {
   });
 }
 
-export function getProgramAccounts(chain: DevnetChain, params: unknown): unknown {
-  const p = arr(params, 'getProgramAccounts', 1);
+/** A `getProgramAccounts`-style query read from its params: the program, the config, and the matches. */
+export interface ProgramAccountsQuery {
+  config: Record<string, unknown>;
+  matches: KeyedAccount[];
+  /** Render one match in the encoding the config asked for. */
+  render(k: KeyedAccount): { pubkey: string; account: unknown };
+}
+
+/**
+ * Read `[program, config]` as getProgramAccounts does (commitment, encoding, dataSlice, filters) and
+ * find the matches; getProgramAccountsV2 (helius-v2-methods.ts) pages the same matches.
+ */
+export function programAccountsQuery(chain: DevnetChain, params: unknown, method: string): ProgramAccountsQuery {
+  const p = arr(params, method, 1);
   const program = addressParam(p[0], 'params[0] (program id)');
   const c = cfg(p[1], 'params[1]');
   commitmentOf(c, 'finalized');
   const enc = accountEncodingOf(c, 'params[1]');
   const filters = filtersOf(c.filters, 'params[1].filters');
   const mintOf = (m: string) => chain.account(m);
-  const value = programAccounts(chain, program)
-    .filter((k) => filters.every((f) => f(k.account)))
-    .map((k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf) }));
-  if (c.withContext === true) return { context: { slot: chain.slot(), apiVersion: '2.2.0' }, value };
+  return {
+    config: c,
+    matches: programAccounts(chain, program).filter((k) => filters.every((f) => f(k.account))),
+    render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf) }),
+  };
+}
+
+export function getProgramAccounts(chain: DevnetChain, params: unknown): unknown {
+  const q = programAccountsQuery(chain, params, 'getProgramAccounts');
+  const value = q.matches.map(q.render);
+  if (q.config.withContext === true) return { context: { slot: chain.slot(), apiVersion: '2.2.0' }, value };
   return value;
 }

@@ -23,6 +23,7 @@ import { accountEncodingOf, accountJson, type AccountEncodingConfig } from './ac
 import { createBlockHistory, getBlock, getBlocks, getBlocksWithLimit, getBlockTime } from './block-methods.js';
 import { clusterMethods, SLOTS_PER_EPOCH } from './cluster-methods.js';
 import { getProgramAccounts } from './program-accounts.js';
+import { heliusV2Methods } from './helius-v2-methods.js';
 import { getTokenAccountBalance, getTokenAccountsByDelegate, getTokenAccountsByOwner, getTokenLargestAccounts, getTokenSupply } from './token-methods.js';
 
 
@@ -134,6 +135,8 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     getFirstAvailableBlock: () => history.first(),
     minimumLedgerSlot: () => history.first(),
     ...clusterMethods(chain),
+    // the provider's paged and filtered extensions (getProgramAccountsV2, …): helius-v2-methods.ts
+    ...heliusV2Methods(chain),
   };
   // Every standard method takes minContextSlot in its config: a node behind it refuses (-32016)
   // rather than answer from an older slot; the devnet's slot only grows, so this waits for nothing.

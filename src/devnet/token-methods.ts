@@ -6,7 +6,7 @@
  */
 import type { AccountView, DevnetChain } from './devnet-chain.js';
 import { accountEncodingOf, accountJson } from './account-json.js';
-import { programAccounts } from './program-accounts.js';
+import { programAccounts, type KeyedAccount } from './program-accounts.js';
 import { addressParam, arr, bad, cfg, commitmentOf } from './solana-params.js';
 import { isTokenProgram, readMint, readTokenAccount, tokenAmountJson } from './token-layout.js';
 
@@ -78,7 +78,18 @@ function tokenFilter(chain: DevnetChain, v: unknown): { programs: string[]; mint
   throw bad('params[1] must be { mint } or { programId }');
 }
 
-function tokenAccountsBy(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate') {
+/** A token-accounts-by query read from its params: the config, the matching accounts, and how to show one. */
+export interface TokenAccountsQuery {
+  config: Record<string, unknown>;
+  matches: KeyedAccount[];
+  render(k: KeyedAccount): { pubkey: string; account: unknown };
+}
+
+/**
+ * Read `[who, { mint } | { programId }, config]` as getTokenAccountsByOwner/ByDelegate do and find the
+ * matches; getTokenAccountsByOwnerV2 (helius-v2-methods.ts) pages the same matches.
+ */
+export function tokenAccountsQuery(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate'): TokenAccountsQuery {
   const p = arr(params, method, 2);
   const who = addressParam(p[0], `params[0] (${role})`);
   const { programs, mint } = tokenFilter(chain, p[1]);
@@ -86,15 +97,20 @@ function tokenAccountsBy(chain: DevnetChain, params: unknown, method: string, ro
   commitmentOf(c);
   const enc = accountEncodingOf(c, 'params[2]');
   const mintOf = (m: string): AccountView | null => chain.account(m);
-  const value: unknown[] = [];
+  const matches: KeyedAccount[] = [];
   for (const program of programs) {
     for (const k of programAccounts(chain, program)) {
       const t = readTokenAccount(k.account.owner, k.account.data);
       if (!t || t.state === 'uninitialized' || t[role] !== who || (mint !== null && t.mint !== mint)) continue;
-      value.push({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[2]') });
+      matches.push(k);
     }
   }
-  return { context: ctx(chain), value };
+  return { config: c, matches, render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[2]') }) };
+}
+
+function tokenAccountsBy(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate') {
+  const q = tokenAccountsQuery(chain, params, method, role);
+  return { context: ctx(chain), value: q.matches.map(q.render) };
 }
 
 export const getTokenAccountsByOwner = (chain: DevnetChain, params: unknown) => tokenAccountsBy(chain, params, 'getTokenAccountsByOwner', 'owner');
