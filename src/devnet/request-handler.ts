@@ -275,6 +275,7 @@ async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown,
     for (let i = 0; i < parsed.length; i++) {
       const r = await deps.dispatch(parsed[i], call);
       logged(r);
+      if (r.body === null) continue; // a notification adds no element
       const text = answerText(r.body, r.method);
       bytes += Buffer.byteLength(text);
       if (bytes > limits.maxResponseBytes) {
@@ -282,10 +283,12 @@ async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown,
       }
       parts.push(text);
     }
-    return send(res, 200, `[${parts.join(',')}]`);
+    // Only notifications: no body at all, as Agave's jsonrpc-http-server answers (200, empty).
+    return send(res, 200, parts.length === 0 ? '' : `[${parts.join(',')}]`);
   }
   const r = await deps.dispatch(parsed, call);
   logged(r);
+  if (r.body === null) return send(res, 200, '');
   const text = answerText(r.body, r.method);
   return overCap(text, limits) ? send(res, 200, tooLarge(r.body.id)) : send(res, r.status, text);
 }

@@ -12,7 +12,8 @@ import { isRpcId, MAX_METHOD_NAME, rpcError } from './rpc-json.js';
 import { DevnetRpcError, type RpcHandler } from './types.js';
 
 export interface RpcAnswer {
-  body: Record<string, unknown>;
+  /** The response object; null for a notification, which gets none. */
+  body: Record<string, unknown> | null;
   status: number;
   method: string;
   /** `getSignatureStatuses`: how many signatures it asked about (the request log counts them). */
@@ -51,7 +52,7 @@ export const UNSERVED: Readonly<Record<string, string>> = {
   getBlockProduction: 'the devnet keeps no block-production record',
 };
 
-/** Run one JSON-RPC call; returns the response object and the HTTP status it asks for. */
+/** Run one JSON-RPC call; returns the response object (null for a notification) and the HTTP status it asks for. */
 export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcCall): Promise<RpcAnswer> {
   const { endpoint, signalOf, drop, swqosOnly } = c0;
   if (!isPlainObject(call)) {
@@ -62,6 +63,10 @@ export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcC
   const id = c.id ?? null;
   if (c.jsonrpc !== '2.0') return { body: rpcError(id, -32600, 'Invalid request: "jsonrpc" must be "2.0"'), status: 200, method: '?' };
   if (typeof c.method !== 'string') return { body: rpcError(id, -32600, 'Invalid request: "method" must be a string'), status: 200, method: '?' };
+  // A notification (no "id" member at all; `"id": null` is a call) gets no answer (JSON-RPC 2.0 §4.1).
+  // Agave's jsonrpc-core does not run it either: every RPC method is registered as a call, and a
+  // notification finds no notification handler. The devnet does the same.
+  if (!Object.hasOwn(c, 'id')) return { body: null, status: 200, method: c.method.length > MAX_METHOD_NAME ? '?' : c.method };
   if (c.method.length > MAX_METHOD_NAME) {
     return { body: rpcError(id, -32600, `Invalid request: "method" is ${c.method.length} characters long; no method name is longer than ${MAX_METHOD_NAME}`), status: 200, method: '?' };
   }
