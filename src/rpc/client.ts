@@ -13,6 +13,7 @@ import * as zk from './compression-v2.js';
 import * as sigs from './compression-signatures.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
+import * as ext from './helius-extensions.js';
 import { createJsonRpc, type CallOptions } from './jsonrpc.js';
 import * as mint from './mint.js';
 import { createPaginators, type Paginators } from './paginate.js';
@@ -65,6 +66,14 @@ export interface CairnClient {
   getAssetsByAuthority: Fn<das.GetAssetsByAuthorityParams, T.AssetList>;
   getAssetsByGroup: Fn<das.GetAssetsByGroupParams, T.AssetList>;
   getTokenAccounts: Fn<das.GetTokenAccountsParams, T.TokenAccountList>;
+  // the provider's extensions helius-sdk users call (das.ts, helius-extensions.ts)
+  searchAssets: Fn<das.SearchAssetsParams, T.AssetList>;
+  getSignaturesForAsset: Fn<das.GetSignaturesForAssetParams, das.AssetSignaturePage>;
+  getNftEditions: Fn<{ mint: string; page?: number; limit?: number }, das.NftEditionsPage>;
+  getProgramAccountsV2(programId: string, params?: ext.V2AccountParams & { filters?: ext.V2AccountFilter[] }, opts?: CallOptions): Promise<T.WithContext<ext.V2AccountPage>>;
+  getTokenAccountsByOwnerV2(owner: string, filter: { mint: string } | { programId: string }, params?: ext.V2AccountParams, opts?: CallOptions): Promise<T.WithContext<ext.V2AccountPage>>;
+  getTransactionsForAddress(address: string, params?: ext.GetTransactionsForAddressParams, opts?: CallOptions): Promise<ext.AddressTransactionPage>;
+  sendBundle(wires: (Uint8Array | string)[], opts?: CallOptions): Promise<string>;
   // compression
   getCompressedAccount: Fn<{ address?: string | null; hash?: string | null }, T.WithContext<T.CompressedAccount | null>>;
   getCompressedAccountProof: Fn<{ hash: string }, T.WithContext<T.CompressedAccountProof>>;
@@ -163,7 +172,7 @@ export interface CairnClient {
    */
   callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array>;
   /** Async iterators over every paged method. */
-  readonly paginate: Paginators & CompressionPaginators;
+  readonly paginate: Paginators & CompressionPaginators & ext.HeliusExtensionPaginators;
   /** Close the keep-alive connections (only of a transport the client created). */
   close(): Promise<void>;
 }
@@ -233,6 +242,13 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getAssetsByAuthority: async (p, o) => das.getAssetsByAuthority(ctx, p, at(o)),
     getAssetsByGroup: async (p, o) => das.getAssetsByGroup(ctx, p, at(o)),
     getTokenAccounts: async (p, o) => das.getTokenAccounts(ctx, p, at(o)),
+    searchAssets: async (p, o) => das.searchAssets(ctx, p, at(o)),
+    getSignaturesForAsset: async (p, o) => das.getSignaturesForAsset(ctx, p, at(o)),
+    getNftEditions: async (p, o) => das.getNftEditions(ctx, p, at(o)),
+    getProgramAccountsV2: async (a, p, o) => ext.getProgramAccountsV2(ctx, a, p, at(o)),
+    getTokenAccountsByOwnerV2: async (a, f, p, o) => ext.getTokenAccountsByOwnerV2(ctx, a, f, p, at(o)),
+    getTransactionsForAddress: async (a, p, o) => ext.getTransactionsForAddress(ctx, a, p, at(o)),
+    sendBundle: async (w, o) => ext.sendBundle(ctx, w, at(o)),
     getCompressedAccount: async (p, o) => compression.getCompressedAccount(ctx, p, at(o)),
     getCompressedAccountProof: async (p, o) => compression.getCompressedAccountProof(ctx, p, at(o)),
     getMultipleNewAddressProofs: async (a, o) => compression.getMultipleNewAddressProofs(ctx, a, at(o)),
@@ -306,7 +322,7 @@ export function createClient(options: ClientOptions = {}): CairnClient {
     getVoteAccounts: async (p, o) => solana.getVoteAccounts(ctx, p, at(o)),
     getInflationReward: async (a, p, o) => solana.getInflationReward(ctx, a, p, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
-    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx) },
+    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx), ...ext.createHeliusExtensionPaginators(ctx) },
     async close() {
       if (ownTransport) await transport.close();
     },

@@ -2,7 +2,8 @@
  * DAS asset queries (spec: "DAS asset queries" and "Token accounts"): one function per method,
  * params checked before sending, results validated. `getAssetBatch` and `getAssetProofBatch` split
  * inputs above the spec's 1,000 ids into several requests sent with bounded concurrency and
- * reassembled in input order.
+ * reassembled in input order. The provider's `searchAssets`, `getSignaturesForAsset` and
+ * `getNftEditions` are here too.
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertString, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
@@ -11,6 +12,7 @@ import { chunk, mapLimit } from './input.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';
 import type * as T from './types.js';
+import { v, type Validator } from './validate.js';
 
 /** The spec's batch limit for getAssetBatch `ids`. */
 export const MAX_ASSET_BATCH = 1_000;
@@ -225,4 +227,144 @@ export async function getTokenAccounts(ctx: ClientContext, params: GetTokenAccou
   optional('params.after', params.after, (f, x) => assertString(f, x, { nonEmpty: true }));
   checkFlags('params.options', params.options, ['showZeroBalance']);
   return ctx.rpc.call({ method: 'getTokenAccounts', params: clean(params), validate: S.tokenAccountList }, opts);
+}
+
+/** The searchAssets filters the client sends (the provider's names; the devnet applies these). */
+export interface SearchAssetsParams extends ListParams {
+  ownerAddress?: string;
+  ownerType?: 'single' | 'token';
+  creatorAddress?: string;
+  creatorVerified?: boolean;
+  authorityAddress?: string;
+  /** `[groupKey, groupValue]`, e.g. `['collection', <collection address>]`. */
+  grouping?: [string, string];
+  delegate?: string;
+  /** A cNFT Merkle tree (the provider's extension). */
+  tree?: string;
+  jsonUri?: string;
+  burnt?: boolean;
+  compressed?: boolean;
+  compressible?: boolean;
+  frozen?: boolean;
+  interface?: string;
+  tokenType?: 'fungible' | 'nonFungible' | 'regularNft' | 'compressedNft' | 'all';
+  royaltyTargetType?: 'creators' | 'fanout' | 'single';
+  /** Keyset cursor (the id to continue after). */
+  cursor?: string;
+}
+
+const SEARCH_ADDRESSES = ['ownerAddress', 'creatorAddress', 'authorityAddress', 'delegate', 'tree'] as const;
+const SEARCH_FLAGS = ['creatorVerified', 'burnt', 'compressed', 'compressible', 'frozen'] as const;
+const SEARCH_KEYS = new Set<string>([...SEARCH_ADDRESSES, ...SEARCH_FLAGS, 'ownerType', 'grouping', 'jsonUri', 'interface', 'tokenType', 'royaltyTargetType', 'cursor', 'page', 'limit', 'sortBy', 'before', 'after', 'options']);
+const TOKEN_TYPES = ['fungible', 'nonFungible', 'regularNft', 'compressedNft', 'all'] as const;
+
+/**
+ * One page of assets matching every filter given (at least one filter besides paging).
+ *
+ * @example
+ * const page = await client.searchAssets({ ownerAddress, grouping: ['collection', collection], compressed: true });
+ */
+export async function searchAssets(ctx: ClientContext, params: SearchAssetsParams, opts?: CallOptions): Promise<T.AssetList> {
+  assertObject('params', params);
+  for (const k of Object.keys(params)) if (!SEARCH_KEYS.has(k)) throw new InputError(`params.${k}`, 'not a searchAssets filter the client knows');
+  for (const k of SEARCH_ADDRESSES) optional(`params.${k}`, params[k], assertAddress);
+  for (const k of SEARCH_FLAGS) optional(`params.${k}`, params[k], assertBool);
+  optional('params.ownerType', params.ownerType, (f, x) => assertOneOf(f, x, ['single', 'token'] as const));
+  optional('params.tokenType', params.tokenType, (f, x) => assertOneOf(f, x, TOKEN_TYPES));
+  optional('params.royaltyTargetType', params.royaltyTargetType, (f, x) => assertOneOf(f, x, ['creators', 'fanout', 'single'] as const));
+  optional('params.interface', params.interface, (f, x) => assertString(f, x, { nonEmpty: true }));
+  optional('params.jsonUri', params.jsonUri, (f, x) => assertString(f, x, { nonEmpty: true }));
+  optional('params.cursor', params.cursor, (f, x) => assertString(f, x, { nonEmpty: true }));
+  optional('params.grouping', params.grouping, (f, x) => {
+    assertArray(f, x, (g, y) => assertString(g, y, { nonEmpty: true }));
+    if ((x as unknown[]).length !== 2) throw new InputError(f, `expected [groupKey, groupValue], got ${(x as unknown[]).length} item(s)`);
+  });
+  checkList(params as unknown as Record<string, unknown>);
+  if (params.page !== undefined && params.cursor !== undefined) throw new InputError('params.cursor', 'page-based and cursor-based pagination cannot be combined');
+  return ctx.rpc.call({ method: 'searchAssets', params: clean(params), validate: S.assetList }, opts);
+}
+
+export interface GetSignaturesForAssetParams {
+  id: string;
+  page?: number;
+  limit?: number;
+  /** A signature of the asset's history: list what comes after it. */
+  before?: string;
+  /** A signature of the asset's history: list what comes before it. */
+  after?: string;
+}
+
+/** One page of an asset's history: `[signature, type]` pairs, newest first. */
+export interface AssetSignaturePage {
+  last_indexed_slot?: number;
+  total: number;
+  limit: number;
+  page?: number;
+  before?: string;
+  after?: string;
+  items: [string, string][];
+}
+
+const assetSignaturePage = v.object(
+  { total: v.int, limit: v.int, items: v.array(v.array(v.string)) },
+  { last_indexed_slot: v.int, page: v.int, before: v.string, after: v.string },
+) as unknown as Validator<AssetSignaturePage>;
+
+/**
+ * A compressed asset's transaction history, one page.
+ *
+ * @example
+ * const { items } = await client.getSignaturesForAsset({ id, page: 1 }); // [[signature, 'MintToCollectionV1']]
+ */
+export async function getSignaturesForAsset(ctx: ClientContext, params: GetSignaturesForAssetParams, opts?: CallOptions): Promise<AssetSignaturePage> {
+  assertObject('params', params);
+  assertAddress('params.id', params.id);
+  optional('params.page', params.page, (f, x) => assertInt(f, x, 1, Number.MAX_SAFE_INTEGER));
+  optional('params.limit', params.limit, (f, x) => assertInt(f, x, 1, MAX_PAGE_LIMIT));
+  optional('params.before', params.before, (f, x) => assertString(f, x, { nonEmpty: true }));
+  optional('params.after', params.after, (f, x) => assertString(f, x, { nonEmpty: true }));
+  if (params.page !== undefined && (params.before !== undefined || params.after !== undefined)) {
+    throw new InputError('params.page', 'page-based and cursor-based (before/after) pagination cannot be combined');
+  }
+  const r = await ctx.rpc.call({ method: 'getSignaturesForAsset', params: clean(params), validate: assetSignaturePage }, opts);
+  r.items.forEach((it, i) => {
+    if (it.length !== 2) {
+      throw new BadResponseError(ErrorCodes.RPC_SCHEMA, `getSignaturesForAsset: items[${i}] has ${it.length} entries, expected [signature, type]`, {
+        context: { method: 'getSignaturesForAsset', path: `result.items[${i}]` },
+      });
+    }
+  });
+  return r;
+}
+
+export interface NftEdition {
+  mint: string;
+  edition_address?: string;
+  edition?: number;
+  burnt?: boolean;
+}
+
+export interface NftEditionsPage {
+  last_indexed_slot?: number;
+  total: number;
+  limit: number;
+  page?: number;
+  master_edition_address?: string;
+  supply?: number;
+  max_supply?: number | null;
+  editions: NftEdition[];
+}
+
+const nftEditionsPage = v.object(
+  { total: v.int, limit: v.int, editions: v.array(v.object({ mint: v.string }, { edition_address: v.string, edition: v.int, burnt: v.bool })) },
+  { last_indexed_slot: v.int, page: v.int, master_edition_address: v.string, supply: v.int, max_supply: v.nullable(v.int) },
+) as unknown as Validator<NftEditionsPage>;
+
+/** The print editions of a master-edition NFT, one page (an empty list for a mint with none). */
+export async function getNftEditions(ctx: ClientContext, params: { mint: string; page?: number; limit?: number }, opts?: CallOptions): Promise<NftEditionsPage> {
+  assertObject('params', params);
+  assertAddress('params.mint', params.mint);
+  optional('params.page', params.page, (f, x) => assertInt(f, x, 1, Number.MAX_SAFE_INTEGER));
+  optional('params.limit', params.limit, (f, x) => assertInt(f, x, 1, MAX_PAGE_LIMIT));
+  return ctx.rpc.call({ method: 'getNftEditions', params: clean(params), validate: nftEditionsPage }, opts);
 }
