@@ -4,7 +4,6 @@
  * before every page and passed to every request, a `null` cursor (or an empty page) ends, and a
  * cursor handed back twice is reported as a bad response instead of looping.
  */
-import { abortError } from '../abort.js';
 import { BadResponseError, ErrorCodes } from '../errors.js';
 import * as sg from './compression-signatures.js';
 import * as z from './compression-v2.js';
@@ -12,33 +11,8 @@ import type * as C from './compression-types.js';
 import type { ClientContext } from './context.js';
 import { MAX_COMPRESSION_LIMIT, type CursorParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression.js';
 import type { CallOptions } from './jsonrpc.js';
+import { byCursor, checkAbort, pagesOf } from './paginate.js';
 import type * as T from './types.js';
-
-type Page<I> = { items: I[]; cursor?: string | null };
-
-async function* byCursor<I, P extends { cursor?: string }>(
-  method: string,
-  fetch: (p: P, o?: CallOptions) => Promise<Page<I>>,
-  params: P,
-  opts?: CallOptions,
-): AsyncGenerator<I, void, undefined> {
-  let cursor = params?.cursor;
-  const seen = new Set<string>();
-  for (;;) {
-    if (opts?.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, opts.signal, 'pagination');
-    const r = await fetch({ ...params, cursor }, opts);
-    yield* r.items;
-    const next = r.cursor;
-    if (next === null || next === undefined || next === '' || r.items.length === 0) return;
-    if (seen.has(next)) {
-      throw new BadResponseError(ErrorCodes.RPC_BAD_RESPONSE, `${method}: the server returned cursor ${JSON.stringify(next)} twice; stopping instead of looping`, {
-        context: { method, path: 'cursor' },
-      });
-    }
-    seen.add(next);
-    cursor = next;
-  }
-}
 
 type Gen<I> = AsyncGenerator<I, void, undefined>;
 
@@ -53,7 +27,7 @@ async function* nonVoting(ctx: ClientContext, params: CursorParams = {}, opts?: 
   let cursor = params?.cursor;
   const seen = new Set<string>();
   for (;;) {
-    if (opts?.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, opts.signal, 'pagination');
+    checkAbort(opts);
     const { items } = (await sg.getLatestNonVotingSignatures(ctx, { ...params, cursor, limit }, opts)).value;
     yield* items;
     if (items.length < limit) return;
@@ -89,12 +63,10 @@ export interface CompressionPaginators {
  */
 export function createCompressionPaginators(ctx: ClientContext): CompressionPaginators {
   return {
-    getCompressedAccountsByOwner: (p, o) => byCursor('getCompressedAccountsByOwner', async (q, oo) => (await z.getCompressedAccountsByOwner(ctx, q, oo)).value, p, o),
-    getCompressedAccountsByOwnerV2: (p, o) => byCursor('getCompressedAccountsByOwnerV2', async (q, oo) => (await z.getCompressedAccountsByOwnerV2(ctx, q, oo)).value, p, o),
-    getCompressedTokenAccountsByOwnerV2: (p, o) =>
-      byCursor('getCompressedTokenAccountsByOwnerV2', async (q, oo) => (await z.getCompressedTokenAccountsByOwnerV2(ctx, q, oo)).value, p, o),
-    getCompressedTokenAccountsByDelegateV2: (p, o) =>
-      byCursor('getCompressedTokenAccountsByDelegateV2', async (q, oo) => (await z.getCompressedTokenAccountsByDelegateV2(ctx, q, oo)).value, p, o),
+    getCompressedAccountsByOwner: (p, o) => byCursor('getCompressedAccountsByOwner', pagesOf(ctx, z.getCompressedAccountsByOwner), p, o),
+    getCompressedAccountsByOwnerV2: (p, o) => byCursor('getCompressedAccountsByOwnerV2', pagesOf(ctx, z.getCompressedAccountsByOwnerV2), p, o),
+    getCompressedTokenAccountsByOwnerV2: (p, o) => byCursor('getCompressedTokenAccountsByOwnerV2', pagesOf(ctx, z.getCompressedTokenAccountsByOwnerV2), p, o),
+    getCompressedTokenAccountsByDelegateV2: (p, o) => byCursor('getCompressedTokenAccountsByDelegateV2', pagesOf(ctx, z.getCompressedTokenAccountsByDelegateV2), p, o),
     getCompressedTokenBalancesByOwner: (p, o) =>
       byCursor(
         'getCompressedTokenBalancesByOwner',
@@ -105,12 +77,10 @@ export function createCompressionPaginators(ctx: ClientContext): CompressionPagi
         p,
         o,
       ),
-    getCompressedTokenBalancesByOwnerV2: (p, o) =>
-      byCursor('getCompressedTokenBalancesByOwnerV2', async (q, oo) => (await z.getCompressedTokenBalancesByOwnerV2(ctx, q, oo)).value, p, o),
-    getCompressedMintTokenHolders: (p, o) => byCursor('getCompressedMintTokenHolders', async (q, oo) => (await z.getCompressedMintTokenHolders(ctx, q, oo)).value, p, o),
-    getCompressionSignaturesForAddress: (p, o) =>
-      byCursor('getCompressionSignaturesForAddress', async (q, oo) => (await sg.getCompressionSignaturesForAddress(ctx, q, oo)).value, p, o),
-    getCompressionSignaturesForOwner: (p, o) => byCursor('getCompressionSignaturesForOwner', async (q, oo) => (await sg.getCompressionSignaturesForOwner(ctx, q, oo)).value, p, o),
+    getCompressedTokenBalancesByOwnerV2: (p, o) => byCursor('getCompressedTokenBalancesByOwnerV2', pagesOf(ctx, z.getCompressedTokenBalancesByOwnerV2), p, o),
+    getCompressedMintTokenHolders: (p, o) => byCursor('getCompressedMintTokenHolders', pagesOf(ctx, z.getCompressedMintTokenHolders), p, o),
+    getCompressionSignaturesForAddress: (p, o) => byCursor('getCompressionSignaturesForAddress', pagesOf(ctx, sg.getCompressionSignaturesForAddress), p, o),
+    getCompressionSignaturesForOwner: (p, o) => byCursor('getCompressionSignaturesForOwner', pagesOf(ctx, sg.getCompressionSignaturesForOwner), p, o),
     getLatestNonVotingSignatures: (p, o) => nonVoting(ctx, p, o),
   };
 }

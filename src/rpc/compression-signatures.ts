@@ -10,28 +10,13 @@
  * `client.paginate.getLatestNonVotingSignatures` builds the next page's cursor from the last item,
  * in Photon's format (`signatureCursor`).
  */
-import { assertAddress, assertObject, assertString, assertInt, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes } from '../errors.js';
 import { base58Bytes, encodeBase58 } from '../solana/base58.js';
-import { MAX_COMPRESSION_LIMIT, type CursorParams } from './compression.js';
+import { checkHashParams, checkPageParams, type CursorParams } from './compression-params.js';
 import * as CS from './compression-shapes.js';
 import type { ClientContext } from './context.js';
 import type { CallOptions } from './jsonrpc.js';
 import type * as T from './types.js';
-
-/** A hash is 32 bytes in base58, so it has the shape of an address. */
-const assertHash: (field: string, x: unknown) => asserts x is string = assertAddress;
-
-function checkCursor(p: CursorParams): void {
-  optional('params.cursor', p.cursor, (f, x) => assertString(f, x, { nonEmpty: true }));
-  optional('params.limit', p.limit, (f, x) => assertInt(f, x, 1, MAX_COMPRESSION_LIMIT));
-}
-
-function clean<P extends object>(p: P): P {
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(p)) if (x !== undefined) out[k] = x;
-  return out as P;
-}
 
 /**
  * The transactions that opened and closed the account with `hash`, newest first (the indexer
@@ -45,9 +30,7 @@ export async function getCompressionSignaturesForAccount(
   params: { hash: string },
   opts?: CallOptions,
 ): Promise<T.WithContext<{ items: T.CompressionSignature[] }>> {
-  assertObject('params', params);
-  assertHash('params.hash', params.hash);
-  return ctx.rpc.call({ method: 'getCompressionSignaturesForAccount', params: { hash: params.hash }, validate: CS.signatureList }, opts);
+  return ctx.rpc.call({ method: 'getCompressionSignaturesForAccount', params: checkHashParams(params), validate: CS.signatureList }, opts);
 }
 
 /** One page of the transactions that opened or closed an account with `address`, newest first. */
@@ -56,10 +39,7 @@ export async function getCompressionSignaturesForAddress(
   params: CursorParams & { address: string },
   opts?: CallOptions,
 ): Promise<T.WithContext<T.CursorPage<T.CompressionSignature>>> {
-  assertObject('params', params);
-  assertAddress('params.address', params.address);
-  checkCursor(params);
-  return ctx.rpc.call({ method: 'getCompressionSignaturesForAddress', params: clean(params), validate: CS.signaturePage }, opts);
+  return ctx.rpc.call({ method: 'getCompressionSignaturesForAddress', params: checkPageParams(params, 'address'), validate: CS.signaturePage }, opts);
 }
 
 /**
@@ -72,10 +52,7 @@ export async function getCompressionSignaturesForOwner(
   params: CursorParams & { owner: string },
   opts?: CallOptions,
 ): Promise<T.WithContext<T.CursorPage<T.CompressionSignature>>> {
-  assertObject('params', params);
-  assertAddress('params.owner', params.owner);
-  checkCursor(params);
-  return ctx.rpc.call({ method: 'getCompressionSignaturesForOwner', params: clean(params), validate: CS.signaturePage }, opts);
+  return ctx.rpc.call({ method: 'getCompressionSignaturesForOwner', params: checkPageParams(params, 'owner'), validate: CS.signaturePage }, opts);
 }
 
 /**
@@ -88,9 +65,7 @@ export async function getLatestNonVotingSignatures(
   params: CursorParams = {},
   opts?: CallOptions,
 ): Promise<T.WithContext<{ items: (T.CompressionSignature & { error: string | null })[] }>> {
-  assertObject('params', params);
-  checkCursor(params);
-  const r = await ctx.rpc.call({ method: 'getLatestNonVotingSignatures', params: clean(params), validate: CS.signatureWithErrorList }, opts);
+  const r = await ctx.rpc.call({ method: 'getLatestNonVotingSignatures', params: checkPageParams(params), validate: CS.signatureWithErrorList }, opts);
   // Some servers leave out a null `error` (serde's skip_serializing_if): callers always get the field.
   return { ...r, value: { ...r.value, items: r.value.items.map((i) => ({ ...i, error: i.error ?? null })) } };
 }

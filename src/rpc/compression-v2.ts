@@ -8,7 +8,18 @@
  */
 import { assertAddress, assertArray, assertInt, assertObject, assertSignature, assertString, optional } from '../assert.js';
 import { InputError } from '../errors.js';
-import { MAX_COMPRESSION_LIMIT, type CursorParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression.js';
+import type { TokenAccountsByDelegateParams, TokenAccountsByOwnerParams } from './compression.js';
+import {
+  assertHash,
+  checkAccountKey,
+  checkAddressesWithTrees,
+  checkHashParams,
+  checkPageParams,
+  checkValidityProofParams,
+  MAX_COMPRESSION_LIMIT,
+  withSpecCompressionInfo,
+  type CursorParams,
+} from './compression-params.js';
 import type * as C from './compression-types.js';
 import * as CS from './compression-shapes.js';
 import type { ClientContext } from './context.js';
@@ -49,27 +60,6 @@ export interface ValidityProofParams {
   newAddressesWithTrees?: { address: string; tree: string }[];
 }
 
-const assertHash: (field: string, x: unknown) => asserts x is string = assertAddress;
-
-function checkCursor(p: CursorParams): void {
-  optional('params.cursor', p.cursor, (f, x) => assertString(f, x, { nonEmpty: true }));
-  optional('params.limit', p.limit, (f, x) => assertInt(f, x, 1, MAX_COMPRESSION_LIMIT));
-}
-
-function clean<P extends object>(p: P): P {
-  const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(p)) if (x !== undefined) out[k] = x;
-  return out as P;
-}
-
-function checkKey(params: AccountKey): { address: string | null; hash: string | null } {
-  assertObject('params', params);
-  if (params.address != null) assertAddress('params.address', params.address);
-  if (params.hash != null) assertHash('params.hash', params.hash);
-  if (params.address == null && params.hash == null) throw new InputError('params', 'expected "address" or "hash"');
-  return { address: params.address ?? null, hash: params.hash ?? null };
-}
-
 function checkKeys(params: AccountKeys): AccountKeys {
   assertObject('params', params);
   if ((params.hashes === undefined) === (params.addresses === undefined)) throw new InputError('params', 'expected "hashes" or "addresses" (exactly one)');
@@ -88,14 +78,12 @@ function checkHashList(hashes: string[]): void {
 
 /** A V2 compressed account by `address` or `hash`; `value` is `null` if unknown. */
 export async function getCompressedAccountV2(ctx: ClientContext, params: AccountKey, opts?: CallOptions): Promise<T.WithContext<C.CompressedAccountV2 | null>> {
-  return ctx.rpc.call({ method: 'getCompressedAccountV2', params: checkKey(params), validate: S.withContext(v.nullable(CS.compressedAccountV2)) }, opts);
+  return ctx.rpc.call({ method: 'getCompressedAccountV2', params: checkAccountKey(params), validate: S.withContext(v.nullable(CS.compressedAccountV2)) }, opts);
 }
 
 /** The Merkle proof of one account, with its tree (`treeContext`) and `proveByIndex`. */
 export async function getCompressedAccountProofV2(ctx: ClientContext, params: { hash: string }, opts?: CallOptions): Promise<T.WithContext<C.CompressedAccountProofV2>> {
-  assertObject('params', params);
-  assertHash('params.hash', params.hash);
-  return ctx.rpc.call({ method: 'getCompressedAccountProofV2', params: { hash: params.hash }, validate: S.withContext(CS.compressedAccountProofV2) }, opts);
+  return ctx.rpc.call({ method: 'getCompressedAccountProofV2', params: checkHashParams(params), validate: S.withContext(CS.compressedAccountProofV2) }, opts);
 }
 
 /** Several accounts by `hashes` or by `addresses`: an item per key, `null` where unknown. */
@@ -118,9 +106,8 @@ export async function getMultipleCompressedAccountProofsV2(ctx: ClientContext, h
   return ctx.rpc.call({ method: 'getMultipleCompressedAccountProofsV2', params: [...hashes], validate: S.withContext(v.array(CS.compressedAccountProofV2)) }, opts);
 }
 
-function checkByOwner(params: AccountsByOwnerParams): AccountsByOwnerParams {
-  assertObject('params', params);
-  assertAddress('params.owner', params.owner);
+/** `filters` (memcmp, at most 5) and `dataSlice`, the by-owner lists' own params. */
+function checkAccountFilters(params: AccountsByOwnerParams): void {
   optional('params.filters', params.filters, (f, x) => {
     assertArray(f, x, (ff, item) => {
       assertObject(ff, item);
@@ -135,8 +122,10 @@ function checkByOwner(params: AccountsByOwnerParams): AccountsByOwnerParams {
     assertInt(`${f}.offset`, x.offset, 0, 2 ** 31);
     assertInt(`${f}.length`, x.length, 0, 2 ** 31);
   });
-  checkCursor(params);
-  return clean(params);
+}
+
+function checkByOwner(params: AccountsByOwnerParams): AccountsByOwnerParams {
+  return checkPageParams(params, 'owner', false, checkAccountFilters);
 }
 
 /** One page of the live accounts of `owner` (ordered by hash), optionally filtered by memcmp. */
@@ -150,20 +139,12 @@ export async function getCompressedAccountsByOwnerV2(ctx: ClientContext, params:
 
 /** One page of V2 token accounts owned by `owner`. */
 export async function getCompressedTokenAccountsByOwnerV2(ctx: ClientContext, params: TokenAccountsByOwnerParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
-  assertObject('params', params);
-  assertAddress('params.owner', params.owner);
-  optional('params.mint', params.mint, assertAddress);
-  checkCursor(params);
-  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByOwnerV2', params: clean(params), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
+  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByOwnerV2', params: checkPageParams(params, 'owner', true), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
 }
 
 /** One page of V2 token accounts delegated to `delegate`. */
 export async function getCompressedTokenAccountsByDelegateV2(ctx: ClientContext, params: TokenAccountsByDelegateParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
-  assertObject('params', params);
-  assertAddress('params.delegate', params.delegate);
-  optional('params.mint', params.mint, assertAddress);
-  checkCursor(params);
-  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByDelegateV2', params: clean(params), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
+  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByDelegateV2', params: checkPageParams(params, 'delegate', true), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
 }
 
 /** A transaction with the accounts it opened and closed, V2 shape (closed ones with nullifier and tx hash). */
@@ -171,48 +152,25 @@ export async function getTransactionWithCompressionInfoV2(ctx: ClientContext, pa
   assertObject('params', params);
   assertSignature('params.signature', params.signature);
   const r = await ctx.rpc.call({ method: 'getTransactionWithCompressionInfoV2', params: { signature: params.signature }, validate: CS.transactionWithCompressionInfoV2 }, opts);
-  const raw = r as unknown as Record<string, unknown>;
-  if (!('compression_info' in raw) && 'compressionInfo' in raw) {
-    const { compressionInfo, ...rest } = raw;
-    return { ...rest, compression_info: compressionInfo } as unknown as C.TransactionWithCompressionInfoV2;
-  }
-  return r;
+  return withSpecCompressionInfo(r);
 }
 
 /** One V2 validity proof: `accounts[]` and `addresses[]`, each with its tree. */
 export async function getValidityProofV2(ctx: ClientContext, params: ValidityProofParams, opts?: CallOptions): Promise<T.WithContext<C.ValidityProofV2>> {
-  assertObject('params', params);
-  const hashes = params.hashes ?? [];
-  const na = params.newAddressesWithTrees ?? [];
-  assertArray('params.hashes', hashes, assertHash);
-  assertArray<{ address: string; tree: string }>('params.newAddressesWithTrees', na, (f, x) => {
-    assertObject(f, x);
-    assertAddress(`${f}.address`, x.address);
-    assertAddress(`${f}.tree`, x.tree);
-  });
-  if (hashes.length + na.length === 0) throw new InputError('params.hashes', 'expected at least one hash or new address');
-  return ctx.rpc.call(
-    { method: 'getValidityProofV2', params: { hashes, newAddressesWithTrees: na.map(({ address, tree }) => ({ address, tree })) }, validate: S.withContext(CS.validityProofV2) },
-    opts,
-  );
+  return ctx.rpc.call({ method: 'getValidityProofV2', params: checkValidityProofParams(params), validate: S.withContext(CS.validityProofV2) }, opts);
 }
 
 /** Non-inclusion proofs, each address in the tree it names. params on the wire: an ARRAY of {address, tree}. */
 export async function getMultipleNewAddressProofsV2(ctx: ClientContext, addresses: { address: string; tree: string }[], opts?: CallOptions): Promise<T.WithContext<T.NewAddressProof[]>> {
-  assertArray<{ address: string; tree: string }>('addresses', addresses, (f, x) => {
-    assertObject(f, x);
-    assertAddress(`${f}.address`, x.address);
-    assertAddress(`${f}.tree`, x.tree);
-  }, 1);
   return ctx.rpc.call(
-    { method: 'getMultipleNewAddressProofsV2', params: addresses.map(({ address, tree }) => ({ address, tree })), validate: S.withContext(v.array(S.newAddressProof)) },
+    { method: 'getMultipleNewAddressProofsV2', params: checkAddressesWithTrees('addresses', addresses, 1), validate: S.withContext(v.array(S.newAddressProof)) },
     opts,
   );
 }
 
 /** Lamports of one account (by hash or address). */
 export async function getCompressedBalance(ctx: ClientContext, params: AccountKey, opts?: CallOptions): Promise<T.WithContext<T.U64>> {
-  return ctx.rpc.call({ method: 'getCompressedBalance', params: checkKey(params), validate: CS.balance }, opts);
+  return ctx.rpc.call({ method: 'getCompressedBalance', params: checkAccountKey(params), validate: CS.balance }, opts);
 }
 
 /** Lamports of every live account of `owner`, summed. */
@@ -224,35 +182,22 @@ export async function getCompressedBalanceByOwner(ctx: ClientContext, params: { 
 
 /** The token amount of one compressed token account. */
 export async function getCompressedTokenAccountBalance(ctx: ClientContext, params: { hash: string }, opts?: CallOptions): Promise<T.WithContext<{ amount: T.U64 }>> {
-  assertObject('params', params);
-  assertHash('params.hash', params.hash);
-  return ctx.rpc.call({ method: 'getCompressedTokenAccountBalance', params: { hash: params.hash }, validate: CS.tokenAccountBalance }, opts);
-}
-
-function checkBalances(params: TokenBalancesByOwnerParams): TokenBalancesByOwnerParams {
-  assertObject('params', params);
-  assertAddress('params.owner', params.owner);
-  optional('params.mint', params.mint, assertAddress);
-  checkCursor(params);
-  return clean(params);
+  return ctx.rpc.call({ method: 'getCompressedTokenAccountBalance', params: checkHashParams(params), validate: CS.tokenAccountBalance }, opts);
 }
 
 /** One page of `owner`'s token balances per mint (V1: the list is `tokenBalances`). */
 export async function getCompressedTokenBalancesByOwner(ctx: ClientContext, params: TokenBalancesByOwnerParams, opts?: CallOptions): Promise<T.WithContext<C.TokenBalanceList>> {
-  return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwner', params: checkBalances(params), validate: CS.tokenBalanceList }, opts);
+  return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwner', params: checkPageParams(params, 'owner', true), validate: CS.tokenBalanceList }, opts);
 }
 
 /** One page of `owner`'s token balances per mint (V2: the list is `items`). */
 export async function getCompressedTokenBalancesByOwnerV2(ctx: ClientContext, params: TokenBalancesByOwnerParams, opts?: CallOptions): Promise<T.WithContext<C.TokenBalancePage>> {
-  return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwnerV2', params: checkBalances(params), validate: CS.tokenBalancePage }, opts);
+  return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwnerV2', params: checkPageParams(params, 'owner', true), validate: CS.tokenBalancePage }, opts);
 }
 
 /** One page of the holders of `mint`, largest balance first. */
 export async function getCompressedMintTokenHolders(ctx: ClientContext, params: MintTokenHoldersParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.OwnerBalance>>> {
-  assertObject('params', params);
-  assertAddress('params.mint', params.mint);
-  checkCursor(params);
-  return ctx.rpc.call({ method: 'getCompressedMintTokenHolders', params: clean(params), validate: CS.ownerBalancePage }, opts);
+  return ctx.rpc.call({ method: 'getCompressedMintTokenHolders', params: checkPageParams(params, 'mint'), validate: CS.ownerBalancePage }, opts);
 }
 
 /** The indexer's health: `"ok"` when it is caught up. */

@@ -15,7 +15,8 @@ import type { CallOptions } from './jsonrpc.js';
 import type * as T from './types.js';
 import * as wallet from './wallet.js';
 
-function checkAbort(opts: CallOptions | undefined): void {
+/** Before every page: an aborted signal ends the iteration with `RPC_ABORTED`. */
+export function checkAbort(opts: CallOptions | undefined): void {
   if (opts?.signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, opts.signal, 'pagination');
 }
 
@@ -64,10 +65,16 @@ async function* byPage<P extends das.ListParams>(
   }
 }
 
-/** Every item of a cursor-based compression list. */
-async function* byCursor<I, P extends { cursor?: string }>(
+/** One page of a cursor-based list: its items and the next page's cursor (`null` or absent at the end). */
+export interface ItemsPage<I> {
+  items: I[];
+  cursor?: string | null;
+}
+
+/** Every item of a cursor-based compression list (compression-paginate.ts pages the indexer's others). */
+export async function* byCursor<I, P extends { cursor?: string }>(
   method: string,
-  fetch: (p: P, o?: CallOptions) => Promise<T.WithContext<T.CursorPage<I>>>,
+  fetch: (p: P, o?: CallOptions) => Promise<ItemsPage<I>>,
   params: P,
   opts?: CallOptions,
 ): AsyncGenerator<I, void, undefined> {
@@ -76,9 +83,9 @@ async function* byCursor<I, P extends { cursor?: string }>(
   for (;;) {
     checkAbort(opts);
     const r = await fetch({ ...params, cursor }, opts);
-    yield* r.value.items;
-    const next = r.value.cursor;
-    if (next === null || next === undefined || next === '' || r.value.items.length === 0) return;
+    yield* r.items;
+    const next = r.cursor;
+    if (next === null || next === undefined || next === '' || r.items.length === 0) return;
     if (seen.has(next)) throw repeatedCursor(method, next);
     seen.add(next);
     cursor = next;
@@ -128,6 +135,14 @@ async function* walletTransfers(
   }
 }
 
+/** `call`'s pages without their `{context, value}` envelope, for `byCursor`. */
+export function pagesOf<P, I>(
+  ctx: ClientContext,
+  call: (ctx: ClientContext, p: P, o?: CallOptions) => Promise<T.WithContext<ItemsPage<I>>>,
+): (p: P, o?: CallOptions) => Promise<ItemsPage<I>> {
+  return async (p, o) => (await call(ctx, p, o)).value;
+}
+
 /** The iterators of a client: `for await (const a of client.paginate.getAssetsByOwner({ ownerAddress })) …` */
 export interface Paginators {
   getAssetsByOwner(params: das.GetAssetsByOwnerParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
@@ -164,14 +179,10 @@ export function createPaginators(ctx: ClientContext): Paginators {
     getAssetsByAuthority: (p, o) => byPage('getAssetsByAuthority', (q, oo) => das.getAssetsByAuthority(ctx, q, oo), p, o),
     getAssetsByGroup: (p, o) => byPage('getAssetsByGroup', (q, oo) => das.getAssetsByGroup(ctx, q, oo), p, o),
     getTokenAccounts: (p, o) => tokenAccounts(ctx, p, o),
-    getCompressedTokenAccountsByOwner: (p, o) =>
-      byCursor('getCompressedTokenAccountsByOwner', (q, oo) => compression.getCompressedTokenAccountsByOwner(ctx, q, oo), p, o),
-    getCompressedTokenAccountsByDelegate: (p, o) =>
-      byCursor('getCompressedTokenAccountsByDelegate', (q, oo) => compression.getCompressedTokenAccountsByDelegate(ctx, q, oo), p, o),
-    getLatestCompressionSignatures: (p = {}, o) =>
-      byCursor('getLatestCompressionSignatures', (q, oo) => compression.getLatestCompressionSignatures(ctx, q, oo), p, o),
-    getCompressionSignaturesForTokenOwner: (p, o) =>
-      byCursor('getCompressionSignaturesForTokenOwner', (q, oo) => compression.getCompressionSignaturesForTokenOwner(ctx, q, oo), p, o),
+    getCompressedTokenAccountsByOwner: (p, o) => byCursor('getCompressedTokenAccountsByOwner', pagesOf(ctx, compression.getCompressedTokenAccountsByOwner), p, o),
+    getCompressedTokenAccountsByDelegate: (p, o) => byCursor('getCompressedTokenAccountsByDelegate', pagesOf(ctx, compression.getCompressedTokenAccountsByDelegate), p, o),
+    getLatestCompressionSignatures: (p = {}, o) => byCursor('getLatestCompressionSignatures', pagesOf(ctx, compression.getLatestCompressionSignatures), p, o),
+    getCompressionSignaturesForTokenOwner: (p, o) => byCursor('getCompressionSignaturesForTokenOwner', pagesOf(ctx, compression.getCompressionSignaturesForTokenOwner), p, o),
     getWalletTransfers: (p, o) => walletTransfers(ctx, p, o),
   };
 }
