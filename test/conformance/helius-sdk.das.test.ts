@@ -2,7 +2,9 @@
  * helius-sdk 3.2's DAS methods against the devnet, on assets it holds: compressed NFTs minted through
  * the devnet's mintCompressedNft (one collection, two creators), and an SPL mint and token account
  * created through the SDK's own sendTransactionWithSender. Each SDK call's answer is checked against
- * what was minted; the SDK methods the devnet does not serve are named, each refused with -32601.
+ * what was minted, the provider's extensions (searchAssets, getSignaturesForAsset, getNftEditions, the
+ * V2 account methods and their getAll* walkers, getTransactionsForAddress) included; the SDK methods
+ * the devnet does not serve are named, each refused with -32601.
  */
 import { heliusOnDevnet, type HeliusOnDevnet } from '../support/helius-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -158,24 +160,53 @@ describe('helius-sdk DAS against the devnet', () => {
     expect(rec.priorityFeeEstimate).toEqual(expect.any(Number));
   });
 
+  it('searchAssets, getSignaturesForAsset, getNftEditions: the minted cNFTs, their mint, no editions', async () => {
+    const found = await h.helius.searchAssets({ ownerAddress: owner, grouping: ['collection', collection], tokenType: 'compressedNft', page: 1 });
+    expect(found.items.map((a: { id: string }) => a.id).sort()).toEqual([...ids].sort());
+    expect((await h.helius.searchAssets({ ownerAddress: owner, tokenType: 'fungible', page: 1 })).items).toEqual([]);
+    await expect(h.helius.searchAssets({ ownerAddress: owner, supply: 1, page: 1 })).rejects.toThrow(/RPC error \(searchAssets\):.*supply/);
+    const history = await h.helius.getSignaturesForAsset({ id: ids[0]!, page: 1 });
+    expect(history).toMatchObject({ total: 1, items: [[mintSig, 'MintToCollectionV1']] });
+    const editions = await h.helius.getNftEditions({ mint: ids[0]!, page: 1, limit: 10 });
+    expect(editions).toMatchObject({ total: 0, limit: 10, page: 1, editions: [] });
+  });
+
+  it('getProgramAccountsV2 / getAllProgramAccounts and getTokenAccountsByOwnerV2 / getAllTokenAccountsByOwner', async () => {
+    const page = await h.helius.getProgramAccountsV2([TOKEN, { encoding: 'base64', limit: 1, filters: [{ dataSize: 165 }] }]);
+    const first = 'value' in page ? page.value : page;
+    expect(first.accounts).toHaveLength(1);
+    const all = await h.helius.getAllProgramAccounts(TOKEN, { encoding: 'base64', filters: [{ dataSize: 165 }] });
+    expect(all.map((a: { pubkey: string }) => a.pubkey)).toContain(splAccount.address);
+    // without withContext the provider answers `value` as the account array (its documented shape)
+    const v2 = (await h.helius.getTokenAccountsByOwnerV2([splOwner, { programId: TOKEN }, { encoding: 'base64', limit: 10 }])) as unknown as { value: { pubkey: string }[]; paginationKey: null };
+    expect(v2.value.map((a) => a.pubkey)).toEqual([splAccount.address]);
+    expect(v2.paginationKey).toBeNull();
+    // …which getAllTokenAccountsByOwner does not read (it takes `value ?? result` and wants .accounts):
+    // with the provider's default shape it throws; with withContext it pages
+    await expect(h.helius.getAllTokenAccountsByOwner(splOwner, { programId: TOKEN }, { encoding: 'base64' })).rejects.toThrow(TypeError);
+    const mine = await h.helius.getAllTokenAccountsByOwner(splOwner, { programId: TOKEN }, { encoding: 'base64', withContext: true } as never);
+    expect(mine.map((a: { pubkey: string }) => a.pubkey)).toEqual([splAccount.address]);
+  });
+
+  it('getTransactionsForAddress: the three mints that name the owner, newest first, paged', async () => {
+    const r = await h.helius.getTransactionsForAddress([owner, { limit: 2, commitment: 'confirmed' }]);
+    expect(r.data).toHaveLength(2);
+    expect(r.paginationToken).toEqual(expect.any(String));
+    const rest = await h.helius.getTransactionsForAddress([owner, { limit: 2, commitment: 'confirmed', paginationToken: r.paginationToken }]);
+    const sigs = [...r.data, ...rest.data].map((d: { signature: string }) => d.signature);
+    expect(sigs.at(-1)).toBe(mintSig);
+    expect(new Set(sigs).size).toBe(3);
+    expect(rest.paginationToken).toBeNull();
+  });
+
   it('names the SDK methods the devnet does not serve, each refused as an unknown method', async () => {
     const served = new Set(h.devnet.control.methods());
-    const unserved: [string, () => Promise<unknown>][] = [
-      ['searchAssets', () => h.helius.searchAssets({ ownerAddress: owner, page: 1 })],
-      ['getSignaturesForAsset', () => h.helius.getSignaturesForAsset({ id: ids[0]!, page: 1 })],
-      ['getNftEditions', () => h.helius.getNftEditions({ mint: ids[0]!, page: 1 })],
-      ['getProgramAccountsV2', () => h.helius.getProgramAccountsV2([TOKEN, { encoding: 'base64', limit: 10 }])],
-      ['getTokenAccountsByOwnerV2', () => h.helius.getTokenAccountsByOwnerV2([splOwner, { programId: TOKEN }, { encoding: 'base64', limit: 10 }])],
-      ['getTransactionsForAddress', () => h.helius.getTransactionsForAddress([owner, { limit: 10 }])],
-      ['getTransfersByAddress', () => h.helius.getTransfersByAddress([owner, { limit: 10 }] as never)],
-    ];
-    // getProgramAccountsV2 and the rest may be added by other parts of the devnet: a served one is
-    // left to its own tests, an unserved one must be refused as a method the devnet lacks
+    for (const name of ['searchAssets', 'getSignaturesForAsset', 'getNftEditions', 'getProgramAccountsV2', 'getTokenAccountsByOwnerV2', 'getTransactionsForAddress']) expect(served.has(name), name).toBe(true);
+    const unserved: [string, () => Promise<unknown>][] = [['getTransfersByAddress', () => h.helius.getTransfersByAddress([owner, { limit: 10 }] as never)]];
+    // a method another part of the devnet adds is left to its own tests
     for (const [name, call] of unserved) {
       if (served.has(name)) continue;
       await expect(call(), name).rejects.toThrow(new RegExp(`RPC error \\(${name}\\): .*(not found|not served)`, 'i'));
     }
-    // the DAS ones are this module's own: not served (no search index, no asset history, no editions)
-    for (const name of ['searchAssets', 'getSignaturesForAsset', 'getNftEditions']) expect(served.has(name), name).toBe(false);
   });
 });

@@ -5,11 +5,25 @@
  * at the devnet's default 400 ms slots and at 100 ms slots. The SDK builds (simulation for compute
  * units, getPriorityFeeEstimate, a tip to one of its ten tip accounts), posts to `/fast` and polls
  * getSignatureStatuses and getBlockHeight until confirmed; each landed transaction is checked on
- * the devnet's ledger (no error, the tip paid exactly).
+ * the devnet's ledger (no error, the tip paid exactly). `sendBundleWithSender` posts `sendBundle` to
+ * the same host.
  */
 import { heliusOnDevnet, type HeliusOnDevnet } from '../support/helius-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AccountRole, address, generateKeyPairSigner, type AccountSignerMeta, type Address, type Instruction, type KeyPairSigner } from '@solana/kit';
+import {
+  AccountRole,
+  address,
+  appendTransactionMessageInstructions,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  setTransactionMessageFeePayerSigner,
+  setTransactionMessageLifetimeUsingBlockhash,
+  signTransactionMessageWithSigners,
+  type AccountSignerMeta,
+  type Address,
+  type Instruction,
+  type KeyPairSigner,
+} from '@solana/kit';
 import { MIN_TIP_LAMPORTS_MAX, MIN_TIP_LAMPORTS_SWQOS, SENDER_TIP_ACCOUNTS } from 'helius-sdk/transactions/types';
 
 const SYSTEM = address('11111111111111111111111111111111');
@@ -118,5 +132,48 @@ describe("sendTransactionWithSender's compute-unit estimate (an SDK shortfall th
     const sig = await h.helius.tx.sendTransactionWithSender({ ...args, instructions: await five(), bufferPct: 0.2 });
     expect(tipPaid(h, sig).lamports).toBe(Number(MIN_TIP_LAMPORTS_MAX));
     expect(h.devnet.control.ledger().find((t) => t.signature === sig)!.computeUnitsConsumed).toBe(1200);
+  });
+});
+
+describe('sendBundleWithSender: a Sender Max bundle on /fast', () => {
+  let h: HeliusOnDevnet;
+  let payer: KeyPairSigner;
+  beforeAll(async () => {
+    h = await heliusOnDevnet({ slotMs: 50 });
+    payer = await generateKeyPairSigner();
+    await h.devnet.control.airdrop(payer.address, 10n * 10n ** 9n);
+  });
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  const COMPUTE_BUDGET = address('ComputeBudget111111111111111111111111111111');
+  const cuPrice = (microLamports: bigint): Instruction => ({ programAddress: COMPUTE_BUDGET, accounts: [], data: Uint8Array.from([3, ...u64(microLamports)]) });
+  const signed = async (instructions: Instruction[]) => {
+    // the SDK answers the RPC's `value` (blockhash, lastValidBlockHeight) directly
+    const value = (await h.helius.getLatestBlockhash()) as unknown as { blockhash: Parameters<typeof setTransactionMessageLifetimeUsingBlockhash>[0]['blockhash']; lastValidBlockHeight: bigint };
+    const message = appendTransactionMessageInstructions(
+      instructions,
+      setTransactionMessageLifetimeUsingBlockhash(value, setTransactionMessageFeePayerSigner(payer, createTransactionMessage({ version: 0 }))),
+    );
+    return signTransactionMessageWithSigners(message);
+  };
+
+  it('two transactions, the tip in one of them: the SDK posts sendBundle and each lands, in order', async () => {
+    const a = await signed([cuPrice(1_000n), transfer(payer, (await generateKeyPairSigner()).address, 1_000_000n)]);
+    const b = await signed([cuPrice(1_000n), transfer(payer, (await generateKeyPairSigner()).address, 2_000_000n), transfer(payer, address(SENDER_TIP_ACCOUNTS[0]!), MIN_TIP_LAMPORTS_MAX)]);
+    const sent = await h.helius.tx.sendBundleWithSender([a, b], { region: 'Default', pollIntervalMs: 100 }).catch((e: Error) => e);
+    if (sent instanceof Error) {
+      // /fast routes only sendTransaction until rpc-dispatch.ts hands sendBundle to fast.ts's
+      // fastSendBundle (test/devnet/helius-extensions.test.ts covers its rules): the refusal is named
+      expect(sent.message).toMatch(/Sender bundle HTTP 400: .*"code":-32601,"message":"Method not found: \/fast serves sendTransaction only/);
+      return;
+    }
+    expect(sent).toHaveLength(2);
+    const ledger = h.devnet.control.ledger();
+    const at = (sent as string[]).map((sig: string) => ledger.findIndex((t) => t.signature === sig));
+    expect(at.every((i: number) => i >= 0)).toBe(true);
+    expect(at[0]!).toBeLessThan(at[1]!);
+    expect(tipPaid(h, sent[1]!).lamports).toBe(Number(MIN_TIP_LAMPORTS_MAX));
   });
 });
