@@ -7,17 +7,18 @@
  * `getMultipleNewAddressProofsV2` — an ARRAY of {address, tree}), and the indexer's own state
  * (`getIndexerHealth`, `getIndexerSlot`, answered at the top level without a context).
  *
- * Each account list takes a `render` so that the V2 methods (compression-v2-methods.ts) answer the
- * same selection in the v2 shape. Pages end with a `null` cursor.
+ * Each account lookup and list takes a `render` so that the spec's methods (compression-methods.ts)
+ * and their V2 forms (compression-v2-methods.ts) answer the same selection, each in its own shape.
+ * Pages end with a `null` cursor.
  */
 import bs58 from 'bs58';
-import { accountJson, u64Json } from './compression-json.js';
-import { accountByHashOrAddress, accountProofJson, listParams, liveByAddress, liveByHash, MAX_PAGE, notFound, proofAccount, required } from './compression-params.js';
-import type { AccountRecord, CompressionStore } from './compression-store.js';
+import { accountJson, confirmedTransactionJson, tokenAccountJson, u64Json } from './compression-json.js';
+import { accountByHashOrAddress, accountProofJson, listParams, liveByAddress, liveByHash, MAX_PAGE, NOT_FOUND, notFound, proofAccount, required } from './compression-params.js';
+import { unspentTokenAccounts, type AccountRecord, type CompressionStore } from './compression-store.js';
 import { addressTreeIn, newAddressIn } from './compression-validity.js';
 import { arr, b58, compareBytes, describe, int, invalid, obj, paramsObject } from './das-params.js';
 import { fromBytes32, toBytes32 } from './merkle-tree.js';
-import type { Chain, RpcHandler } from './types.js';
+import { DevnetRpcError, type Chain, type RpcHandler } from './types.js';
 
 type Render = (a: AccountRecord) => Record<string, unknown>;
 
@@ -73,6 +74,65 @@ function sliced(render: Render, a: AccountRecord, slice: { offset: number; lengt
   if (!slice || !a.data || !j.data) return j;
   const part = a.data.data.subarray(slice.offset, slice.offset + slice.length);
   return { ...j, data: { ...(j.data as Record<string, unknown>), data: Buffer.from(part).toString('base64') } };
+}
+
+/** `getCompressedAccount`: the live account by `hash` or `address`, `null` when there is none. */
+export function accountByKey(chain: Chain, store: CompressionStore, raw: unknown, method: string, render: Render) {
+  const acc = accountByHashOrAddress(store, paramsObject(raw, method));
+  return { context: { slot: chain.slot() }, value: acc ? render(acc) : null };
+}
+
+/** `getCompressedAccountProof`: the proof of the live account with `hash`; not found otherwise. */
+export function accountProof(chain: Chain, store: CompressionStore, raw: unknown, method: string, render: (s: CompressionStore, a: AccountRecord) => Record<string, unknown>) {
+  const p = paramsObject(raw, method);
+  return { context: { slot: chain.slot() }, value: render(store, proofAccount(store, required(p, 'hash'), 'hash')) };
+}
+
+/**
+ * `getCompressedTokenAccountsByOwner` / `ByDelegate`: live token accounts whose `field` is the given
+ * address (filter by `mint`), in the order they were opened; cursor = the last account's hash.
+ */
+export function tokenAccountsPage(chain: Chain, store: CompressionStore, raw: unknown, method: string, field: 'owner' | 'delegate', render: Render = tokenAccountJson) {
+  const p = paramsObject(raw, method);
+  const who = bs58.encode(b58(p[field], field));
+  const mint = p.mint === undefined || p.mint === null ? undefined : bs58.encode(b58(p.mint, 'mint'));
+  const { limit, cursor } = listParams(p);
+  let list = unspentTokenAccounts(store, (t) => {
+    const k = field === 'owner' ? bs58.encode(t.owner) : t.delegate ? bs58.encode(t.delegate) : '';
+    return k === who && (!mint || bs58.encode(t.mint) === mint);
+  });
+  if (cursor !== undefined) {
+    b58(cursor, 'cursor');
+    const at = store.byHash(cursor);
+    if (!at) throw invalid('cursor', 'unknown cursor (pass the cursor of the previous page)');
+    // Accounts of both trees, in the order they were opened (leaf indices alone repeat across trees).
+    const all = store.accounts();
+    const later = new Set(all.slice(all.indexOf(at) + 1));
+    list = list.filter((a) => later.has(a));
+  }
+  const items = list.slice(0, limit);
+  const more = list.length > limit;
+  return { context: { slot: chain.slot() }, value: { items: items.map(render), cursor: more ? items[items.length - 1].hashText : null } };
+}
+
+/**
+ * `getTransactionWithCompressionInfo`: the executed transaction and the accounts it opened and
+ * closed, at the top level (no context), each list rendered in the method's shape.
+ */
+export function transactionWithCompressionInfo(chain: Chain, store: CompressionStore, raw: unknown, method: string, opened: Render, closed: Render) {
+  const p = paramsObject(raw, method);
+  const sig = p.signature;
+  b58(sig, 'signature', 64);
+  const tx = chain.transaction(sig as string);
+  if (!tx) throw new DevnetRpcError(NOT_FOUND, `Transaction not found: ${sig as string}`);
+  const info = store.transaction(sig as string);
+  return {
+    compression_info: {
+      closedAccounts: info ? info.closed.map(closed) : [],
+      openedAccounts: info ? info.opened.map(opened) : [],
+    },
+    transaction: confirmedTransactionJson(tx),
+  };
 }
 
 /** `getCompressedAccountsByOwner`: live accounts of `owner`, ordered by hash (bytes), cursor = last hash. */
