@@ -88,6 +88,10 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       statuses.forget(p.signature);
       dropped.callEach({ signature: p.signature, reason });
     },
+    readAccount(address) {
+      const a = svm.getAccount(address as never);
+      return a.exists ? { owner: a.programAddress, data: a.data } : null;
+    },
   });
   const tick = (): void => {
     if (!stopped) produceBlock({ slots, queue, executor, statuses, transactions, newSlots, waiters });

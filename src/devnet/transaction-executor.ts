@@ -1,6 +1,7 @@
 /**
- * Executing one slot's batch on LiteSVM: the balances before and after each transaction, its fee
- * and error, and the "not landed" rule — a transaction whose fee payer was not charged (bad
+ * Executing one slot's batch on LiteSVM: the balances before and after each transaction (lamports,
+ * and token balances where a token program is among its accounts), the addresses its v0 lookups
+ * loaded, its inner instructions, its fee and error, and the "not landed" rule — a transaction whose fee payer was not charged (bad
  * signature, unknown fee payer, not enough for the fee, expired blockhash) is never included in a
  * block on a real cluster, so it gets no status and no ledger entry.
  */
@@ -10,6 +11,7 @@ import type { LiteSvmInner } from './litesvm.js';
 import type { PendingSubmission } from './signature-verifier.js';
 import { txErrorToJson } from './transaction-errors.js';
 import { computeBudgetOf, feeOf } from './transaction-fee.js';
+import { innerInstructionsJson, mayInvoke, recordTransactionDetail, resolveLookups, tokenBalances, touchesTokenProgram, type ReadAccount } from './transaction-detail.js';
 import type { ExecutedTransaction } from './types.js';
 
 export interface TransactionExecutorDeps {
@@ -20,6 +22,8 @@ export interface TransactionExecutorDeps {
   isBlockhashValid(bytes: Uint8Array): boolean;
   /** A submission that did not land, and why. */
   drop(p: PendingSubmission, reason: string): void;
+  /** An account's owner and data now (token balances, lookup tables). */
+  readAccount: ReadAccount;
 }
 
 export interface TransactionExecutor {
@@ -30,7 +34,7 @@ export interface TransactionExecutor {
 }
 
 export function createTransactionExecutor(deps: TransactionExecutorDeps): TransactionExecutor {
-  const { inner, FailedTransactionMetadata, drop } = deps;
+  const { inner, FailedTransactionMetadata, drop, readAccount } = deps;
   let preverified = 0;
   /**
    * Balances as they stand between two transactions of the batch being executed, by address: a
@@ -65,6 +69,16 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
       addresses[k] = address58(keys[k]!);
       preBalances[k] = balanceOf(addresses[k]!, keys[k]!);
     }
+    // v0 lookups: the tables as they stand before execution say which accounts the runtime loads
+    // (writable, then read-only); they follow the static keys in every index the RPC shows. A
+    // table that does not resolve fails the load, and such a transaction never lands.
+    const loaded = d.parts.lookups.length > 0 ? resolveLookups(d.parts.lookups, readAccount) : null;
+    const loadedKeys = loaded ? loaded.writable.concat(loaded.readonly) : [];
+    const allKeys = loadedKeys.length > 0 ? addresses.concat(loadedKeys.map(address58)) : addresses;
+    for (const key of loadedKeys) preBalances.push(Number(inner.getBalance(key) ?? 0n));
+    const withTokens = touchesTokenProgram(allKeys);
+    const invoked = withTokens ? new Set(d.parts.instructions.map((ix) => ix.programIdIndex)) : null;
+    const preTokenBalances = invoked ? tokenBalances(allKeys, invoked, readAccount) : [];
     // Signatures already checked by the verifier thread are not checked twice (see VERIFIER_SOURCE).
     // The switch is flipped only when it changes; executeBatch() turns verification back on at the end.
     if (p.verified === true) preverified++;
@@ -84,6 +98,7 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
         balanceCache.set(addresses[k]!, postBalances[k]!);
       } else postBalances[k] = preBalances[k]!;
     }
+    for (const key of loadedKeys) postBalances.push(Number(inner.getBalance(key) ?? 0n));
     // Accounts loaded through address-table lookups are not in `keys`: they may have changed unseen.
     if (d.parts.lookups.length > 0) balanceCache.clear();
     const failed = r instanceof FailedTransactionMetadata;
@@ -111,6 +126,12 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
       postBalances,
       computeUnitPrice: unitPrice === null ? 0 : Number(unitPrice),
     };
+    recordTransactionDetail(tx, {
+      preTokenBalances,
+      postTokenBalances: invoked ? tokenBalances(allKeys, invoked, readAccount) : [],
+      innerInstructions: mayInvoke(d.parts.instructions, allKeys) ? innerInstructionsJson(meta.innerInstructions()) : [],
+      loadedAddresses: { writable: allKeys.slice(n, n + (loaded?.writable.length ?? 0)), readonly: allKeys.slice(n + (loaded?.writable.length ?? 0)) },
+    });
     return tx;
   };
 

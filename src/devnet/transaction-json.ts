@@ -5,22 +5,24 @@
 import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
 import { parseSubmitted } from './parse-submitted.js';
+import { transactionDetail } from './transaction-detail.js';
 import type { ExecutedTransaction } from './types.js';
 
 /** The `meta` of an executed transaction as `getTransaction` shows it (shared with the compression methods). */
 export function transactionMetaJson(tx: ExecutedTransaction): Record<string, unknown> {
+  const detail = transactionDetail(tx);
   return {
     err: tx.err,
     status: tx.err === null ? { Ok: null } : { Err: tx.err },
     fee: tx.fee,
     preBalances: tx.preBalances,
     postBalances: tx.postBalances,
-    innerInstructions: [],
+    innerInstructions: detail.innerInstructions,
     logMessages: tx.logs,
-    preTokenBalances: [],
-    postTokenBalances: [],
+    preTokenBalances: detail.preTokenBalances,
+    postTokenBalances: detail.postTokenBalances,
     rewards: [],
-    loadedAddresses: { writable: [], readonly: [] },
+    loadedAddresses: detail.loadedAddresses,
     computeUnitsConsumed: tx.computeUnitsConsumed,
   };
 }
@@ -49,7 +51,15 @@ export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, enc
           data: bs58.encode(ix.data),
           stackHeight: null,
         })),
-        ...(version === 0 ? { addressTableLookups: [] } : {}),
+        ...(version === 0
+          ? {
+              addressTableLookups: d.parts.lookups.map((l) => ({
+                accountKey: bs58.encode(l.key),
+                writableIndexes: Array.from(l.writableIndexes),
+                readonlyIndexes: Array.from(l.readonlyIndexes),
+              })),
+            }
+          : {}),
       },
     };
   }
