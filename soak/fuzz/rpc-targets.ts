@@ -162,6 +162,17 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   getTransactionCount: { call: (c) => c.getTransactionCount(), result: 12 },
   getVoteAccounts: { call: (c) => c.getVoteAccounts(), result: { current: [{ votePubkey: ADDR }], delinquent: [] } },
   getInflationReward: { call: (c) => c.getInflationReward([ADDR, ADDR], { epoch: 1 }), result: [{ epoch: 1, effectiveSlot: 5, amount: 10, postBalance: 20, commission: null }, null] },
+  // the provider's extensions (das.ts, helius-extensions.ts)
+  searchAssets: { call: (c) => c.searchAssets({ ownerAddress: ADDR, grouping: ['collection', ADDR], tokenType: 'compressedNft' }), result: { total: 1, limit: 1000, page: 1, items: [asset] } },
+  getSignaturesForAsset: { call: (c) => c.getSignaturesForAsset({ id: ADDR, page: 1 }), result: { total: 1, limit: 1000, page: 1, items: [[SIG, 'MintToCollectionV1']] } },
+  getNftEditions: { call: (c) => c.getNftEditions({ mint: ADDR }), result: { total: 1, limit: 10, page: 1, master_edition_address: ADDR, supply: 1, max_supply: 5, editions: [{ mint: ADDR, edition_address: ADDR, edition: 1 }] } },
+  getProgramAccountsV2: { call: (c) => c.getProgramAccountsV2(ADDR, { limit: 10, filters: [{ dataSize: 165 }] }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR, totalResults: 3 }) },
+  getTokenAccountsByOwnerV2: { call: (c) => c.getTokenAccountsByOwnerV2(ADDR, { programId: ADDR }, { limit: 10 }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: null }) },
+  getTransactionsForAddress: {
+    call: (c) => c.getTransactionsForAddress(ADDR, { limit: 10, filters: { status: 'succeeded', slot: { gte: 1 } } }),
+    result: { data: [{ signature: SIG, slot: 5, transactionIndex: 0, err: null, memo: null, blockTime: 7, confirmationStatus: 'finalized' }], paginationToken: '5:0' },
+  },
+  sendBundle: { call: (c) => c.sendBundle(['AQ==']), result: 'a3f1c0de' },
 };
 
 /** Every paged method's iterator, read to the end (or to `MAX_ITEMS`), with a valid page for it. */
@@ -188,6 +199,11 @@ const PAGERS: Record<string, { call: (c: CairnClient) => AsyncIterable<unknown>;
   getCompressionSignaturesForOwner: { call: (c) => c.paginate.getCompressionSignaturesForOwner({ owner: ADDR, limit: 2 }), result: ctx({ items: signatures, cursor: null }) },
   // its pages carry no cursor: the iterator builds one from the last item, so a full page repeated must end it
   getLatestNonVotingSignatures: { call: (c) => c.paginate.getLatestNonVotingSignatures({ limit: withError.length }), result: ctx({ items: withError }) },
+  searchAssets: { call: (c) => c.paginate.searchAssets({ ownerAddress: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [asset] } },
+  getSignaturesForAsset: { call: (c) => c.paginate.getSignaturesForAsset({ id: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [[SIG, 'MintV1']] } },
+  getProgramAccountsV2: { call: (c) => c.paginate.getProgramAccountsV2(ADDR, { limit: 1 }), result: METHODS.getProgramAccountsV2!.result },
+  getTokenAccountsByOwnerV2: { call: (c) => c.paginate.getTokenAccountsByOwnerV2(ADDR, { mint: ADDR }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR }) },
+  getTransactionsForAddress: { call: (c) => c.paginate.getTransactionsForAddress(ADDR, { limit: 1 }), result: METHODS.getTransactionsForAddress!.result },
 };
 
 // ------------------------------------------------------------------ properties of a validator
