@@ -259,7 +259,7 @@ const SEARCH_KEYS = new Set<string>([...SEARCH_ADDRESSES, ...SEARCH_FLAGS, 'owne
 const TOKEN_TYPES = ['fungible', 'nonFungible', 'regularNft', 'compressedNft', 'all'] as const;
 
 /**
- * One page of assets matching every filter given (at least one filter besides paging).
+ * One page of assets matching every filter given.
  *
  * @example
  * const page = await client.searchAssets({ ownerAddress, grouping: ['collection', collection], compressed: true });
