@@ -222,40 +222,28 @@ export function nullifierOf(hash: Uint8Array, leafIndex: number, txHash: Uint8Ar
   return poseidon([hash, toBytes32(BigInt(leafIndex)), txHash]);
 }
 
-export function createCompressionStore(): CompressionStore {
-  const stateTreeBytes = bs58.decode(STATE_TREE_V1);
-  const addressTreeBytes = bs58.decode(ADDRESS_TREE_V1);
-  const stateTree = createConcurrentMerkleTree({ depth: TREE_HEIGHT, hash: node2, maxBufferSize: ROOT_HISTORY });
-  const addressTree = createIndexedMerkleTree({
-    height: TREE_HEIGHT,
+/** State tree `tree` as the store keeps it: empty, of the height and root history the indexer gives it. */
+function emptyStateTree(version: TreeVersion, tree: string): StateTree {
+  const info = TREE_INFOS[tree]!;
+  return { version, info, bytes: bs58.decode(tree), merkle: createConcurrentMerkleTree({ depth: info.height, hash: node2, maxBufferSize: info.rootHistory }) };
+}
+
+/** Address tree `tree`: initialised as Light initialises that version's trees, its leaves hashed that version's way. */
+function emptyAddressTree(version: TreeVersion, tree: string): AddressTree {
+  const info = TREE_INFOS[tree]!;
+  const merkle = createIndexedMerkleTree({
+    height: info.height,
     hash2: node2,
-    leafHash: (value, nextIndex, nextValue) => indexedLeaf(1, value, fromBytes32(nextIndex), nextValue),
-    rootHistory: ROOT_HISTORY,
+    leafHash: (value, nextIndex, nextValue) => indexedLeaf(version, value, fromBytes32(nextIndex), nextValue),
+    rootHistory: info.rootHistory,
+    init: version === 2 ? 'v2' : 'v1',
   });
-  const stateTrees: Record<TreeVersion, StateTree> = {
-    1: { version: 1, info: TREE_INFOS[STATE_TREE_V1], bytes: stateTreeBytes, merkle: stateTree },
-    2: {
-      version: 2,
-      info: TREE_INFOS[STATE_TREE_V2],
-      bytes: bs58.decode(STATE_TREE_V2),
-      merkle: createConcurrentMerkleTree({ depth: STATE_TREE_V2_HEIGHT, hash: node2, maxBufferSize: V2_ROOT_HISTORY }),
-    },
-  };
-  const addressTrees: Record<TreeVersion, AddressTree> = {
-    1: { version: 1, info: TREE_INFOS[ADDRESS_TREE_V1], bytes: addressTreeBytes, merkle: addressTree },
-    2: {
-      version: 2,
-      info: TREE_INFOS[ADDRESS_TREE_V2],
-      bytes: bs58.decode(ADDRESS_TREE_V2),
-      merkle: createIndexedMerkleTree({
-        height: ADDRESS_TREE_V2_HEIGHT,
-        hash2: node2,
-        leafHash: (value, nextIndex, nextValue) => indexedLeaf(2, value, fromBytes32(nextIndex), nextValue),
-        rootHistory: V2_ROOT_HISTORY,
-        init: 'v2',
-      }),
-    },
-  };
+  return { version, info, bytes: bs58.decode(tree), merkle };
+}
+
+export function createCompressionStore(): CompressionStore {
+  const stateTrees: Record<TreeVersion, StateTree> = { 1: emptyStateTree(1, STATE_TREE_V1), 2: emptyStateTree(2, STATE_TREE_V2) };
+  const addressTrees: Record<TreeVersion, AddressTree> = { 1: emptyAddressTree(1, ADDRESS_TREE_V1), 2: emptyAddressTree(2, ADDRESS_TREE_V2) };
   const all: AccountRecord[] = [];
   const hashes = new Map<string, AccountRecord>();
   const addresses = new Map<string, AccountRecord>();
@@ -263,10 +251,10 @@ export function createCompressionStore(): CompressionStore {
   const txBySig = new Map<string, CompressionTxRecord>();
 
   return {
-    stateTree,
-    addressTree,
-    stateTreeBytes,
-    addressTreeBytes,
+    stateTree: stateTrees[1].merkle,
+    addressTree: addressTrees[1].merkle,
+    stateTreeBytes: stateTrees[1].bytes,
+    addressTreeBytes: addressTrees[1].bytes,
     stateTrees,
     addressTrees,
     stateTreeOf: (t) => (t === STATE_TREE_V1 ? stateTrees[1] : t === STATE_TREE_V2 ? stateTrees[2] : undefined),
