@@ -9,7 +9,10 @@
  * The other version is a git worktree with its own native build:
  *   git worktree add /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   (cd /tmp/old && node scripts/build-native.mjs)
- *   npx tsx bench/tools/same-run.ts /tmp/old merkle-pool sender devnet [--rounds 2]
+ *   npx tsx bench/tools/same-run.ts /tmp/old merkle-pool sender devnet [--rounds 2] [-- family options]
+ *
+ * What follows `--` goes to every family's script as it is (e.g. `-- --kinds asset-proof --stream 20000`
+ * to run a shorter merkle-pool).
  *
  * This tree's tracked results files are put back as they were afterwards: the figures it prints are the
  * comparison; the results files stay what `npm run bench` last wrote.
@@ -20,17 +23,20 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { argNumber, median } from '../lib/args.js';
+import { median } from '../lib/args.js';
 
 const here = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const args = process.argv.slice(2);
+const dashes = process.argv.indexOf('--');
+const args = dashes < 0 ? process.argv.slice(2) : process.argv.slice(2, dashes);
+const familyArgs = dashes < 0 ? [] : process.argv.slice(dashes + 1);
 const oldTree = args[0];
 const families = args.slice(1).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--rounds');
 if (!oldTree || oldTree.startsWith('--') || families.length === 0) {
-  console.error('usage: npx tsx bench/tools/same-run.ts <worktree of the other version> <family…> [--rounds N]');
+  console.error('usage: npx tsx bench/tools/same-run.ts <worktree of the other version> <family…> [--rounds N] [-- family options]');
   process.exit(2);
 }
-const rounds = argNumber('--rounds', 2);
+const roundsAt = args.indexOf('--rounds');
+const rounds = roundsAt < 0 ? 2 : Number(args[roundsAt + 1]);
 const tsxCli = createRequire(import.meta.url).resolve('tsx/cli');
 
 /** Every numeric leaf of a results JSON, by its path (`endToEnd.cairnConfirmedPerSecond`). */
@@ -42,7 +48,7 @@ function figures(v: unknown, path = '', out = new Map<string, number>()): Map<st
 }
 
 function runFamily(tree: string, family: string): Map<string, number> {
-  const r = spawnSync(process.execPath, [tsxCli, join(tree, 'bench', `${family}.ts`)], { cwd: tree, stdio: ['ignore', 'ignore', 'inherit'], env: process.env });
+  const r = spawnSync(process.execPath, [tsxCli, join(tree, 'bench', `${family}.ts`), ...familyArgs], { cwd: tree, stdio: ['ignore', 'ignore', 'inherit'], env: process.env });
   if (r.status !== 0) throw new Error(`bench/${family}.ts in ${tree} exited with ${r.status ?? r.signal}`);
   return figures(JSON.parse(readFileSync(join(tree, 'bench', 'results', `${family}.json`), 'utf8')));
 }
