@@ -13,14 +13,18 @@ export const TokenStandard = { NonFungible: 0, FungibleAsset: 1, Fungible: 2, No
 /** Use methods as Bubblegum numbers them. */
 export const UseMethod = { Burn: 0, Multiple: 1, Single: 2 } as const;
 
-/** Bubblegum `MetadataArgs` (V1). Numbers for enums: see `TokenStandard`, `UseMethod`; token program version 0 = Original, 1 = Token2022. */
-export interface MetadataArgsV1 {
+/** The fields MetadataArgs V1 and V2 start with, in their borsh order (`writeMetadataStart`). */
+export interface MetadataStart {
   name: string;
   symbol: string;
   uri: string;
   sellerFeeBasisPoints: number;
   primarySaleHappened: boolean;
   isMutable: boolean;
+}
+
+/** Bubblegum `MetadataArgs` (V1). Numbers for enums: see `TokenStandard`, `UseMethod`; token program version 0 = Original, 1 = Token2022. */
+export interface MetadataArgsV1 extends MetadataStart {
   editionNonce: number | null;
   tokenStandard: number | null;
   collection: { verified: boolean; key: Uint8Array } | null;
@@ -30,13 +34,7 @@ export interface MetadataArgsV1 {
 }
 
 /** Bubblegum `MetadataArgsV2`. */
-export interface MetadataArgsV2 {
-  name: string;
-  symbol: string;
-  uri: string;
-  sellerFeeBasisPoints: number;
-  primarySaleHappened: boolean;
-  isMutable: boolean;
+export interface MetadataArgsV2 extends MetadataStart {
   tokenStandard: number | null;
   creators: Creator[];
   collection: Uint8Array | null;
@@ -44,9 +42,6 @@ export interface MetadataArgsV2 {
 
 /** The one metadata writer (scratch: see asset-leaf.ts). */
 export const borsh = new Borsh();
-
-/** The fields MetadataArgs V1 and V2 start with. */
-export type MetadataStart = Pick<MetadataArgsV2, 'name' | 'symbol' | 'uri' | 'sellerFeeBasisPoints' | 'primarySaleHappened' | 'isMutable'>;
 
 /** name, symbol, uri, seller fee, primary sale, mutable: the start of both MetadataArgs versions. */
 export function writeMetadataStart(w: Borsh, m: MetadataStart): Borsh {
