@@ -62,6 +62,11 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
     const eq = a.indexOf('=');
     const flag = a.startsWith('--') && eq > 0 ? a.slice(0, eq) : a;
     const value = (): string | undefined => (a.startsWith('--') && eq > 0 ? a.slice(eq + 1) : argv[++i]);
+    const filePath = (): string => {
+      const path = value();
+      if (!path) throw new InputError(flag, 'expected a file path');
+      return path;
+    };
     switch (flag) {
       case '-h':
       case '--help':
@@ -74,8 +79,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
         if (o.lamports === 0n) throw new InputError('--lamports', 'expected more than 0');
         break;
       case '--keypair':
-        o.keypair = value();
-        if (!o.keypair) throw new InputError('--keypair', 'expected a file path');
+        o.keypair = filePath();
         break;
       case '--swqos-only':
         o.swqosOnly = true;
@@ -111,8 +115,7 @@ export function parseSendArgs(argv: string[], env: NodeJS.ProcessEnv = process.e
         break;
       }
       case '--journal':
-        o.journal = value();
-        if (!o.journal) throw new InputError('--journal', 'expected a file path');
+        o.journal = filePath();
         break;
       case '--json':
         o.json = true;
