@@ -61,15 +61,7 @@ const compressionInfoV2 = v.object({
 });
 
 /** Like the V1 one: `compression_info` (the spec's spelling) or `compressionInfo`. */
-export const transactionWithCompressionInfoV2: Validator<C.TransactionWithCompressionInfoV2> = (x) => {
-  const base = v.object({ transaction: v.nullable(v.anyObject) })(x);
-  if (base) return base;
-  const o = x as Record<string, unknown>;
-  const key = 'compression_info' in o ? 'compression_info' : 'compressionInfo';
-  const f = compressionInfoV2(o[key]);
-  if (f) f.path.push(key);
-  return f;
-};
+export const transactionWithCompressionInfoV2 = S.transactionWithInfo<C.TransactionWithCompressionInfoV2>(compressionInfoV2);
 
 export function accountItems<A>(item: Validator<A>): Validator<C.AccountItems<A>> {
   return v.object({ items: v.array(v.nullable(item)) }) as unknown as Validator<C.AccountItems<A>>;

@@ -207,19 +207,25 @@ const accountChange = v.object({ account: compressedAccount }, { optionalTokenDa
 const compressionInfo = v.object({ closedAccounts: v.array(accountChange), openedAccounts: v.array(accountChange) });
 
 /**
- * getTransactionWithCompressionInfo: the spec names the field `compression_info`; the compression
- * indexer's own snapshots say `compressionInfo`. Both are accepted; `transactionWithCompressionInfo`
- * in compression.ts normalises to the spec's name.
+ * A transaction with compression info, its info checked by `info`: the spec names the field
+ * `compression_info`; the compression indexer's own snapshots say `compressionInfo`. Both are
+ * accepted; compression-params.ts's `withSpecCompressionInfo` normalises to the spec's name.
  */
-export const transactionWithCompressionInfo: Validator<T.TransactionWithCompressionInfo> = (x) => {
-  const base = v.object({ transaction: v.nullable(v.anyObject) })(x);
-  if (base) return base;
-  const o = x as Record<string, unknown>;
-  const key = 'compression_info' in o ? 'compression_info' : 'compressionInfo';
-  const f = compressionInfo(o[key]);
-  if (f) f.path.push(key);
-  return f;
-};
+export function transactionWithInfo<R>(info: Validator<unknown>): Validator<R> {
+  const base = v.object({ transaction: v.nullable(v.anyObject) });
+  return (x) => {
+    const b = base(x);
+    if (b) return b;
+    const o = x as Record<string, unknown>;
+    const key = 'compression_info' in o ? 'compression_info' : 'compressionInfo';
+    const f = info(o[key]);
+    if (f) f.path.push(key);
+    return f;
+  };
+}
+
+/** getTransactionWithCompressionInfo (either spelling of `compression_info`). */
+export const transactionWithCompressionInfo = transactionWithInfo<T.TransactionWithCompressionInfo>(compressionInfo);
 
 // ---------------------------------------------------------------- REST
 
