@@ -3,6 +3,7 @@
  * for the spec's nine). Required fields are those stateless.js 0.23's own schemas require, so an
  * answer that passes here passes there too.
  */
+import { transactionWithInfo } from './compression-info-shape.js';
 import type * as C from './compression-types.js';
 import type * as T from './types.js';
 import { compressedTokenData, withContext } from './shapes.js';
@@ -61,7 +62,7 @@ const compressionInfoV2 = v.object({
 });
 
 /** Like the V1 one: `compression_info` (the spec's spelling) or `compressionInfo`. */
-export const transactionWithCompressionInfoV2 = S.transactionWithInfo<C.TransactionWithCompressionInfoV2>(compressionInfoV2);
+export const transactionWithCompressionInfoV2 = transactionWithInfo<C.TransactionWithCompressionInfoV2>(compressionInfoV2);
 
 export function accountItems<A>(item: Validator<A>): Validator<C.AccountItems<A>> {
   return v.object({ items: v.array(v.nullable(item)) }) as unknown as Validator<C.AccountItems<A>>;

@@ -4,6 +4,7 @@
  * `interface`; a JSON-RPC list always has its `items`); every other field is type-checked when
  * present. `null` is accepted where real servers send it (e.g. `royalty.target`, `delegate`).
  */
+import { transactionWithInfo } from './compression-info-shape.js';
 import type * as T from './types.js';
 import { v, type Validator } from './validate.js';
 
@@ -206,25 +207,7 @@ export const compressionSignature = v.object({
 const accountChange = v.object({ account: compressedAccount }, { optionalTokenData: v.nullable(compressedTokenData) });
 const compressionInfo = v.object({ closedAccounts: v.array(accountChange), openedAccounts: v.array(accountChange) });
 
-/**
- * A transaction with compression info, its info checked by `info`: the spec names the field
- * `compression_info`; the compression indexer's own snapshots say `compressionInfo`. Both are
- * accepted; compression-params.ts's `withSpecCompressionInfo` normalises to the spec's name.
- */
-export function transactionWithInfo<R>(info: Validator<unknown>): Validator<R> {
-  const base = v.object({ transaction: v.nullable(v.anyObject) });
-  return (x) => {
-    const b = base(x);
-    if (b) return b;
-    const o = x as Record<string, unknown>;
-    const key = 'compression_info' in o ? 'compression_info' : 'compressionInfo';
-    const f = info(o[key]);
-    if (f) f.path.push(key);
-    return f;
-  };
-}
-
-/** getTransactionWithCompressionInfo (either spelling of `compression_info`). */
+/** getTransactionWithCompressionInfo: `compression_info` (the spec's spelling) or `compressionInfo`. */
 export const transactionWithCompressionInfo = transactionWithInfo<T.TransactionWithCompressionInfo>(compressionInfo);
 
 // ---------------------------------------------------------------- REST
