@@ -182,36 +182,39 @@ export async function getAssetProofBatch(
 
 /** One page of assets owned by `ownerAddress`. See `client.paginate.getAssetsByOwner` for all. */
 export async function getAssetsByOwner(ctx: ClientContext, params: GetAssetsByOwnerParams, opts?: CallOptions): Promise<T.AssetList> {
+  return assetListCall(ctx, 'getAssetsByOwner', params, () => assertAddress('params.ownerAddress', params.ownerAddress), opts);
+}
+
+/**
+ * One page of an asset list: `params` is an object, `checkKey` checks what selects the assets (in the
+ * order the method's fields are checked), then the list options; the answer is checked as an AssetList.
+ */
+function assetListCall(ctx: ClientContext, method: string, params: object, checkKey: () => void, opts?: CallOptions): Promise<T.AssetList> {
   assertObject('params', params);
-  assertAddress('params.ownerAddress', params.ownerAddress);
+  checkKey();
   checkList(params as unknown as Record<string, unknown>);
-  return ctx.rpc.call({ method: 'getAssetsByOwner', params: clean(params), validate: S.assetList }, opts);
+  return ctx.rpc.call({ method, params: clean(params), validate: S.assetList }, opts);
 }
 
 /** One page of assets by creator. */
 export async function getAssetsByCreator(ctx: ClientContext, params: GetAssetsByCreatorParams, opts?: CallOptions): Promise<T.AssetList> {
-  assertObject('params', params);
-  assertAddress('params.creatorAddress', params.creatorAddress);
-  optional('params.onlyVerified', params.onlyVerified, assertBool);
-  checkList(params as unknown as Record<string, unknown>);
-  return ctx.rpc.call({ method: 'getAssetsByCreator', params: clean(params), validate: S.assetList }, opts);
+  return assetListCall(ctx, 'getAssetsByCreator', params, () => {
+    assertAddress('params.creatorAddress', params.creatorAddress);
+    optional('params.onlyVerified', params.onlyVerified, assertBool);
+  }, opts);
 }
 
 /** One page of assets by update authority. */
 export async function getAssetsByAuthority(ctx: ClientContext, params: GetAssetsByAuthorityParams, opts?: CallOptions): Promise<T.AssetList> {
-  assertObject('params', params);
-  assertAddress('params.authorityAddress', params.authorityAddress);
-  checkList(params as unknown as Record<string, unknown>);
-  return ctx.rpc.call({ method: 'getAssetsByAuthority', params: clean(params), validate: S.assetList }, opts);
+  return assetListCall(ctx, 'getAssetsByAuthority', params, () => assertAddress('params.authorityAddress', params.authorityAddress), opts);
 }
 
 /** One page of assets in a group, e.g. `{ groupKey: 'collection', groupValue: <collection address> }`. */
 export async function getAssetsByGroup(ctx: ClientContext, params: GetAssetsByGroupParams, opts?: CallOptions): Promise<T.AssetList> {
-  assertObject('params', params);
-  assertString('params.groupKey', params.groupKey, { nonEmpty: true });
-  assertString('params.groupValue', params.groupValue, { nonEmpty: true });
-  checkList(params as unknown as Record<string, unknown>);
-  return ctx.rpc.call({ method: 'getAssetsByGroup', params: clean(params), validate: S.assetList }, opts);
+  return assetListCall(ctx, 'getAssetsByGroup', params, () => {
+    assertString('params.groupKey', params.groupKey, { nonEmpty: true });
+    assertString('params.groupValue', params.groupValue, { nonEmpty: true });
+  }, opts);
 }
 
 /** One page of token accounts by owner and/or mint (cursor- or page-based). */
