@@ -1,13 +1,14 @@
 /**
  * JSON-RPC dispatch: one call checked as JSON-RPC 2.0 and answered by the method table, or, on
- * `/fast`, by the `/fast` rules and the chain (sendTransaction only). Errors become JSON-RPC error
+ * `/fast`, by the `/fast` rules and the chain (sendTransaction and sendBundle). Errors become JSON-RPC error
  * objects with the HTTP status they ask for; internal errors are logged and redacted.
  */
 import { isPlainObject } from '../assert.js';
 import { CairnError, redact } from '../errors.js';
 import { encodeBase58 } from '../solana/base58.js';
 import type { DevnetChain } from './devnet-chain.js';
-import { checkFastSendTransaction, type ResolvedFastRules } from './fast.js';
+import { checkFastSendTransaction, fastSendBundle, type ResolvedFastRules } from './fast.js';
+import type { ParsedTransaction } from '../solana/wire.js';
 import { isRpcId, MAX_METHOD_NAME, rpcError } from './rpc-json.js';
 import { DevnetRpcError, type RpcHandler } from './types.js';
 
@@ -75,13 +76,16 @@ export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcC
   try {
     let result: unknown;
     if (endpoint === 'fast') {
-      if (method !== 'sendTransaction') {
-        throw new DevnetRpcError(-32601, `Method not found: /fast serves sendTransaction only, got ${JSON.stringify(method)}`, 400);
-      }
-      const { wire, parsed } = checkFastSendTransaction(c.params, { swqosOnly }, deps.fastRules);
-      const signature = encodeBase58(parsed.signatures[0]!);
       // Fault "drop": accepted, answered, never executed.
-      result = drop ? signature : deps.chain.submitParsed(wire, parsed, signature).signature;
+      const submit = (wire: Uint8Array, parsed: ParsedTransaction, signature: string): string => (drop ? signature : deps.chain.submitParsed(wire, parsed, signature).signature);
+      if (method === 'sendBundle') {
+        result = fastSendBundle(c.params, deps.fastRules, submit);
+      } else if (method === 'sendTransaction') {
+        const { wire, parsed } = checkFastSendTransaction(c.params, { swqosOnly }, deps.fastRules);
+        result = submit(wire, parsed, encodeBase58(parsed.signatures[0]!));
+      } else {
+        throw new DevnetRpcError(-32601, `Method not found: /fast serves sendTransaction and sendBundle only, got ${JSON.stringify(method)}`, 400);
+      }
     } else {
       const h = deps.methods.get(method);
       if (!h) throw new DevnetRpcError(-32601, UNSERVED[method] ? `Method not found: ${method} is not served by the devnet: ${UNSERVED[method]}` : `Method not found: ${method}`);

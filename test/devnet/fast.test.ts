@@ -86,7 +86,7 @@ describe('/fast', () => {
     expect(tooLow.status).toBe(400);
   });
 
-  it('requires maxRetries 0 and a known encoding, and serves sendTransaction only', async () => {
+  it('requires maxRetries 0 and a known encoding, and serves sendTransaction and sendBundle only', async () => {
     const wire = buildTx({ payer, blockhash: bh(), cuPrice: 1, tip: 1_000_000 });
     const noRetries = await rpc(devnet.url, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64' }], '/fast');
     expect(noRetries.status).toBe(400);
