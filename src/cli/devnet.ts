@@ -22,7 +22,7 @@ export interface DevnetCliIo {
   onReady?: (url: string) => void;
 }
 
-const usage = `usage: cairn devnet [--port ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--keys FILE]
+const usage = `usage: cairn devnet [--port ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--finalize-slots 3] [--keys FILE]
                     [--fault endpoint:key=value[,key=value]] … [--limit key=value[,key=value]] … [--seed N]
   endpoints: ${FAULT_ENDPOINTS.join(', ')}
   fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs
@@ -91,6 +91,9 @@ export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
         break;
       case '--slot-ms':
         o.slotMs = num(value(), '--slot-ms', 1, 60_000);
+        break;
+      case '--finalize-slots':
+        o.finalizeSlots = num(value(), '--finalize-slots', 1, 512);
         break;
       case '--seed':
         o.seed = Math.trunc(num(value(), '--seed', 0, 2 ** 32 - 1));

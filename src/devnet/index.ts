@@ -36,6 +36,11 @@ export interface DevnetOptions {
   host?: string;
   /** Slot length, ms (default 400). */
   slotMs?: number;
+  /**
+   * How many slots `finalized` lags the newest slot (default 3, so tests and bots wait little; a real
+   * cluster roots about 32 slots back: set 32 to meet its finalized lag). `confirmed` lags one slot.
+   */
+  finalizeSlots?: number;
   /** Makes keys, blockhashes and fault decisions reproducible. */
   seed?: number;
   /** API keys; none = every request is answered. */
@@ -119,6 +124,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
 
   const chain = createChain({
     ...(options.slotMs !== undefined ? { slotMs: options.slotMs } : {}),
+    ...(options.finalizeSlots !== undefined ? { finalizeSlots: checkFinalizeSlots(options.finalizeSlots) } : {}),
     seed,
     ...(options.fundedAccounts ? { fundedAccounts: options.fundedAccounts } : {}),
     ...(options.verifierThread !== undefined ? { verifierThread: options.verifierThread } : {}),
@@ -189,4 +195,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     await chain.stop();
     throw e;
   }
+}
+
+/** `finalizeSlots` is a whole number of slots from 1 to 512 (the SlotHashes the chain keeps). */
+function checkFinalizeSlots(n: unknown): number {
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > 512) {
+    throw new InputError('finalizeSlots', `expected an integer in 1..512, got ${String(n)}`);
+  }
+  return n;
 }
