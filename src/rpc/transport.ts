@@ -1,7 +1,8 @@
 /**
  * The one way a request leaves cairn. `createTransport` owns the keep-alive connections: plain
- * `http:` goes through the lean HTTP/1.1 pool of http-pool.ts (about a quarter of node:http's client
- * CPU per small request, see bench/results/rpc.md), `https:` through node:https's agent. For every
+ * `http:` goes through the lean HTTP/1.1 pool of http-pool.ts (less client CPU per small request
+ * than node:http and undici alike, see bench/results/rpc.md), `https:` through undici's keep-alive
+ * pools (about a third of node:https's CPU per call in the same run). For every
  * request it adds the API key as the `api-key` query parameter (and nowhere else), applies a
  * per-attempt timeout, links the caller's AbortSignal, caps the response size, maps HTTP statuses to
  * typed errors (401, 403, 429 with `Retry-After`, 5xx, other 4xx) and retries through the policy in
@@ -14,12 +15,15 @@
  *
  * This file is the wiring and the public types. The parts: where a request goes and its key
  * (transport-target.ts), its attempts, retries and deadline (transport-attempts.ts), one attempt over
- * the lean pool (transport-via-pool.ts) or node's clients (transport-via-node-http.ts). A URL that is
+ * the lean pool (transport-via-pool.ts), undici (transport-via-undici.ts) or node's clients
+ * (transport-via-node-http.ts). A URL that is
  * not http(s), a method that is not a token or a body that is not a string is an `InputError` before
  * anything is sent (node:http threw a plain TypeError for them; the pool wrote them as they were).
  */
 import http from 'node:http';
 import https from 'node:https';
+import type { ConnectionOptions } from 'node:tls';
+import type { Agent as UndiciAgent } from 'undici';
 import { CairnError, ErrorCodes, InputError, redact, registerSecret } from '../errors/index.js';
 import { createHttpPool } from './http-pool.js';
 import { checkDuration, DEFAULT_DEADLINE_MS, resolveRetryPolicy, type RetryPolicy } from './retry.js';
@@ -27,6 +31,7 @@ import { callLimits, runAttempts, type SendAttempt } from './transport-attempts.
 import { TargetCache, type Target } from './transport-target.js';
 import { viaNodeHttp } from './transport-via-node-http.js';
 import { viaPool } from './transport-via-pool.js';
+import { createUndiciAgent, viaUndici } from './transport-via-undici.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -102,7 +107,7 @@ export interface TransportOptions {
   maxSockets?: number;
   /**
    * HTTP client for plain `http:` URLs: `'lean'` (default, http-pool.ts: about a quarter of
-   * node:http's CPU per request) or `'node:http'`. `https:` always uses node:https.
+   * node:http's CPU per request) or `'node:http'`. `https:` always uses undici.
    */
   client?: 'lean' | 'node:http';
 }
@@ -119,6 +124,24 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
  * await t.close();
  */
 export function createTransport(options: TransportOptions = {}): Transport {
+  return createTransportWith(options, {});
+}
+
+/** What tests and benchmarks may set beyond the public options (not re-exported by the package). */
+export interface TransportInternals {
+  /** TLS options of https connections, e.g. the CA of a loopback test server. */
+  tls?: ConnectionOptions;
+  /** The https client: undici (default) or node:https (kept for the benchmark's comparison). */
+  https?: 'undici' | 'node:https';
+}
+
+/**
+ * `createTransport` with the internals set.
+ *
+ * @example
+ * const t = createTransportWith({}, { tls: { ca: readFileSync('test/support/tls/cert.pem') } });
+ */
+export function createTransportWith(options: TransportOptions, internals: TransportInternals): Transport {
   const apiKey = options.apiKey;
   registerSecret(apiKey);
   const defaults = {
@@ -131,14 +154,43 @@ export function createTransport(options: TransportOptions = {}): Transport {
   const keepAlive = options.keepAlive ?? true;
   const maxSockets = options.maxSockets ?? 64;
   const agentOpts = { keepAlive, maxSockets, keepAliveMsecs: 1_000, scheduling: 'lifo' as const };
-  const agents = { http: new http.Agent(agentOpts), https: new https.Agent(agentOpts) };
+  const agents = { http: new http.Agent(agentOpts), https: new https.Agent({ ...agentOpts, ...internals.tls }) };
   const pool = options.client === 'node:http' ? undefined : createHttpPool({ keepAlive, maxSockets });
+  const useUndici = internals.https !== 'node:https';
+  // made on the first https request (undici's import is not free); `undici` once it is ready, so
+  // later calls take no extra turn
+  let undiciLoading: Promise<UndiciAgent> | undefined;
+  let undici: UndiciAgent | undefined;
+  const loadUndici = (): Promise<UndiciAgent> =>
+    (undiciLoading ??= createUndiciAgent({ keepAlive, maxSockets, ...(internals.tls ? { tls: internals.tls } : {}) }).then((a) => {
+      undici = a;
+      return a;
+    }));
+  const viaUndiciFirst = async (target: Target, req: TransportRequest, timeoutMs: number) => {
+    let agent: UndiciAgent;
+    try {
+      agent = await loadUndici();
+    } catch (cause) {
+      throw new CairnError(ErrorCodes.RPC_NETWORK, `${req.label ?? req.method} to ${target.display} failed: undici could not be loaded`, { context: { url: target.display, method: req.method }, cause });
+    }
+    if (closed) throw new CairnError(ErrorCodes.RPC_NETWORK, 'transport is closed', { context: {} });
+    return viaUndici(agent, target, req, timeoutMs, maxBytes, keepAlive);
+  };
   const targets = new TargetCache(options.allowInsecureKey === true);
   let closed = false;
 
-  // plain http: through the lean pool unless node:http was asked for; https: always through node's agents
+  // plain http: through the lean pool unless node:http was asked for (it measures ahead of undici
+  // there); https: through undici
   const send: SendAttempt<TransportRequest, Target> = (target, req, timeoutMs) =>
-    pool && target.protocol === 'http:' ? viaPool(pool, target, req, timeoutMs, maxBytes) : viaNodeHttp(agents, target, req, timeoutMs, maxBytes);
+    target.protocol === 'http:'
+      ? pool
+        ? viaPool(pool, target, req, timeoutMs, maxBytes)
+        : viaNodeHttp(agents, target, req, timeoutMs, maxBytes)
+      : !useUndici
+        ? viaNodeHttp(agents, target, req, timeoutMs, maxBytes)
+        : undici
+          ? viaUndici(undici, target, req, timeoutMs, maxBytes, keepAlive)
+          : viaUndiciFirst(target, req, timeoutMs);
 
   return {
     async request(req) {
@@ -153,6 +205,8 @@ export function createTransport(options: TransportOptions = {}): Transport {
       pool?.close();
       agents.http.destroy();
       agents.https.destroy();
+      // destroy, not close: requests still in flight fail now instead of holding close() open
+      if (undiciLoading) await (await undiciLoading.catch(() => undefined))?.destroy();
     },
   };
 }
