@@ -32,16 +32,21 @@ export interface ChainSlots {
 }
 
 /**
- * Slots from 0 (genesis, its block time now).
+ * Slots from `startSlot` (0: genesis; a resumed ledger's slot), its block time now.
  *
  * @example
  * const slots = createChainSlots(svm, ring, 3);
  * slots.advance(); // { slot: 1, blockTime }
  * slots.slotAt('finalized'); // 0
  */
-export function createChainSlots(svm: LiteSVM, ring: BlockhashRing, finalizeSlots: number): ChainSlots {
-  let slot = 0;
-  const blockTimes = new Map<number, number>([[0, Math.floor(Date.now() / 1000)]]);
+export function createChainSlots(svm: LiteSVM, ring: BlockhashRing, finalizeSlots: number, startSlot = 0): ChainSlots {
+  let slot = startSlot;
+  const blockTimes = new Map<number, number>([[startSlot, Math.floor(Date.now() / 1000)]]);
+  if (startSlot > 0) {
+    // Resuming a ledger: the clock and the blockhash ring continue from the saved slot.
+    svm.warpToSlot(BigInt(startSlot));
+    ring.advance(startSlot);
+  }
   // LiteSVM's warpToSlot leaves SlotHashes as it was (one made-up entry), so programs that check a
   // recent slot — the lookup-table program's CreateLookupTable — refuse every real one. A block's
   // SlotHashes holds its parent and older slots, newest first, as a real bank's does.

@@ -11,7 +11,7 @@
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import type { ParsedTransaction } from '../solana/wire.js';
-import { createChainGenesis } from './chain-genesis.js';
+import { createChainGenesis, type GenesisAccount, type GenesisProgram } from './chain-genesis.js';
 import { createChainSlots } from './chain-slots.js';
 import { decodeAddress } from './decode-address.js';
 import type { DevnetChain, DroppedTransaction } from './devnet-chain.js';
@@ -46,6 +46,13 @@ export interface ChainOptions {
   /** Pre-verify signatures on a worker thread under bursts (default true; false keeps the chain on
    * one thread — execution results are the same either way). */
   verifierThread?: boolean;
+  /** Accounts written at genesis after the devnet's own (`--account`, a ledger's accounts). */
+  accounts?: readonly GenesisAccount[];
+  /** BPF programs deployed at genesis (`--bpf-program`). */
+  programs?: readonly GenesisProgram[];
+  /** A saved ledger to resume: the slot to continue from and the transactions already executed
+   * (their statuses and `getTransaction` answers come back; they are not executed again). */
+  resume?: { slot: number; transactions: readonly ExecutedTransaction[] };
 }
 
 /** What a wait for a slot gets once the chain has stopped (no slot will come): `DEVNET_STOPPED`. */
@@ -68,9 +75,19 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
   const slotMs = options.slotMs ?? 400;
   checkSlotMs(slotMs);
   const finalizeSlots = options.finalizeSlots ?? DEFAULT_FINALIZE_SLOTS;
-  const { svm, inner, FailedTransactionMetadata, faucet, authority, genesisHash, ring } = createChainGenesis(options);
-  const slots = createChainSlots(svm, ring, finalizeSlots);
+  const resumeSlot = options.resume?.slot ?? 0;
+  if (!Number.isSafeInteger(resumeSlot) || resumeSlot < 0) throw new InputError('resume.slot', `expected an integer ≥ 0, got ${String(resumeSlot)}`);
+  const { svm, inner, FailedTransactionMetadata, faucet, authority, genesisHash, ring } = createChainGenesis({
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.fundedAccounts ? { fundedAccounts: options.fundedAccounts } : {}),
+    ...(options.tipAccounts ? { tipAccounts: options.tipAccounts } : {}),
+    ...(options.accounts ? { accounts: options.accounts } : {}),
+    ...(options.programs ? { programs: options.programs } : {}),
+    ...(resumeSlot > 0 ? { resumeSlot } : {}),
+  });
+  const slots = createChainSlots(svm, ring, finalizeSlots, resumeSlot);
   const statuses = createStatusCache(finalizeSlots);
+  for (const tx of options.resume?.transactions ?? []) statuses.executed(tx);
   const transactions = createListeners<ExecutedTransaction>();
   const dropped = createListeners<DroppedTransaction>();
   const newSlots = createListeners<number>();

@@ -197,6 +197,20 @@ export interface CompressionStore {
   transaction(signature: string): CompressionTxRecord | undefined;
   /** Apply one executed operation: close `spend`, insert `addresses`, open `open`. */
   apply(op: { signature: string; slot: number; blockTime: number; spend: AccountRecord[]; addresses: (Uint8Array | NewAddress)[]; open: NewAccount[] }): CompressionTxRecord;
+  /** Every operation applied so far, in order, as `importOps` replays it (the devnet's `--ledger`). */
+  exportOps(): readonly AppliedCompressionOp[];
+  /** Replay exported operations into this (empty) store: the same trees, accounts and transactions. */
+  importOps(ops: readonly AppliedCompressionOp[]): void;
+}
+
+/** One applied operation as the ledger keeps it: spent accounts named by hash, the rest as given. */
+export interface AppliedCompressionOp {
+  signature: string;
+  slot: number;
+  blockTime: number;
+  spend: string[];
+  addresses: NewAddress[];
+  open: NewAccount[];
 }
 
 /** Token accounts not spent yet whose token data passes `filter`, in leaf order. */
@@ -249,8 +263,11 @@ export function createCompressionStore(): CompressionStore {
   const addresses = new Map<string, AccountRecord>();
   const txs: CompressionTxRecord[] = [];
   const txBySig = new Map<string, CompressionTxRecord>();
+  // The operations in the order applied: replaying them rebuilds the trees change by change, so
+  // roots, sequence numbers and root histories come back exactly (a leaf dump would lose the history).
+  const applied: AppliedCompressionOp[] = [];
 
-  return {
+  const store: CompressionStore = {
     stateTree: stateTrees[1].merkle,
     addressTree: addressTrees[1].merkle,
     stateTreeBytes: stateTrees[1].bytes,
@@ -264,6 +281,18 @@ export function createCompressionStore(): CompressionStore {
     accounts: () => all,
     transactions: () => txs,
     transaction: (s) => txBySig.get(s),
+    exportOps: () => applied,
+    importOps(ops) {
+      if (applied.length > 0) throw new InputError('compression', 'importOps needs an empty store');
+      for (const [i, op] of ops.entries()) {
+        const spend = op.spend.map((h) => {
+          const a = hashes.get(h);
+          if (!a) throw new InputError(`compression.ops[${i}].spend`, `unknown account ${h}`);
+          return a;
+        });
+        store.apply({ signature: op.signature, slot: op.slot, blockTime: op.blockTime, spend, addresses: op.addresses, open: op.open });
+      }
+    },
     apply(op) {
       const tokenOwners = new Set<string>();
       for (const acc of op.spend) {
@@ -331,9 +360,18 @@ export function createCompressionStore(): CompressionStore {
       };
       txs.push(tx);
       txBySig.set(tx.signature, tx);
+      applied.push({
+        signature: op.signature,
+        slot: op.slot,
+        blockTime: op.blockTime,
+        spend: op.spend.map((a) => a.hashText),
+        addresses: op.addresses.map((a) => (a instanceof Uint8Array ? { value: a, version: 1 as TreeVersion } : a)),
+        open: op.open,
+      });
       return tx;
     },
   };
+  return store;
 }
 
 export { toBytes32 };

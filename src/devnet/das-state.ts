@@ -11,6 +11,10 @@ import { mintCompressedNft, type MintResult } from './das-mint.js';
 import { createTokenAccountIndex } from './das-token-accounts.js';
 import { createAuthorityTxSender } from './das-transaction.js';
 import { createDasIndex, treeInfo, type DasTreeInfo } from './das-trees.js';
+import { keccakNode } from './das-leaf.js';
+import { createConcurrentMerkleTree } from './merkle-tree.js';
+import { InputError } from '../errors/index.js';
+import bs58 from 'bs58';
 import type { Chain, DevnetModule } from './types.js';
 
 
@@ -34,6 +38,18 @@ export interface DasState extends DevnetModule {
   trees(): DasTreeInfo[];
   /** Mint directly (what the RPC method does), for the CLI demo and tests. */
   mintCompressedNft(params: unknown, signal?: AbortSignal): Promise<MintResult>;
+  /** The state as the devnet's `--ledger` saves it: the trees' leaves and every asset record. */
+  exportState(): DasSnapshot;
+  /** Load an exported state into this (empty) module; a tree whose rebuilt root differs is refused. */
+  importState(s: DasSnapshot): void;
+}
+
+/** What `exportState` gives: each tree's leaves in append order with its root, and the records. */
+export interface DasSnapshot {
+  shape: { depth: number; canopyDepth: number; maxBufferSize: number };
+  trees: { address: string; nextNonce: number; root: string; leaves: Uint8Array[] }[];
+  assets: DasAssetRecord[];
+  nextOrder: number;
 }
 
 /**
@@ -54,6 +70,37 @@ export function createDasState(opts: DasStateOptions): DasState {
     record: (id) => ix.byId.get(id) ?? null,
     trees: () => treeInfo(ix),
     mintCompressedNft: (params, signal) => mintCompressedNft(ix, sender, params, signal),
+    exportState: () => ({
+      shape: { depth: ix.depth, canopyDepth: ix.canopyDepth, maxBufferSize: ix.maxBufferSize },
+      trees: ix.trees.map((t) => ({
+        address: t.address,
+        nextNonce: t.nextNonce,
+        root: bs58.encode(t.tree.root()),
+        leaves: Array.from({ length: t.tree.size }, (_, i) => t.tree.leaf(i)),
+      })),
+      assets: ix.inOrder,
+      nextOrder: ix.nextOrder,
+    }),
+    importState(snap) {
+      if (ix.trees.length > 0 || ix.inOrder.length > 0) throw new InputError('das', 'importState needs an empty DAS state');
+      const { depth, canopyDepth, maxBufferSize } = snap.shape;
+      if (depth !== ix.depth || canopyDepth !== ix.canopyDepth || maxBufferSize !== ix.maxBufferSize) {
+        throw new InputError('das.shape', `saved trees are ${depth}/${canopyDepth}/${maxBufferSize} (depth/canopy/buffer), this devnet's ${ix.depth}/${ix.canopyDepth}/${ix.maxBufferSize}`);
+      }
+      for (const [i, t] of snap.trees.entries()) {
+        // The devnet only appends to DAS trees (mints), so appending the leaves in order rebuilds the
+        // same root and sequence number; the saved root checks that.
+        const tree = createConcurrentMerkleTree({ depth, canopyDepth, maxBufferSize, hash: keccakNode });
+        for (const leaf of t.leaves) tree.append(leaf);
+        if (bs58.encode(tree.root()) !== t.root) throw new InputError(`das.trees[${i}].root`, `rebuilt root ${bs58.encode(tree.root())} differs from the saved ${t.root}`);
+        ix.trees.push({ address: t.address, bytes: bs58.decode(t.address), tree, nextNonce: t.nextNonce });
+      }
+      for (const r of snap.assets) {
+        ix.byId.set(r.id, r);
+        ix.inOrder.push(r);
+      }
+      ix.nextOrder = snap.nextOrder;
+    },
     close() {
       sender.close();
       tokenAccounts.close();

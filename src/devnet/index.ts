@@ -6,6 +6,7 @@
  * webhooks, airdrops).
  */
 import { InputError } from '../errors.js';
+import { writeDevnetAccount } from './account-file.js';
 import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain } from './chain.js';
 import type { DevnetChain } from './devnet-chain.js';
@@ -21,6 +22,9 @@ import { createWalletTransfers } from './wallet-transfers.js';
 import { createWebhooks, type Webhook, type WebhookInput } from './webhooks.js';
 import { createDasState, type DasState, type DasStateOptions } from './das-state.js';
 import { createCompressionState, type CompressionState } from './compression-state.js';
+import type { LiteSVM } from 'litesvm';
+import type { GenesisAccount, GenesisProgram } from './chain-genesis.js';
+import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger.js';
 
 export type { DevnetKey } from './auth.js';
 export type { DevnetChain } from './devnet-chain.js';
@@ -29,6 +33,12 @@ export type { FastRules } from './fast.js';
 export { DEFAULT_TIP_ACCOUNTS } from './fast.js';
 export type { Chain, DevnetLimits, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry, SignatureStatus } from './types.js';
 export { DEFAULT_LIMITS } from './limits.js';
+export { readAccountFile } from './account-file.js';
+
+/** An account to load at genesis (what `cairn devnet --account ADDR FILE` reads; see `readAccountFile`). */
+export type DevnetAccount = GenesisAccount;
+/** A BPF program to deploy at genesis: its ELF as a file path or as bytes (`--bpf-program ADDR FILE`). */
+export type DevnetProgram = GenesisProgram;
 
 export interface DevnetOptions {
   /** 0 = ephemeral (default here); the CLI defaults to 8899. */
@@ -65,6 +75,20 @@ export interface DevnetOptions {
   verifierThread?: boolean;
   /** Request caps (body bytes, batch length, response bytes, JSON depth, subscriptions); see `DEFAULT_LIMITS`. */
   limits?: Partial<DevnetLimits>;
+  /**
+   * A directory to keep the devnet's state in (`DIR/ledger.json`): loaded at start when present,
+   * saved shortly after each executed transaction and on `stop()`. It holds the accounts the devnet
+   * touched, the programs it was given, the signatures and their statuses, the slot, the seed, the
+   * DAS assets and trees and the compression state. A corrupt or other-version file is refused
+   * (`INPUT_INVALID` on `ledger`, naming it); `reset: true` starts again from genesis.
+   */
+  ledger?: string;
+  /** Start from genesis: remove `ledger`'s saved state first (no effect without `ledger`). */
+  reset?: boolean;
+  /** BPF programs to deploy at genesis (after a ledger's state, so these win). */
+  programs?: DevnetProgram[];
+  /** Accounts to write at genesis (after a ledger's state, so these win). */
+  accounts?: DevnetAccount[];
 }
 
 export interface DevnetControl {
@@ -80,6 +104,10 @@ export interface DevnetControl {
   /** Airdrop through a real transfer from the devnet's faucet; resolves once it has executed. */
   airdrop(address: string, lamports: bigint, signal?: AbortSignal): Promise<string>;
   ledger(): readonly ExecutedTransaction[];
+  /** Write an account (lamports, data, owner) now; with `ledger` it is saved with the others. */
+  setAccount(account: DevnetAccount): void;
+  /** Save the `ledger` directory now (resolves at once without one). */
+  saveLedger(): Promise<void>;
 }
 
 export interface Devnet {
@@ -88,6 +116,13 @@ export interface Devnet {
   /** Websocket endpoint (pass as `wsEndpoint` to `@solana/web3.js`' Connection). */
   wsUrl: string;
   chain: DevnetChain;
+  /**
+   * The LiteSVM instance that executes the devnet's transactions, for what the JSON-RPC surface does
+   * not offer (warp the clock, read raw accounts, load a program late). Transactions sent straight to
+   * it bypass the devnet's slots, statuses and modules; accounts written through it are saved by
+   * `ledger` only once a transaction touches them (`control.setAccount` saves them at once).
+   */
+  readonly svm: LiteSVM;
   control: DevnetControl;
   /** The DAS state (compressed NFTs); null with `stateModules: false`. */
   readonly das: DasState | null;
@@ -117,10 +152,24 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const keys = (options.keys ?? []).map((k, i) => validateKey(k, `keys[${i}]`));
   for (const [e, f] of Object.entries(options.faults ?? {})) if (f) validateFaults(e, f);
   const limits = resolveLimits(options.limits);
-  const seed = options.seed ?? (Math.random() * 2 ** 32) >>> 0;
+  const seed0 = options.seed ?? (Math.random() * 2 ** 32) >>> 0;
   // Resolved (and checked) before the chain exists: custom tip accounts are created at genesis, as
   // the default ones are, so a tip to one of them is a transfer to an account that is there.
   const fastRules = resolveFastRules(options.fast);
+
+  if (options.ledger !== undefined && (typeof options.ledger !== 'string' || options.ledger === '')) {
+    throw new InputError('ledger', `expected a directory path, got ${JSON.stringify(options.ledger)}`);
+  }
+  if (options.ledger !== undefined && options.reset) resetLedger(options.ledger);
+  // Read (and checked) whole before anything is built: a bad file never half-loads.
+  const saved: LedgerState | null = options.ledger !== undefined ? readLedger(options.ledger) : null;
+  if (saved && options.seed !== undefined && options.seed !== saved.seed) log(`devnet: seed ${options.seed} ignored: the ledger was started with seed ${saved.seed}`);
+  const seed = saved ? saved.seed : seed0;
+  const programs = programBytes(options.programs ?? []);
+  const userAccounts = options.accounts ?? [];
+  const extraAddresses = new Set<string>([...fastRules.tipAccounts, ...(options.fundedAccounts ?? []).map((f) => f.address), ...userAccounts.map((a) => a.address), ...(saved?.accounts ?? []).map((a) => a.address)]);
+  // The ledger's programs first, then the caller's (a program given again replaces the saved one).
+  const allPrograms = [...(saved?.programs ?? []).filter((p) => !programs.some((q) => q.address === p.address)), ...programs];
 
   const chain = createChain({
     ...(options.slotMs !== undefined ? { slotMs: options.slotMs } : {}),
@@ -129,8 +178,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     ...(options.fundedAccounts ? { fundedAccounts: options.fundedAccounts } : {}),
     ...(options.verifierThread !== undefined ? { verifierThread: options.verifierThread } : {}),
     tipAccounts: [...fastRules.tipAccounts],
+    accounts: [...(saved?.accounts ?? []), ...userAccounts],
+    programs: allPrograms,
+    ...(saved ? { resume: { slot: saved.slot, transactions: saved.transactions } } : {}),
   });
   const modules: DevnetModule[] = [];
+  let writer: LedgerWriter | null = null;
   try {
     const auth = createAuth(keys);
     const faults = createFaults(seed, options.faults ?? {});
@@ -146,6 +199,34 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     // Last, as when they loaded in the background: their methods and routes are mounted after the others'.
     if (das) modules.push(das);
     if (compression) modules.push(compression);
+    if (saved) {
+      try {
+        if (saved.das && das) das.importState(saved.das);
+        if (saved.compression && compression) compression.store.importOps(saved.compression);
+      } catch (e) {
+        throw new InputError('ledger', `${options.ledger}: its state does not load (${(e as Error).message}); start with --reset (reset: true) to begin again from genesis`, { got: options.ledger, cause: e });
+      }
+    }
+    if (options.ledger !== undefined) {
+      const dir = options.ledger;
+      writer = createLedgerWriter(
+        dir,
+        () => ({
+          seed,
+          slot: chain.slot(),
+          accounts: snapshotAccounts(chain, touchedAddresses(chain, [...extraAddresses])),
+          programs: allPrograms,
+          transactions: [...chain.ledger()],
+          das: das ? das.exportState() : saved?.das ?? null,
+          compression: compression ? [...compression.store.exportOps()] : saved?.compression ?? null,
+        }),
+        log,
+      );
+      const w = writer;
+      // The DAS and compression modules apply their change when the transaction executes, in the
+      // same listener round: a save a debounce later sees both.
+      chain.onTransaction(() => w.touch());
+    }
 
     const server = await startDevnetServer({
       chain,
@@ -172,11 +253,18 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       webhooks: () => webhooks.list(),
       ledger: () => chain.ledger(),
       airdrop: (address, lamports, signal) => airdropAndWait(chain, address, lamports, signal),
+      setAccount(account) {
+        writeDevnetAccount(chain.svm, account);
+        extraAddresses.add(account.address);
+        writer?.touch();
+      },
+      saveLedger: () => writer?.flush() ?? Promise.resolve(),
     };
     return {
       url: server.url,
       wsUrl: server.wsUrl,
       chain,
+      svm: chain.svm,
       control,
       das,
       compression,
@@ -186,6 +274,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
           await server.close();
           for (const m of modules.reverse()) await m.close?.();
           await chain.stop();
+          // After the chain stopped: the last slot's transactions are in the final save.
+          await writer?.close();
         })();
         return stopped;
       },
@@ -193,6 +283,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   } catch (e) {
     for (const m of modules) await m.close?.();
     await chain.stop();
+    // Nothing saved over a ledger that failed to load or a devnet that never served.
     throw e;
   }
 }
