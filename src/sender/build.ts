@@ -9,7 +9,8 @@ import { CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { readFastRulesOfInstructions, tipAccountBytes } from '../solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';
-import { compileMessage, signMessageParts, type InstructionInput } from '../solana/wire.js';
+import { signMessagePartsAsync } from '../solana/inputs.js';
+import { compileMessage, type InstructionInput } from '../solana/wire.js';
 import { createBuildInputs } from './build-inputs.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import type { Prepared } from './prepare.js';
@@ -83,8 +84,12 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
     let hash = first;
     const tipAccount = cfg.tipAccounts[Math.floor(Math.random() * cfg.tipAccounts.length)];
     let units: number | undefined;
-    /** Sign with `salt` applied to the first lever this transaction has (see BuildOptions.claim). */
-    const sign = (limit: number | undefined, salt: number): { wire: Uint8Array; signature: string; price: bigint; tip: bigint; units?: number } => {
+    /**
+     * Sign with `salt` applied to the first lever this transaction has (see BuildOptions.claim).
+     * Asynchronous because a kit signer signs through a promise (solana/inputs.ts); cairn's own
+     * signers still sign in line.
+     */
+    const sign = async (limit: number | undefined, salt: number): Promise<{ wire: Uint8Array; signature: string; price: bigint; tip: bigint; units?: number }> => {
       const s = BigInt(salt);
       let cuPrice = price;
       let cuUnits = limit;
@@ -105,14 +110,14 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
       ixs.push(...p.instructions);
       if (have.tip === undefined) ixs.push(transferInstruction(p.payer, tipAccount, tipLamports));
       const parts = compileMessage({ payer: p.payer, instructions: ixs, recentBlockhash: hash.blockhash, version: p.version, lookupTables: p.lookupTables });
-      const { wire, signatures } = signMessageParts(parts, p.signers);
+      const { wire, signatures } = await signMessagePartsAsync(parts, p.signers, o.signal);
       return { wire, signature: encodeBase58(signatures[0]), price: cuPrice, tip: tipLamports, ...(cuUnits !== undefined ? { units: cuUnits } : {}) };
     };
     const cl = cfg.cuLimit;
     if (!have.limit) {
       if (typeof cl === 'number') units = cl;
       else {
-        const draft = sign(1_400_000, 0);
+        const draft = await sign(1_400_000, 0);
         const r = await race(rpc.simulateTransaction(draft.wire, { sigVerify: false, replaceRecentBlockhash: true }, { signal: o.signal }), o.signal);
         if (r.err !== null) {
           throw new TransactionFailedError(ErrorCodes.SENDER_TRANSACTION_FAILED, `simulation failed: ${JSON.stringify(r.err)}`, {
@@ -125,15 +130,16 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         units = Math.min(units, 1_400_000);
       }
     }
-    // Sign and claim in one synchronous step, so concurrent builds of identical inputs see each other.
-    let signed = sign(units, 0);
+    // Each signature is claimed synchronously once signed (claim is a check-and-set), so concurrent
+    // builds of identical inputs see each other.
+    let signed = await sign(units, 0);
     for (let salt = 1; o.claim && !o.claim(signed.signature, hash.lastValidBlockHeight); salt++) {
-      let next = salt <= 1_000 ? tryOr(() => sign(units, salt)) : undefined;
+      let next = salt <= 1_000 ? await tryOr(() => sign(units, salt)) : undefined;
       if (!next) {
         // Nothing of ours left to vary: only a newer blockhash makes these bytes distinct.
         hash = await newerBlockhash(hash.blockhash, o.signal);
         salt = 0;
-        next = sign(units, 0);
+        next = await sign(units, 0);
       }
       signed = next;
     }
@@ -154,9 +160,9 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
 /** Thrown by a salted sign when no lever of the transaction has room left. */
 const NO_LEVER = Symbol('no lever');
 
-function tryOr<T>(f: () => T): T | undefined {
+async function tryOr<T>(f: () => Promise<T>): Promise<T | undefined> {
   try {
-    return f();
+    return await f();
   } catch (e) {
     if (e === NO_LEVER) return undefined;
     throw e;

@@ -6,7 +6,8 @@
 import { InputError } from '../errors.js';
 import { addressText, type AddressLike } from '../solana/address.js';
 import { encodeBase58 } from '../solana/base58.js';
-import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
+import { toSigner, type SignerLike } from '../solana/inputs.js';
+import type { Signer } from '../solana/signer.js';
 import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../solana/wire.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import { assertSendable } from './inspect.js';
@@ -15,9 +16,9 @@ import { assertSendable } from './inspect.js';
 export interface InstructionsInput {
   instructions: readonly InstructionInput[];
   /** Fee payer (signs). */
-  payer: SignerInput;
+  payer: SignerLike;
   /** Other signers the instructions need. */
-  signers?: readonly SignerInput[];
+  signers?: readonly SignerLike[];
   version?: TransactionVersion;
   lookupTables?: readonly LookupTableInput[];
 }
@@ -29,7 +30,7 @@ export interface InstructionsInput {
  */
 export interface TransactionInput {
   transaction: unknown;
-  signers: readonly SignerInput[];
+  signers: readonly SignerLike[];
   /** Needed to rebuild a v0 message that uses lookup tables. */
   lookupTables?: readonly LookupTableInput[];
 }

@@ -12,7 +12,9 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
-import type { SignerInput } from '../solana/signer.js';
+import { toSigner, type SignerLike } from '../solana/inputs.js';
+import type { Signer } from '../solana/signer.js';
+import { toSenderRpc, type SenderClientInput } from './adapters.js';
 import { createBuilder } from './build.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm.js';
@@ -30,9 +32,14 @@ import type { Commitment } from './rpc.js';
 import { sendMany, type SendManyOptions } from './send-many.js';
 import { createSignatureOwners } from './signature-owners.js';
 
-export interface SenderConfig extends SenderOptions, EndpointConfig {
+export interface SenderConfig extends SenderOptions, Omit<EndpointConfig, 'client'> {
+  /**
+   * The RPC client: cairn's `createClient(...)` (or anything with its methods), a web3.js
+   * `Connection` or a kit `Rpc` (adapted, src/sender/adapters.ts). Absent: the sender creates one.
+   */
+  client?: SenderClientInput | undefined;
   /** Signers `resume()` may use to re-sign expired intents (looked up by address). */
-  signers?: readonly SignerInput[];
+  signers?: readonly SignerLike[] | undefined;
   /** Ping `/fast` when idle for this long (ms), to keep the connection warm; 0 = off (default). */
   warmMs?: number;
 }
@@ -56,14 +63,14 @@ export interface Sender {
   send(input: SendInput, options?: SendOptions): Promise<SendOutcome>;
   sendMany(inputs: Iterable<SendInput> | AsyncIterable<SendInput>, options?: SendManyOptions): AsyncIterableIterator<SendManyItem>;
   /** Drive every unfinished intent of the journal to an end. */
-  resume(options?: ResumeOptions): Promise<SendManyItem[]>;
+  resume(options?: Omit<ResumeOptions, 'signers'> & { signers?: readonly SignerLike[] | undefined }): Promise<SendManyItem[]>;
   /**
    * Reopen an intent whose failure proved that nothing of it can land — it was never signed (e.g.
    * a blockhash fetch failed), its blockhash expired unlanded, or `/fast` refused its bytes — and
    * drive it again under the same id. Anything else (landed, failed on chain, unknown) is refused:
    * sending it again would be a second payment. Needs a journal.
    */
-  retry(id: string, options?: Omit<SendOptions, 'id'> & { signers?: readonly SignerInput[] }): Promise<SendOutcome>;
+  retry(id: string, options?: Omit<SendOptions, 'id'> & { signers?: readonly SignerLike[] | undefined }): Promise<SendOutcome>;
   on<K extends SenderEventName>(name: K, fn: SenderListener<K>): () => void;
   readonly stats: SenderStats;
   readonly config: ResolvedSenderOptions;
@@ -86,12 +93,15 @@ export function createSender(config: SenderConfig): Sender {
   const cfg = resolveSenderConfig(config);
   const warmMs = config.warmMs ?? 0;
   if (!Number.isInteger(warmMs) || warmMs < 0) throw new InputError('warmMs', 'expected a non-negative integer (ms)');
-  const keyring = keyringOf(config.signers, 'signers');
+  const keyring = keyringOf(signersOf(config.signers, 'signers'), 'signers');
+  // A Connection or kit Rpc is adapted here, before anything starts (an unusable client is an InputError).
+  const client = config.client === undefined ? undefined : toSenderRpc(config.client, 'client');
   // The sender's life: everything it starts hangs off this, from the region choice on.
   const life = new AbortController();
   // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
   setMaxListeners(0, life.signal);
-  const { rpc, owns: ownsClient } = senderClient(config, life.signal);
+  const { client: _given, ...endpointConfig } = config;
+  const { rpc, owns: ownsClient } = senderClient({ ...endpointConfig, ...(client ? { client } : {}) }, life.signal);
   const events = new SenderEvents();
   const builder = createBuilder(rpc, cfg);
   const tracker = createTracker({ rpc, pollMs: cfg.pollMs });
@@ -175,11 +185,13 @@ export function createSender(config: SenderConfig): Sender {
     sendMany: (inputs, o) => sendMany({ assertOpen, concurrency: cfg.concurrency, send }, inputs, o),
     resume: async (o) => {
       assertOpen();
-      return resumeAll(resumeDeps, o);
+      const { signers, ...rest } = o ?? {};
+      return resumeAll(resumeDeps, signers ? { ...rest, signers: signersOf(signers, 'signers')! } : rest);
     },
     retry: async (id, o) => {
       assertOpen();
-      return retryIntent(resumeDeps, id, o);
+      const { signers, ...rest } = o ?? {};
+      return retryIntent(resumeDeps, id, signers ? { ...rest, signers: signersOf(signers, 'options.signers')! } : rest);
     },
     on: (name, fn) => events.on(name, fn),
     get stats() {
@@ -198,4 +210,11 @@ export function createSender(config: SenderConfig): Sender {
       if (ownsClient) await rpc.close?.();
     },
   };
+}
+
+/** Signers in any accepted form (solana/inputs.ts) as cairn signers, each named by its place. */
+function signersOf(list: readonly SignerLike[] | undefined, field: string): Signer[] | undefined {
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) throw new InputError(field, 'expected an array of signers');
+  return list.map((s, i) => toSigner(s, `${field}[${i}]`));
 }
