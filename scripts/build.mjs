@@ -1,0 +1,159 @@
+#!/usr/bin/env node
+/**
+ * `npm run build`: the ESM build (tsc → dist/) and the CommonJS build beside it (dist/cjs/), so
+ * `require('cairn')` works on Node 20, which cannot `require` an ES module.
+ *
+ * The CommonJS build is ONE esbuild bundle (dist/cjs/_bundle.js) of the ESM output holding every
+ * entry point, and a two-line stub per entry (dist/cjs/index.js, dist/cjs/merkle/index.js, …) that
+ * picks its part: one bundle, so `cairn` and `cairn/sender` required together share one `CairnError`
+ * class and one set of module state. ESM-only dependencies (@noble/*, p-retry) are bundled in, since
+ * Node 20's `require` cannot load them; CommonJS-capable ones (undici, ws, bs58, mcl-wasm, litesvm)
+ * stay external.
+ *
+ * `import.meta.url` does not exist in CommonJS: each use is replaced by the URL of the module's ESM
+ * twin in dist/, so the native addon loader (../build/Release), the WebAssembly files
+ * (../native/wasm) and the worker entries (dist/merkle/worker.js, an ES module, fine in a worker
+ * started from CommonJS) resolve exactly as from the ESM build.
+ *
+ * The declarations are copied into dist/cjs too: under dist/cjs/package.json `{"type":"commonjs"}`
+ * TypeScript reads them as CommonJS, which is what a `require` consumer under `node16` needs.
+ *
+ * Usage: node scripts/build.mjs [--out DIR]   (DIR defaults to ./dist)
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const outArg = process.argv.indexOf('--out');
+const dist = resolve(outArg > 0 ? process.argv[outArg + 1] : join(root, 'dist'));
+const cjs = join(dist, 'cjs');
+const require = createRequire(join(root, 'package.json'));
+
+/** The package's entry points from its `exports` map: '.' → 'index', './merkle' → 'merkle/index'. */
+function entries() {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  return Object.keys(pkg.exports)
+    .filter((k) => k !== './package.json')
+    .map((k) => ({ key: k === '.' ? 'root' : k.slice(2), file: k === '.' ? 'index' : `${k.slice(2)}/index` }));
+}
+
+function fail(msg) {
+  process.stderr.write(`build: ${msg}\n`);
+  process.exit(1);
+}
+
+// 1. ESM + declarations (no source maps: tsconfig.build.json turns them off)
+rmSync(dist, { recursive: true, force: true });
+const tsc = spawnSync(process.execPath, [join(dirname(require.resolve('typescript/package.json')), 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json'), '--outDir', dist], {
+  stdio: 'inherit',
+  cwd: root,
+});
+if (tsc.status !== 0) fail(`tsc exited ${tsc.status}`);
+
+// 2. the CommonJS bundle
+const { build } = await import('esbuild');
+
+/**
+ * Left external: a direct dependency (or peer) Node 20 can `require` with the same default export an
+ * ES import sees, i.e. a package that is not `"type": "module"`. Everything else is bundled:
+ * ESM-only packages, dual ones whose CommonJS default differs (bs58's `exports.default`), and their
+ * own dependencies (which a consumer's node_modules need not hoist).
+ */
+const pkgJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const direct = new Set([...Object.keys(pkgJson.dependencies ?? {}), ...Object.keys(pkgJson.peerDependencies ?? {})]);
+const requireable = new Map();
+function canRequire(name) {
+  if (!direct.has(name)) return false;
+  if (!requireable.has(name)) {
+    let ok = true;
+    try {
+      ok = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).type !== "module";
+    } catch {
+      ok = true; // not resolvable here (an optional peer not installed): leave it to the consumer
+    }
+    requireable.set(name, ok);
+  }
+  return requireable.get(name);
+}
+
+const esmTwin = {
+  name: 'esm-twin',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => {
+      if (args.path.startsWith('node:')) return { external: true };
+      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+      return canRequire(name) ? { external: true } : undefined;
+    });
+    b.onLoad({ filter: /\.js$/ }, (args) => {
+      if (!args.path.startsWith(dist + sep) || args.path.startsWith(cjs + sep)) return undefined;
+      const rel = relative(dist, args.path).split(sep).join('/');
+      const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__cairnEsmUrl(${JSON.stringify(rel)})`);
+      return { contents: text, loader: 'js' };
+    });
+  },
+};
+
+const list = entries();
+const result = await build({
+  stdin: {
+    contents: list.map((e) => `export * as ${JSON.stringify(e.key)} from ${JSON.stringify(`./${e.file}.js`)};`).join('\n'),
+    resolveDir: dist,
+    sourcefile: 'cjs-entry.js',
+    loader: 'js',
+  },
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  outfile: join(cjs, '_bundle.js'),
+  plugins: [esmTwin],
+  banner: {
+    // the URL each bundled module would have in the ESM build (dist/<rel>), so paths built from it match
+    js: `function __cairnEsmUrl(rel) { return require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', rel)).href; }`,
+  },
+  logLevel: 'warning',
+  legalComments: 'inline',
+});
+if (result.errors.length) fail('esbuild failed');
+
+// 3. CommonJS entry stubs and declarations
+writeFileSync(join(cjs, 'package.json'), '{ "type": "commonjs" }\n');
+for (const e of list) {
+  const stub = join(cjs, `${e.file}.js`);
+  mkdirSync(dirname(stub), { recursive: true });
+  const back = relative(dirname(stub), join(cjs, '_bundle.js')).split(sep).join('/');
+  writeFileSync(stub, `'use strict';\nmodule.exports = require(${JSON.stringify(back.startsWith('.') ? back : `./${back}`)})[${JSON.stringify(e.key)}];\n`);
+}
+/**
+ * A declaration read as CommonJS may not `import` an ES-only package (TS1479, TS1542 under node16):
+ * its imports of the packages the bundle inlines are marked `resolution-mode: import`, which a type
+ * reference may use from CommonJS.
+ */
+function cjsDeclaration(text) {
+  const esmOnly = (spec) => {
+    const name = spec.startsWith('@') ? spec.split('/').slice(0, 2).join('/') : spec.split('/')[0];
+    return !spec.startsWith('.') && !spec.startsWith('node:') && !canRequire(name);
+  };
+  return text
+    .replace(/^import (type )?(\{[^}]*\}|\* as \w+|\w+) from '([^']+)';$/gm, (all, _t, what, spec) =>
+      esmOnly(spec) ? `import type ${what} from '${spec}' with { 'resolution-mode': 'import' };` : all)
+    .replace(/import\("([^"]+)"\)/g, (all, spec) => (esmOnly(spec) ? `import("${spec}", { with: { 'resolution-mode': 'import' } })` : all));
+}
+
+function copyDeclarations(from) {
+  for (const d of readdirSync(from, { withFileTypes: true })) {
+    const p = join(from, d.name);
+    if (d.isDirectory()) {
+      if (p !== cjs) copyDeclarations(p);
+    } else if (d.name.endsWith('.d.ts')) {
+      const to = join(cjs, relative(dist, p));
+      mkdirSync(dirname(to), { recursive: true });
+      writeFileSync(to, cjsDeclaration(readFileSync(p, 'utf8')));
+    }
+  }
+}
+copyDeclarations(dist);
+if (!existsSync(join(cjs, 'index.d.ts'))) fail('no declarations emitted');

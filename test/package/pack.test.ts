@@ -1,0 +1,173 @@
+/**
+ * The package as a user gets it: `npm run build && npm pack`, the tarball unpacked into a fresh
+ * consumer project (its dependencies symlinked from this repository's node_modules, so no network and
+ * no registry), then every entry point imported from ESM and required from CommonJS, the README's
+ * snippets type-checked under strict node16, bundler and exactOptionalPropertyTypes and run, and the
+ * devnet without its optional peer litesvm answering a typed error that names it.
+ */
+import { execFile } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
+  exports: Record<string, unknown>;
+  dependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+};
+const entries = Object.keys(pkg.exports)
+  .filter((k) => k !== './package.json')
+  .map((k) => (k === '.' ? 'cairn' : `cairn/${k.slice(2)}`));
+const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
+
+function run(cmd: string, args: string[], cwd: string, timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(cmd, args, { cwd, timeout, maxBuffer: 16 << 20, env: { ...process.env, NO_COLOR: '1' } }, (e, stdout, stderr) =>
+      resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let tmp = '';
+let consumer = '';
+let bare = '';
+let unpacked = '';
+
+/** A consumer project: cairn unpacked into node_modules, `deps` symlinked from the repository. */
+function makeConsumer(dir: string, deps: string[]): void {
+  mkdirSync(join(dir, 'node_modules'), { recursive: true });
+  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  cpSync(unpacked, join(dir, 'node_modules', 'cairn'), { recursive: true });
+  for (const d of deps) {
+    const to = join(dir, 'node_modules', d);
+    mkdirSync(dirname(to), { recursive: true });
+    symlinkSync(join(repo, 'node_modules', d), to, 'dir');
+  }
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'cairn-pack-'));
+  const built = await run(process.execPath, [join(repo, 'scripts', 'build.mjs')], repo, 120_000);
+  expect(built.stderr + built.stdout).toBe('');
+  expect(built.code).toBe(0);
+  // the build just ran: --ignore-scripts keeps prepack from building a second time
+  const packed = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', tmp], repo, 120_000);
+  expect(packed.code).toBe(0);
+  const tarball = join(tmp, packed.stdout.trim().split('\n').pop()!.trim());
+  mkdirSync(join(tmp, 'x'));
+  expect((await run('tar', ['-xzf', tarball, '-C', join(tmp, 'x')], tmp)).code).toBe(0);
+  unpacked = join(tmp, 'x', 'package');
+  // what the install script builds: the addon this checkout built, if any (else the portable kernels)
+  const addon = join(repo, 'build', 'Release', 'cairn_native.node');
+  if (existsSync(addon)) {
+    mkdirSync(join(unpacked, 'build', 'Release'), { recursive: true });
+    cpSync(addon, join(unpacked, 'build', 'Release', 'cairn_native.node'));
+  }
+  const runtime = Object.keys(pkg.dependencies);
+  consumer = join(tmp, 'consumer');
+  makeConsumer(consumer, [...runtime, ...Object.keys(pkg.peerDependencies), '@types/node']);
+  bare = join(tmp, 'bare');
+  makeConsumer(bare, runtime);
+}, 180_000);
+
+afterAll(() => {
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+function files(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? files(join(dir, d.name), `${prefix}${d.name}/`) : [`${prefix}${d.name}`],
+  );
+}
+
+describe('the packed tarball', () => {
+  it('ships dist, the native sources, README and LICENSE; no src, no source maps', () => {
+    const list = files(unpacked).filter((f) => !f.startsWith('build/'));
+    expect(list).toContain('LICENSE');
+    expect(list).toContain('README.md');
+    expect(list).toContain('binding.gyp');
+    expect(list).toContain('scripts/build-native.mjs');
+    expect(list).toContain('dist/index.js');
+    expect(list).toContain('dist/cjs/index.js');
+    expect(list).toContain('dist/cjs/index.d.ts');
+    expect(list.some((f) => f.startsWith('native/'))).toBe(true);
+    expect(list.filter((f) => f.startsWith('src/') || f.endsWith('.map') || (f.endsWith('.ts') && !f.endsWith('.d.ts')))).toEqual([]);
+    const shipped = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+    expect(Object.keys(shipped.dependencies)).not.toContain('litesvm');
+    expect(Object.keys(shipped.dependencies)).not.toContain('@solana/web3.js');
+    expect(shipped.peerDependenciesMeta.litesvm.optional).toBe(true);
+  });
+
+  it.each(entries)('%s imports from ESM and requires from CommonJS', async (entry) => {
+    const esm = await run(process.execPath, ['--input-type=module', '-e', `const m = await import('${entry}'); console.log(Object.keys(m).length)`], consumer);
+    expect(esm.stderr).toBe('');
+    expect(Number(esm.stdout)).toBeGreaterThan(0);
+    const cjs = await run(process.execPath, ['-e', `const m = require('${entry}'); console.log(Object.keys(m).length)`], consumer);
+    expect(cjs.stderr).toBe('');
+    expect(Number(cjs.stdout)).toBe(Number(esm.stdout));
+  });
+
+  it('from CommonJS: the native addon and the verifier workers load beside the ESM build', async () => {
+    const script = `
+      const m = require('cairn/merkle');
+      const v = m.createVerifier({ threads: 1 });
+      v.verify('asset-proof', []).then(async (out) => { console.log(out.length, m.poseidonBackend()); await v.close(); });`;
+    const r = await run(process.execPath, ['-e', script], consumer);
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim()).toMatch(/^0 (native|wasm|js)/);
+  });
+
+  it('the binary runs dist', async () => {
+    const r = await run(process.execPath, [join(consumer, 'node_modules', 'cairn', 'bin', 'cairn.js'), '--help'], consumer);
+    expect(r.stderr + r.stdout).not.toMatch(/not built|tsx/);
+    expect(r.stderr + r.stdout).toMatch(/verify/);
+  });
+
+  it('without the optional peer litesvm, startDevnet names what to install', async () => {
+    const imported = await run(process.execPath, ['--input-type=module', '-e', `import('cairn'); import('cairn/merkle'); await import('cairn/devnet')`], bare);
+    expect(imported.stderr).toBe('');
+    const script = `import { startDevnet } from 'cairn/devnet';
+      try { await startDevnet({ port: 0 }); console.log('started'); } catch (e) { console.log(e.name, e.code, e.context.package, e.message); }`;
+    const r = await run(process.execPath, ['--input-type=module', '-e', script], bare);
+    expect(r.stdout).toMatch(/^CairnError DEVNET_START_FAILED litesvm .*npm install --save-dev litesvm@/);
+  });
+
+  const settings: Record<string, Record<string, unknown>> = {
+    node16: { module: 'node16', moduleResolution: 'node16' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler' },
+    exactOptionalPropertyTypes: { module: 'node16', moduleResolution: 'node16', exactOptionalPropertyTypes: true },
+  };
+  it.each(Object.keys(settings))('the README snippets type-check under strict %s', async (name) => {
+    const dir = join(consumer, `tc-${name}`);
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(repo, 'test', 'package', 'consumer', 'readme.ts'), join(dir, 'readme.ts'));
+    // a CommonJS consumer too, where the resolution has one (bundler has no require side to check)
+    if (name !== 'bundler') writeFileSync(join(dir, 'require.cts'), `import cairn = require('cairn');\nimport merkle = require('cairn/merkle');\nexport const e: typeof cairn.CairnError = cairn.CairnError;\nexport const v: typeof merkle.createVerifier = merkle.createVerifier;\n`);
+    const compilerOptions = { target: 'es2022', strict: true, noEmit: true, types: ['node'], skipLibCheck: false, ...settings[name] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts', '*.cts'] }));
+    const r = await run(process.execPath, [tsc, '-p', dir], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('the README snippets run', async () => {
+    const dir = join(consumer, 'run');
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(repo, 'test', 'package', 'consumer', 'readme.ts'), join(dir, 'readme.ts'));
+    const compilerOptions = { target: 'es2022', module: 'node16', moduleResolution: 'node16', strict: true, types: ['node'], outDir: 'out', skipLibCheck: true };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['readme.ts'] }));
+    const built = await run(process.execPath, [tsc, '-p', dir], dir);
+    expect(built.stdout + built.stderr).toBe('');
+    // the deprecated mint method warns once by design; nothing else may reach stderr
+    const r = await run(process.execPath, ['--no-deprecation', join(dir, 'out', 'readme.js')], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('send string true');
+    expect(r.stdout).toContain('sendMany 2');
+    expect(r.stdout).toContain('verify 1');
+    expect(r.stdout).toMatch(/error INPUT_INVALID string/);
+    expect(r.code).toBe(0);
+  });
+});
