@@ -4,10 +4,11 @@
  * on a signal it stops the server, the slot clock and every module, and returns 0 so the process
  * exits with nothing left behind.
  */
+import { readFileSync } from 'node:fs';
 import { InputError } from '../errors.js';
 import { loadKeysFile, type DevnetKey } from '../devnet/auth.js';
 import { FAULT_ENDPOINTS } from '../devnet/faults.js';
-import { startDevnet, type DevnetOptions } from '../devnet/index.js';
+import { readAccountFile, startDevnet, type DevnetAccount, type DevnetOptions, type DevnetProgram } from '../devnet/index.js';
 import { DEFAULT_LIMITS, resolveLimits } from '../devnet/limits.js';
 import type { DevnetLimits, EndpointFaults, FaultEndpoint } from '../devnet/types.js';
 import { DEFAULT_DEVNET_PORT } from '../config.js';
@@ -22,8 +23,11 @@ export interface DevnetCliIo {
   onReady?: (url: string) => void;
 }
 
-const usage = `usage: cairn devnet [--port ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--finalize-slots 3] [--keys FILE]
+const usage = `usage: cairn devnet [--port|--rpc-port|-p ${DEFAULT_DEVNET_PORT}] [--host 127.0.0.1] [--slot-ms 400] [--finalize-slots 3] [--keys FILE]
                     [--fault endpoint:key=value[,key=value]] … [--limit key=value[,key=value]] … [--seed N]
+                    [--ledger DIR] [--reset] [--bpf-program ADDR FILE] … [--account ADDR FILE] …
+  --ledger DIR: keep the state in DIR (loaded at start, saved as it changes and on stop); --reset starts from genesis
+  --bpf-program ADDR FILE: deploy the program's .so at ADDR; --account ADDR FILE: load \`solana account --output json\` output
   endpoints: ${FAULT_ENDPOINTS.join(', ')}
   fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs
   limit keys (defaults): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}
@@ -73,6 +77,15 @@ export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
   const faults: Partial<Record<FaultEndpoint, EndpointFaults>> = {};
   const limits: Partial<DevnetLimits> = {};
   let keys: DevnetKey[] | undefined;
+  const programs: DevnetProgram[] = [];
+  const accounts: DevnetAccount[] = [];
+  // `--flag ADDR FILE`: two values, as solana-test-validator takes them.
+  const pair = (i: number, flag: string): [string, string] => {
+    const addr = argv[i + 1];
+    const file = argv[i + 2];
+    if (!addr || addr.startsWith('-') || !file || file.startsWith('-')) throw new InputError(flag, 'expected ADDR FILE');
+    return [addr, file];
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     const eq = a.indexOf('=');
@@ -82,9 +95,42 @@ export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
       case '-h':
       case '--help':
         return 'help';
+      case '-p':
+      case '--rpc-port':
       case '--port':
-        o.port = num(value(), '--port', 0, 65535);
+        o.port = num(value(), flag, 0, 65535);
         break;
+      case '--ledger': {
+        const d = value();
+        if (!d) throw new InputError('--ledger', 'expected a directory path');
+        o.ledger = d;
+        break;
+      }
+      case '--reset':
+        o.reset = true;
+        break;
+      case '--bpf-program': {
+        const [address, file] = pair(i, '--bpf-program');
+        i += 2;
+        // Read now, so an unreadable file is a usage error before anything starts.
+        try {
+          programs.push({ address, bytes: new Uint8Array(readFileSync(file)) });
+        } catch (e) {
+          throw new InputError('--bpf-program', `cannot read ${file} (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+        }
+        break;
+      }
+      case '--account': {
+        const [address, file] = pair(i, '--account');
+        i += 2;
+        try {
+          accounts.push(readAccountFile(file, address));
+        } catch (e) {
+          // readAccountFile names its field `account…`; on the command line the flag is the field.
+          throw new InputError('--account', (e instanceof Error ? e.message : String(e)).replace(/^"[^"]*": /, ''), { cause: e });
+        }
+        break;
+      }
       case '--host':
         o.host = value() ?? '';
         if (!o.host) throw new InputError('--host', 'expected a host name or IP');
@@ -118,9 +164,17 @@ export function parseDevnetArgs(argv: string[]): DevnetOptions | 'help' {
     }
   }
   if (keys) o.keys = keys;
+  if (programs.length) o.programs = programs;
+  if (accounts.length) o.accounts = accounts;
   if (Object.keys(faults).length) o.faults = faults;
   if (Object.keys(limits).length) o.limits = limits;
   return o;
+}
+
+/** Whether `host` only listens on this machine (the loopback names and addresses). */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
 }
 
 function signalPromise(): { promise: Promise<string>; dispose: () => void } {
@@ -158,6 +212,11 @@ export async function run(argv: string[], io: DevnetCliIo = { stdout: process.st
     io.stdout.write(usage);
     return 0;
   }
+  if (options.host && !isLoopback(options.host)) {
+    io.stderr.write(
+      `cairn devnet: warning: --host ${options.host} is not loopback: the devnet has no TLS, and API keys travel in the query string, readable by anyone on the network\n`,
+    );
+  }
   const signals = io.stopSignal ? null : signalPromise();
   let devnet;
   try {
@@ -171,7 +230,8 @@ export async function run(argv: string[], io: DevnetCliIo = { stdout: process.st
     `devnet listening on ${devnet.url}\n` +
       `  websocket ${devnet.wsUrl}\n` +
       `  slot ${devnet.chain.slotMs()} ms, ${options.keys?.length ? `${options.keys.length} API key(s)` : 'no API key needed'}\n` +
-      `  faucet: requestAirdrop on ${devnet.url}\n`,
+      `  faucet: requestAirdrop on ${devnet.url}\n` +
+      (options.ledger ? `  ledger: ${options.ledger}\n` : ''),
   );
   io.onReady?.(devnet.url);
   const why = await (io.stopSignal ?? signals!.promise);
