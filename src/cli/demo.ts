@@ -5,7 +5,6 @@
  * compressed accounts and addresses in the devnet's Poseidon trees, and verifies every proof the
  * service hands back offline in the worker pool. It exits 0 only when every step held.
  */
-import { parseArgs } from 'node:util';
 import { startDevnet, type Devnet } from '../devnet/index.js';
 import { createClient, type CairnClient } from '../rpc/client.js';
 import { createSender, generateSigner, transferInstruction, type Sender } from '../sender/index.js';
@@ -14,51 +13,47 @@ import { createVerifier } from '../merkle/verifier.js';
 import type { Verifier } from '../merkle/verifier-types.js';
 import { verifyValidityProof } from '../merkle/validity.js';
 import type { Verdict } from '../merkle/verdict.js';
+import { intFlag, reportError, runCommand, type CliWriter } from './args.js';
+import { createProgress } from './progress.js';
+import { QUIET_FLAG, type CommandSpec } from './usage.js';
 
 export interface DemoIo {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
+  stdout: CliWriter;
+  /** A terminal here (`isTTY`) gets progress lines for the transfers and the mints. */
+  stderr: CliWriter;
 }
 
-const USAGE = `usage: cairn demo [--transfers N] [--mints N] [--accounts N] [--threads N]
-Runs the whole toolkit against an embedded devnet it starts and stops itself.
-`;
+export const SPEC: CommandSpec = {
+  name: 'demo',
+  summary: 'Run the whole toolkit once, end to end, against an embedded devnet it starts and stops itself (npm start).',
+  synopsis: '[--transfers N] [--mints N] [--accounts N] [--threads N] [--quiet]',
+  flags: {
+    transfers: { type: 'string', value: 'N', describe: 'transfers sent through /fast, 1–100000 (default 300)' },
+    mints: { type: 'string', value: 'N', describe: 'compressed NFTs minted and verified, 1–1000 (default 3)' },
+    accounts: { type: 'string', value: 'N', describe: 'compressed accounts and new addresses proved, 1–1000 (default 4)' },
+    threads: { type: 'string', value: 'N', describe: 'verifier worker threads, 0–64 (default 2)' },
+    quiet: QUIET_FLAG,
+  },
+  exits: [
+    [0, 'every check held'],
+    [1, 'a check failed or a step errored (the output says which)'],
+    [2, 'usage'],
+  ],
+};
 
 export async function run(argv: string[], io: DemoIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  let opts: { transfers: number; mints: number; accounts: number; threads: number };
-  try {
-    const { values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        transfers: { type: 'string', default: '300' },
-        mints: { type: 'string', default: '3' },
-        accounts: { type: 'string', default: '4' },
-        threads: { type: 'string', default: '2' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-    if (values.help) {
-      io.stdout.write(USAGE);
-      return 0;
-    }
-    const int = (name: string, v: string, min: number, max: number) => {
-      const n = Number(v);
-      // caught below: printed as a usage line with exit 2, never thrown out of the command
-      if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name}: expected an integer ${min}–${max}, got ${v}`);
-      return n;
+  return runCommand(SPEC, argv, io, async ({ values }) => {
+    const opts = {
+      transfers: intFlag(values, 'transfers', 1, 100_000) ?? 300,
+      mints: intFlag(values, 'mints', 1, 1_000) ?? 3,
+      accounts: intFlag(values, 'accounts', 1, 1_000) ?? 4,
+      threads: intFlag(values, 'threads', 0, 64) ?? 2,
     };
-    opts = {
-      transfers: int('transfers', values.transfers!, 1, 100_000),
-      mints: int('mints', values.mints!, 1, 1_000),
-      accounts: int('accounts', values.accounts!, 1, 1_000),
-      threads: int('threads', values.threads!, 0, 64),
-    };
-  } catch (e) {
-    io.stderr.write(`cairn demo: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
+    return demo(opts, values.quiet === true, io);
+  });
+}
 
+async function demo(opts: { transfers: number; mints: number; accounts: number; threads: number }, quiet: boolean, io: DemoIo): Promise<number> {
   const say = (s: string) => io.stdout.write(`${s}\n`);
   const ac = new AbortController();
   const onSignal = () => ac.abort(new Error('interrupted'));
@@ -89,13 +84,16 @@ export async function run(argv: string[], io: DemoIo = { stdout: process.stdout,
       instructions: [transferInstruction(payer.address, recipients[i % recipients.length]!, 1_000_000n + BigInt(i))],
       payer,
     }));
+    const sent = createProgress(io.stderr, { label: 'send: transfers', total: opts.transfers, quiet });
     for await (const r of sender.sendMany(inputs, { concurrency: 256, signal: ac.signal })) {
+      sent.tick();
       if (r.ok) confirmed++;
       else {
         const code = (r.error as { code?: string }).code ?? r.error.name;
         errors.set(code, (errors.get(code) ?? 0) + 1);
       }
     }
+    sent.done();
     const secs = (performance.now() - t1) / 1000;
     const log = devnet.control.requestLog();
     const statusCalls = log.filter((e) => e.method === 'getSignatureStatuses').length;
@@ -111,6 +109,7 @@ export async function run(argv: string[], io: DemoIo = { stdout: process.stdout,
     // 2. Compressed NFTs through the deprecated method, each verified offline after minting.
     const owner = generateSigner().address;
     const assetIds: string[] = [];
+    const minted = createProgress(io.stderr, { label: 'mint: cNFTs', total: opts.mints, quiet });
     for (let i = 0; i < opts.mints; i++) {
       const m = await mintCompressedNft(
         client,
@@ -118,7 +117,9 @@ export async function run(argv: string[], io: DemoIo = { stdout: process.stdout,
         { verify: true, signal: ac.signal, logger: () => {} },
       );
       assetIds.push(m.assetId);
+      minted.tick();
     }
+    minted.done();
     const proofs = await client.getAssetProofBatch({ ids: assetIds }, { signal: ac.signal });
     const assetVerdicts = await verifier.verify('asset-proof', proofs, { signal: ac.signal });
     const assets = await client.getAssetBatch({ ids: assetIds }, { signal: ac.signal });
@@ -156,8 +157,8 @@ export async function run(argv: string[], io: DemoIo = { stdout: process.stdout,
     say(failures.length ? `\nFAILED\n  ${failures.join('\n  ')}` : `\nall checks held (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     return failures.length ? 1 : 0;
   } catch (e) {
-    const code = (e as { code?: string }).code;
-    io.stderr.write(`cairn demo: ${(e as Error).message}${code ? ` [${code}]` : ''}\n`);
+    // A step that errored is a failed demo (1), whatever its code: the options were checked above.
+    reportError('demo', e, io, false);
     return 1;
   } finally {
     process.off('SIGINT', onSignal);

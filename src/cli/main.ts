@@ -1,34 +1,19 @@
 #!/usr/bin/env node
 /**
- * `cairn <command>`: dispatches to one module per command. Each command module exports
- * `run(argv: string[], io?: CliIo): Promise<number>` returning the process exit code.
+ * `cairn <command>`: the process entry point. The commands and their dispatch live in
+ * commands.ts (importable by tests without running anything); this file only runs it.
  */
-const commands: Record<string, () => Promise<{ run: (argv: string[]) => Promise<number> }>> = {
-  bench: () => import('./bench.js'),
-  demo: () => import('./demo.js'),
-  devnet: () => import('./devnet.js'),
-  journal: () => import('./journal.js'),
-  send: () => import('./send.js'),
-  mint: () => import('./mint.js'),
-  verify: () => import('./verify.js'),
-};
+import { describeError } from './args.js';
+import { dispatch } from './commands.js';
 
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h' || !(name in commands)) {
-    process.stdout.write(`usage: cairn <${Object.keys(commands).join('|')}> [options]\n`);
-    return name && name !== '--help' && name !== '-h' ? 2 : 0;
-  }
-  const mod = await commands[name]!();
-  return mod.run(rest);
-}
-
-main(process.argv.slice(2)).then(
+dispatch(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;
   },
   (err: unknown) => {
-    process.stderr.write(`cairn: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 2;
+    // A command reports its own errors; this is a command that failed to load or a bug.
+    const d = describeError(err);
+    process.stderr.write(`cairn: [${d.code}] ${d.message}\n`);
+    process.exitCode = 1;
   },
 );

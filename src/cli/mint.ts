@@ -1,153 +1,233 @@
 /**
- * `cairn mint`: mint one compressed NFT through the deprecated `mintCompressedNft` method and, unless
- * `--no-verify`, fetch the asset and its proof and verify both offline before reporting success.
- * Like every command it talks to the embedded devnet's default address unless told otherwise
- * (`--url`, or the CAIRN_* environment variables; the key only from CAIRN_API_KEY or --api-key).
+ * `cairn mint`: mint one compressed NFT through the deprecated `mintCompressedNft` method (or many,
+ * from `--file items.json`) and, unless `--no-verify`, fetch each asset and its proof and verify both
+ * offline before reporting success. Like every command it talks to the embedded devnet's default
+ * address unless told otherwise (`--url`, or the CAIRN_* environment variables; the key only from
+ * CAIRN_API_KEY or --api-key). Every item is checked before the first is sent, and errors name the
+ * flag (`--seller-fee-bps`), not the API's field (`sellerFeeBasisPoints`).
  */
-import { parseArgs } from 'node:util';
-import { CairnError } from '../errors.js';
+import { readFileSync, statSync } from 'node:fs';
+import { CairnError, InputError, InputTooLargeError } from '../errors.js';
 import { createClient } from '../rpc/client.js';
-import { mintCompressedNft, type MintCompressedNftParams } from '../mint/mint-compressed-nft.js';
+import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
+import { exitCodeOf, describeError, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
+import { createProgress } from './progress.js';
+import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 
-const USAGE = `usage: cairn mint --name NAME --symbol SYM --owner ADDR [options]
-  --description TEXT        (default: empty)
-  --uri URI                 off-chain metadata URI
-  --image-url URL  --external-url URL
-  --seller-fee-bps N        royalty in basis points (100 = 1%)
-  --creator ADDR:SHARE      repeatable; shares must sum to 100
-  --attribute TRAIT=VALUE   repeatable
-  --collection ADDR  --delegate ADDR
-  --no-verify               do not fetch and verify the minted asset and proof
-  --json                    print the result as JSON
-  --url URL                 one host for everything (default http://127.0.0.1:8899, the devnet)
-  --api-key KEY             (prefer CAIRN_API_KEY: arguments are visible to other users)
-  --allow-insecure-key      send the key over plain http to a host that is not loopback (refused otherwise)
-`;
+export const SPEC: CommandSpec = {
+  name: 'mint',
+  summary: 'Mint a compressed NFT (or many from --file) and verify each offline: leaf, proof and content.',
+  synopsis: '--name NAME --symbol SYM --owner ADDR [options] | --file items.json [options]',
+  flags: {
+    name: { type: 'string', value: 'NAME', describe: 'the NFT name (at most 32 bytes)' },
+    symbol: { type: 'string', value: 'SYM', describe: 'its symbol (at most 10 bytes)' },
+    owner: { type: 'string', value: 'ADDR', describe: 'who receives it' },
+    description: { type: 'string', value: 'TEXT', describe: '(default: empty)' },
+    uri: { type: 'string', value: 'URI', describe: 'off-chain metadata URI' },
+    'image-url': { type: 'string', value: 'URL', describe: 'image URL' },
+    'external-url': { type: 'string', value: 'URL', describe: 'external URL' },
+    'seller-fee-bps': { type: 'string', value: 'N', describe: 'royalty in basis points, 0–10000 (100 = 1%)' },
+    creator: { type: 'string', value: 'ADDR:SHARE', multiple: true, describe: 'repeatable; shares must sum to 100' },
+    attribute: { type: 'string', value: 'TRAIT=VALUE', multiple: true, describe: 'repeatable' },
+    collection: { type: 'string', value: 'ADDR', describe: 'collection address' },
+    delegate: { type: 'string', value: 'ADDR', describe: 'delegate address' },
+    file: { type: 'string', value: 'FILE', describe: 'mint many: a JSON array of mintCompressedNft params (API field names); all checked first' },
+    'no-verify': { type: 'boolean', describe: 'do not fetch and verify the minted asset and proof' },
+    json: JSON_FLAG,
+    quiet: QUIET_FLAG,
+    url: { type: 'string', value: 'URL', describe: 'one host for everything (default http://127.0.0.1:8899, the devnet)' },
+    'api-key': { type: 'string', value: 'KEY', describe: 'the API key (prefer CAIRN_API_KEY: arguments are visible to other users)' },
+    'allow-insecure-key': { type: 'boolean', describe: 'send the key over plain http to a host that is not loopback (refused otherwise)' },
+  },
+  notes: `environment: CAIRN_URL, CAIRN_API_KEY
+--file:      [{"name":"A","symbol":"S","description":"","owner":"ADDR","sellerFeeBasisPoints":500}, …]
+             a line per item (--json: one object with every result); progress on stderr on a terminal`,
+  exits: [
+    [0, 'minted (and verified, unless --no-verify); with --file, every item'],
+    [1, 'a mint or its verification failed, or nothing answers at the URL'],
+    [2, 'usage or unusable input (a bad flag or item, an API key refused for plain http); nothing was sent'],
+  ],
+};
 
 /** Where the command writes; tests hand in buffers. */
 export interface MintIo {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
+  stdout: CliWriter;
+  stderr: CliWriter;
+}
+
+/** The API's field → the flag that sets it, so an error names what the user typed. */
+const FLAG_OF: Record<string, string> = {
+  name: '--name',
+  symbol: '--symbol',
+  owner: '--owner',
+  description: '--description',
+  uri: '--uri',
+  imageUrl: '--image-url',
+  externalUrl: '--external-url',
+  sellerFeeBasisPoints: '--seller-fee-bps',
+  creators: '--creator',
+  attributes: '--attribute',
+  collection: '--collection',
+  delegate: '--delegate',
+};
+
+/** The same error, its field named as the flag (`creators[1].share` → `--creator #2`). */
+function asFlag(e: unknown): unknown {
+  if (!(e instanceof InputError)) return e;
+  const field = e.context.field;
+  const m = /^(creators|attributes)\[(\d+)\](?:\.\w+)?$/.exec(field);
+  const flag = m ? `${FLAG_OF[m[1]!]} #${Number(m[2]) + 1}` : FLAG_OF[field];
+  if (!flag) return e;
+  return new InputError(flag, e.message.replace(/^"[^"]*": /, ''), { cause: e });
+}
+
+/** Params from the flags (a single mint), checked as the API checks them. */
+function paramsFromFlags(values: FlagValues): MintCompressedNftParams {
+  for (const f of ['name', 'symbol', 'owner'] as const) {
+    if (str(values, f) === undefined) throw new InputError(`--${f}`, 'required (or --file for many)');
+  }
+  const params: MintCompressedNftParams = {
+    name: str(values, 'name')!,
+    symbol: str(values, 'symbol')!,
+    owner: str(values, 'owner')!,
+    description: str(values, 'description') ?? '',
+  };
+  const opt = (flag: string, key: 'uri' | 'imageUrl' | 'externalUrl' | 'collection' | 'delegate'): void => {
+    const v = str(values, flag);
+    if (v) params[key] = v;
+  };
+  opt('uri', 'uri');
+  opt('image-url', 'imageUrl');
+  opt('external-url', 'externalUrl');
+  opt('collection', 'collection');
+  opt('delegate', 'delegate');
+  const bps = str(values, 'seller-fee-bps');
+  if (bps !== undefined) {
+    if (!/^[0-9]+$/.test(bps)) throw new InputError('--seller-fee-bps', `expected an integer 0–10000 (basis points, 100 = 1%), got ${JSON.stringify(bps)}`);
+    params.sellerFeeBasisPoints = Number(bps);
+  }
+  const creators = values.creator as string[] | undefined;
+  if (creators) {
+    params.creators = creators.map((c, i) => {
+      const [address, share] = c.split(':');
+      if (!address || !share || !/^[0-9]+$/.test(share)) throw new InputError(`--creator #${i + 1}`, `expected ADDR:SHARE, got ${JSON.stringify(c)}`);
+      return { address, share: Number(share) };
+    });
+  }
+  const attributes = values.attribute as string[] | undefined;
+  if (attributes) {
+    params.attributes = attributes.map((a, i) => {
+      const eq = a.indexOf('=');
+      if (eq <= 0) throw new InputError(`--attribute #${i + 1}`, `expected TRAIT=VALUE, got ${JSON.stringify(a)}`);
+      return { trait_type: a.slice(0, eq), value: a.slice(eq + 1) };
+    });
+  }
+  try {
+    validateMintInput(params);
+  } catch (e) {
+    throw asFlag(e);
+  }
+  return params;
+}
+
+/** The largest --file read: a mint list is small; a wrong file (a ledger, a log) is refused unread. */
+const MAX_FILE_BYTES = 16 << 20;
+
+/** Params from `--file` (many mints): a JSON array, every item checked before any is sent. */
+function paramsFromFile(path: string): MintCompressedNftParams[] {
+  let items: unknown;
+  try {
+    const size = statSync(path).size;
+    if (size > MAX_FILE_BYTES) throw new InputTooLargeError('--file', MAX_FILE_BYTES, size, 'split the list into several files');
+    items = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    if (e instanceof CairnError) throw e;
+    throw new InputError('--file', `cannot read ${path} as JSON: ${(e as Error).message}`, { cause: e });
+  }
+  if (!Array.isArray(items) || items.length === 0) throw new InputError('--file', `expected a non-empty JSON array of mint params in ${path}`);
+  items.forEach((p, i) => {
+    try {
+      validateMintInput(p as MintCompressedNftParams);
+    } catch (e) {
+      const d = describeError(e);
+      throw new InputError(`--file`, `item ${i}: ${d.message}`, { cause: e });
+    }
+  });
+  return items as MintCompressedNftParams[];
 }
 
 export async function run(argv: string[], io: MintIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
-  let values: Record<string, string | boolean | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      options: {
-        name: { type: 'string' },
-        symbol: { type: 'string' },
-        owner: { type: 'string' },
-        description: { type: 'string' },
-        uri: { type: 'string' },
-        'image-url': { type: 'string' },
-        'external-url': { type: 'string' },
-        'seller-fee-bps': { type: 'string' },
-        creator: { type: 'string', multiple: true },
-        attribute: { type: 'string', multiple: true },
-        collection: { type: 'string' },
-        delegate: { type: 'string' },
-        'no-verify': { type: 'boolean' },
-        json: { type: 'boolean' },
-        url: { type: 'string' },
-        'api-key': { type: 'string' },
-        'allow-insecure-key': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (e) {
-    io.stderr.write(`cairn mint: ${(e as Error).message}\n${USAGE}`);
-    return 2;
-  }
-  if (values.help) {
-    io.stdout.write(USAGE);
-    return 0;
-  }
-  for (const f of ['name', 'symbol', 'owner'] as const) {
-    if (typeof values[f] !== 'string') {
-      io.stderr.write(`cairn mint: --${f} is required\n${USAGE}`);
-      return 2;
+  return runCommand(SPEC, argv, io, async ({ values, json }) => {
+    const file = str(values, 'file');
+    if (file !== undefined) {
+      const single = ['name', 'symbol', 'owner', 'description', 'uri', 'image-url', 'external-url', 'seller-fee-bps', 'creator', 'attribute', 'collection', 'delegate'].find((f) => values[f] !== undefined);
+      if (single) throw new InputError(`--${single}`, 'not with --file (each item of the file carries its own)');
     }
-  }
-  const params: MintCompressedNftParams = {
-    name: values.name as string,
-    symbol: values.symbol as string,
-    owner: values.owner as string,
-    description: (values.description as string | undefined) ?? '',
-  };
-  if (values.uri) params.uri = values.uri as string;
-  if (values['image-url']) params.imageUrl = values['image-url'] as string;
-  if (values['external-url']) params.externalUrl = values['external-url'] as string;
-  if (values.collection) params.collection = values.collection as string;
-  if (values.delegate) params.delegate = values.delegate as string;
-  if (values['seller-fee-bps'] !== undefined) {
-    const n = Number(values['seller-fee-bps']);
-    if (!Number.isInteger(n)) {
-      io.stderr.write(`cairn mint: --seller-fee-bps: expected an integer, got ${values['seller-fee-bps']}\n`);
-      return 2;
-    }
-    params.sellerFeeBasisPoints = n;
-  }
-  // the two throws below are caught here: printed as a usage line with exit 2, never thrown out of the command
-  try {
-    params.creators = (values.creator as string[] | undefined)?.map((c, i) => {
-      const [address, share] = c.split(':');
-      const n = Number(share);
-      if (!address || !share || !Number.isInteger(n)) throw new Error(`--creator #${i + 1}: expected ADDR:SHARE, got ${c}`);
-      return { address, share: n };
-    });
-    params.attributes = (values.attribute as string[] | undefined)?.map((a, i) => {
-      const eq = a.indexOf('=');
-      if (eq <= 0) throw new Error(`--attribute #${i + 1}: expected TRAIT=VALUE, got ${a}`);
-      return { trait_type: a.slice(0, eq), value: a.slice(eq + 1) };
-    });
-  } catch (e) {
-    io.stderr.write(`cairn mint: ${(e as Error).message}\n`);
-    return 2;
-  }
-  if (!params.creators) delete params.creators;
-  if (!params.attributes) delete params.attributes;
-
-  let client: ReturnType<typeof createClient>;
-  try {
-    client = createClient({
-      ...(values.url ? { url: values.url as string } : {}),
-      ...(values['api-key'] ? { apiKey: values['api-key'] as string } : {}),
+    // Everything is checked before the client exists: a bad item sends nothing.
+    const items = file !== undefined ? paramsFromFile(file) : [paramsFromFlags(values)];
+    const url = str(values, 'url');
+    const apiKey = str(values, 'api-key');
+    const client = createClient({
+      ...(url ? { url } : {}),
+      ...(apiKey ? { apiKey } : {}),
       ...(values['allow-insecure-key'] ? { allowInsecureKey: true } : {}),
     });
-  } catch (e) {
-    const err = e as Error & { code?: string };
-    io.stderr.write(`cairn mint: ${err.code ? `[${err.code}] ` : ''}${err.message}\n`);
-    return 2;
-  }
-  const ac = new AbortController();
-  const onSignal = () => ac.abort(new Error('interrupted'));
-  process.once('SIGINT', onSignal);
-  try {
+    const ac = new AbortController();
+    const onSignal = (): void => ac.abort(new Error('interrupted'));
+    process.once('SIGINT', onSignal);
     const verify = !values['no-verify'];
-    const result = await mintCompressedNft(client, params, { verify, signal: ac.signal });
-    if (values.json) {
-      io.stdout.write(`${JSON.stringify(result)}\n`);
-    } else {
-      io.stdout.write(`minted ${result.assetId}\n  signature ${result.signature}\n`);
-      if (result.verification) {
-        for (const [k, v] of Object.entries(result.verification)) {
-          io.stdout.write(`  ${k.padEnd(8)} ${v.valid ? 'valid' : `INVALID: ${v.reason}`}\n`);
-        }
+    const hint = (e: unknown): string | undefined =>
+      e instanceof CairnError && e.code === 'RPC_NETWORK' && !url && !process.env.CAIRN_URL
+        ? '  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
+        : undefined;
+    try {
+      if (file === undefined) {
+        const result = await mintCompressedNft(client, items[0]!, { verify, signal: ac.signal });
+        io.stdout.write(json ? `${JSON.stringify(result)}\n` : describe(result));
+        return 0;
       }
+      const progress = createProgress(io.stderr, { label: 'mint: cNFTs', total: items.length, quiet: values.quiet === true });
+      const results: ({ index: number } & (MintResult | { error: ReturnType<typeof describeError> }))[] = [];
+      let failed = 0;
+      for (let i = 0; i < items.length; i++) {
+        try {
+          const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, logger: () => {} });
+          results.push({ index: i, ...r });
+          if (!json) io.stdout.write(`#${i} ${describe(r)}`);
+        } catch (e) {
+          if (ac.signal.aborted) throw e;
+          failed++;
+          const d = describeError(e);
+          results.push({ index: i, error: d });
+          if (!json) io.stdout.write(`#${i} FAILED [${d.code}] ${d.message}\n`);
+          // nothing listens: every other item would fail the same way
+          if (e instanceof CairnError && e.code === 'RPC_NETWORK') {
+            progress.done();
+            reportError('mint', e, io, false, hint(e));
+            if (json) io.stdout.write(`${JSON.stringify({ total: items.length, minted: i - failed + 1, failed: items.length - (i - failed + 1), items: results })}\n`);
+            return 1;
+          }
+        }
+        progress.tick();
+      }
+      progress.done();
+      if (json) io.stdout.write(`${JSON.stringify({ total: items.length, minted: items.length - failed, failed, items: results })}\n`);
+      else io.stdout.write(`${items.length - failed}/${items.length} minted${verify ? ' and verified' : ''}\n`);
+      return failed ? 1 : 0;
+    } catch (e) {
+      reportError('mint', e, io, json, hint(e));
+      return exitCodeOf(e);
+    } finally {
+      process.off('SIGINT', onSignal);
+      await client.close();
     }
-    return 0;
-  } catch (e) {
-    const code = e instanceof CairnError ? ` [${e.code}]` : '';
-    const hint = e instanceof CairnError && e.code === 'RPC_NETWORK' && !values.url && !process.env.CAIRN_URL
-      ? '\n  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
-      : '';
-    io.stderr.write(`cairn mint: ${(e as Error).message}${code}${hint}\n`);
-    return e instanceof CairnError && e.code === 'INPUT_INVALID' ? 2 : 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    await client.close();
+  });
+}
+
+function describe(result: MintResult): string {
+  let s = `minted ${result.assetId}\n  signature ${result.signature}\n`;
+  if (result.verification) {
+    for (const [k, v] of Object.entries(result.verification)) s += `  ${k.padEnd(8)} ${v.valid ? 'valid' : `INVALID: ${v.reason}`}\n`;
   }
+  return s;
 }

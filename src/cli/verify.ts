@@ -1,5 +1,5 @@
 /**
- * `cairn verify <kind> <file|-> [--json] [--threads N] [--max-bytes N]`: verify, offline, every proof
+ * `cairn verify <kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]`: verify, offline, every proof
  * in a file the service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a
  * single item, an array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1
  * when any is invalid, 2 on any error (unusable or too large input, a worker that died, an
@@ -8,6 +8,9 @@
 import { availableParallelism } from 'node:os';
 import { CairnError, createVerifier, DEFAULT_MAX_BYTES, InputError, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
 import { readFileBounded, readStreamBounded } from './read-bounded.js';
+import { intFlag, runCommand, type CliWriter, type CommandContext } from './args.js';
+import { createProgress } from './progress.js';
+import { didYouMean, JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -20,65 +23,41 @@ export interface CliIo {
     on?(event: 'drain' | 'error', fn: (e?: Error) => void): unknown;
     off?(event: 'drain' | 'error', fn: (e?: Error) => void): unknown;
   };
-  stderr: { write(s: string): unknown };
+  /** A terminal here (`isTTY`) gets a progress line. */
+  stderr: CliWriter;
   stdin: AsyncIterable<string | Uint8Array>;
 }
 
 /** The largest --max-bytes: the verifier's offsets into the input are 32-bit. */
 const MAX_BYTES_CAP = 0xffffffff;
 
-const usage = `usage: cairn verify <kind> <file|-> [--json] [--threads N] [--max-bytes N]
-  kinds:     ${KIND_NAMES.join(', ')}
-  input:     a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
-             or an object keyed by id, as the service returns them
-  threads:   worker threads (default: by input size; 0 = verify on the main thread)
-  max-bytes: the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE
-  output:    a line per item (--json: one object), written as the items are verified
-  exit:      0 every item valid
-             1 some item invalid (its line says why)
-             2 any error: unusable or too large input, a worker that died, an interrupt, a closed
-               stdout (stderr says why; lines already written for items verified before the error
-               do not speak for the rest)
-`;
+export const SPEC: CommandSpec = {
+  name: 'verify',
+  summary: 'Verify, offline, every proof in a file the service returned.',
+  synopsis: '<kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]',
+  positionals: [0, 2],
+  flags: {
+    json: JSON_FLAG,
+    'only-invalid': { type: 'boolean', describe: 'print only the invalid items (the totals still count all)' },
+    threads: { type: 'string', value: 'N', describe: 'worker threads 0–64 (default: by input size; 0 = the main thread)' },
+    'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE` },
+    quiet: QUIET_FLAG,
+  },
+  notes: `kinds:   ${KIND_NAMES.join(', ')}
+input:   a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
+         or an object keyed by id, as the service returns them
+output:  a line per item (--json: one object), written as the items are verified; a progress
+         line (count, rate, ETA) on stderr when it is a terminal`,
+  exits: [
+    [0, 'every item valid'],
+    [1, 'some item invalid (its line says why)'],
+    [2, 'any error: bad usage, unusable or too large input, a worker that died, an interrupt, a closed\n     stdout (stderr says why; lines already written do not speak for the rest)'],
+  ],
+};
 
-interface Args {
-  kind: string;
-  file: string;
-  json: boolean;
-  threads?: number;
-  maxBytes: number;
-}
-
-/** The value of `--name V` or `--name=V` at argv[i] (i moves past it); undefined when missing. */
-function optionValue(argv: string[], at: { i: number }): string | undefined {
-  const a = argv[at.i]!;
-  return a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++at.i];
-}
-
-function parseArgs(argv: string[]): Args | string {
-  const pos: string[] = [];
-  let json = false;
-  let threads: number | undefined;
-  let maxBytes = DEFAULT_MAX_BYTES;
-  for (const at = { i: 0 }; at.i < argv.length; at.i++) {
-    const a = argv[at.i]!;
-    if (a === '--json') json = true;
-    else if (a === '--threads' || a.startsWith('--threads=')) {
-      const v = optionValue(argv, at);
-      if (v === undefined || !/^[0-9]+$/.test(v) || Number(v) > 64) return `--threads: expected an integer 0–64 (0 = no worker threads), got ${v ?? 'nothing'}`;
-      threads = Number(v);
-    } else if (a === '--max-bytes' || a.startsWith('--max-bytes=')) {
-      const v = optionValue(argv, at);
-      if (v === undefined || !/^[0-9]+$/.test(v) || Number(v) < 1 || Number(v) > MAX_BYTES_CAP) {
-        return `--max-bytes: expected an integer 1–${MAX_BYTES_CAP} (bytes), got ${v === undefined ? 'nothing' : v === '' ? 'an empty value' : v}`;
-      }
-      maxBytes = Number(v);
-    } else if (a === '-') pos.push(a);
-    else if (a.startsWith('-')) return `unknown option ${a}`;
-    else pos.push(a);
-  }
-  if (pos.length !== 2) return pos.length < 2 ? 'expected a kind and a file (or - for stdin)' : `unexpected argument ${pos[2]}`;
-  return { kind: pos[0]!, file: pos[1]!, json, maxBytes, ...(threads === undefined ? {} : { threads }) };
+/** An unusable input named by what the user typed (not a flag: the message carries no field prefix). */
+function unusable(field: string, message: string, cause?: unknown): CairnError {
+  return new CairnError('INPUT_INVALID', message, { context: { field }, ...(cause === undefined ? {} : { cause }) });
 }
 
 /**
@@ -114,33 +93,28 @@ function output(out: CliIo['stdout']): (s: string) => Promise<void> {
  * process.exitCode = await run(['account-proof', 'proofs.json', '--json']);
  */
 export async function run(argv: string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin }): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    io.stdout.write(usage);
-    return 0;
-  }
-  const args = parseArgs(argv);
-  if (typeof args === 'string') {
-    io.stderr.write(`cairn verify: ${args}\n${usage}`);
-    return 2;
-  }
+  // Every error of verify is exit 2: 1 is kept for "some item invalid", never for a failure.
+  return runCommand(SPEC, argv, io, (ctx) => verify(ctx, io), () => 2);
+}
+
+async function verify({ values, positionals, json }: CommandContext, io: CliIo): Promise<number> {
+  const threadsFlag = intFlag(values, 'threads', 0, 64, ' (0 = no worker threads)');
+  const maxBytes = intFlag(values, 'max-bytes', 1, MAX_BYTES_CAP, ' (bytes)') ?? DEFAULT_MAX_BYTES;
+  if (positionals.length < 2) throw unusable('argv', 'expected a kind and a file (or - for stdin)');
+  const args = { kind: positionals[0]!, file: positionals[1]!, json, onlyInvalid: values['only-invalid'] === true };
   if (!(KIND_NAMES as readonly string[]).includes(args.kind)) {
-    io.stderr.write(`cairn verify: unknown kind "${args.kind}"\n${usage}`);
-    return 2;
+    const guess = didYouMean(args.kind, KIND_NAMES);
+    throw unusable('kind', `unknown kind "${args.kind}"; expected ${guess ? `${guess}? (one of ${KIND_NAMES.join(', ')})` : `one of ${KIND_NAMES.join(', ')}`}`);
   }
   const kind = args.kind as KindName;
   const put = output(io.stdout);
-  const fail = async (e: unknown): Promise<number> => {
-    io.stderr.write(`cairn verify: ${e instanceof CairnError ? `${e.code}: ` : ''}${(e as Error).message}\n`);
-    return 2;
-  };
 
   let bytes: Uint8Array;
   try {
-    bytes = args.file === '-' ? await readStreamBounded(io.stdin, args.maxBytes) : await readFileBounded(args.file, args.maxBytes);
+    bytes = args.file === '-' ? await readStreamBounded(io.stdin, maxBytes) : await readFileBounded(args.file, maxBytes);
   } catch (e) {
-    if (e instanceof InputTooLargeError) return await fail(e);
-    io.stderr.write(`cairn verify: cannot read ${args.file}: ${(e as Error).message}\n`);
-    return 2;
+    if (e instanceof InputTooLargeError) throw e;
+    throw unusable('file', `cannot read ${args.file}: ${(e as Error).message}`, e);
   }
   // The file's bytes go to the verifier as they are (a large file is scanned, not parsed, here and
   // its items parsed by the workers); this first look counts the items and catches unusable input.
@@ -151,17 +125,18 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
     body = inspectBody(kind, bytes);
   } catch (e) {
     const notJson = e instanceof InputError && e.context.field === 'json';
-    io.stderr.write(`cairn verify: ${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}\n`);
-    return 2;
+    throw unusable(notJson ? 'file' : 'kind', `${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}`, e);
   }
 
   let total = 0;
+  let listed = 0;
   let invalid = 0;
   if (body.items > 0) {
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
-    const threads = args.threads ?? (body.batches <= 1 ? 0 : Math.min(availableParallelism(), body.batches));
-    const verifier = createVerifier({ threads, maxBytes: args.maxBytes });
+    const threads = threadsFlag ?? (body.batches <= 1 ? 0 : Math.min(availableParallelism(), body.batches));
+    const verifier = createVerifier({ threads, maxBytes });
+    const progress = createProgress(io.stderr, { label: `${args.kind}: verified`, total: body.items, quiet: values.quiet === true });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
     process.once('SIGINT', onSignal);
@@ -173,7 +148,11 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
         let text = args.json ? (total === 0 ? `{"kind":${JSON.stringify(args.kind)},"items":[` : '') : '';
         for (const v of table) {
           const id = v.id ?? (args.json ? String(total) : `#${total}`);
-          if (args.json) text += `${total === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })}`;
+          if (args.onlyInvalid && v.valid) {
+            total++;
+            continue;
+          }
+          if (args.json) text += `${listed++ === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })}`;
           else {
             const status = v.status ? ` [${v.status}]` : '';
             text += v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`;
@@ -181,27 +160,27 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
           total++;
         }
         invalid += table.invalidCount;
+        progress.tick(table.length);
         await put(text);
       }
     } catch (e) {
       failed = { error: e };
     } finally {
+      progress.done();
       process.off('SIGINT', onSignal);
       // Closed before the exit code is given: a verifier left open could outlive it, or (before
       // close always settled) end the process with the code not yet set.
       await verifier.close();
     }
     // A JSON document cut short stays unparseable: nothing reads it as a verdict.
-    if (failed) return await fail(failed.error);
+    if (failed) throw failed.error;
   }
 
   const valid = total - invalid;
   const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
-  try {
+  {
     if (args.json) await put(total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
     else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
-  } catch (e) {
-    return await fail(e);
   }
   return invalid > 0 ? 1 : 0;
 }

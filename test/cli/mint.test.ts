@@ -39,7 +39,7 @@ describe('cairn mint against the devnet', () => {
     const before = devnet.control.requestLog().length;
     const r = await cli(['--name', 'x', '--symbol', 'TOOLONGSYMBOL1', '--owner', OWNER, '--url', devnet.url]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/"symbol"/);
+    expect(r.err).toMatch(/"--symbol"/); // the flag, as issue 21 asks (was the API field "symbol")
     expect(devnet.control.requestLog().length).toBe(before);
     expect((await cli(['--symbol', 'S', '--owner', OWNER])).code).toBe(2);
     expect((await cli(['--name', 'n', '--symbol', 'S', '--owner', OWNER, '--creator', 'nocolon'])).err).toMatch(/--creator #1/);
