@@ -1,7 +1,7 @@
 // `--ledger DIR` (startDevnet's `ledger`): a devnet stopped and started again on the same directory
 // keeps balances, cNFTs and compressed accounts, as seen through JSON-RPC; a bad file is refused
 // naming it; `reset` starts from genesis.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -81,6 +81,28 @@ describe('devnet ledger', () => {
       await devnet.stop();
     }
   }, 60_000);
+
+  it('saves on its own shortly after a transaction (a crash keeps it), whole and without a temp file left', async () => {
+    const dir = tmp();
+    const devnet = await startDevnet({ slotMs: 20, ledger: dir });
+    try {
+      const to = newAddress();
+      await devnet.control.airdrop(to, 777n);
+      const file = join(dir, 'ledger.json');
+      const saved = await waitFor(() => {
+        try {
+          const text = readFileSync(file, 'utf8');
+          return text.includes(to) ? text : null;
+        } catch {
+          return null;
+        }
+      }, 10_000);
+      expect(JSON.parse(saved)).toMatchObject({ format: 'cairn-devnet-ledger', version: 1 });
+      expect(existsSync(`${file}.tmp`)).toBe(false);
+    } finally {
+      await devnet.stop();
+    }
+  });
 
   it('refuses a corrupt or other-version ledger, naming the file, and starts nothing', async () => {
     const dir = tmp();
