@@ -50,7 +50,7 @@ export async function run(argv: string[], io: JournalCliIo = { stdout: process.s
       const guess = cmd === undefined ? undefined : didYouMean(cmd, ['status', 'compact']);
       throw usageError('command', `expected status or compact, got ${cmd === undefined ? 'nothing' : JSON.stringify(cmd)}${guess ? `; did you mean ${guess}?` : ''}`);
     }
-    if (!file) throw usageError('FILE', 'expected the journal file');
+    if (!file) throw usageError('FILE', 'expected the journal FILE');
     return journal({ cmd, file, json }, io);
   });
 }
