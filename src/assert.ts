@@ -38,10 +38,14 @@ export function assertString(field: string, x: unknown, opts: { nonEmpty?: boole
   }
 }
 
+/**
+ * An address as the modules check it, after the client's normaliser (solana/inputs.ts) has turned a
+ * web3.js `PublicKey` into text: so the message names the forms a caller may pass.
+ */
 export function assertAddress(field: string, x: unknown): asserts x is string {
   if (typeof x !== 'string' || !BASE58_ADDRESS.test(x)) {
-    throw new InputError(field, `expected a base58 address (32-44 characters of the base58 alphabet), got ${show(x)}`, {
-      expected: 'base58 address',
+    throw new InputError(field, `expected a base58 address (32-44 characters of the base58 alphabet; a web3.js PublicKey or a kit Address is taken too), got ${show(x)}`, {
+      expected: 'base58 address | PublicKey | kit Address',
       got: show(x),
     });
   }

@@ -19,10 +19,11 @@ export interface Endpoints {
   /** Wallet-history REST host ({wallet_url}). */
   walletUrl: string;
   /** API key, sent only as the `api-key` query parameter. */
-  apiKey?: string;
+  apiKey?: string | undefined;
 }
 
-export type EndpointsInput = Partial<Endpoints> & { url?: string };
+/** Every field optional, and `undefined` taken as absent (so `apiKey: process.env.KEY` type-checks under exactOptionalPropertyTypes). */
+export type EndpointsInput = { [K in keyof Endpoints]?: Endpoints[K] | undefined } & { url?: string | undefined };
 
 /**
  * Resolve endpoints: explicit values, then `url` (one host for all four, as the devnet serves),

@@ -11,6 +11,7 @@ import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain } from './chain.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { resolveFastRules, type FastRules } from './fast.js';
+import { toAddress, type AddressInput } from '../solana/inputs.js';
 import { airdropAndWait } from './faucet.js';
 import { createFaults, validateFaults } from './faults.js';
 import { resolveLimits } from './limits.js';
@@ -99,10 +100,11 @@ export interface DevnetControl {
   /** The JSON-RPC methods the devnet serves (its dispatch table), sorted. */
   methods(): string[];
   addKey(key: DevnetKey): void;
-  createWebhook(input: WebhookInput): Webhook;
+  /** `accountAddresses` as base58 text, web3.js PublicKeys or kit Addresses. */
+  createWebhook(input: Omit<WebhookInput, 'accountAddresses'> & { accountAddresses: AddressInput[] }): Webhook;
   webhooks(): Webhook[];
   /** Airdrop through a real transfer from the devnet's faucet; resolves once it has executed. */
-  airdrop(address: string, lamports: bigint, signal?: AbortSignal): Promise<string>;
+  airdrop(address: AddressInput, lamports: bigint, signal?: AbortSignal): Promise<string>;
   ledger(): readonly ExecutedTransaction[];
   /** Write an account (lamports, data, owner) now; with `ledger` it is saved with the others. */
   setAccount(account: DevnetAccount): void;
@@ -249,10 +251,16 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       methods: () => server.methods(),
       clearRequestLog: () => server.clearRequestLog(),
       addKey: (k) => auth.add(k),
-      createWebhook: (input) => webhooks.create(input),
+      // Addresses in any form users have (solana/inputs.ts) become base58 here, at the entry.
+      createWebhook: (input) =>
+        webhooks.create(
+          input && Array.isArray(input.accountAddresses)
+            ? { ...input, accountAddresses: input.accountAddresses.map((a, i) => toAddress(a, `accountAddresses[${i}]`)) }
+            : (input as WebhookInput),
+        ),
       webhooks: () => webhooks.list(),
       ledger: () => chain.ledger(),
-      airdrop: (address, lamports, signal) => airdropAndWait(chain, address, lamports, signal),
+      airdrop: async (address, lamports, signal) => airdropAndWait(chain, toAddress(address, 'address'), lamports, signal),
       setAccount(account) {
         writeDevnetAccount(chain.svm, account);
         extraAddresses.add(account.address);

@@ -5,6 +5,7 @@
  */
 import { resolveEndpoints, type Endpoints, type EndpointsInput } from '../config.js';
 import { InputError } from '../errors.js';
+import { addressInputs, type AddressInputs } from '../solana/inputs.js';
 import { refuseInsecureKey } from './insecure-key.js';
 import * as compression from './compression.js';
 import { createCompressionPaginators, type CompressionPaginators } from './compression-paginate.js';
@@ -26,31 +27,31 @@ import * as wallet from './wallet.js';
 import * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends EndpointsInput {
-  retry?: Partial<RetryPolicy>;
+  retry?: Partial<RetryPolicy> | undefined;
   /** Per-attempt timeout in ms (default 30,000). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Overall deadline of each call in ms: every attempt, backoff and Retry-After wait, and every
    * request of a call split into several, together (default 60,000; `CallOptions.deadlineMs` per call).
    */
-  deadlineMs?: number;
+  deadlineMs?: number | undefined;
   /**
    * Let the API key go over plain `http:` to a host that is not loopback (default false: createClient
    * refuses with `RPC_INSECURE_KEY`). Only for a network you trust end to end.
    */
-  allowInsecureKey?: boolean;
+  allowInsecureKey?: boolean | undefined;
   /** Largest response accepted, in bytes (default 64 MiB). */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
   /** Requests in flight when a batch is split (default 4). */
-  batchConcurrency?: number;
+  batchConcurrency?: number | undefined;
   /** One line per retry, failure and deprecation, already redacted. */
-  logger?: (line: string) => void;
+  logger?: ((line: string) => void) | undefined;
   /** Bring your own transport (tests, the devnet). The client will not close it. */
-  transport?: Transport;
+  transport?: Transport | undefined;
   /** Send the API key to the /fast host too (only for custom-TPS plans; default false). */
-  senderApiKey?: boolean;
+  senderApiKey?: boolean | undefined;
   /** Reuse connections (default true). */
-  keepAlive?: boolean;
+  keepAlive?: boolean | undefined;
 }
 
 type Fn<P, R> = (params: P, opts?: CallOptions) => Promise<R>;
@@ -178,6 +179,15 @@ export interface CairnClient {
 }
 
 /**
+ * The client as `createClient` returns it: each method also takes a web3.js `PublicKey` wherever it
+ * takes a string (kit's `Address` is a string); the client turns keys into base58 before its checks.
+ * An intersection (overloads), so `CairnClient` itself, and fakes typed as it, stay as they were.
+ */
+export type CairnClientAcceptingKeys = CairnClient & {
+  [K in keyof CairnClient]: CairnClient[K] extends (...a: infer A) => infer R ? (...a: AddressInputs<A>) => R : CairnClient[K];
+};
+
+/**
  * Create a client. With no options every host points at the local devnet (see config.ts).
  *
  * @example
@@ -186,7 +196,7 @@ export interface CairnClient {
  * for await (const a of client.paginate.getAssetsByOwner({ ownerAddress })) console.log(a.id);
  * await client.close();
  */
-export function createClient(options: ClientOptions = {}): CairnClient {
+export function createClient(options: ClientOptions = {}): CairnClientAcceptingKeys {
   const endpoints = resolveEndpoints(options);
   const batchConcurrency = options.batchConcurrency ?? 4;
   if (!Number.isInteger(batchConcurrency) || batchConcurrency < 1 || batchConcurrency > 64) {
@@ -232,7 +242,7 @@ export function createClient(options: ClientOptions = {}): CairnClient {
   };
   const { apiKey: _key, ...shown } = endpoints;
   // the methods are async so that a bad deadlineMs (thrown by `at`) rejects the call instead of throwing
-  return {
+  const methods: CairnClient = {
     endpoints: Object.freeze(shown),
     getAsset: async (p, o) => das.getAsset(ctx, p, at(o)),
     getAssetBatch: async (p, o) => das.getAssetBatch(ctx, p, at(o)),
@@ -327,4 +337,20 @@ export function createClient(options: ClientOptions = {}): CairnClient {
       if (ownTransport) await transport.close();
     },
   };
+  return acceptingKeys(methods);
+}
+
+/**
+ * The methods (and the paginators') with their arguments' `PublicKey`s turned into base58 first, so
+ * every module's checks and the JSON body see text (solana/inputs.ts, the one normaliser).
+ */
+function acceptingKeys(m: CairnClient): CairnClientAcceptingKeys {
+  const wrap = <O extends object>(o: O): O => {
+    const out: Record<string, unknown> = {};
+    for (const [k, f] of Object.entries(o)) {
+      out[k] = typeof f === 'function' && k !== 'close' ? (...args: unknown[]) => (f as (...a: unknown[]) => unknown)(...args.map((a) => addressInputs(a))) : f;
+    }
+    return out as O;
+  };
+  return { ...wrap(m), paginate: wrap(m.paginate) } as unknown as CairnClientAcceptingKeys;
 }

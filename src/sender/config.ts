@@ -33,47 +33,47 @@ export type CuLimitSetting = number | { simulate: true; margin?: number; min?: n
 
 export interface SenderOptions {
   /** Tip setting (default `'min'`). */
-  tip?: TipSetting;
+  tip?: TipSetting | undefined;
   /** Upper bound for any tip cairn computes (default 0.01 SOL). A fixed tip above it is refused. */
-  maxTipLamports?: bigint | number;
+  maxTipLamports?: bigint | number | undefined;
   /** Minimum tips per routing mode (defaults: docs/sender.md). */
-  minTipLamports?: { dual?: bigint | number; swqosOnly?: bigint | number };
-  tipAccounts?: readonly string[];
+  minTipLamports?: { dual?: bigint | number | undefined; swqosOnly?: bigint | number | undefined } | undefined;
+  tipAccounts?: readonly string[] | undefined;
   /** CU price (default: estimate `Medium` × 1.2, capped, fallback 200,000). */
-  cuPrice?: CuPriceSetting;
+  cuPrice?: CuPriceSetting | undefined;
   /** Cap on any CU price cairn computes, µlamports/CU (default 5,000,000). */
-  maxCuPrice?: bigint | number;
+  maxCuPrice?: bigint | number | undefined;
   /**
    * Used when the cluster does not serve `getPriorityFeeEstimate` (JSON-RPC -32601 / "not supported")
    * (default 200,000 µlamports/CU, as public examples). Any other estimate failure fails the build.
    */
-  fallbackCuPrice?: bigint | number;
+  fallbackCuPrice?: bigint | number | undefined;
   /** CU limit (default: simulate × 1.1, min 1,000; 200,000 if simulation fails to report units). */
-  cuLimit?: CuLimitSetting;
+  cuLimit?: CuLimitSetting | undefined;
   /** Route through stake-weighted validators only (`swqos_only=true`, lower minimum tip). */
-  swqosOnly?: boolean;
+  swqosOnly?: boolean | undefined;
   /** Resend the same bytes this often until an end (default 1,500 ms). */
-  rebroadcastMs?: number;
+  rebroadcastMs?: number | undefined;
   /** Tracker tick: status + block height poll period (default 400 ms). */
-  pollMs?: number;
+  pollMs?: number | undefined;
   /** Commitment a send resolves at (default `'confirmed'`). */
-  commitment?: Commitment;
+  commitment?: Commitment | undefined;
   /** After a proven expiry: fail, or re-sign with a fresh blockhash (default `'fail'`). */
-  onExpired?: 'fail' | 'resign';
+  onExpired?: 'fail' | 'resign' | undefined;
   /** Re-signs allowed per intent with `onExpired: 'resign'` (default 3). */
-  maxResigns?: number;
+  maxResigns?: number | undefined;
   /** Default concurrency of `sendMany` (default 64). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * Journal file (append-only JSONL) for exactly-once across crashes; off when absent. A path, or
    * `{ path, compactAboveBytes?, keepEndedCount?, keepEndedMs? }` to tune compaction and how long
    * ended intents stay known as idempotency keys.
    */
-  journal?: string | ({ path: string } & JournalOptions);
+  journal?: string | ({ path: string } & JournalOptions) | undefined;
   /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */
-  blockhashTtlMs?: number;
+  blockhashTtlMs?: number | undefined;
   /** Fetch logs with getTransaction for failed transactions (default true). */
-  fetchLogs?: boolean;
+  fetchLogs?: boolean | undefined;
 }
 
 export interface ResolvedSenderOptions {

@@ -5,18 +5,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { linkSignals } from '../abort.js';
-import { InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import type { SendInput } from './prepare.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
 import type { Commitment } from './rpc.js';
 
 export interface SendManyOptions {
-  concurrency?: number;
-  signal?: AbortSignal;
+  concurrency?: number | undefined;
+  signal?: AbortSignal | undefined;
   /** Idempotency key per input (default: random). */
-  idOf?: (input: SendInput, index: number) => string;
-  commitment?: Commitment;
-  onExpired?: 'fail' | 'resign';
+  idOf?: ((input: SendInput, index: number) => string) | undefined;
+  commitment?: Commitment | undefined;
+  onExpired?: 'fail' | 'resign' | undefined;
 }
 
 /** What sendMany needs of its sender. */
@@ -58,7 +58,8 @@ export async function* sendMany(d: SendManyDeps, inputs: Iterable<SendInput> | A
         try {
           id = o.idOf ? o.idOf(input, i) : randomUUID();
         } catch (e) {
-          ready.push({ index: i, id: '', ok: false, error: e instanceof Error ? e : new Error(String(e)) });
+          // The caller's own function threw: that is its input failing, named by the option.
+          ready.push({ index: i, id: '', ok: false, error: e instanceof CairnError ? e : new InputError('idOf', `threw: ${e instanceof Error ? e.message : String(e)}`, { cause: e }) });
           continue;
         }
         running++;
@@ -69,7 +70,7 @@ export async function* sendMany(d: SendManyDeps, inputs: Iterable<SendInput> | A
           ...(o.onExpired ? { onExpired: o.onExpired } : {}),
         }).then(
           (outcome) => ready.push({ index: i, id, ok: true, outcome }),
-          (error: unknown) => ready.push({ index: i, id, ok: false, error: error instanceof Error ? error : new Error(String(error)) }),
+          (error: unknown) => ready.push({ index: i, id, ok: false, error: asCairnError(error) }),
         ).finally(() => {
           running--;
           wake?.();
@@ -88,4 +89,16 @@ export async function* sendMany(d: SendManyDeps, inputs: Iterable<SendInput> | A
     if (running > 0) link.abort(new Error('sendMany stopped by its consumer'));
     link.release();
   }
+}
+
+/**
+ * Every item's error is a CairnError with a code (README: `r.error.code`). A send rejects only with
+ * those; anything else is a broken invariant, typed INTERNAL with the original as its cause.
+ */
+function asCairnError(e: unknown): CairnError {
+  if (e instanceof CairnError) return e;
+  return new CairnError(ErrorCodes.INTERNAL, `send failed with an untyped error: ${e instanceof Error ? e.message : String(e)}`, {
+    context: { invariant: 'send rejects with CairnError' },
+    cause: e,
+  });
 }

@@ -32,7 +32,10 @@ import type { Commitment } from './rpc.js';
 import { sendMany, type SendManyOptions } from './send-many.js';
 import { createSignatureOwners } from './signature-owners.js';
 
-export interface SenderConfig extends SenderOptions, Omit<EndpointConfig, 'client'> {
+/** EndpointConfig's fields with `undefined` taken as absent (exactOptionalPropertyTypes), the client widened below. */
+type EndpointInputs = { [K in Exclude<keyof EndpointConfig, 'client'>]?: EndpointConfig[K] | undefined };
+
+export interface SenderConfig extends SenderOptions, EndpointInputs {
   /**
    * The RPC client: cairn's `createClient(...)` (or anything with its methods), a web3.js
    * `Connection` or a kit `Rpc` (adapted, src/sender/adapters.ts). Absent: the sender creates one.
@@ -41,15 +44,15 @@ export interface SenderConfig extends SenderOptions, Omit<EndpointConfig, 'clien
   /** Signers `resume()` may use to re-sign expired intents (looked up by address). */
   signers?: readonly SignerLike[] | undefined;
   /** Ping `/fast` when idle for this long (ms), to keep the connection warm; 0 = off (default). */
-  warmMs?: number;
+  warmMs?: number | undefined;
 }
 
 export interface SendOptions {
   /** Idempotency key (default: a random UUID). */
-  id?: string;
-  signal?: AbortSignal;
-  commitment?: Commitment;
-  onExpired?: 'fail' | 'resign';
+  id?: string | undefined;
+  signal?: AbortSignal | undefined;
+  commitment?: Commitment | undefined;
+  onExpired?: 'fail' | 'resign' | undefined;
 }
 
 export interface SenderStats {
@@ -100,7 +103,7 @@ export function createSender(config: SenderConfig): Sender {
   const life = new AbortController();
   // Every send links its signal to the sender's: thousands of listeners are expected, not a leak.
   setMaxListeners(0, life.signal);
-  const { client: _given, ...endpointConfig } = config;
+  const { client: _given, ...endpointConfig } = config as Omit<SenderConfig, 'client'> & EndpointConfig;
   const { rpc, owns: ownsClient } = senderClient({ ...endpointConfig, ...(client ? { client } : {}) }, life.signal);
   const events = new SenderEvents();
   const builder = createBuilder(rpc, cfg);

@@ -23,20 +23,20 @@ export interface PublicKeyLike {
 /** An address as every cairn entry point takes it: base58 text (a kit `Address` is one) or a `PublicKey`. */
 export type AddressInput = string | PublicKeyLike;
 
-/** The part of a kit transaction signer cairn calls (`@solana/signers`' TransactionPartialSigner). */
+/**
+ * A kit transaction signer as cairn recognises it (`@solana/signers`' TransactionPartialSigner,
+ * MessagePartialSigner or KeyPairSigner). The methods are typed loosely on purpose: kit brands its
+ * byte arrays, so a precise type here would refuse kit's own signers; the calls are in kitSigner().
+ */
 export interface KitSignerLike {
   readonly address: string;
-  signTransactions?(
-    transactions: readonly { messageBytes: Uint8Array; signatures: Readonly<Record<string, Uint8Array | null>> }[],
-    config?: { abortSignal?: AbortSignal },
-  ): Promise<readonly Readonly<Record<string, Uint8Array>>[]>;
-  signMessages?(
-    messages: readonly { content: Uint8Array; signatures: Readonly<Record<string, Uint8Array>> }[],
-    config?: { abortSignal?: AbortSignal },
-  ): Promise<readonly Readonly<Record<string, Uint8Array>>[]>;
+  readonly signTransactions?: (transactions: never, config?: never) => Promise<unknown>;
+  readonly signMessages?: (messages: never, config?: never) => Promise<unknown>;
   /** A kit `KeyPairSigner`'s keys: the private one is usually non-extractable, but WebCrypto can sign with it. */
   readonly keyPair?: { privateKey: unknown };
 }
+
+type SignDicts = (items: readonly object[], config?: { abortSignal?: AbortSignal }) => Promise<readonly (Readonly<Record<string, unknown>> | undefined)[]>;
 
 /** A web3.js `Keypair`: a `PublicKey` and the 64-byte secret key. */
 export interface KeypairLike {
@@ -168,10 +168,10 @@ function kitSigner(k: KitSignerLike, field: string): AsyncSigner {
       return new Uint8Array(sig);
     }
     if (typeof k.signTransactions === 'function') {
-      const [dict] = await k.signTransactions([Object.freeze({ messageBytes: message, signatures: Object.freeze({ [address]: null }) })], config);
+      const [dict] = await (k.signTransactions as SignDicts)([Object.freeze({ messageBytes: message, signatures: Object.freeze({ [address]: null }) })], config);
       return check(dict?.[address], 'signTransactions');
     }
-    const [dict] = await k.signMessages!([Object.freeze({ content: message, signatures: Object.freeze({}) })], config);
+    const [dict] = await (k.signMessages as SignDicts)([Object.freeze({ content: message, signatures: Object.freeze({}) })], config);
     return check(dict?.[address], 'signMessages');
   };
   return {
@@ -206,4 +206,52 @@ export async function signMessagePartsAsync(
     }),
   );
   return out;
+}
+
+/**
+ * A parameter type as cairn's client takes it: wherever a string goes, a web3.js `PublicKey` may go
+ * too (a kit `Address` already is a string). Every string widens, not only addresses: the type
+ * cannot tell an address field from another, and the client's checks still refuse a key where it
+ * makes no sense.
+ */
+export type AddressInputs<T> = T extends string
+  ? T | PublicKeyLike
+  : T extends Uint8Array | AbortSignal | ((...a: never[]) => unknown)
+    ? T
+    : T extends readonly unknown[]
+      ? { [I in keyof T]: AddressInputs<T[I]> }
+      : T extends object
+        ? { [K in keyof T]: AddressInputs<T[K]> }
+        : T;
+
+/** Nested plain objects and arrays are looked into this deep (params are shallow; this bounds a cycle). */
+const MAX_DEPTH = 8;
+
+/**
+ * `value` with every `PublicKey` in it (itself, or inside plain objects and arrays) replaced by its
+ * base58 text, copying only what changes: a call without keys costs a walk, not a copy.
+ */
+export function addressInputs<T>(value: AddressInputs<T> | T, depth = 0): T {
+  const v = value as unknown;
+  if (isPublicKeyLike(v)) {
+    const b = v.toBytes();
+    return (b instanceof Uint8Array && b.length === 32 ? encodeAddress(b) : v) as T;
+  }
+  if (depth >= MAX_DEPTH || v === null || typeof v !== 'object') return v as T;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const n = addressInputs<unknown>(v[i], depth + 1);
+      if (n !== v[i]) (out ??= v.slice())[i] = n;
+    }
+    return (out ?? v) as T;
+  }
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto !== Object.prototype && proto !== null) return v as T;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(v)) {
+    const n = addressInputs<unknown>(x, depth + 1);
+    if (n !== x) (out ??= { ...(v as Record<string, unknown>) })[k] = n;
+  }
+  return (out ?? v) as T;
 }
