@@ -28,10 +28,12 @@ export type FlagValues = Record<string, string | boolean | string[] | undefined>
 export interface Parsed {
   values: FlagValues;
   positionals: string[];
+  /** The flags of two values (`arity: 2`), each occurrence in order. */
+  pairs: Record<string, [string, string][]>;
 }
 
 /** Codes that mean the input or the settings were unusable: exit 2 rather than 1. */
-const USAGE_CODES = new Set<string>(['INPUT_INVALID', 'INPUT_TOO_LARGE', 'RPC_INSECURE_KEY']);
+const USAGE_CODES = new Set<string>(['INPUT_INVALID', 'INPUT_TOO_LARGE', 'RPC_INSECURE_KEY', 'DEVNET_INVALID_CONFIG']);
 
 /** cairn's version, from the package.json two levels above this file (src/cli or dist/cli). */
 export function cairnVersion(): string {
@@ -60,6 +62,7 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
   const flags: Record<string, FlagSpec> = { ...spec.flags, ...COMMON_FLAGS };
   const shorts = new Map(Object.entries(flags).flatMap(([n, f]) => (f.short ? [[f.short, n] as const] : [])));
   const args: string[] = [];
+  const pairs: Record<string, [string, string][]> = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === '--') {
@@ -78,6 +81,15 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       throw new InputError(spelled, `unknown option${guess ? `; did you mean --${guess}?` : ''}`);
     }
     const f = flags[name]!;
+    if (f.arity === 2) {
+      const [x, y] = [argv[i + 1], argv[i + 2]];
+      if (a.includes('=') || x === undefined || y === undefined || x.startsWith('--') || y.startsWith('--')) {
+        throw new InputError(spelled, `expected two values: ${f.value ?? 'A B'}`);
+      }
+      (pairs[name] ??= []).push([x, y]);
+      i += 2;
+      continue;
+    }
     if (f.type === 'boolean' && long && a.includes('=')) throw new InputError(spelled, 'takes no value');
     // parseArgs reads a dash after a string option as a missing value; here it is the value (a
     // negative number, say), so the flag's own check refuses it with the message that fits.
@@ -95,18 +107,18 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       strict: true,
       allowPositionals: true,
       options: Object.fromEntries(
-        Object.entries(flags).map(([n, f]) => [n, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+        Object.entries(flags).filter(([, f]) => f.arity !== 2).map(([n, f]) => [n, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
       ),
     });
     const values = parsed.values as FlagValues;
-    if (values.help || values.version) return { values, positionals: parsed.positionals };
+    if (values.help || values.version) return { values, positionals: parsed.positionals, pairs };
     const [min, max] = spec.positionals ?? [0, 0];
     if (parsed.positionals.length > max) {
       const extra = parsed.positionals[max]!;
       throw new InputError('argv', `unexpected argument ${JSON.stringify(extra)}`);
     }
     if (parsed.positionals.length < min) throw new InputError('argv', `expected ${spec.synopsis.split('[')[0]!.trim()}`);
-    return { values, positionals: parsed.positionals };
+    return { values, positionals: parsed.positionals, pairs };
   } catch (e) {
     if (e instanceof CairnError) throw e;
     // parseArgs' own errors (ERR_PARSE_ARGS_*): the flag is the first quoted option in the message.

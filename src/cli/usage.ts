@@ -10,6 +10,11 @@ export interface FlagSpec {
   type: 'string' | 'boolean';
   short?: string;
   multiple?: boolean;
+  /**
+   * 2 for a flag that takes two values (`--bpf-program ADDR FILE`, as solana-test-validator has it):
+   * repeatable, read into `Parsed.pairs`, never into `values` (parseArgs takes one value per flag).
+   */
+  arity?: 2;
   /** The value's placeholder in the help (`N`, `FILE`, `URL`). */
   value?: string;
   describe: string;
@@ -45,7 +50,7 @@ export const QUIET_FLAG: FlagSpec = { type: 'boolean', short: 'q', describe: 'no
 export function helpText(spec: CommandSpec): string {
   const flags = { ...spec.flags, ...COMMON_FLAGS };
   const rows = Object.entries(flags).map(([name, f]) => {
-    const left = `${f.short ? `-${f.short}, ` : '    '}--${name}${f.value ? ` ${f.value}` : ''}${f.multiple ? ' …' : ''}`;
+    const left = `${f.short ? `-${f.short}, ` : '    '}--${name}${f.value ? ` ${f.value}` : ''}${f.multiple || f.arity === 2 ? ' …' : ''}`;
     return [left, f.describe] as const;
   });
   const width = Math.min(32, Math.max(...rows.map(([l]) => l.length)) + 2);

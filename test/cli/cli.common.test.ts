@@ -110,6 +110,14 @@ describe('the shared parser', () => {
     expect(() => parseCommand(spec, ['stray'])).toThrow(/unexpected argument "stray"/);
   });
 
+  it('a flag of two values (--bpf-program ADDR FILE, for devnet) is read in pairs, repeatable', () => {
+    const two = { ...spec, flags: { ...spec.flags, 'bpf-program': { type: 'string' as const, arity: 2 as const, value: 'ADDR FILE', describe: '' } } };
+    const r = parseCommand(two, ['--bpf-program', 'A1', 'a.so', '--b', '--bpf-program', 'A2', 'b.so']);
+    expect(r.pairs['bpf-program']).toEqual([['A1', 'a.so'], ['A2', 'b.so']]);
+    expect(r.values.b).toBe(true);
+    expect(() => parseCommand(two, ['--bpf-program', 'A1'])).toThrow(/"--bpf-program": expected two values: ADDR FILE/);
+  });
+
   it('suggests close names only', () => {
     expect(didYouMean('verfy', ['verify', 'send'])).toBe('verify');
     expect(didYouMean('snd', ['verify', 'send'])).toBe('send');
