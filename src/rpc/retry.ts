@@ -6,7 +6,9 @@
  * A deadline bounds the whole: attempts, backoff and Retry-After waits together; a wait that would
  * end past it fails at once with `RPC_DEADLINE`. Waits use the global `setTimeout` and the clock the
  * global `performance.now()`, both looked up at call time, so fake timers drive them in tests.
+ * The loop itself is p-retry's; the decisions stay here (see `withRetry`).
  */
+import pRetry from 'p-retry';
 import { abortError, sleep } from '../abort.js';
 import { CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors.js';
 
@@ -146,28 +148,64 @@ export async function withRetry<T>(
   deadline?: Deadline,
 ): Promise<T> {
   let last: unknown;
-  for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, signal, 'request');
-    // a wait's timer that fired late leaves no time for another attempt
-    if (deadline && attempt > 1 && deadline.at <= performance.now()) throw deadlineError(deadline, attempt - 1, last);
-    try {
-      return await fn(attempt);
-    } catch (error) {
-      if (signal?.aborted || isAbortError(error)) throw isAbortError(error) ? error : abortError(ErrorCodes.RPC_ABORTED, signal, 'request');
-      last = error;
-      const ctx = { attempt, error };
-      const left = deadline ? deadline.at - performance.now() : Infinity;
-      if (attempt > policy.retries || !policy.shouldRetry(ctx)) {
-        // an attempt cut short by the deadline failed because of the deadline, whatever the policy says
-        if (left <= 0 && error instanceof CairnError && error.code === ErrorCodes.RPC_TIMEOUT) throw deadlineError(deadline!, attempt, error);
-        if (error instanceof CairnError) (error.context as { attempts?: number }).attempts = attempt;
-        throw error;
+  // p-retry runs the loop; every decision (the policy, the deadline, the wait, the abort) is made in
+  // onFailedAttempt, which throws to give up and sleeps to retry. p-retry's own backoff is off
+  // (minTimeout 0: no timer) and it never sees the signal, so an abort is cairn's typed error
+  // rather than the signal's reason.
+  return pRetry<T>(
+    async (attempt) => {
+      if (signal?.aborted) throw carry(abortError(ErrorCodes.RPC_ABORTED, signal, 'request'), true);
+      // a wait's timer that fired late leaves no time for another attempt
+      if (deadline && attempt > 1 && deadline.at <= performance.now()) throw carry(deadlineError(deadline, attempt - 1, last), true);
+      try {
+        return await fn(attempt);
+      } catch (error) {
+        // p-retry takes a TypeError or a non-Error as fatal before asking us: carry every failure
+        throw carry(error, false);
       }
-      const delayMs = Math.max(0, Number(policy.delay(ctx)) || 0);
-      // no sleeping past the deadline only to fail there: fail now, saying why
-      if (delayMs >= left) throw deadlineError(deadline!, attempt, error);
-      onRetry?.({ attempt, error, delayMs });
-      await sleep(delayMs, signal);
-    }
-  }
+    },
+    {
+      retries: policy.retries,
+      minTimeout: 0,
+      maxTimeout: 0,
+      randomize: false,
+      async onFailedAttempt({ error: carried, attemptNumber: attempt }) {
+        const { error, final } = carried as Carried;
+        if (final) throw error;
+        if (signal?.aborted || isAbortError(error)) throw isAbortError(error) ? error : abortError(ErrorCodes.RPC_ABORTED, signal, 'request');
+        last = error;
+        const ctx = { attempt, error };
+        const left = deadline ? deadline.at - performance.now() : Infinity;
+        if (attempt > policy.retries || !policy.shouldRetry(ctx)) {
+          // an attempt cut short by the deadline failed because of the deadline, whatever the policy says
+          if (left <= 0 && error instanceof CairnError && error.code === ErrorCodes.RPC_TIMEOUT) throw deadlineError(deadline!, attempt, error);
+          if (error instanceof CairnError) (error.context as { attempts?: number }).attempts = attempt;
+          throw error;
+        }
+        // Retry-After (through the policy's delay) is honoured here, within the deadline
+        const delayMs = Math.max(0, Number(policy.delay(ctx)) || 0);
+        // no sleeping past the deadline only to fail there: fail now, saying why
+        if (delayMs >= left) throw deadlineError(deadline!, attempt, error);
+        onRetry?.({ attempt, error, delayMs });
+        await sleep(delayMs, signal);
+      },
+    },
+  ).catch((e: unknown) => {
+    // every give-up above throws the failure itself; a carrier escaping p-retry is unwrapped anyway
+    throw e instanceof Carried ? e.error : e;
+  });
+}
+
+/** A failure on its way through p-retry: `final` when no policy may retry it (abort, deadline). */
+class Carried extends Error {
+  declare readonly error: unknown;
+  declare readonly final: boolean;
+}
+
+/**
+ * A `Carried` made without running Error's constructor: p-retry needs an `instanceof Error`, and the
+ * stack trace the constructor captures was most of the p-retry path's extra CPU per retry.
+ */
+function carry(error: unknown, final: boolean): Carried {
+  return Object.assign(Object.create(Carried.prototype) as Carried, { error, final });
 }

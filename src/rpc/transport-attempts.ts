@@ -2,7 +2,8 @@
  * A request's attempts within its deadline: each attempt bounded by its timeout or the time left,
  * the first one outside the retry loop (the success path costs no extra closures), a failure handed
  * to `withRetry` as its first attempt so the policy, the deadline, the logging and the abort
- * handling are exactly retry.ts's.
+ * handling are exactly retry.ts's. Only a failed call enters p-retry (retry.ts): a call answered
+ * at once pays nothing for the retry machinery.
  */
 import { abortError } from '../abort.js';
 import { ErrorCodes, InputError } from '../errors/index.js';
