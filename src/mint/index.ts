@@ -8,4 +8,5 @@ export {
   type MintOptions,
   type MintResult,
   type MintVerification,
+  type MintInput,
 } from './mint-compressed-nft.js';

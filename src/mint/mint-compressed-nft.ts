@@ -10,6 +10,7 @@ import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
 import type { CairnClient } from '../rpc/client.js';
+import { addressInputs, type AddressInput } from '../solana/inputs.js';
 import { sleep } from '../abort.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { warnDeprecatedOnce } from '../rpc/deprecation.js';
@@ -53,10 +54,23 @@ export interface MintResult {
 
 type MintClient = Pick<CairnClient, 'mintCompressedNft' | 'getAsset' | 'getAssetProofBatch'>;
 
+/**
+ * Mint params as a caller may give them: `owner`, `delegate`, `collection` and each creator's
+ * `address` as base58 text, a kit `Address` or a web3.js `PublicKey`.
+ */
+export type MintInput = Omit<MintCompressedNftParams, 'owner' | 'delegate' | 'collection' | 'creators'> & {
+  owner: AddressInput;
+  delegate?: AddressInput | undefined;
+  collection?: AddressInput | undefined;
+  creators?: { address: AddressInput; share: number }[] | undefined;
+};
+
 const utf8Bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 function address(field: string, v: unknown): void {
-  if (typeof v !== 'string') throw new InputError(field, `expected a base58 address, got ${v === null ? 'null' : typeof v}`);
+  if (typeof v !== 'string') {
+    throw new InputError(field, `expected a base58 address (a string, a kit Address or a web3.js PublicKey), got ${v === null ? 'null' : typeof v}`);
+  }
   let b: Uint8Array;
   try {
     b = bs58.decode(v);
@@ -174,7 +188,9 @@ function contentVerdict(p: MintCompressedNftParams, asset: Record<string, any>, 
  * const r = await mintCompressedNft(client, { name: 'Ticket #1', symbol: 'TIX', description: '', owner }, { verify: true });
  * r.verification?.proof.valid; // true
  */
-export async function mintCompressedNft(client: MintClient, params: MintCompressedNftParams, opts: MintOptions = {}): Promise<MintResult> {
+export async function mintCompressedNft(client: MintClient, input: MintInput, opts: MintOptions = {}): Promise<MintResult> {
+  // Keys (web3.js PublicKey) become base58 first, so the checks and the request see text.
+  const params = addressInputs<MintCompressedNftParams>(input as MintCompressedNftParams);
   validateMintInput(params);
   if (opts.signal?.aborted) throw new CairnError(ErrorCodes.RPC_ABORTED, 'mintCompressedNft aborted before sending', { cause: opts.signal.reason });
   // One notice per process, shared with the client's own call (same code), so a process sees one

@@ -1,13 +1,14 @@
 /**
  * The types users already have, handed to cairn as they are, against the devnet: web3.js
  * `PublicKey`/`Keypair`/`Connection` and kit `Address`/`KeyPairSigner`/`Rpc` passed to the client,
- * the sender and `devnet.control`, and each transfer lands and reads back. Everything on 127.0.0.1.
+ * the sender, the mint and `devnet.control`, and each transfer or mint lands and reads back. Everything on 127.0.0.1.
  */
 import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { CairnError, ErrorCodes } from '../../src/errors.js';
+import { mintCompressedNft } from '../../src/mint/index.js';
 import { createClient } from '../../src/rpc/client.js';
 import { createSender, transferInstruction } from '../../src/sender/index.js';
 
@@ -19,7 +20,7 @@ const SOL = 1_000_000_000n;
 const fast = { cuPrice: 200_000, cuLimit: 1_000, pollMs: 20, rebroadcastMs: 500 } as const;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 25, wsPortPlusOne: false, stateModules: false });
+  devnet = await startDevnet({ slotMs: 25, wsPortPlusOne: false });
   client = createClient({ url: devnet.url });
   // No websocket: the adapter polls, and web3.js would reconnect one forever after stop().
   conn = new Connection(devnet.url, { commitment: 'confirmed', disableRetryOnRateLimit: true });
@@ -98,5 +99,22 @@ describe('signers and clients: web3.js and kit objects back the sender', () => {
     expect((e as CairnError).code).toBe(ErrorCodes.INPUT_INVALID);
     expect((e as CairnError<{ field: string }>).context.field).toBe('client');
     expect((e as Error).message).toMatch(/getLatestBlockhash.*getBlockHeight/);
+  });
+});
+
+describe('mint: a PublicKey owner and a kit Address creator', () => {
+  it('mints, verifies, and the client finds the asset by the owner as a PublicKey', async () => {
+    const owner = Keypair.generate().publicKey;
+    const creator = address(Keypair.generate().publicKey.toBase58());
+    const r = await mintCompressedNft(
+      client,
+      { name: 'Typed', symbol: 'TYP', description: '', owner, creators: [{ address: creator, share: 100 }] },
+      { verify: true, logger: () => {} },
+    );
+    expect(r.verification?.proof.valid).toBe(true);
+    const asset = await client.getAsset({ id: r.assetId });
+    expect(asset.ownership?.owner).toBe(owner.toBase58());
+    const page = await client.getAssetsByOwner({ ownerAddress: owner });
+    expect(page.items.map((a) => a.id)).toContain(r.assetId);
   });
 });
