@@ -6,7 +6,11 @@
  *    in flight, with this process's CPU per call. Rows: cairn over its keep-alive pool (the lean
  *    client of http-pool.ts); the same over node:http's agent; cairn with a fresh connection per call; Node's
  *    global fetch (undici, keep-alive) with a hand-written envelope; @solana/web3.js `Connection.getSlot`
- *    (the peer library). Target: >= 5,000 calls/s for cairn keep-alive.
+ *    (the peer library). Target: >= 5,000 calls/s for cairn keep-alive. Then the same over https
+ *    (a loopback TLS server with the fixed test certificate of test/support/tls): cairn over undici
+ *    (its https client), cairn over node:https (its https client before), and undici's `Pool` with a
+ *    hand-written envelope; and undici's `Pool` over plain http against cairn's own pool, which
+ *    cairn keeps for http only while it measures ahead here.
  * 2. Parse + validate a 1,000-asset getAssetBatch response built from test/vectors/das (each asset
  *    with its own id): `JSON.parse` alone (the floor), then cairn's path (lossless parse + envelope +
  *    id check + full Asset validation). Target: <= 10 ms.
@@ -20,8 +24,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Connection } from '@solana/web3.js';
 import { Bench } from 'tinybench';
+import { Pool } from 'undici';
 import { createClient } from '../src/rpc/client.js';
-import { createTransport } from '../src/rpc/transport.js';
+import { createTransport, createTransportWith } from '../src/rpc/transport.js';
 import { parseJson } from '../src/rpc/json.js';
 import { unwrap } from '../src/rpc/jsonrpc.js';
 import * as S from '../src/rpc/shapes.js';
@@ -34,7 +39,9 @@ const CONCURRENCY = 32;
 // ------------------------------------------------------------------ loopback server (child process)
 const SERVER = `
 const http = require('node:http');
-const srv = http.createServer((req, res) => {
+const https = require('node:https');
+const fs = require('node:fs');
+const answer = (req, res) => {
   let b = '';
   req.on('data', (d) => (b += d));
   req.on('end', () => {
@@ -43,16 +50,22 @@ const srv = http.createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   });
-});
+};
+const srv = http.createServer(answer);
+const tls = https.createServer({ key: fs.readFileSync(process.argv[2]), cert: fs.readFileSync(process.argv[3]) }, answer);
 srv.keepAliveTimeout = 60000;
-srv.listen(0, '127.0.0.1', () => process.send(srv.address().port));
+tls.keepAliveTimeout = 60000;
+srv.listen(0, '127.0.0.1', () => tls.listen(0, '127.0.0.1', () => process.send([srv.address().port, tls.address().port])));
 process.on('disconnect', () => process.exit(0));
 `;
 const serverFile = join(os.tmpdir(), `cairn-bench-rpc-server-${process.pid}.cjs`);
 writeFileSync(serverFile, SERVER);
-const child = fork(serverFile, [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-const port: number = await new Promise((r) => child.once('message', (m) => r(m as number)));
+const tlsDir = join(root, 'test/support/tls');
+const child = fork(serverFile, [join(tlsDir, 'key.pem'), join(tlsDir, 'cert.pem')], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const [port, tlsPort]: [number, number] = await new Promise((r) => child.once('message', (m) => r(m as [number, number])));
 const url = `http://127.0.0.1:${port}`;
+const tlsUrl = `https://127.0.0.1:${tlsPort}`;
+const ca = readFileSync(join(tlsDir, 'cert.pem'));
 
 async function throughput(
   name: string,
@@ -100,13 +113,46 @@ const viaFetch = async (): Promise<unknown> => {
   return j.result;
 };
 
+// undici's Pool as a caller would use it directly: request(), the body read as JSON, the id checked
+const undiciPool = (origin: string, tls?: { ca: Buffer }): { pool: Pool; call: () => Promise<unknown> } => {
+  const pool = new Pool(origin, { connections: 64, pipelining: 1, ...(tls ? { connect: tls } : {}) });
+  let id = 0;
+  const call = async (): Promise<unknown> => {
+    const n = String(++id);
+    const r = await pool.request({
+      path: '/?api-key=bench-key',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: n, method: 'getSlot', params: [] }),
+    });
+    const j = (await r.body.json()) as { id: string; result: number };
+    if (j.id !== n) throw new Error('id mismatch');
+    return j.result;
+  };
+  return { pool, call };
+};
+const undiciHttp = undiciPool(url);
+const undiciHttps = undiciPool(tlsUrl, { ca });
+const undiciTransport = createTransportWith({ apiKey: 'bench-key' }, { tls: { ca } });
+const viaUndiciTls = createClient({ url: tlsUrl, apiKey: 'bench-key', transport: undiciTransport });
+const nodeHttpsTransport = createTransportWith({ apiKey: 'bench-key' }, { tls: { ca }, https: 'node:https' });
+const viaNodeHttps = createClient({ url: tlsUrl, apiKey: 'bench-key', transport: nodeHttpsTransport });
+
 console.log(`throughput: ${CONCURRENCY} in flight, ${TIME_MS} ms per row (machine shared, load ${os.loadavg()[0].toFixed(1)})`);
-const rows = [];
+const rows: Awaited<ReturnType<typeof throughput>>[] = [];
 rows.push(await throughput('cairn, keep-alive pool', () => keepAlive.getSlot()));
 rows.push(await throughput('cairn over node:http keep-alive agent', () => viaNodeHttp.getSlot()));
 rows.push(await throughput('cairn, fresh connection per call', () => fresh.getSlot()));
 rows.push(await throughput('Node fetch (undici, keep-alive), raw envelope', viaFetch));
 rows.push(await throughput('@solana/web3.js 1.98 Connection.getSlot', () => web3.getSlot()));
+rows.push(await throughput('undici Pool.request (http), raw envelope', undiciHttp.call));
+rows.push(await throughput('https: cairn over undici (its https client)', () => viaUndiciTls.getSlot()));
+rows.push(await throughput('https: cairn over node:https (before)', () => viaNodeHttps.getSlot()));
+rows.push(await throughput('https: undici Pool.request, raw envelope', undiciHttps.call));
+await undiciTransport.close();
+await nodeHttpsTransport.close();
+await undiciHttp.pool.destroy();
+await undiciHttps.pool.destroy();
 await keepAlive.close();
 await fresh.close();
 await nodeHttpTransport.close();
@@ -156,11 +202,18 @@ for (const r of parseRows) console.log(`${r.name.padEnd(58)} min ${r.minMs}  med
 
 // ------------------------------------------------------------------ results
 const ka = rows[0].callsPerSec;
+const cpuOf = (name: string): number => rows.find((r) => r.name === name)!.cpuUsPerCall;
+// the transport's choice per scheme, judged on client CPU per call in this run
+const choice = {
+  http: { cairnPool: cpuOf('cairn, keep-alive pool'), undiciPool: cpuOf('undici Pool.request (http), raw envelope') },
+  https: { cairnUndici: cpuOf('https: cairn over undici (its https client)'), cairnNodeHttps: cpuOf('https: cairn over node:https (before)'), undiciPool: cpuOf('https: undici Pool.request, raw envelope') },
+};
 const full = parseRows[1];
 const result = {
   machine: { platform: process.platform, arch: process.arch, cpus: os.cpus().length, node: process.version, loadavg1m: +os.loadavg()[0].toFixed(2) },
   note: 'taken on a 2-core machine shared with other engineers running builds and tests: absolute numbers are depressed, ratios within the run are meaningful',
   throughput: { concurrency: CONCURRENCY, timeMsPerRow: TIME_MS, rows },
+  clientChoiceCpuUsPerCall: choice,
   parseValidate: { assets: 1000, bodyBytes: Buffer.byteLength(text), rows: parseRows },
   targets: {
     callsPerSecKeepAlive: { target: 5000, got: ka, met: ka >= 5000 },
@@ -180,6 +233,8 @@ const md = [
   '| client | calls/s | vs cairn keep-alive | client CPU µs/call |',
   '|---|---:|---:|---:|',
   ...rows.map((r) => `| ${r.name} | ${r.callsPerSec} | ${(r.callsPerSec / ka).toFixed(2)}× | ${r.cpuUsPerCall} |`),
+  '',
+  `Client per scheme (CPU µs per call, this run): plain http — cairn's own pool ${choice.http.cairnPool} vs undici's Pool ${choice.http.undiciPool} (${choice.http.cairnPool <= choice.http.undiciPool ? 'the own pool stays' : 'undici is ahead: the own pool should go'}); https — cairn over undici ${choice.https.cairnUndici} vs cairn over node:https ${choice.https.cairnNodeHttps} (undici's Pool alone ${choice.https.undiciPool}).`,
   '',
   `Parse + validate a 1000-asset getAssetBatch response (${(Buffer.byteLength(text) / 1024).toFixed(0)} KiB, from test/vectors/das):`,
   '',
