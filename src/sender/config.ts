@@ -4,7 +4,7 @@
  * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
  */
 import { InputError } from '../errors.js';
-import { addressBytes } from '../solana/address.js';
+import { toAddress, type AddressInput } from '../solana/inputs.js';
 import { toU64 } from '../solana/instructions.js';
 import { resolveJournalOptions, type JournalOptions } from './journal.js';
 
@@ -38,7 +38,8 @@ export interface SenderOptions {
   maxTipLamports?: bigint | number | undefined;
   /** Minimum tips per routing mode (defaults: docs/sender.md). */
   minTipLamports?: { dual?: bigint | number | undefined; swqosOnly?: bigint | number | undefined } | undefined;
-  tipAccounts?: readonly string[] | undefined;
+  /** Base58 text, kit Addresses or web3.js PublicKeys. */
+  tipAccounts?: readonly AddressInput[] | undefined;
   /** CU price (default: estimate `Medium` × 1.2, capped, fallback 200,000). */
   cuPrice?: CuPriceSetting | undefined;
   /** Cap on any CU price cairn computes, µlamports/CU (default 5,000,000). */
@@ -133,9 +134,10 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     tip = { auto: t.auto, refreshMs: posInt(t.refreshMs ?? 5_000, 'tip.refreshMs', 0) };
   } else throw new InputError('tip', "expected lamports, 'min', or { auto }");
 
-  const tipAccounts = o.tipAccounts ?? DEFAULT_TIP_ACCOUNTS;
-  if (!Array.isArray(tipAccounts) || tipAccounts.length === 0) throw new InputError('tipAccounts', 'expected a non-empty array');
-  tipAccounts.forEach((a, i) => addressBytes(a, `tipAccounts[${i}]`));
+  const given = o.tipAccounts ?? DEFAULT_TIP_ACCOUNTS;
+  if (!Array.isArray(given) || given.length === 0) throw new InputError('tipAccounts', 'expected a non-empty array');
+  // Text from here on: the builder picks one at random and the /fast rules compare them as base58.
+  const tipAccounts = given.map((a: unknown, i) => toAddress(a, `tipAccounts[${i}]`));
 
   const maxCuPrice = toU64(o.maxCuPrice ?? 5_000_000n, 'maxCuPrice');
   const fallbackCuPrice = toU64(o.fallbackCuPrice ?? 200_000n, 'fallbackCuPrice');
