@@ -5,7 +5,7 @@
  * exits with nothing left behind.
  */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { ErrorCodes, InputError, isCairnError } from '../errors.js';
 import { loadKeysFile, type DevnetKey } from '../devnet/auth.js';
 import { FAULT_ENDPOINTS } from '../devnet/faults.js';
 import { readAccountFile, startDevnet, type DevnetAccount, type DevnetOptions, type DevnetProgram } from '../devnet/index.js';
@@ -224,7 +224,9 @@ export async function run(argv: string[], io: DevnetCliIo = { stdout: process.st
   } catch (e) {
     signals?.dispose();
     io.stderr.write(`cairn devnet: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    // Unusable input found at start (a corrupt or other-version --ledger, a program LiteSVM cannot
+    // load) is 2 like a usage error; a devnet that could not start (port taken) is 1.
+    return isCairnError(e) && e.code === ErrorCodes.INPUT_INVALID ? 2 : 1;
   }
   io.stdout.write(
     `devnet listening on ${devnet.url}\n` +

@@ -1,6 +1,6 @@
 // `cairn devnet`'s test-validator habits: -p/--rpc-port, --ledger/--reset across restarts of the
 // command (state read back through JSON-RPC), --bpf-program and --account, the non-loopback warning.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -114,6 +114,14 @@ describe('cairn devnet: test-validator habits', () => {
       expect((await call(url, 'getAccountInfo', [progAddr, { encoding: 'base64' }])).value).toMatchObject({ executable: true });
     });
     expect(second.code).toBe(0);
+
+    // A ledger that does not parse: named on stderr, exit 2, nothing started.
+    const broken = join(root, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'ledger.json'), '{"format":"cairn-devnet-ledger","version":1,');
+    let err = '';
+    expect(await run(['-p', '0', '--ledger', broken], { stdout: { write: () => true }, stderr: { write: (s: string) => (err += s) } })).toBe(2);
+    expect(err).toContain(join(broken, 'ledger.json'));
 
     const reset = await withCli(['-p', '0', '--slot-ms', '20', '--ledger', dir, '--reset'], async (url) => {
       expect((await call(url, 'getBalance', [funded])).value).toBe(0);
