@@ -1,6 +1,6 @@
 /**
  * One attempt through undici: every `https:` request. An undici `Agent` keeps one keep-alive `Pool`
- * per origin; undici's TLS client costs about a third of node:https's CPU per small call (see
+ * per origin; undici's TLS client costs about half node:https's CPU per small call (see
  * bench/results/rpc.md). The attempt goes through `dispatch` with a handler of our own rather than
  * `request()`: no body stream is built, the size cap is checked per chunk, and the answer, timeout,
  * abort and failures become the same typed errors and bodies as on the other paths (http-response.ts).

@@ -2,7 +2,7 @@
  * The one way a request leaves cairn. `createTransport` owns the keep-alive connections: plain
  * `http:` goes through the lean HTTP/1.1 pool of http-pool.ts (less client CPU per small request
  * than node:http and undici alike, see bench/results/rpc.md), `https:` through undici's keep-alive
- * pools (about a third of node:https's CPU per call in the same run). For every
+ * pools (about half node:https's client CPU per call in the same run). For every
  * request it adds the API key as the `api-key` query parameter (and nowhere else), applies a
  * per-attempt timeout, links the caller's AbortSignal, caps the response size, maps HTTP statuses to
  * typed errors (401, 403, 429 with `Retry-After`, 5xx, other 4xx) and retries through the policy in
