@@ -17,14 +17,14 @@ const key = readFileSync(new URL('key.pem', tlsDir));
 
 interface Seen {
   path: string;
-  headers: https.IncomingMessage['headers'];
+  headers: import('node:http').IncomingMessage['headers'];
 }
 const seen: Seen[] = [];
 let connections = 0;
 let server: https.Server;
 let base: string;
 /** Per-path answers; a path not listed answers a small JSON body. */
-const routes = new Map<string, (req: https.IncomingMessage, res: import('node:http').ServerResponse, n: number) => void>();
+const routes = new Map<string, (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, n: number) => void>();
 const count = new Map<string, number>();
 
 beforeAll(async () => {
