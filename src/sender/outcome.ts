@@ -38,7 +38,7 @@ export type SendManyItem =
   | { index: number; id: string; ok: false; error: Error };
 
 /** The outcome of an intent the journal holds as ended: its confirmation, or the error it ended with. */
-export function outcomeFromJournal(v: IntentView): SendOutcome | Error {
+export function outcomeFromJournal(v: IntentView): SendOutcome | CairnError {
   const end = v.end;
   if (end?.op === 'confirmed') {
     return {
