@@ -183,9 +183,11 @@ export interface CairnClient {
  * takes a string (kit's `Address` is a string); the client turns keys into base58 before its checks.
  * An intersection (overloads), so `CairnClient` itself, and fakes typed as it, stay as they were.
  */
-export type CairnClientAcceptingKeys = CairnClient & {
-  [K in keyof CairnClient]: CairnClient[K] extends (...a: infer A) => infer R ? (...a: AddressInputs<A>) => R : CairnClient[K];
-};
+export type CairnClientAcceptingKeys = CairnClient &
+  AcceptingKeys<Omit<CairnClient, 'paginate'>> & { readonly paginate: CairnClient['paginate'] & AcceptingKeys<CairnClient['paginate']> };
+
+/** Each method of `O` also taking `PublicKey`s where it takes strings. */
+type AcceptingKeys<O> = { [K in keyof O]: O[K] extends (...a: infer A) => infer R ? (...a: AddressInputs<A>) => R : O[K] };
 
 /**
  * Create a client. With no options every host points at the local devnet (see config.ts).

@@ -116,5 +116,8 @@ describe('mint: a PublicKey owner and a kit Address creator', () => {
     expect(asset.ownership?.owner).toBe(owner.toBase58());
     const page = await client.getAssetsByOwner({ ownerAddress: owner });
     expect(page.items.map((a) => a.id)).toContain(r.assetId);
+    const paged: string[] = [];
+    for await (const a of client.paginate.getAssetsByOwner({ ownerAddress: owner })) paged.push(a.id);
+    expect(paged).toContain(r.assetId);
   });
 });
