@@ -35,7 +35,7 @@ export interface SendOutcome {
 
 export type SendManyItem =
   | { index: number; id: string; ok: true; outcome: SendOutcome }
-  | { index: number; id: string; ok: false; error: Error };
+  | { index: number; id: string; ok: false; error: CairnError };
 
 /** The outcome of an intent the journal holds as ended: its confirmation, or the error it ended with. */
 export function outcomeFromJournal(v: IntentView): SendOutcome | CairnError {

@@ -14,6 +14,7 @@ import { journalFailure } from './journal-error.js';
 import { planFromJournal } from './journal-plan.js';
 import { isTerminal, type IntentView, type JournalRecord } from './journal.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
+import { asCairnError } from './send-many.js';
 import type { Prepared } from './prepare.js';
 import type { Commitment } from './rpc.js';
 
@@ -144,7 +145,7 @@ export async function resumeAll(d: ResumeDeps, o: ResumeOptions = {}): Promise<S
         const outcome = await resumeIntent(d, v, extra, o.signal ? { signal: o.signal } : {});
         out.push({ index: i, id: v.id, ok: true, outcome });
       } catch (e) {
-        out.push({ index: i, id: v.id, ok: false, error: e instanceof Error ? e : new Error(String(e)) });
+        out.push({ index: i, id: v.id, ok: false, error: asCairnError(e) });
       }
     }
   };

@@ -95,7 +95,7 @@ export async function* sendMany(d: SendManyDeps, inputs: Iterable<SendInput> | A
  * Every item's error is a CairnError with a code (README: `r.error.code`). A send rejects only with
  * those; anything else is a broken invariant, typed INTERNAL with the original as its cause.
  */
-function asCairnError(e: unknown): CairnError {
+export function asCairnError(e: unknown): CairnError {
   if (e instanceof CairnError) return e;
   return new CairnError(ErrorCodes.INTERNAL, `send failed with an untyped error: ${e instanceof Error ? e.message : String(e)}`, {
     context: { invariant: 'send rejects with CairnError' },
