@@ -4,7 +4,9 @@
  * method's params and results. The machinery under them (JSON-RPC framing, the retry loop, the
  * response validators, the JSON reader) stays private.
  */
-export { createClient, type CairnClient, type ClientOptions } from './client.js';
+export { createClient, type CairnClient, type CairnClientAcceptingKeys, type ClientOptions } from './client.js';
+// What an address parameter takes: base58, a web3.js PublicKey or a kit Address (kit's is a string).
+export type { AddressInput, PublicKeyLike } from '../solana/inputs.js';
 export {
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,

@@ -16,6 +16,9 @@ export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts
 export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/instructions.js';
 export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/signer.js';
 export type { Signer, SignerInput } from '../solana/signer.js';
+// What a payer or signer parameter takes, and what backs the sender: cairn's client, a web3.js Connection or a kit Rpc.
+export type { AddressInput, PublicKeyLike, SignerLike, KeypairLike, KitSignerLike } from '../solana/inputs.js';
+export type { SenderClientInput } from './adapters.js';
 export { assertSendable, summarizeWire } from './inspect.js';
 export type { WireSummary, InspectOptions } from './inspect.js';
 export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm.js';
