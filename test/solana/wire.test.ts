@@ -19,18 +19,10 @@ import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
 import { signerFromSecretKey } from '../../src/solana/signer.js';
 import { CairnError } from '../../src/errors.js';
+import { mulberry32 } from '../../src/devnet/mulberry32.js';
 
-// Deterministic PRNG so a failure is reproducible (mulberry32).
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Deterministic PRNG so a failure is reproducible: the devnet's own mulberry32.
+const rng = mulberry32;
 function bytes(r: () => number, n: number): Uint8Array {
   const b = new Uint8Array(n);
   for (let i = 0; i < n; i++) b[i] = Math.floor(r() * 256);
