@@ -10,7 +10,7 @@ import { extractFromTape, scanDecodeBelow, type JsonItems } from './json/extract
 import { ItemsSoFar } from './json/items-so-far.js';
 import { JsonScan, scanJson } from '../json/tape.js';
 import type { BatchResult } from './pool.js';
-import type { JsonSource } from './shared-response.js';
+import type { JsonSource } from './share-response.js';
 
 /** Responses from this size on are scanned a part at a time, the first batches sent out early. */
 export const HEAD_START_FROM = 1 << 20;

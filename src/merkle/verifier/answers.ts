@@ -13,7 +13,7 @@ import { hasRememberedTape } from '../../json/tape.js';
 import type { BatchAnswer } from '../batch-answer.js';
 import { InputTooLargeError } from '../input-too-large.js';
 import { InspectedBody } from '../inspect-body.js';
-import { shareResponse, type JsonSource } from '../shared-response.js';
+import { shareResponse, type JsonSource } from '../share-response.js';
 import { pipeline } from '../pipeline.js';
 import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from '../head-start.js';
 import { jsonAnswers } from './json-answers.js';

@@ -7,7 +7,7 @@ import { ErrorCodes } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
 import { verifyJsonBatch } from '../json/batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
-import type { JsonSource } from '../shared-response.js';
+import type { JsonSource } from '../share-response.js';
 
 export interface BatchRunner {
   /**

@@ -5,7 +5,7 @@
 import type { KindSpec } from '../kinds/index.js';
 import type { JsonItems } from '../json/extract.js';
 import type { BatchAnswer } from '../batch-answer.js';
-import { inPlace, releaseResponse, shareResponse, type JsonSource } from '../shared-response.js';
+import { inPlace, releaseResponse, shareResponse, type JsonSource } from '../share-response.js';
 import { pipeline } from '../pipeline.js';
 import type { Chunk } from '../head-start.js';
 import { finishJsonChunk, startJsonChunk } from './json-chunk.js';

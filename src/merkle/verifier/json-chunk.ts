@@ -9,7 +9,7 @@ import { packJsonBatch } from '../json/batch.js';
 import { scanJson } from '../../json/tape.js';
 import type { BatchResult } from '../pool.js';
 import type { BatchAnswer } from '../batch-answer.js';
-import type { JsonSource } from '../shared-response.js';
+import type { JsonSource } from '../share-response.js';
 import { keepSpare, type VerifierContext } from './verifier-context.js';
 
 /**
