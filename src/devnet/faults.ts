@@ -1,9 +1,10 @@
 /**
- * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops on `/fast`, 429s
- * with `Retry-After`, 5xx answers and added latency. Every endpoint draws from its own PRNG stream
- * seeded from the devnet's seed and the endpoint's name, and every request draws the same number of
- * values whatever the settings, so one endpoint's traffic never shifts another's decisions and a
- * given seed replays the exact same sequence of faults.
+ * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops of submitted
+ * transactions (`/fast`, and `sendTransaction` on the JSON-RPC host), 429s with `Retry-After`, 5xx
+ * answers and added latency. Every endpoint draws from its own PRNG stream seeded from the devnet's
+ * seed and the endpoint's name, and every request draws the same number of values whatever the
+ * settings, so one endpoint's traffic never shifts another's decisions and a given seed replays the
+ * exact same sequence of faults.
  */
 import { InputError } from '../errors.js';
 import { mulberry32 } from './mulberry32.js';
@@ -16,13 +17,20 @@ export interface FaultDecision {
   /** Answer with this HTTP status (429, 500 or 503) instead of serving. */
   status?: 429 | 500 | 503;
   retryAfterSeconds?: number;
-  /** `/fast` only: answer with the signature but do not execute. */
+  /** `/fast`: answer with the signature but do not execute (the JSON-RPC host asks `dropSend`). */
   drop: boolean;
   latencyMs: number;
 }
 
 export interface Faults {
   decide(endpoint: FaultEndpoint): FaultDecision;
+  /**
+   * `rpc` only, once per `sendTransaction` the host accepts (past its preflight): true to answer it and
+   * never execute it. Its own stream, so the reads between two sends never change which send is dropped:
+   * a peer's n-th send meets the same fate whatever else it asked (`/fast` drops in `decide`, where
+   * every request is a send).
+   */
+  dropSend(endpoint: 'rpc'): boolean;
   set(endpoint: FaultEndpoint, faults: EndpointFaults): void;
   get(endpoint: FaultEndpoint): EndpointFaults;
 }
@@ -52,12 +60,18 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
     }
     if (k.endsWith('Rate') && v > 1) throw new InputError(`faults.${endpoint}.${k}`, `expected a rate in 0..1, got ${v}`);
   }
-  if (f.dropRate && endpoint !== 'fast') throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast can drop transactions');
+  if (f.dropRate && endpoint !== 'fast' && endpoint !== 'rpc') {
+    throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast and the JSON-RPC host (its sendTransaction) can drop transactions');
+  }
   if (f.latencyMaxMs !== undefined && f.latencyMaxMs < (f.latencyMs ?? 0)) {
     throw new InputError(`faults.${endpoint}.latencyMaxMs`, `expected ≥ latencyMs (${f.latencyMs ?? 0}), got ${f.latencyMaxMs}`);
   }
-  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0);
-  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate must be ≤ 1, got ${sum}`);
+  // On the JSON-RPC host a drop is drawn apart, per send, after the request was served: it shares no
+  // interval with the request's 429/5xx.
+  const dropShare = endpoint === 'fast' ? (f.dropRate ?? 0) : 0;
+  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + dropShare;
+  const names = endpoint === 'fast' ? 'serverErrorRate + rateLimitRate + dropRate' : 'serverErrorRate + rateLimitRate';
+  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `${names} must be ≤ 1, got ${sum}`);
   return { ...f };
 }
 
@@ -78,6 +92,7 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
     streams.set(e, mulberry32(hashName(seed, e)));
     latency.set(e, mulberry32(hashName(seed, `${e}:latency`)));
   }
+  const rpcSends = mulberry32(hashName(seed, 'rpc:send'));
   for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
   return {
     decide(endpoint) {
@@ -91,7 +106,7 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
       if (!f) return d;
       const e5 = f.serverErrorRate ?? 0;
       const e429 = e5 + (f.rateLimitRate ?? 0);
-      const eDrop = e429 + (f.dropRate ?? 0);
+      const eDrop = e429 + (endpoint === 'fast' ? (f.dropRate ?? 0) : 0);
       if (r < e5) {
         // Unless one status is asked for, half are 503 (unavailable), half 500 (internal), as the real host mixes them.
         d.status = f.serverErrorStatus ?? (r < e5 / 2 ? 503 : 500);
@@ -102,6 +117,10 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
         d.drop = true;
       }
       return d;
+    },
+    dropSend(endpoint) {
+      const r = rpcSends();
+      return r < (settings.get(endpoint)?.dropRate ?? 0);
     },
     set(endpoint, faults) {
       settings.set(endpoint, validateFaults(endpoint, faults));

@@ -151,7 +151,13 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestHandler {
         record({ at, endpoint, method: `${method} ${path}`, status: 405 });
         return send(res, 405, stringify(rpcError(null, -32600, 'JSON-RPC takes POST')), { allow: 'POST' });
       }
-      const call: RpcCall = { endpoint: endpoint as 'rpc' | 'fast', signalOf, drop: fault.drop, swqosOnly: query !== null && query.get('swqos_only') === 'true' };
+      const call: RpcCall = {
+        endpoint: endpoint as 'rpc' | 'fast',
+        signalOf,
+        drop: fault.drop,
+        ...(endpoint === 'rpc' ? { dropSend: () => faults.dropSend('rpc') } : {}),
+        swqosOnly: query !== null && query.get('swqos_only') === 'true',
+      };
       return await answerRpc(deps, x, body.parsed, call);
     } finally {
       if (ac) {

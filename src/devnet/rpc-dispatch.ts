@@ -27,6 +27,8 @@ export interface RpcCall {
   signalOf: () => AbortSignal;
   /** Fault "drop" on `/fast`: accept and answer, never execute. */
   drop: boolean;
+  /** Fault "drop" for `sendTransaction` on the JSON-RPC host, drawn per accepted send. */
+  dropSend?: () => boolean;
   swqosOnly: boolean;
 }
 
@@ -89,7 +91,7 @@ export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcC
     } else {
       const h = deps.methods.get(method);
       if (!h) throw new DevnetRpcError(-32601, UNSERVED[method] ? `Method not found: ${method} is not served by the devnet: ${UNSERVED[method]}` : `Method not found: ${method}`);
-      result = await h(c.params, { signal: signalOf(), endpoint });
+      result = await h(c.params, { signal: signalOf(), endpoint, ...(c0.dropSend ? { dropSend: c0.dropSend } : {}) });
     }
     return { body: { jsonrpc: '2.0', id, result: result === undefined ? null : result }, status: 200, method, ...(items !== undefined ? { items } : {}) };
   } catch (e) {

@@ -115,7 +115,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       if (p[1] > 1_000_000 * 1e9) throw bad('params[1] (lamports): at most 1,000,000 SOL per airdrop');
       return chain.airdrop(address, BigInt(p[1]));
     },
-    sendTransaction: (params) => sendTransaction(chain, params),
+    sendTransaction: (params, ctx) => sendTransaction(chain, params, ctx.dropSend),
     simulateTransaction: (params) => simulateTransaction(chain, params),
     getSignatureStatuses: (params) => getSignatureStatuses(chain, params),
     getTransaction: (params) => getTransaction(chain, params),

@@ -24,7 +24,8 @@ export const STATUS_CACHE_SLOTS = 300;
 
 const ctxProcessed = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 
-export function sendTransaction(chain: DevnetChain, params: unknown): string {
+/** `dropSend`: the fault injector's drop (accepted and answered, never executed), asked once the send is accepted. */
+export function sendTransaction(chain: DevnetChain, params: unknown, dropSend?: () => boolean): string {
   const p = arr(params, 'sendTransaction', 1);
   const c = cfg(p[1], 'params[1]');
   const wire = txBytesParam(p[0], c);
@@ -44,6 +45,7 @@ export function sendTransaction(chain: DevnetChain, params: unknown): string {
       });
     }
   }
+  if (dropSend?.()) return signature;
   return chain.submit(wire).signature;
 }
 

@@ -68,6 +68,8 @@ export interface RequestContext {
   signal: AbortSignal;
   /** The host the request arrived on: base JSON-RPC, or /fast. */
   endpoint: 'rpc' | 'fast';
+  /** `sendTransaction` on the JSON-RPC host: the fault injector's drop, drawn once per accepted send. */
+  dropSend?: () => boolean;
 }
 
 /** A JSON-RPC method. Throw `DevnetRpcError` for JSON-RPC errors with a code. */
@@ -93,7 +95,7 @@ export { DevnetRpcError } from '../errors.js';
 
 /** Fault settings for one endpoint. Rates are 0..1; behaviour is deterministic under the devnet's seed. */
 export interface EndpointFaults {
-  /** `/fast` only: accept (answer with the signature) but never execute. */
+  /** `/fast`, and `sendTransaction` on the JSON-RPC host: accept (answer with the signature) but never execute. */
   dropRate?: number;
   /** Answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimitRate?: number;

@@ -60,7 +60,8 @@ describe('faults', () => {
     expect(n5xx).toBeLessThan(40 + 29);
     expect(n429).toBeGreaterThan(60 - 33);
     expect(n429).toBeLessThan(60 + 33);
-    expect(() => createFaults(1, { rpc: { dropRate: 0.1 } })).toThrow(/only \/fast/);
+    expect(() => createFaults(1, { rest: { dropRate: 0.1 } })).toThrow(/faults\.rest\.dropRate.*only \/fast and the JSON-RPC host/);
+    expect(() => createFaults(1, { wallet: { dropRate: 0.1 } })).toThrow(/faults.wallet.dropRate/);
     expect(() => createFaults(1, { rpc: { rateLimitRate: 2 } })).toThrow(/faults.rpc.rateLimitRate/);
     expect(() => createFaults(1, { fast: { rateLimitRate: 0.6, dropRate: 0.6 } })).toThrow(/must be ≤ 1/);
   });
@@ -102,6 +103,41 @@ describe('faults', () => {
     // at run time: back to normal, the same bytes land
     d.control.setFaults('fast', { dropRate: 0 });
     await rpc(d.url, 'sendTransaction', fastParams(wire), '/fast');
+    await d.chain.waitForSlot(d.chain.slot() + 2);
+    expect(d.chain.status(r.body.result)?.err).toBeNull();
+  });
+
+  it("drops sendTransaction on the JSON-RPC host from a stream of its own: reads never shift which send is dropped", () => {
+    // rpc's drops are not on the request's interval: 429 + 5xx + drop may exceed 1 there
+    const a = createFaults(11, { rpc: { dropRate: 0.2, rateLimitRate: 0.5, serverErrorRate: 0.5 } });
+    const b = createFaults(11, { rpc: { dropRate: 0.2 } });
+    const fates = (f: typeof a, readsBetween: number) =>
+      Array.from({ length: 1_000 }, () => {
+        for (let i = 0; i < readsBetween; i++) expect(f.decide('rpc').drop).toBe(false);
+        return f.dropSend('rpc');
+      });
+    const first = fates(a, 0);
+    expect(fates(b, 3)).toEqual(first);
+    // ≈ 1,000 × 0.2 (binomial, 5 σ bounds)
+    const n = first.filter(Boolean).length;
+    expect(n).toBeGreaterThan(200 - 64);
+    expect(n).toBeLessThan(200 + 64);
+    expect(createFaults(11).dropSend('rpc')).toBe(false);
+  });
+
+  it('a dropped sendTransaction on the JSON-RPC host is answered with its signature and never lands', async () => {
+    const payer = newKeypair();
+    const d = await start({ slotMs: 10, seed: 5, faults: { rpc: { dropRate: 1 } }, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }] });
+    const wire = buildTx({ payer, blockhash: d.chain.latestBlockhash().blockhash, cuPrice: 1, tip: 1_000_000 });
+    const r = await rpc(d.url, 'sendTransaction', fastParams(wire));
+    expect(r.status).toBe(200);
+    expect(typeof r.body.result).toBe('string');
+    await d.chain.waitForSlot(d.chain.slot() + 3);
+    expect(d.chain.status(r.body.result)).toBeNull();
+    // reads are served as ever; and with drops off the same bytes land
+    expect(typeof (await rpc(d.url, 'getBalance', [payer.publicKey.toBase58()])).body.result.value).toBe('number');
+    d.control.setFaults('rpc', { dropRate: 0 });
+    await rpc(d.url, 'sendTransaction', fastParams(wire));
     await d.chain.waitForSlot(d.chain.slot() + 2);
     expect(d.chain.status(r.body.result)?.err).toBeNull();
   });
