@@ -1,9 +1,16 @@
 /**
- * cairn public API. Only re-exports live here, each by name: the errors, the endpoint config, the
- * typed client in full, and the entry point of each other part. Each part is also its own subpath
- * with its complete surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`. The test
- * suite's hooks are in src/internal.ts, which no entry re-exports.
+ * cairn public API. Re-exports, each by name: the errors, the endpoint config, the typed client in
+ * full, and the entry point of each other part. Each part is also its own subpath with its complete
+ * surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`. The two heavy parts an
+ * import need not pay for — the devnet, and the Groth16/BN254 validity-proof verifier — are async
+ * functions here that load their module on first call (`import 'cairn'` ~45 ms instead of ~80). The
+ * test suite's hooks are in src/internal.ts, which no entry re-exports.
  */
+import { createVerifier as createVerifierWithTestOptions } from './merkle/verifier.js';
+import type { Verifier, VerifierOptions } from './merkle/verifier-types.js';
+import type { ValidityOptions, ValidityVerdict } from './merkle/validity-types.js';
+import type { Devnet, DevnetOptions } from './devnet/index.js';
+
 export {
   ErrorCodes,
   CairnError,
@@ -141,20 +148,27 @@ export {
   type TokenBalancePage,
   type OwnerBalance,
 } from './rpc/index.js';
-export {
-  createVerifier,
-  verifyAssetProofJson,
-  verifyAssetLeaf,
-  verifyAccountProof,
-  verifyAccountHash,
-  verifyNewAddressProof,
-  verifyValidityProof,
-  VerdictTable,
-  type Verdict,
-  type IndexedVerdict,
-  type Verifier,
-  type ValidityVerdict,
-} from './merkle/index.js';
+// The merkle part by module, not through cairn/merkle's index: that one also loads the Groth16
+// verifier and its BN254 curve, which only verifyValidityProof (below, loaded on first call) needs.
+export { verifyAssetProofJson } from './merkle/asset.js';
+export { verifyAssetLeaf } from './merkle/asset-leaf.js';
+export { verifyAccountProof, verifyAccountHash } from './merkle/account.js';
+export { verifyNewAddressProof } from './merkle/address.js';
+export { VerdictTable, type IndexedVerdict } from './merkle/verdict-table.js';
+export type { Verdict } from './merkle/verdict.js';
+export type { Verifier } from './merkle/verifier-types.js';
+export type { ValidityVerdict };
+
+/**
+ * A verifier of Merkle/ZK proofs in bulk, over worker threads (the same function as
+ * `cairn/merkle`'s, under its public type).
+ *
+ * @example
+ * const v = createVerifier({ threads: 2 });
+ * const verdicts = await v.verify('asset-proof', proofs);
+ * await v.close();
+ */
+export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
 export {
   createSender,
   transferInstruction,
@@ -168,4 +182,29 @@ export {
   type SendInput,
 } from './sender/index.js';
 export { mintCompressedNft, type MintResult } from './mint/index.js';
-export { startDevnet, type Devnet, type DevnetOptions } from './devnet/index.js';
+export type { Devnet, DevnetOptions };
+
+/**
+ * Verify a validity proof (the same function as `cairn/merkle`'s), offline. Loaded on first call,
+ * with the BN254 pairing code and the shipped Groth16 keys it needs, which `import 'cairn'` would
+ * otherwise parse for every user who never checks a validity proof. Always answers a promise here.
+ *
+ * @example
+ * const verdict = await verifyValidityProof(await client.getValidityProof({ hashes }));
+ */
+export function verifyValidityProof(value: unknown, opts?: ValidityOptions): Promise<ValidityVerdict> | ValidityVerdict {
+  return import('./merkle/index.js').then((m) => m.verifyValidityProof(value, opts));
+}
+
+/**
+ * Start the embedded devnet (the same function as `cairn/devnet`'s). Loaded on first call: the
+ * devnet (its server, LiteSVM glue, websocket server) is most of the package, and `import 'cairn'`
+ * should not pay for it when no devnet runs.
+ *
+ * @example
+ * const devnet = await startDevnet({ port: 0 });
+ * await devnet.stop();
+ */
+export async function startDevnet(options?: DevnetOptions): Promise<Devnet> {
+  return (await import('./devnet/index.js')).startDevnet(options);
+}
