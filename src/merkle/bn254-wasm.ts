@@ -16,6 +16,8 @@ export type MclG1 = InstanceType<Mcl['G1']>;
 export type MclG2 = InstanceType<Mcl['G2']>;
 /** A scalar of mcl-wasm. */
 export type MclFr = InstanceType<Mcl['Fr']>;
+/** An element of GT (Fp12) of mcl-wasm. */
+export type MclGT = InstanceType<Mcl['GT']>;
 
 /** The mcl-backed decoders; obtained from `loadBn254Wasm()`. */
 export interface Bn254Wasm {
@@ -28,6 +30,11 @@ export interface Bn254Wasm {
   g1ToBytes(p: MclG1, compressed: boolean): Uint8Array;
   /** True when a point of the twist lies in the prime-order subgroup G2 (fast endomorphism test). */
   inG2(p: MclG2): boolean;
+  /**
+   * ∏ᵢ millerLoop(g1s[i], g2s[i]) in one multi-Miller loop (no final exponentiation): the Fp12
+   * squarings are shared by every pair, ≈ 0.67 ms per pair at 64 pairs against 0.91 ms for one alone.
+   */
+  millerLoopVec(g1s: readonly MclG1[], g2s: readonly MclG2[]): MclGT;
 }
 
 let wasm: Bn254Wasm | undefined;
@@ -81,7 +88,48 @@ function makeWasm(mcl: Mcl): Bn254Wasm {
     fr: (bytes, off = 0) => decodeFr(mcl, bytes, off),
     g1ToBytes: (p, compressed) => encodeG1(c, p, compressed),
     inG2: (p) => inG2(c, p),
+    millerLoopVec: (g1s, g2s) => millerLoopVec(mcl, g1s, g2s),
   };
+}
+
+/** The parts of mcl-wasm's emscripten module `millerLoopVec` reaches for (not in its typings). */
+interface MclModule {
+  _malloc(n: number): number;
+  _free(p: number): void;
+  _mclBn_millerLoopVec(e: number, xs: number, ys: number, n: number): void;
+  copyToHeap32(a: Uint32Array, pos: number): void;
+  copyFromHeap32(a: Uint32Array, pos: number): void;
+}
+type Raw = { a_: Uint32Array };
+
+// mcl's C API has mclBn_millerLoopVec; its JS wrapper does not expose it. The points are copied into
+// one heap block (malloc, not the small emscripten stack: 64 pairs are ≈ 27 kB) and the result back.
+function millerLoopVec(mcl: Mcl, g1s: readonly MclG1[], g2s: readonly MclG2[]): MclGT {
+  const n = g1s.length;
+  if (n !== g2s.length) throw new RangeError(`millerLoopVec: ${n} G1 points but ${g2s.length} G2 points`);
+  const e = new mcl.GT();
+  if (n === 0) {
+    e.setInt(1);
+    return e;
+  }
+  const mod = (mcl as unknown as { mod: MclModule }).mod;
+  const eLen = (e as unknown as Raw).a_.length * 4;
+  const g1Len = (g1s[0] as unknown as Raw).a_.length * 4;
+  const g2Len = (g2s[0] as unknown as Raw).a_.length * 4;
+  const base = mod._malloc(eLen + n * (g1Len + g2Len));
+  try {
+    const xs = base + eLen;
+    const ys = xs + n * g1Len;
+    for (let i = 0; i < n; i++) {
+      mod.copyToHeap32((g1s[i] as unknown as Raw).a_, xs + i * g1Len);
+      mod.copyToHeap32((g2s[i] as unknown as Raw).a_, ys + i * g2Len);
+    }
+    mod._mclBn_millerLoopVec(base, xs, ys, n);
+    mod.copyFromHeap32((e as unknown as Raw).a_, base);
+  } finally {
+    mod._free(base);
+  }
+  return e;
 }
 
 /** The field elements the decoders and the subgroup test use, as mcl values. */

@@ -119,7 +119,7 @@ export function groth16Backend(): Groth16Backend {
   return bn254WasmIfLoaded() ? 'mcl' : 'noble';
 }
 
-function pick(opts: Groth16Options | undefined): { kind: 'mcl'; w: Bn254Wasm } | { kind: 'noble' } {
+export function pick(opts: Groth16Options | undefined): { kind: 'mcl'; w: Bn254Wasm } | { kind: 'noble' } {
   const want = opts?.backend ?? 'auto';
   const w = bn254WasmIfLoaded();
   if (want === 'noble' || (want === 'auto' && !w)) return { kind: 'noble' };
@@ -139,7 +139,7 @@ interface NobleKey {
 }
 
 type Mcl = Bn254Wasm['mcl'];
-interface MclKey {
+export interface MclKey {
   ic0: MclG1;
   icRest: MclG1[];
   gammaLines: InstanceType<Mcl['PrecomputedG2']>;
@@ -173,7 +173,8 @@ function nobleKey(vk: VerifyingKey): NobleKey {
   return k;
 }
 
-function mclKey(w: Bn254Wasm, vk: VerifyingKey): MclKey {
+/** The key's decoded points and G2 lines for mcl (built once per key object). */
+export function mclKey(w: Bn254Wasm, vk: VerifyingKey): MclKey {
   let k = mclKeys.get(vk);
   if (!k) {
     const { mcl } = w;
@@ -211,25 +212,25 @@ export type PreparedProof =
  * const pp = prepareProof({ a, b, c });
  * for (const vk of candidates) if (verifyPrepared(pp, inputs, vk)) return vk.name;
  */
-export function prepareProof(proof: Groth16Proof, opts?: Groth16Options): PreparedProof {
-  if (proof === null || typeof proof !== 'object') throw new InputError('proof', 'expected { a, b, c }');
-  const a = opts?.negateA ? negateG1Bytes(proof.a, 'proof.a') : proof.a;
+export function prepareProof(proof: Groth16Proof, opts?: Groth16Options, field = 'proof'): PreparedProof {
+  if (proof === null || typeof proof !== 'object') throw new InputError(field, 'expected { a, b, c }');
+  const a = opts?.negateA ? negateG1Bytes(proof.a, `${field}.a`) : proof.a;
   const be = pick(opts);
   if (be.kind === 'mcl') {
     const { w } = be;
-    return { backend: 'mcl', w, negA: w.g1(a, 'proof.a'), b: w.g2(proof.b, 'proof.b'), c: w.g1(proof.c, 'proof.c') };
+    return { backend: 'mcl', w, negA: w.g1(a, `${field}.a`), b: w.g2(proof.b, `${field}.b`), c: w.g1(proof.c, `${field}.c`) };
   }
-  return { backend: 'noble', negA: g1FromBytes(a, 'proof.a'), b: g2FromBytes(proof.b, 'proof.b'), c: g1FromBytes(proof.c, 'proof.c') };
+  return { backend: 'noble', negA: g1FromBytes(a, `${field}.a`), b: g2FromBytes(proof.b, `${field}.b`), c: g1FromBytes(proof.c, `${field}.c`) };
 }
 
 /** Check count and range of the public inputs; returns them as 32-byte big-endian values. */
-export function checkPublicInputs(inputs: readonly PublicInput[], expected: number): Uint8Array[] {
-  if (!Array.isArray(inputs)) throw new InputError('publicInputs', 'expected an array');
+export function checkPublicInputs(inputs: readonly PublicInput[], expected: number, name = 'publicInputs'): Uint8Array[] {
+  if (!Array.isArray(inputs)) throw new InputError(name, 'expected an array');
   if (inputs.length !== expected) {
-    throw new InputError('publicInputs', `the key takes ${expected} public inputs, got ${inputs.length}`, { expected: String(expected), got: inputs.length });
+    throw new InputError(name, `the key takes ${expected} public inputs, got ${inputs.length}`, { expected: String(expected), got: inputs.length });
   }
   return inputs.map((x, i) => {
-    const field = `publicInputs[${i}]`;
+    const field = `${name}[${i}]`;
     if (typeof x === 'bigint') {
       if (x < 0n || x >= BN254_R) throw new InputError(field, 'not below the scalar field modulus r (inputs are never reduced)', { expected: '< r' });
       const out = new Uint8Array(32);
