@@ -94,12 +94,15 @@ export interface Cs<S> {
   sub(a: S, b: S): S;
   /** a·b as a new variable: one constraint. */
   mul(a: S, b: S): S;
-  /** a = b: one constraint; while computing the witness, throws InputError(field) when not. */
-  assertEqual(a: S, b: S, field: string): void;
+  /** a = b: one constraint; while computing the witness, throws InputError(field, message) when not. */
+  assertEqual(a: S, b: S, field: string, message?: string): void;
   /** a ∈ {0, 1}: one constraint. */
   assertBoolean(a: S, field: string): void;
-  /** Little-endian bits of a, a < 2^n: n variables, n + 1 constraints; throws InputError(field) when a ≥ 2^n. */
-  toBits(a: S, n: number, field: string): S[];
+  /**
+   * Little-endian bits of a, a < 2^n: n variables, n + 1 constraints; throws InputError(field,
+   * message) when a ≥ 2^n.
+   */
+  toBits(a: S, n: number, field: string, message?: string): S[];
   /** bit ? ifOne : ifZero, bit already boolean: one constraint. */
   select(bit: S, ifOne: S, ifZero: S): S;
 }
@@ -228,14 +231,14 @@ class WitnessCalc implements Cs<bigint> {
     this.w.push(v);
     return v;
   }
-  assertEqual(a: bigint, b: bigint, field: string): void {
-    if (a !== b) throw new InputError(field, 'the inputs do not satisfy the circuit', { expected: String(b), got: String(a) });
+  assertEqual(a: bigint, b: bigint, field: string, message = 'the inputs do not satisfy the circuit'): void {
+    if (a !== b) throw new InputError(field, message, { expected: String(b), got: String(a) });
   }
   assertBoolean(a: bigint, field: string): void {
     if (a !== 0n && a !== 1n) throw new InputError(field, 'expected a bit (0 or 1)', { got: String(a) });
   }
-  toBits(a: bigint, n: number, field: string): bigint[] {
-    if (a >> BigInt(n) !== 0n) throw new InputError(field, `expected a value below 2^${n}`, { expected: `< 2^${n}`, got: String(a) });
+  toBits(a: bigint, n: number, field: string, message = `expected a value below 2^${n}`): bigint[] {
+    if (a >> BigInt(n) !== 0n) throw new InputError(field, message, { expected: `< 2^${n}`, got: String(a) });
     const bits: bigint[] = [];
     for (let i = 0; i < n; i++) {
       const bit = (a >> BigInt(i)) & 1n;
