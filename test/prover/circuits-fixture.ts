@@ -1,0 +1,81 @@
+/**
+ * Real v1 trees for the circuit tests, built with the devnet's own tree code
+ * (src/devnet/merkle-tree.ts, hashed as src/devnet/compression-store.ts hashes them): a height-26
+ * state tree with seeded random leaves and a height-26 v1 address tree with seeded random addresses.
+ * `inputsFor(shape)` picks accounts and fresh addresses and returns the circuit inputs together with
+ * the entries `validityPublicInputs` takes, so a test can compare both public-input vectors.
+ */
+import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../../src/devnet/merkle-tree.js';
+import { mulberry32 } from '../../src/devnet/mulberry32.js';
+import { indexedLeaf } from '../../src/merkle/address.js';
+import { poseidon } from '../../src/merkle/hash/poseidon.js';
+import type { CircuitInputs, CircuitShape } from '../../src/prover/circuits/index.js';
+
+const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);
+
+export interface Fixture {
+  inputs: CircuitInputs;
+  state: { root: Uint8Array; leaf: Uint8Array; treeType: number }[];
+  addrs: { root: Uint8Array; address: Uint8Array; treeType: number }[];
+}
+
+/** A seeded source of field elements below 2^bits. */
+function randomValues(seed: number): (bits: number) => bigint {
+  const next = mulberry32(seed);
+  return (bits) => {
+    let v = 0n;
+    for (let i = 0; i < Math.ceil(bits / 32); i++) v = (v << 32n) | BigInt(Math.floor(next() * 2 ** 32));
+    return v & ((1n << BigInt(bits)) - 1n);
+  };
+}
+
+/**
+ * Trees with `leaves` accounts and `addresses` inserted addresses, then inputs for `shape`:
+ * accounts at spread-out indices, new addresses that fall between inserted ones.
+ */
+export function buildFixture(shape: CircuitShape, seed = 7, leaves = 24, addresses = 12): Fixture {
+  const rnd = randomValues(seed);
+  const stateTree = createConcurrentMerkleTree({ depth: 26, hash: node2, maxBufferSize: 2400 });
+  for (let i = 0; i < leaves; i++) stateTree.append(toBytes32(rnd(253)));
+  const addressTree = createIndexedMerkleTree({
+    height: 26,
+    hash2: node2,
+    leafHash: (value, nextIndex, nextValue) => indexedLeaf(1, value, fromBytes32(nextIndex), nextValue),
+  });
+  for (let i = 0; i < addresses; i++) addressTree.insert(rnd(248) | 1n);
+
+  const inputs: CircuitInputs = { inclusion: [], nonInclusion: [] };
+  const state: Fixture['state'] = [];
+  const addrs: Fixture['addrs'] = [];
+  const root = stateTree.root();
+  for (let i = 0; i < shape.accounts; i++) {
+    const index = (i * 7 + 3) % leaves;
+    const leaf = stateTree.leaf(index);
+    inputs.inclusion.push({ root: fromBytes32(root), leaf: fromBytes32(leaf), pathIndex: index, pathElements: stateTree.proof(index).map(fromBytes32) });
+    state.push({ root, leaf, treeType: 1 });
+  }
+  for (let i = 0; i < shape.addresses; i++) {
+    let value = rnd(248);
+    while (addressTree.has(value) || value === 0n) value = rnd(248);
+    const p = addressTree.nonInclusionProof(value);
+    inputs.nonInclusion.push({
+      root: fromBytes32(p.root),
+      value,
+      lowValue: p.lowElement.value,
+      nextValue: p.lowElement.nextValue,
+      nextIndex: BigInt(p.lowElement.nextIndex),
+      lowIndex: p.lowElementIndex,
+      pathElements: p.proof.map(fromBytes32),
+    });
+    addrs.push({ root: p.root, address: toBytes32(value), treeType: 2 });
+  }
+  return { inputs, state, addrs };
+}
+
+/** A deep copy of circuit inputs, to tamper with. */
+export function cloneInputs(x: CircuitInputs): CircuitInputs {
+  return {
+    inclusion: x.inclusion.map((e) => ({ ...e, pathElements: [...e.pathElements] })),
+    nonInclusion: x.nonInclusion.map((e) => ({ ...e, pathElements: [...e.pathElements] })),
+  };
+}
