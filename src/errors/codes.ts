@@ -37,6 +37,8 @@ export const ErrorCodes = {
   // an intent whose outcome is not known yet: it stays in the journal and resume() finishes it
   SENDER_PENDING: 'SENDER_PENDING',
   SENDER_CLOSED: 'SENDER_CLOSED',
+  // a fleet journal refused a state change: this process's claim (lease + fencing token) on the intent lapsed
+  SENDER_LEASE_LOST: 'SENDER_LEASE_LOST',
   SENDER_ABORTED: 'SENDER_ABORTED',
   // mint
   MINT_FAILED: 'MINT_FAILED',

@@ -135,8 +135,21 @@ export type RejectedContext = IntentContext & {
 
 export type JournalContext = IntentContext & {
   path?: string;
+  /** A PostgreSQL journal's table, or the package it needs (`pg`) when that is missing. */
+  table?: string;
+  package?: string;
   line?: number;
   errno?: string;
+};
+
+/** A fenced write refused: the claim this process held on intent `id` lapsed (another may hold it now). */
+export type LeaseLostContext = IntentContext & {
+  id: string;
+  table: string;
+  /** The fencing token the refused write carried. */
+  fence: number;
+  /** The record that was not stored. */
+  op: string;
 };
 
 export type JournalLockedContext = {
@@ -269,6 +282,7 @@ export interface CairnErrorContext {
   SENDER_JOURNAL_FAILED: JournalWriteContext;
   SENDER_PENDING: JournalWriteContext;
   SENDER_CLOSED: SenderClosedContext;
+  SENDER_LEASE_LOST: LeaseLostContext;
   SENDER_ABORTED: SenderAbortContext;
   MINT_FAILED: MintContext;
   MINT_VERIFY_FAILED: MintVerifyFailedContext;

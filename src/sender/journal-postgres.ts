@@ -1,0 +1,303 @@
+/**
+ * The journal of a fleet: one PostgreSQL table of intents shared by many sender processes, with the
+ * file journal's record model (every state change is a record, folded into a view by `applyRecord`;
+ * the records are kept beside the view). What a fleet adds is ownership:
+ * - a process drives an intent only while it holds a claim on it: a lease (renewed while it works)
+ *   and a fencing token, incremented by every claim, so monotonic per intent;
+ * - claims are taken with `FOR UPDATE SKIP LOCKED`, so processes never wait on each other, and an
+ *   intent whose lease lapsed (its holder killed, paused, cut off) is taken over by the next claim;
+ * - every state change is one statement conditional on the token and an unexpired lease, so a
+ *   holder whose lease lapsed can never record anything again — in particular never a new
+ *   signature, and since bytes are sent only after their `signed` record is stored, never send one.
+ *   Such a refused write is counted (`fencedRefused`) and thrown as `SENDER_LEASE_LOST`.
+ * Leases are measured by the database's clock alone (`now()`), never by the processes' clocks.
+ */
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import { CairnError, ErrorCodes } from '../errors.js';
+import { applyRecord, isTerminal, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
+import { ensureSchema, poolFor, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
+
+export { DEFAULT_TABLE, SCHEMA_VERSION, type PgPoolLike } from './journal-postgres-schema.js';
+
+export interface PostgresJournalOptions {
+  /** A `postgres://` URL (a pool is made with the `pg` package) or a `pg.Pool` you own. */
+  postgres: string | PgPoolLike;
+  /** Base name of the tables (default `cairn_intents`; also `<table>_records`, `<table>_schema`). */
+  table?: string | undefined;
+  /** How long a claim lasts without renewal (ms, default 10,000); renewed every third of it. */
+  leaseMs?: number | undefined;
+  /** Connections of the pool made for a URL (default 10). */
+  poolSize?: number | undefined;
+  /** How long to wait out an unreachable database before a state change fails (ms, default 120,000). */
+  maxWaitMs?: number | undefined;
+}
+
+/** A claim this process holds on one intent. */
+export interface Claim {
+  view: IntentView;
+  fence: number;
+  /** The intent's lease had lapsed under another holder: this claim took it over. */
+  takeover: boolean;
+}
+
+/** What the table says about one intent. */
+export interface IntentStatus {
+  id: string;
+  state: IntentState;
+  view: IntentView;
+  owner: string | null;
+  leaseUntil: Date | null;
+  fence: number;
+}
+
+/** Fleet figures of this process. */
+export interface FleetMetrics {
+  claims: number;
+  takeovers: number;
+  renewals: number;
+  /** Claims found lapsed when renewing (another process may hold them now). */
+  leasesLost: number;
+  /** State changes refused because this process's claim had lapsed (fencing). */
+  fencedRefused: number;
+  /** Database calls that waited out a lost connection. */
+  reconnects: number;
+}
+
+export interface PostgresJournal {
+  readonly table: string;
+  /** This process's name in `owner` (host:pid:random). */
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly metrics: FleetMetrics;
+  /** Add intents (their `created` records); ids already known are left as they are. Returns how many were new. */
+  enqueue(items: { id: string; rec: Extract<JournalRecord, { op: 'created' }> }[], signal?: AbortSignal): Promise<number>;
+  /** Claim up to `n` unfinished intents nobody holds (or whose lease lapsed), oldest first. */
+  claim(n: number, signal?: AbortSignal): Promise<Claim[]>;
+  /** Claim intent `id` when it is unfinished and free; else what the table says of it. */
+  claimId(id: string, signal?: AbortSignal): Promise<Claim | IntentStatus | undefined>;
+  /** Store a state change of a claimed intent (fenced); ending it releases the claim. */
+  append(rec: JournalRecord): Promise<void>;
+  /** Give a claim up without a state change (work stopped): the intent is free for any process at once. */
+  release(id: string): Promise<void>;
+  /** Extend every held lease; returns the ids whose claim had lapsed (dropped from this process). */
+  renew(signal?: AbortSignal): Promise<string[]>;
+  holds(id: string): boolean;
+  status(id: string, signal?: AbortSignal): Promise<IntentStatus | undefined>;
+  /** Unfinished intents in the table (held or not). */
+  unfinished(signal?: AbortSignal): Promise<number>;
+  close(): Promise<void>;
+}
+
+const ENDED = `('confirmed', 'failed', 'abandoned')`;
+
+function int(v: unknown, field: string, fallback: number, min: number): number {
+  if (v === undefined) return fallback;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new CairnError(ErrorCodes.INPUT_INVALID, `"${field}": expected an integer ≥ ${min}, got ${String(v)}`, { context: { field, got: v } });
+  return v;
+}
+
+/** Check a PostgreSQL journal's options (naming the bad field) without connecting. */
+export function resolvePostgresOptions(o: PostgresJournalOptions): Required<Omit<PostgresJournalOptions, 'postgres'>> & Pick<PostgresJournalOptions, 'postgres'> {
+  const pgv = o.postgres;
+  const isPool = pgv !== null && typeof pgv === 'object' && typeof (pgv as PgPoolLike).query === 'function';
+  if (!(typeof pgv === 'string' && /^postgres(ql)?:\/\//.test(pgv)) && !isPool) {
+    throw new CairnError(ErrorCodes.INPUT_INVALID, '"journal.postgres": expected a postgres:// URL or a pg.Pool', { context: { field: 'journal.postgres' } });
+  }
+  const table = o.table ?? 'cairn_intents';
+  tablesOf(table);
+  return {
+    postgres: pgv,
+    table,
+    leaseMs: int(o.leaseMs, 'journal.leaseMs', 10_000, 100),
+    poolSize: int(o.poolSize, 'journal.poolSize', 10, 1),
+    maxWaitMs: int(o.maxWaitMs, 'journal.maxWaitMs', 120_000, 0),
+  };
+}
+
+const rowStatus = (r: Record<string, unknown>): IntentStatus => ({
+  id: r.id as string,
+  state: r.state as IntentState,
+  view: r.view as IntentView,
+  owner: (r.owner as string | null) ?? null,
+  leaseUntil: (r.lease_until as Date | null) ?? null,
+  fence: Number(r.fence),
+});
+
+/**
+ * Open (creating its tables on first use) a PostgreSQL journal.
+ *
+ * @example
+ * const j = await openPostgresJournal({ postgres: 'postgres://bot@db/bots' });
+ * const [claim] = await j.claim(1);
+ */
+export async function openPostgresJournal(options: PostgresJournalOptions, life?: AbortSignal): Promise<PostgresJournal> {
+  const o = resolvePostgresOptions(options);
+  const t: Tables = tablesOf(o.table);
+  const owns = typeof o.postgres === 'string';
+  const pool = typeof o.postgres === 'string' ? await poolFor(o.postgres, o.poolSize) : o.postgres;
+  const metrics: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };
+  const policy = (signal?: AbortSignal): RetryPolicy => ({ signal: signal ?? life, maxWaitMs: o.maxWaitMs, onRetry: () => metrics.reconnects++ });
+  const q = (text: string, values: unknown[], signal?: AbortSignal) => withRetry(() => pool.query(text, values), policy(signal));
+  try {
+    await ensureSchema(pool, t, policy());
+  } catch (e) {
+    if (owns) await pool.end?.().catch(() => undefined);
+    if (e instanceof CairnError) throw e;
+    throw new CairnError(ErrorCodes.SENDER_JOURNAL, `cannot open the PostgreSQL journal ${t.name}: ${(e as Error)?.message ?? String(e)}`, { context: { table: t.name }, cause: e });
+  }
+  const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  /** The claims held, with the view as this holder last stored it. */
+  const held = new Map<string, { fence: number; view: IntentView }>();
+  let closed = false;
+
+  const take = (rows: Record<string, unknown>[]): Claim[] =>
+    rows.map((r) => {
+      const fence = Number(r.fence);
+      const view = r.view as IntentView;
+      const takeover = r.prev_owner !== null && r.prev_owner !== undefined;
+      metrics.claims++;
+      if (takeover) metrics.takeovers++;
+      held.set(view.id, { fence, view });
+      return { view, fence, takeover };
+    });
+
+  const leaseSql = `now() + ($2::double precision * interval '1 millisecond')`;
+
+  const status = async (id: string, signal?: AbortSignal): Promise<IntentStatus | undefined> => {
+    const r = await q(`SELECT id, state, view, owner, lease_until, fence FROM ${t.intents} WHERE id = $1`, [id], signal);
+    return r.rows.length ? rowStatus(r.rows[0]!) : undefined;
+  };
+  const release = async (id: string): Promise<void> => {
+    const h = held.get(id);
+    if (!h) return;
+    held.delete(id);
+    await pool.query(`UPDATE ${t.intents} SET owner = NULL, lease_until = NULL WHERE id = $1 AND fence = $2 AND owner = $3`, [id, h.fence, owner]).catch(() => undefined);
+  };
+
+  return {
+    table: t.name,
+    owner,
+    leaseMs: o.leaseMs,
+    metrics,
+    async enqueue(items, signal) {
+      if (items.length === 0) return 0;
+      const ids = items.map((i) => i.id);
+      const views = items.map((i) => {
+        const m = new Map<string, IntentView>();
+        applyRecord(m, i.rec);
+        return JSON.stringify(m.get(i.id));
+      });
+      const recs = items.map((i) => JSON.stringify(i.rec));
+      const r = await q(
+        `WITH ins AS (
+           INSERT INTO ${t.intents} (id, state, view) SELECT id, 'created', view::jsonb FROM unnest($1::text[], $2::text[]) AS n(id, view)
+           ON CONFLICT (id) DO NOTHING RETURNING id)
+         INSERT INTO ${t.records} (id, fence, rec) SELECT n.id, 0, n.rec::jsonb FROM unnest($1::text[], $3::text[]) AS n(id, rec) JOIN ins ON ins.id = n.id`,
+        [ids, views, recs],
+        signal,
+      );
+      return r.rowCount ?? 0;
+    },
+    async claim(n, signal) {
+      if (n <= 0) return [];
+      const r = await q(
+        `WITH c AS (
+           SELECT id, owner AS prev_owner FROM ${t.intents}
+           WHERE state NOT IN ${ENDED} AND (lease_until IS NULL OR lease_until < now())
+           ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+         UPDATE ${t.intents} i SET owner = $1, lease_until = ${leaseSql}, fence = i.fence + 1
+         FROM c WHERE i.id = c.id RETURNING i.id, i.view, i.fence, c.prev_owner`,
+        [owner, o.leaseMs, n],
+        signal,
+      );
+      return take(r.rows);
+    },
+    async claimId(id, signal) {
+      const r = await q(
+        `WITH c AS (
+           SELECT id, owner AS prev_owner FROM ${t.intents}
+           WHERE id = $3 AND state NOT IN ${ENDED} AND (lease_until IS NULL OR lease_until < now() OR (owner = $1 AND fence = $4))
+           FOR UPDATE SKIP LOCKED)
+         UPDATE ${t.intents} i SET owner = $1, lease_until = ${leaseSql}, fence = i.fence + 1
+         FROM c WHERE i.id = c.id RETURNING i.id, i.view, i.fence, c.prev_owner`,
+        [owner, o.leaseMs, id, held.get(id)?.fence ?? -1],
+        signal,
+      );
+      if (r.rows.length) {
+        // Re-claiming its own claim is no takeover.
+        if (r.rows[0]!.prev_owner === owner) r.rows[0]!.prev_owner = null;
+        return take(r.rows)[0];
+      }
+      return status(id, signal);
+    },
+    async append(rec) {
+      if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
+      const h = held.get(rec.id);
+      const refused = (): CairnError => {
+        metrics.fencedRefused++;
+        held.delete(rec.id);
+        return new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${h?.fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
+          context: { id: rec.id, table: t.name, fence: h?.fence ?? -1, op: rec.op },
+        });
+      };
+      if (!h) throw refused();
+      const m = new Map([[rec.id, structuredClone(h.view)]]);
+      applyRecord(m, rec);
+      const next = m.get(rec.id)!;
+      const ends = isTerminal(next.state);
+      let r;
+      try {
+        r = await q(
+          `WITH u AS (
+             UPDATE ${t.intents} SET view = $3::jsonb, state = $4, updated_at = now(),
+               owner = CASE WHEN $5 THEN NULL ELSE owner END, lease_until = CASE WHEN $5 THEN NULL ELSE lease_until END
+             WHERE id = $1 AND fence = $2 AND owner = $6 AND lease_until > now() RETURNING id)
+           INSERT INTO ${t.records} (id, fence, rec) SELECT id, $2, $7::jsonb FROM u`,
+          [rec.id, h.fence, JSON.stringify(next), next.state, ends, owner, JSON.stringify(rec)],
+        );
+      } catch (cause) {
+        // The database stayed away past maxWaitMs: what is durable is what the table held before.
+        throw new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${t.name}: ${(cause as Error)?.message ?? String(cause)}; intent ${rec.id} is durably ${h.view.state}, its ${rec.op} record was not stored`, {
+          context: { id: rec.id, table: t.name, state: h.view.state, ...(h.view.signed ? { signature: h.view.signed.signature } : {}) },
+          cause,
+        });
+      }
+      if ((r.rowCount ?? 0) === 0) throw refused();
+      h.view = next;
+      if (ends) held.delete(rec.id);
+    },
+    release,
+    async renew(signal) {
+      if (held.size === 0) return [];
+      const ids = [...held.keys()];
+      const fences = ids.map((id) => held.get(id)!.fence);
+      const r = await q(
+        `UPDATE ${t.intents} i SET lease_until = ${leaseSql} FROM unnest($3::text[], $4::bigint[]) AS c(id, fence)
+         WHERE i.id = c.id AND i.fence = c.fence AND i.owner = $1 AND i.lease_until > now() RETURNING i.id`,
+        [owner, o.leaseMs, ids, fences],
+        signal,
+      );
+      metrics.renewals += r.rows.length;
+      const kept = new Set(r.rows.map((x) => x.id as string));
+      // Ended meanwhile (append released them) is not lost.
+      const lost = ids.filter((id) => !kept.has(id) && held.get(id)?.fence === fences[ids.indexOf(id)]);
+      for (const id of lost) held.delete(id);
+      metrics.leasesLost += lost.length;
+      return lost;
+    },
+    holds: (id) => held.has(id),
+    status,
+    async unfinished(signal) {
+      const r = await q(`SELECT count(*)::int AS n FROM ${t.intents} WHERE state NOT IN ${ENDED}`, [], signal);
+      return Number(r.rows[0]?.n ?? 0);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      // Hand back what is still held, so other processes need not wait for the leases to lapse.
+      for (const id of [...held.keys()]) await release(id);
+      if (owns) await pool.end?.().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * A throwaway PostgreSQL server for tests and soak runs: `initdb` into a fresh directory, `pg_ctl
+ * start` on a free loopback port (unix socket in the same directory), and `stop()` removes it all.
+ * The binaries come from `/usr/lib/postgresql/<v>/bin`, `pg_config --bindir` or PATH. PostgreSQL
+ * refuses to run as root, so as root the directory is given to the `postgres` user and every binary
+ * runs through `runuser -u postgres`. When no server can start, `startPostgres` throws one line
+ * saying why — tests fail with it, they never skip.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface PostgresServer {
+  /** `postgres://postgres@127.0.0.1:PORT/postgres` */
+  url: string;
+  port: number;
+  dir: string;
+  /** Stop the server (fast shutdown) and keep its data. */
+  halt(): Promise<void>;
+  /** Start it again on the same port with the same data. */
+  start(): Promise<void>;
+  /** halt() then start(): a restart as an operator does it. */
+  restart(): Promise<void>;
+  /** SIGKILL the postmaster (a crash); start() recovers. */
+  kill(): void;
+  /** Stop the server and remove its directory. */
+  stop(): Promise<void>;
+}
+
+function findBinDir(): string | undefined {
+  const roots = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
+  for (const v of roots) if (existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`)) return `/usr/lib/postgresql/${v}/bin`;
+  try {
+    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    if (existsSync(join(dir, 'pg_ctl'))) return dir;
+  } catch {
+    /* no pg_config */
+  }
+  const which = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
+  return which.status === 0 && which.stdout.trim() ? join(which.stdout.trim(), '..') : undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Start a server. Throws `Error('PostgreSQL test server cannot start: …')` when it cannot.
+ *
+ * @example
+ * const pg = await startPostgres();
+ * try { createSender({ journal: { postgres: pg.url } }); } finally { await pg.stop(); }
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = findBinDir();
+  if (!bin) throw new Error('PostgreSQL test server cannot start: no pg_ctl in /usr/lib/postgresql/*/bin, `pg_config --bindir` or PATH (install postgresql, e.g. apt-get install postgresql)');
+  const root = process.getuid?.() === 0;
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
+  const data = join(dir, 'data');
+  const log = join(dir, 'log');
+  const run = (tool: string, args: string[]): { ok: boolean; out: string } => {
+    const cmd = root ? 'runuser' : join(bin, tool);
+    const full = root ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
+    const r = spawnSync(cmd, full, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
+    return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`.trim() };
+  };
+  const fail = (what: string, out: string): never => {
+    rmSync(dir, { recursive: true, force: true });
+    const last = out.split('\n').filter(Boolean).at(-1) ?? '';
+    throw new Error(`PostgreSQL test server cannot start: ${what}${last ? `: ${last}` : ''}`);
+  };
+  if (root) {
+    try {
+      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      chownSync(dir, uid, gid);
+    } catch (e) {
+      fail('running as root needs a `postgres` user to run the server as', String(e));
+    }
+  }
+  const init = run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  if (!init.ok) fail('initdb failed', init.out);
+  const port = await freePort();
+  // fsync stays on: the journal's durability is what the tests are about.
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB`;
+  let running = false;
+  const start = async (): Promise<void> => {
+    const r = run('pg_ctl', ['-D', data, '-o', opts, '-l', log, '-w', '-t', '30', 'start']);
+    if (!r.ok) {
+      const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(-2).join(' | ') : '';
+      throw new Error(`PostgreSQL test server cannot start: pg_ctl start failed: ${r.out.split('\n').at(-1)} ${tail}`);
+    }
+    running = true;
+  };
+  const halt = async (): Promise<void> => {
+    if (!running) return;
+    run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+    running = false;
+  };
+  try {
+    await start();
+  } catch (e) {
+    fail((e as Error).message.replace('PostgreSQL test server cannot start: ', ''), '');
+  }
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
+    dir,
+    halt,
+    start,
+    async restart() {
+      await halt();
+      await start();
+    },
+    kill() {
+      const pidFile = join(data, 'postmaster.pid');
+      if (!existsSync(pidFile)) return;
+      const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+      if (pid > 0) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          /* already gone */
+        }
+      }
+      running = false;
+    },
+    async stop() {
+      await halt();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
