@@ -65,6 +65,7 @@ const inputs: Record<KindName, unknown[]> = {
   'account-proof': collect('account-proof', photon),
   'account-hash': collect('account-hash', photon),
   'address-proof': collect('address-proof', photon),
+  'validity-proof': collect('validity-proof', photon),
 };
 const repeat = (items: unknown[], n: number): unknown[] => Array.from({ length: n }, (_, i) => items[i % items.length]);
 const REPEATED = process.argv.includes('--repeated');

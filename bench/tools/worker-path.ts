@@ -30,6 +30,7 @@ const sources: Record<KindName, string[]> = {
   'account-proof': files('photon', () => true),
   'account-hash': files('photon', () => true),
   'address-proof': files('photon', () => true),
+  'validity-proof': files('photon', (f) => f.includes('validity-proof')),
 };
 const wanted = (arg('--kinds') ?? 'asset-proof,asset-leaf').split(',') as KindName[];
 for (const k of wanted) if (!(k in sources)) throw new Error(`--kinds: unknown kind ${k}`);

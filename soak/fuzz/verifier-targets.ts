@@ -17,7 +17,7 @@ import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
 import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
 import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
-import { verifyValidityProof } from '../../src/merkle/validity.js';
+import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/validity.js';
 import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';
 import { parseTreeAccount, verifyTreeAccount } from '../../src/merkle/tree-account.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
@@ -126,6 +126,19 @@ const CHECKED: Record<KindName, (item: unknown) => J> = {
       // no delegate = the owner is the delegate
       delegate: own.delegate === null || own.delegate === undefined ? own.owner : own.delegate,
       creators,
+    };
+  },
+  // the proof, and what the public inputs are made of (roots, leaves, addresses; the trees split v1 entries)
+  'validity-proof': (x) => {
+    if (!isObj(x)) return { item: x };
+    const pick = (list: unknown, f: (e: J) => unknown) => (Array.isArray(list) ? list.map((e) => (isObj(e) ? f(e) : e)) : list);
+    return {
+      compressedProof: x.compressedProof,
+      roots: x.roots,
+      leaves: x.leaves,
+      merkleTrees: x.merkleTrees,
+      accounts: pick(x.accounts, (e) => ({ hash: e.hash, root: e.root, ctx: e.merkleContext })),
+      addresses: pick(x.addresses, (e) => ({ address: e.address, root: e.root, ctx: e.merkleContext })),
     };
   },
 };
@@ -311,6 +324,7 @@ const PURE: Record<KindName, (item: unknown) => Verdict> = {
   'account-proof': (x) => verifyAccountProof(parseAccountProof(x)),
   'account-hash': (x) => verifyAccountHash(parseCompressedAccount(x)),
   'address-proof': (x) => verifyNewAddressProof(parseNewAddressProof(x)),
+  'validity-proof': (x) => verifyValidityProofSync(x),
 };
 
 /** `verifyAssetLeaf(asset, proof)` on the bubblegum bundles: either side mutated. */

@@ -2,7 +2,7 @@
  * The shapes of `verifyValidityProof`: the verdict it returns and the options it takes.
  */
 import type { Verdict } from './verdict.js';
-import type { KeySet } from './keys/index.js';
+import type { KeySetSpec } from './keys/index.js';
 
 /** What `verifyValidityProof` returns. */
 export interface ValidityVerdict extends Verdict {
@@ -24,8 +24,12 @@ export interface ValidityVerdict extends Verdict {
 }
 
 export interface ValidityOptions {
-  /** Key sets to try, in order (default: every shipped set, newest first). */
-  keySets?: readonly KeySet[];
+  /**
+   * Key sets to try, in order: sets, their stored form, or shipped sets' names (`light-8ddf06ba`,
+   * `cairn-devnet-1`, a version label). Default: Light's shipped sets, newest first — never an
+   * opt-in set such as cairn's devnet keys, which anyone can forge proofs under.
+   */
+  keySets?: readonly KeySetSpec[];
   /** Pairing backend (default 'auto': mcl when loaded). */
   backend?: 'auto' | 'mcl' | 'noble';
   /**

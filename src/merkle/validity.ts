@@ -23,7 +23,8 @@ import { bn254WasmIfLoaded } from './bn254-wasm.js';
 import { PointError } from './bn254-encoding.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
 import { poseidon } from './hash/poseidon.js';
-import { SHIPPED_KEY_SETS } from './keys/index.js';
+import { resolveKeySets, SHIPPED_KEY_SETS, type KeySet } from './keys/index.js';
+import { verifyPreparedBatch } from './groth16-batch.js';
 import { hashCompressedAccount, TreeType, verifyAccountProof } from './account.js';
 import { parseAccountProof, parseCompressedAccount } from './account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from './address.js';
@@ -142,19 +143,22 @@ function verdict(id: string | undefined, v: Omit<ValidityVerdict, 'id'>): Validi
   return id === undefined ? v : { id, ...v };
 }
 
-/**
- * Verify a validity proof synchronously with whatever backend is loaded in this thread (mcl after
- * `initGroth16()`, else the portable one). Value problems give a `malformed` verdict naming the
- * field; an input that is not an object at all throws `InputError`.
- *
- * @example
- * await initGroth16();
- * verifyValidityProofSync(response.result.value).keySet; // 'light-protocol@8ddf06ba'
- */
-export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = {}): ValidityVerdict {
+/** A validity proof whose structure checked out, waiting for its pairing check. */
+interface PendingProof {
+  id: string | undefined;
+  pp: PreparedProof;
+  inputs: Uint8Array[];
+  circuit: string;
+  publicInputs: string[];
+  /** The key sets holding a key for the circuit with the right arity, in the order to try them. */
+  sets: KeySet[];
+}
+
+/** Everything but the pairing: a final verdict, or the proof ready for its pairing check. */
+function startValidity(value: unknown, opts: ValidityOptions): ValidityVerdict | PendingProof {
   const id = opts.id;
   const v = unwrap(value);
-  const keySets = opts.keySets ?? SHIPPED_KEY_SETS;
+  const keySets = opts.keySets ? resolveKeySets(opts.keySets) : SHIPPED_KEY_SETS;
   let circuit: string | undefined;
   try {
     const { state, addrs } = parseEntries(v, opts);
@@ -203,26 +207,64 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
     if (opts.structureOnly) {
       return verdict(id, { valid: false, status: 'structure-valid', reason: 'structure valid; the pairing check was not run (structureOnly)', circuit, publicInputs });
     }
-    const tried: string[] = [];
-    for (const ks of sized) {
-      tried.push(ks.version);
-      if (verifyPrepared(pp, pub.inputs, ks.get(pub.circuit)!)) {
-        return verdict(id, { valid: true, status: 'verified', circuit, keySet: ks.version, publicInputs });
-      }
-    }
-    return verdict(id, {
-      valid: false,
-      status: 'not-verified',
-      reason: `no key set verified it (tried ${pub.circuit} in ${tried.join(', ')})`,
-      circuit,
-      tried,
-      publicInputs,
-    });
+    return { id, pp, inputs: pub.inputs, circuit, publicInputs, sets: sized };
   } catch (e) {
-    if (e instanceof Malformed) return verdict(id, { valid: false, status: 'malformed', reason: e.message, ...(circuit ? { circuit } : {}) });
-    if (e instanceof PointError) return verdict(id, { valid: false, status: 'malformed', reason: e.message, ...(circuit ? { circuit } : {}) });
+    if (e instanceof Malformed || e instanceof PointError) return verdict(id, { valid: false, status: 'malformed', reason: e.message, ...(circuit ? { circuit } : {}) });
     throw e;
   }
+}
+
+/** The pairing check of a pending proof: its key sets in order; `firstFailed` when the first one is known to fail. */
+function finishValidity(p: PendingProof, firstFailed = false): ValidityVerdict {
+  const { id, circuit, publicInputs } = p;
+  const tried: string[] = [];
+  for (const [i, ks] of p.sets.entries()) {
+    tried.push(ks.version);
+    if (i === 0 && firstFailed) continue;
+    if (verifyPrepared(p.pp, p.inputs, ks.get(circuit)!)) return verdict(id, { valid: true, status: 'verified', circuit, keySet: ks.version, publicInputs });
+  }
+  return verdict(id, {
+    valid: false,
+    status: 'not-verified',
+    reason: `no key set verified this proof (tried ${circuit} in ${tried.join(', ')})`,
+    circuit,
+    tried,
+    publicInputs,
+  });
+}
+
+const isPending = (x: ValidityVerdict | PendingProof): x is PendingProof => 'pp' in x;
+
+/**
+ * Verify a validity proof synchronously with whatever backend is loaded in this thread (mcl after
+ * `initGroth16()`, else the portable one). Value problems give a `malformed` verdict naming the
+ * field; an input that is not an object at all throws `InputError`.
+ *
+ * @example
+ * await initGroth16();
+ * verifyValidityProofSync(response.result.value).keySet; // 'light-protocol@8ddf06ba'
+ */
+export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = {}): ValidityVerdict {
+  const s = startValidity(value, opts);
+  return isPending(s) ? finishValidity(s) : s;
+}
+
+/**
+ * Many validity proofs at once (the same verdicts as `verifyValidityProofSync` one by one, `opts[i]`
+ * for value i): the proofs are checked together against the first key set that has their circuit —
+ * one final exponentiation for all (groth16-batch.ts) — and only those that fail it are tried alone
+ * and against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
+ *
+ * @example
+ * await initGroth16();
+ * const verdicts = verifyValidityProofsSync(responses);
+ */
+export function verifyValidityProofsSync(values: readonly unknown[], opts: readonly ValidityOptions[] | ValidityOptions = {}): ValidityVerdict[] {
+  const started = values.map((v, i) => startValidity(v, Array.isArray(opts) ? (opts[i] ?? {}) : (opts as ValidityOptions)));
+  const pending = started.filter(isPending);
+  const firstOk = verifyPreparedBatch(pending.map((p) => ({ pp: p.pp, inputs: p.inputs, vk: p.sets[0]!.get(p.circuit)! })));
+  const done = new Map(pending.map((p, k) => [p, firstOk[k] ? verdict(p.id, { valid: true, status: 'verified', circuit: p.circuit, keySet: p.sets[0]!.version, publicInputs: p.publicInputs }) : finishValidity(p, true)]));
+  return started.map((s) => (isPending(s) ? done.get(s)! : s));
 }
 
 /**

@@ -8,6 +8,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { verifyBatch } from './kinds/verify-batch.js';
+import { isKindName, kinds, type KindName } from './kinds/index.js';
 import { verifyJsonBatch } from './json/batch.js';
 import { poseidonBackend } from './hash/poseidon.js';
 import { keccakBackend } from './hash/keccak.js';
@@ -23,7 +24,32 @@ if (parentPort && data?.cairnVerifier === true) {
   // invalid item, 20 s of a million null items.
   Error.stackTraceLimit = 0;
   const port = parentPort;
+  // A kind with code to load first (kinds/validity-proof.ts: mcl-wasm and the key tables) is loaded
+  // on its first batch, not at start-up: threads that never see one never pay for it. Batches that
+  // arrive meanwhile queue behind the load, so they are still answered in order.
+  let behind: Promise<void> | null = null;
+  const prepared = new Set<string>();
   port.on('message', (msg: WorkerRequest) => {
+    const prepare = isKindName(msg.kind) ? kinds[msg.kind].prepare : undefined;
+    if (behind || (prepare && !prepared.has(msg.kind))) {
+      const mine: Promise<void> = (behind ?? Promise.resolve())
+        .then(async () => {
+          if (prepare && !prepared.has(msg.kind)) {
+            // A failed load is left to the batch: verify then answers the kernel's error.
+            await prepare.call(kinds[msg.kind as KindName]).catch(() => undefined);
+            prepared.add(msg.kind);
+          }
+        })
+        .then(() => handle(msg))
+        .finally(() => {
+          if (behind === mine) behind = null;
+        });
+      behind = mine;
+      return;
+    }
+    handle(msg);
+  });
+  function handle(msg: WorkerRequest): void {
     if (testHooks && msg.kind === '__crash__') {
       // Simulates a fatal fault in a kernel: the thread dies mid-batch.
       process.exit(70);
@@ -58,7 +84,7 @@ if (parentPort && data?.cairnVerifier === true) {
       reply = { id: msg.id, ms: performance.now() - t0, error: { code: err.code, message: err.message, context: err.context } };
       port.postMessage(reply);
     }
-  });
+  }
   // Choose (and load) the hash kernels now, not inside the first batch; the pool reports them.
   const ready: WorkerReady = { ready: true, backends: { poseidon: poseidonBackend(), keccak: keccakBackend() } };
   port.postMessage(ready);

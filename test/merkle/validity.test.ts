@@ -94,11 +94,11 @@ describe('light e2e v1 inclusion proof, end to end', () => {
     });
   });
 
-  it('fails with the current key only, saying no key set verified it', () => {
+  it('fails with the current key only, saying no key set verified this proof', () => {
     const v = verifyValidityProofSync(e2eValue(), { keySets: [LIGHT_CURRENT] });
     expect(v.valid).toBe(false);
     expect(v.status).toBe('not-verified');
-    expect(v.reason).toMatch(/^no key set verified it/);
+    expect(v.reason).toMatch(/^no key set verified this proof/);
     expect(v.reason).toContain('light-protocol@8ddf06ba');
     expect(v.tried).toEqual(['light-protocol@8ddf06ba']);
   });
@@ -285,7 +285,7 @@ describe('validity v2: the Poseidon public-input hash chain', () => {
     expect(v.publicInputs).not.toEqual([asHex(nonInclusion)]);
     // The devnet's fake proof is well formed, so it reaches the pairing, which says no.
     expect(v).toMatchObject({ valid: false, status: 'not-verified' });
-    expect(v.reason).toMatch(/no key set verified it \(tried v2_combined_32_40_1_2 in light-protocol@8ddf06ba\)/);
+    expect(v.reason).toMatch(/no key set verified this proof \(tried v2_combined_32_40_1_2 in light-protocol@8ddf06ba\)/);
   });
 
   it('accounts proven by index are left out of the public inputs', () => {

@@ -10,7 +10,9 @@
  * and checked only when a key is first used.
  */
 import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../bn254.js';
-import type { VerifyingKey } from '../groth16.js';
+import { isPlainObject } from '../../assert.js';
+import { InputError } from '../../errors.js';
+import { parseVerifyingKey, type VerifyingKey } from '../groth16.js';
 
 /** The stored form of a key set. */
 export interface PackedKeySet {
@@ -30,6 +32,8 @@ export interface PackedKeySet {
 export interface KeySet {
   readonly version: string;
   readonly source: string;
+  /** The stored form it was made from (what travels to worker threads). */
+  readonly packed: PackedKeySet;
   names(): string[];
   has(name: string): boolean;
   /** The key for a circuit, or undefined. The same object every call (prepared keys are cached on it). */
@@ -52,6 +56,7 @@ export function unpackKeySet(p: PackedKeySet): KeySet {
   return {
     version: p.version,
     source: p.source,
+    packed: p,
     names: () => Object.keys(p.keys),
     has: (name) => Object.hasOwn(p.keys, name),
     get(name) {
@@ -131,4 +136,25 @@ export function packedKeySetModule(exportName: string, p: PackedKeySet, doc: str
     '};',
     '',
   ].join('\n');
+}
+
+/**
+ * A key set from Light's verifying-key JSON, `{ "keys": { "v1_inclusion_26_1": { vk_alpha_g1,
+ * vk_beta_g2, vk_gamma_g2, vk_delta_g2, vk_ic }, … } }` (or one bare key, named by `name`), labelled
+ * `version`. Every point is decoded and checked here: a bad file fails now, naming the element.
+ *
+ * @example
+ * const set = keySetFromJson(JSON.parse(readFileSync('vk.json', 'utf8')), 'vk.json');
+ */
+export function keySetFromJson(json: unknown, version: string, name?: string): KeySet {
+  if (!isPlainObject(json)) throw new InputError('vk', 'expected { "keys": { "<circuit>": { vk_alpha_g1, … } } }');
+  const o = json as Record<string, unknown>;
+  let entries: Array<[string, unknown]>;
+  if (isPlainObject(o.keys)) entries = Object.entries(o.keys as Record<string, unknown>);
+  else if ('vk_alpha_g1' in o && name !== undefined) entries = [[name, o]];
+  else throw new InputError('vk.keys', `expected an object of verifying keys by circuit name${'vk_alpha_g1' in o ? ' (a bare key needs its circuit name)' : ''}`);
+  if (entries.length === 0) throw new InputError('vk.keys', 'holds no key');
+  const keys: Record<string, VerifyingKey> = {};
+  for (const [circuit, k] of entries) keys[circuit] = parseVerifyingKey(k, circuit);
+  return unpackKeySet(packKeySet(version, version, keys));
 }

@@ -13,6 +13,7 @@ import { assetLeafKind } from './asset-leaf.js';
 import { accountProofKind } from './account-proof.js';
 import { accountHashKind } from './account-hash.js';
 import { addressProofKind } from './address-proof.js';
+import { validityProofKind } from './validity-proof.js';
 
 export { isKindName, KIND_NAMES, type KindName };
 export type { KindSpec };
@@ -25,6 +26,7 @@ export const kinds: Record<KindName, KindSpec> = {
   'account-proof': accountProofKind,
   'account-hash': accountHashKind,
   'address-proof': addressProofKind,
+  'validity-proof': validityProofKind,
 };
 
 /**

@@ -4,7 +4,7 @@
  */
 
 /** The kinds `cairn verify` and `createVerifier` understand. */
-export const KIND_NAMES = ['asset-proof', 'asset-leaf', 'account-proof', 'account-hash', 'address-proof'] as const;
+export const KIND_NAMES = ['asset-proof', 'asset-leaf', 'account-proof', 'account-hash', 'address-proof', 'validity-proof'] as const;
 export type KindName = (typeof KIND_NAMES)[number];
 
 export const isKindName = (k: string): k is KindName => (KIND_NAMES as readonly string[]).includes(k);

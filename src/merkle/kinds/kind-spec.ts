@@ -42,6 +42,12 @@ export interface KindSpec {
    * problem it can see without decoding; `packItem` turns that into the record's FAIL op.
    */
   pack(item: unknown, w: BatchWriter): void;
+  /**
+   * Load what `verify` needs on this thread (a kind whose code is too heavy to load with the
+   * registry, e.g. the pairing code of validity proofs). Batch runners await it before a batch of the
+   * kind, on every thread; once settled it costs nothing. Absent: nothing to load.
+   */
+  prepare?(): Promise<void>;
   /** Record → verdict (worker): decode the fields, then verify. */
   verify(r: RecordReader): Verdict;
   /**

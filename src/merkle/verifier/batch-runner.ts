@@ -5,6 +5,7 @@
 import { abortError } from '../../abort.js';
 import { ErrorCodes } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
+import { isKindName, kinds } from '../kinds/index.js';
 import { verifyJsonBatch } from '../json/batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
 import type { JsonSource } from '../share-response.js';
@@ -37,6 +38,8 @@ export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
     if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     // Yield between batches so a long inline run still lets timers and aborts through.
     await new Promise<void>((r) => setImmediate(r));
+    // A kind that loads its code on first use (validity proofs: the pairing code) loads it here.
+    if (isKindName(kind)) await kinds[kind].prepare?.();
     if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     if (json) {
       const r = verifyJsonBatch(kind, buf, json.view);

@@ -1,0 +1,93 @@
+/**
+ * The `validity-proof` kind: `getValidityProof(V2)` answers, their Groth16 proof checked against
+ * verifying-key sets (validity.ts). An item is the answer's value, or a bundle that carries what the
+ * check needs beside it — `{ getValidityProof, keySets?, accounts?, accountProofs?, addressProofs?,
+ * request? }` (keySets by name or in their stored form: a bundle crosses to a worker as JSON) — so a
+ * pooled run can use other sets than the default (Light's) and cross-check accounts.
+ *
+ * The pairing code (mcl-wasm, the key tables) is loaded by `prepare()` on the thread that verifies,
+ * never when this registry is imported: `import 'cairn'` stays light. A batch's proofs are checked
+ * together (one final exponentiation per batch, groth16-batch.ts).
+ */
+import { isPlainObject } from '../../assert.js';
+import { CairnError, ErrorCodes } from '../../errors.js';
+import type { Verdict } from '../verdict.js';
+import type { ValidityOptions } from '../validity-types.js';
+import { extractWith } from './extract.js';
+import type { Json, KindSpec } from './kind-spec.js';
+
+type ValidityModule = typeof import('../validity.js');
+let impl: ValidityModule | undefined;
+let loading: Promise<void> | undefined;
+
+/** A getValidityProof value, either shape (v1 parallel arrays, v2 accounts/addresses). */
+const isValue = (v: Json): boolean => 'compressedProof' in v && (Array.isArray(v.roots) || Array.isArray(v.accounts) || Array.isArray(v.addresses));
+const isBundle = (v: Json): boolean => 'getValidityProof' in v;
+
+/** A bundle's fields as `ValidityOptions` (the rest of the object is the answer). */
+function split(item: unknown): { value: unknown; opts: ValidityOptions } {
+  if (!isPlainObject(item) || !isBundle(item)) return { value: item, opts: {} };
+  const { getValidityProof, keySets, accounts, accountProofs, addressProofs, request } = item as Record<string, unknown>;
+  const opts: Record<string, unknown> = {};
+  if (keySets !== undefined) opts.keySets = keySets;
+  if (accounts !== undefined) opts.accounts = accounts;
+  if (accountProofs !== undefined) opts.accountProofs = accountProofs;
+  if (addressProofs !== undefined) opts.addressProofs = addressProofs;
+  if (request !== undefined) opts.request = request;
+  return { value: getValidityProof, opts: opts as ValidityOptions };
+}
+
+function loaded(): ValidityModule {
+  if (!impl) throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, 'the validity-proof kind is not loaded on this thread (await its prepare() first)', { context: { kernel: 'groth16' } });
+  return impl;
+}
+
+export const validityProofKind: KindSpec = {
+  name: 'validity-proof',
+  // ~1.3 ms per proof checked in a batch, ~4 ms alone (mcl-wasm, one core): 16 make a batch of 20–60 ms.
+  batchSize: 16,
+  recordBytes: 1200,
+  looksLike: (v) => isValue(v) || isBundle(v),
+  special: (input) => isPlainObject(input) && isBundle(input),
+  extract(input) {
+    if (isPlainObject(input) && isBundle(input)) return [{ item: input }];
+    return extractWith(this, input);
+  },
+  id: (_item, key) => key,
+  prepare() {
+    loading ??= (async () => {
+      const [validity, groth16] = await Promise.all([import('../validity.js'), import('../groth16.js')]);
+      // mcl when it loads here (≈ 3× the portable backend); the portable one otherwise, same answers.
+      await groth16.initGroth16();
+      impl = validity;
+    })();
+    return loading;
+  },
+  pack(item, w) {
+    w.json(item);
+  },
+  verify(r) {
+    const { value, opts } = split(r.json('item'));
+    return loaded().verifyValidityProofSync(value, opts);
+  },
+  verifyMany(r, n, decode) {
+    const v = loaded();
+    const items = Array.from({ length: n }, (_, i) => decode(() => split(r.select(i).json('item'))));
+    const ok = items.flatMap((x, i) => ('valid' in x ? [] : [i]));
+    const out: Verdict[] = items.map((x) => ('valid' in x ? (x as Verdict) : { valid: false }));
+    const parts = ok.map((i) => items[i] as { value: unknown; opts: ValidityOptions });
+    let verdicts: Verdict[];
+    try {
+      verdicts = v.verifyValidityProofsSync(
+        parts.map((p) => p.value),
+        parts.map((p) => p.opts),
+      );
+    } catch {
+      // One item is not usable at all (not an object, an unknown key-set name): each alone, so the
+      // error lands on that item only.
+      verdicts = parts.map((p) => decode(() => v.verifyValidityProofSync(p.value, p.opts)));
+    }
+    ok.forEach((i, k) => (out[i] = verdicts[k]!));
+    return out;
+  },
+};
