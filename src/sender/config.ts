@@ -7,6 +7,7 @@ import { InputError } from '../errors.js';
 import { toAddress, type AddressInput } from '../solana/inputs.js';
 import { toU64 } from '../solana/instructions.js';
 import { resolveJournalOptions, type JournalOptions } from './journal.js';
+import { resolvePostgresOptions, type PostgresJournalOptions } from './journal-postgres.js';
 
 // The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
@@ -68,9 +69,10 @@ export interface SenderOptions {
   /**
    * Journal file (append-only JSONL) for exactly-once across crashes; off when absent. A path, or
    * `{ path, compactAboveBytes?, keepEndedCount?, keepEndedMs? }` to tune compaction and how long
-   * ended intents stay known as idempotency keys.
+   * ended intents stay known as idempotency keys. Or `{ postgres: url | pg.Pool, table?, leaseMs? }`:
+   * the fleet journal on PostgreSQL, shared by many sender processes (journal-postgres.ts).
    */
-  journal?: string | ({ path: string } & JournalOptions) | undefined;
+  journal?: string | ({ path: string } & JournalOptions) | PostgresJournalOptions | undefined;
   /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */
   blockhashTtlMs?: number | undefined;
   /** Fetch logs with getTransaction for failed transactions (default true). */
@@ -96,6 +98,8 @@ export interface ResolvedSenderOptions {
   /** The journal's path, when there is one. */
   journal?: string;
   journalOptions?: JournalOptions;
+  /** The PostgreSQL journal, when there is one (a fleet sender). */
+  postgres?: ReturnType<typeof resolvePostgresOptions>;
   blockhashTtlMs: number;
   fetchLogs: boolean;
 }
@@ -172,8 +176,9 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
   if (!COMMITMENTS.includes(commitment)) throw new InputError('commitment', `expected one of ${COMMITMENTS.join(', ')}`);
   const onExpired = o.onExpired ?? 'fail';
   if (onExpired !== 'fail' && onExpired !== 'resign') throw new InputError('onExpired', "expected 'fail' or 'resign'");
-  const { path: journal, ...journalOptions } = typeof o.journal === 'object' && o.journal !== null ? o.journal : { path: o.journal };
-  if (o.journal !== undefined && (typeof journal !== 'string' || journal.length === 0)) {
+  const postgres = typeof o.journal === 'object' && o.journal !== null && 'postgres' in o.journal ? resolvePostgresOptions(o.journal) : undefined;
+  const { path: journal, ...journalOptions } = postgres ? { path: undefined } : typeof o.journal === 'object' && o.journal !== null ? (o.journal as { path: string } & JournalOptions) : { path: o.journal };
+  if (o.journal !== undefined && !postgres && (typeof journal !== 'string' || journal.length === 0)) {
     throw new InputError(typeof o.journal === 'object' ? 'journal.path' : 'journal', 'expected a file path');
   }
   const fetchLogs = o.fetchLogs ?? true;
@@ -195,6 +200,7 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     maxResigns: posInt(o.maxResigns ?? 3, 'maxResigns', 0, 100),
     concurrency: posInt(o.concurrency ?? 64, 'concurrency', 1, 100_000),
     ...(journal ? { journal, journalOptions: resolveJournalOptions(journalOptions) } : {}),
+    ...(postgres ? { postgres } : {}),
     blockhashTtlMs: posInt(o.blockhashTtlMs ?? 1_000, 'blockhashTtlMs', 0),
     fetchLogs,
   };

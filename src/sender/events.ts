@@ -16,6 +16,10 @@ export interface SenderEventMap {
   failed: { id: string; signature?: string; error: Error };
   /** Proven expired (height past lastValidBlockHeight, final status read found nothing). */
   expired: { id: string; signature: string; lastValidBlockHeight: number; blockHeight: number; willResign: boolean };
+  /** Fleet: this process claimed an intent whose previous holder's lease had lapsed. */
+  takeover: { id: string; fence: number };
+  /** Fleet: this process's claim on an intent lapsed (a renewal found it gone, or a fenced write was refused). */
+  leaseLost: { id: string };
 }
 
 export type SenderEventName = keyof SenderEventMap;

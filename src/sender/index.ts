@@ -4,7 +4,11 @@
  * want one piece (the byte-exact fast path, wire inspection, the tracker, the journal).
  */
 export { createSender } from './send.js';
-export type { Sender, SenderConfig, SendOptions, SenderStats } from './send.js';
+export type { Sender, SenderConfig, SendOptions, SenderStats, FleetSender, FleetSenderConfig } from './send.js';
+export type { FleetIntent, FleetStatus } from './fleet.js';
+export type { WorkOptions, WorkSummary } from './fleet-work.js';
+export { openPostgresJournal } from './journal-postgres.js';
+export type { PostgresJournal, PostgresJournalOptions, PgPoolLike, FleetMetrics, Claim, IntentStatus } from './journal-postgres.js';
 export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
 export type { SendManyOptions } from './send-many.js';
 export type { ResumeOptions } from './resume.js';

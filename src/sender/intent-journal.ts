@@ -2,12 +2,14 @@
  * A sender's journal as its intents use it: opened lazily on first use (its intents then own their
  * signatures), one `record` per state change, and `journaled` for the changes the caller must hear
  * about when they cannot be stored — mapped through `journalWriteError` to what is true.
- * Without a journal path every write is a no-op.
+ * Without a journal path every write is a no-op. With a PostgreSQL journal (a fleet) each record
+ * is a fenced write of this process's claim on the intent (journal-postgres.ts).
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import type { ResolvedSenderOptions } from './config.js';
 import { journalWriteError, type KnownState } from './journal-error.js';
 import { openJournal, type Journal, type JournalRecord } from './journal.js';
+import type { PostgresJournal } from './journal-postgres.js';
 import type { SignatureOwners } from './signature-owners.js';
 
 export interface IntentJournal {
@@ -21,7 +23,12 @@ export interface IntentJournal {
   close(): Promise<void>;
 }
 
-export function createIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners): IntentJournal {
+export function createIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners, postgres?: () => Promise<PostgresJournal>): IntentJournal {
+  if (postgres) {
+    const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec);
+    // open() is the file journal's: a fleet's intents are looked up by claim (fleet.ts), never all in memory.
+    return { open: () => undefined, record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined };
+  }
   let journalP: Promise<Journal> | undefined;
   const open = (): Promise<Journal> | undefined => {
     if (!cfg.journal) return undefined;
@@ -38,16 +45,19 @@ export function createIntentJournal(cfg: ResolvedSenderOptions, owners: Signatur
   return {
     open,
     record,
-    async journaled(rec, known) {
-      try {
-        await record(rec);
-      } catch (e) {
-        if (e instanceof CairnError && e.code === ErrorCodes.SENDER_JOURNAL_FAILED) throw journalWriteError(e, rec.id, known);
-        throw e;
-      }
-    },
+    journaled: (rec, known) => journaledBy(record, rec, known),
     async close() {
       if (journalP) await journalP.then((j) => j.close(), () => undefined);
     },
   };
+}
+
+/** Store a state change; a journal that cannot store it tells what is true instead (journalWriteError). */
+async function journaledBy(record: (rec: JournalRecord) => Promise<void>, rec: JournalRecord, known: KnownState): Promise<void> {
+  try {
+    await record(rec);
+  } catch (e) {
+    if (e instanceof CairnError && e.code === ErrorCodes.SENDER_JOURNAL_FAILED) throw journalWriteError(e, rec.id, known);
+    throw e;
+  }
 }

@@ -6,6 +6,9 @@
  * (resume.ts). Intent ids are idempotency keys: sending an id the journal already knows joins or
  * returns that intent instead of starting another.
  *
+ * With a PostgreSQL journal the sender is one of a fleet (fleet.ts): `send` and `resume` go through
+ * claims on the shared table, and `enqueue` / `work` / `status` / `outcomes` are added.
+ *
  * Everything a sender starts (timers, tracker polling, requests) hangs off one AbortController that
  * `close()` aborts; each send also follows its caller's AbortSignal.
  */
@@ -20,9 +23,12 @@ import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } f
 import { createTracker, type TrackerStats } from './confirm.js';
 import { senderClient, type EndpointConfig } from './endpoint.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
+import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet.js';
+import type { WorkOptions, WorkSummary } from './fleet-work.js';
 import { createInflight } from './inflight.js';
 import { createDrive } from './intent.js';
 import { createIntentJournal } from './intent-journal.js';
+import type { FleetMetrics, PostgresJournalOptions } from './journal-postgres.js';
 import { planToJournal } from './journal-plan.js';
 import { isTerminal } from './journal.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
@@ -60,6 +66,8 @@ export interface SenderStats {
   submits: number;
   rebroadcasts: number;
   inFlight: number;
+  /** A fleet sender's figures: claims, renewals, takeovers, fenced writes refused, reconnects. */
+  fleet?: FleetMetrics;
 }
 
 export interface Sender {
@@ -80,6 +88,24 @@ export interface Sender {
   close(): Promise<void>;
 }
 
+/** A sender on a PostgreSQL journal: one of a fleet of processes sharing its intents. */
+export interface FleetSenderConfig extends SenderConfig {
+  journal: PostgresJournalOptions;
+}
+
+/** A fleet sender: a `Sender` whose intents live in PostgreSQL, plus the fleet's operations. */
+export interface FleetSender extends Sender {
+  /** Add intents by caller-chosen id (idempotent: known ids are left as they are). */
+  enqueue(intents: Iterable<FleetIntent>, options?: { signal?: AbortSignal }): Promise<{ added: number; known: number }>;
+  /** Claim and drive intents until the signal aborts (or, with `drain`, until none is unfinished). */
+  work(options?: WorkOptions): Promise<WorkSummary>;
+  /** What the journal says of an intent, and its outcome once it ended (undefined: unknown id). */
+  status(id: string, options?: { signal?: AbortSignal }): Promise<FleetStatus | undefined>;
+  /** The outcomes this process reaches from now on (work, resume, send), until the signal aborts. */
+  outcomes(options?: { signal?: AbortSignal }): AsyncIterableIterator<SendManyItem>;
+  readonly stats: SenderStats & { fleet: FleetMetrics };
+}
+
 /**
  * Create a sender.
  *
@@ -90,7 +116,9 @@ export interface Sender {
  * console.log(out.signature, out.slot);
  * await sender.close();
  */
-export function createSender(config: SenderConfig): Sender {
+export function createSender(config: FleetSenderConfig): FleetSender;
+export function createSender(config: SenderConfig): Sender;
+export function createSender(config: SenderConfig): Sender | FleetSender {
   if (!config || typeof config !== 'object') throw new InputError('config', 'expected an object');
   // Validate everything first: nothing (no client, no ping) is started for a sender that fails here.
   const cfg = resolveSenderConfig(config);
@@ -113,7 +141,8 @@ export function createSender(config: SenderConfig): Sender {
   let closed = false;
   let lastActivity = Date.now();
   const owners = createSignatureOwners();
-  const journal = createIntentJournal(cfg, owners);
+  const pg = cfg.postgres ? lazyPostgresJournal(cfg, life.signal) : undefined;
+  const journal = createIntentJournal(cfg, owners, pg?.get);
   const drive = createDrive({
     rpc,
     cfg,
@@ -127,6 +156,7 @@ export function createSender(config: SenderConfig): Sender {
     owners,
   });
   const resumeDeps: ResumeDeps = { cfg, keyring, inflight, journal, drive };
+  const fleet = pg ? createFleet({ cfg, keyring, inflight, drive, events, life: life.signal, journal: pg.get, resumeDeps }) : undefined;
 
   let warmTimer: ReturnType<typeof setInterval> | undefined;
   if (warmMs > 0 && rpc.ping) {
@@ -147,6 +177,7 @@ export function createSender(config: SenderConfig): Sender {
     if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InputError('options.id', 'expected a non-empty string ≤ 200 chars');
     const commitment = options.commitment ?? cfg.commitment;
     const onExpired = options.onExpired ?? cfg.onExpired;
+    if (fleet) return fleet.send(input, { id, signal: options.signal, commitment, onExpired });
     const joined = inflight.get(id);
     if (joined) return joined;
     const jp = journal.open();
@@ -183,22 +214,24 @@ export function createSender(config: SenderConfig): Sender {
     );
   };
 
-  return {
+  const sender: Sender = {
     send,
     sendMany: (inputs, o) => sendMany({ assertOpen, concurrency: cfg.concurrency, send }, inputs, o),
     resume: async (o) => {
       assertOpen();
+      if (fleet) return fleet.resume({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) });
       const { signers, ...rest } = o ?? {};
       return resumeAll(resumeDeps, signers ? { ...rest, signers: signersOf(signers, 'signers')! } : rest);
     },
     retry: async (id, o) => {
       assertOpen();
+      if (fleet) throw new InputError('journal', 'retry() is not available with a PostgreSQL journal yet: enqueue the intent under a new id');
       const { signers, ...rest } = o ?? {};
       return retryIntent(resumeDeps, id, signers ? { ...rest, signers: signersOf(signers, 'options.signers')! } : rest);
     },
     on: (name, fn) => events.on(name, fn),
     get stats() {
-      return { tracker: { ...tracker.stats }, submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size };
+      return { tracker: { ...tracker.stats }, submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size, ...(fleet ? { fleet: fleet.metrics } : {}) };
     },
     config: cfg,
     async close() {
@@ -209,10 +242,23 @@ export function createSender(config: SenderConfig): Sender {
       tracker.close();
       await inflight.settled();
       await journal.close();
+      await fleet?.close();
+      await pg?.close();
       events.clear();
       if (ownsClient) await rpc.close?.();
     },
   };
+  if (!fleet) return sender;
+  const guard = <A extends unknown[], R>(fn: (...a: A) => R) => (...a: A): R => {
+    assertOpen();
+    return fn(...a);
+  };
+  return Object.defineProperties(sender, {
+    enqueue: { value: guard(fleet.enqueue), enumerable: true },
+    work: { value: guard(fleet.work), enumerable: true },
+    status: { value: guard(fleet.status), enumerable: true },
+    outcomes: { value: guard(fleet.outcomes), enumerable: true },
+  }) as FleetSender;
 }
 
 /** Signers in any accepted form (solana/inputs.ts) as cairn signers, each named by its place. */

@@ -1,0 +1,281 @@
+/**
+ * A fleet of senders on one PostgreSQL journal (journal-postgres.ts): `enqueue` adds intents by
+ * caller-chosen id (idempotent), `work` claims and drives them in any number of processes, `status`
+ * and `outcomes` tell how they ended, `resume` takes over whatever a dead process left. An intent is
+ * driven by the sender's usual steps (intent.ts), its records fenced by this process's claim: signed
+ * bytes are durable before their first submission, a new signature only follows a proven expiry, and
+ * a process whose claim lapsed can store nothing more — the file journal's invariant, fleet-wide.
+ * `send` / `sendMany` work on the same table: they enqueue, claim the id (or wait for the process
+ * holding it) and drive it.
+ */
+import { randomUUID } from 'node:crypto';
+import { linkSignals, sleep } from '../abort.js';
+import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
+import type { Signer } from '../solana/signer.js';
+import type { InstructionInput, LookupTableInput, TransactionVersion } from '../solana/wire.js';
+import type { ResolvedSenderOptions } from './config.js';
+import type { SenderEvents } from './events.js';
+import { isLeaseLost, runWork, type WorkOptions, type WorkSummary } from './fleet-work.js';
+import type { Inflight } from './inflight.js';
+import type { Drive } from './intent.js';
+import { planFromJournal, planToJournal } from './journal-plan.js';
+import { openPostgresJournal, type Claim, type FleetMetrics, type PostgresJournal } from './journal-postgres.js';
+import { isTerminal, type IntentState } from './journal-records.js';
+import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
+import { prepareInput, type Prepared, type SendInput } from './prepare.js';
+import { resumeIntent, type ResumeDeps } from './resume.js';
+import type { Commitment } from './rpc.js';
+import { asCairnError } from './send-many.js';
+
+/** One intent for `enqueue`: instructions and a payer the working processes can sign for (`createSender({ signers })`). */
+export interface FleetIntent {
+  /** Caller-chosen idempotency key: enqueuing a known id again changes nothing. */
+  id: string;
+  instructions: readonly InstructionInput[];
+  /** The fee payer: its address (or a signer, of which only the address is stored). */
+  payer: AddressInput | SignerLike;
+  version?: TransactionVersion;
+  lookupTables?: readonly LookupTableInput[];
+}
+
+/** What the journal says of one intent, and its outcome once it ended. */
+export interface FleetStatus {
+  id: string;
+  state: IntentState;
+  /** The process holding it (host:pid:random), while one does. */
+  owner: string | null;
+  leaseUntil: Date | null;
+  /** The fencing token of its latest claim. */
+  fence: number;
+  /** Its live (or final) signature, once it has one. */
+  signature?: string;
+  outcome?: SendOutcome;
+  error?: CairnError;
+}
+
+export interface Fleet {
+  enqueue(intents: Iterable<FleetIntent>, options?: { signal?: AbortSignal }): Promise<{ added: number; known: number }>;
+  work(options?: WorkOptions): Promise<WorkSummary>;
+  status(id: string, options?: { signal?: AbortSignal }): Promise<FleetStatus | undefined>;
+  outcomes(options?: { signal?: AbortSignal }): AsyncIterableIterator<SendManyItem>;
+  resume(options?: { signal?: AbortSignal; concurrency?: number }): Promise<SendManyItem[]>;
+  send(input: SendInput, options: { id?: string | undefined; signal?: AbortSignal | undefined; commitment?: Commitment | undefined; onExpired?: 'fail' | 'resign' | undefined }): Promise<SendOutcome>;
+  readonly metrics: FleetMetrics;
+  close(): Promise<void>;
+}
+
+export interface FleetDeps {
+  cfg: ResolvedSenderOptions;
+  keyring: ReadonlyMap<string, Signer>;
+  inflight: Inflight;
+  drive: Drive;
+  events: SenderEvents;
+  life: AbortSignal;
+  /** The journal (opened once by the sender's intent journal). */
+  journal: () => Promise<PostgresJournal>;
+  resumeDeps: ResumeDeps;
+}
+
+/** Opens the fleet's journal once, on first use. */
+export function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { get: () => Promise<PostgresJournal>; close: () => Promise<void> } {
+  let p: Promise<PostgresJournal> | undefined;
+  return {
+    get: () => (p ??= openPostgresJournal(cfg.postgres!, life)),
+    close: async () => {
+      if (p) await p.then((j) => j.close(), () => undefined);
+    },
+  };
+}
+
+const EMPTY_METRICS: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };
+
+export function createFleet(d: FleetDeps): Fleet {
+  let opened: PostgresJournal | undefined;
+  const journal = async (): Promise<PostgresJournal> => (opened = await d.journal());
+  const listeners = new Set<(item: SendManyItem) => void>();
+  const publish = (item: SendManyItem): void => {
+    for (const fn of listeners) fn(item);
+  };
+  let renewTimer: ReturnType<typeof setInterval> | undefined;
+  let renewing = false;
+  /** Keep held leases alive; those found lapsed are told (their next state change will be refused). */
+  const startRenewing = (j: PostgresJournal): void => {
+    if (renewTimer) return;
+    renewTimer = setInterval(() => {
+      if (renewing || d.life.aborted) return;
+      renewing = true;
+      j.renew(d.life)
+        .then((lost) => lost.forEach((id) => d.events.emit('leaseLost', { id })))
+        .catch(() => undefined)
+        .finally(() => (renewing = false));
+    }, Math.max(50, Math.floor(j.leaseMs / 3)));
+    renewTimer.unref();
+  };
+  const opts = (signal: AbortSignal, o: { commitment?: Commitment | undefined; onExpired?: 'fail' | 'resign' | undefined } = {}) => ({
+    signal,
+    commitment: o.commitment ?? d.cfg.commitment,
+    onExpired: o.onExpired ?? d.cfg.onExpired,
+  });
+
+  /** Drive a claimed intent: built from its plan when nothing was signed yet, else continued from its bytes. */
+  const driveClaim = (c: Claim, signal: AbortSignal, prepared?: Prepared, o: Parameters<typeof opts>[1] = {}): Promise<SendOutcome> => {
+    const v = c.view;
+    if (c.takeover) d.events.emit('takeover', { id: v.id, fence: c.fence });
+    if (v.state === 'created' || v.state === 'expired') {
+      const extra = prepared?.kind === 'plan' ? prepared.signers : [];
+      const ring = new Map([...d.keyring, ...extra.map((s) => [s.address, s] as const)]);
+      const plan = v.plan ? planFromJournal(v.plan, ring) : prepared;
+      if (plan && 'missing' in plan) {
+        // This process cannot sign it: leave it to one that can (never abandon it for want of a key).
+        return Promise.reject(new InputError('signers', `intent ${v.id} needs ${plan.missing.join(', ')}: pass them in createSender({ signers })`));
+      }
+      if (v.state === 'created' && plan) return d.inflight.start(v.id, (s) => d.drive(v.id, plan, opts(s, o)), signal);
+    }
+    return resumeIntent(d.resumeDeps, v, new Map(), opts(signal, o));
+  };
+
+  /** One claim to its end, for work() and resume(); the claim is given back if it is still held after. */
+  const settle = async (c: Claim, signal: AbortSignal, index: number): Promise<SendManyItem | undefined> => {
+    const j = await journal();
+    startRenewing(j);
+    const id = c.view.id;
+    try {
+      const outcome = await driveClaim(c, signal);
+      const item: SendManyItem = { index, id, ok: true, outcome };
+      publish(item);
+      return item;
+    } catch (e) {
+      if (isLeaseLost(e)) {
+        d.events.emit('leaseLost', { id });
+        throw e;
+      }
+      const error = asCairnError(e);
+      // Ended (failed, abandoned) when the journal no longer holds it for this process; else given back.
+      if (j.holds(id) || error.code === ErrorCodes.SENDER_ABORTED) return undefined;
+      const item: SendManyItem = { index, id, ok: false, error };
+      publish(item);
+      return item;
+    } finally {
+      if (j.holds(id)) await j.release(id);
+    }
+  };
+
+  const fleetSend: Fleet['send'] = async (input, o) => {
+    const id = o.id ?? randomUUID();
+    if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InputError('options.id', 'expected a non-empty string ≤ 200 chars');
+    const joined = d.inflight.get(id);
+    if (joined) return joined;
+    const prepared = prepareInput(input, d.cfg);
+    const j = await journal();
+    startRenewing(j);
+    const link = linkSignals(d.life, o.signal);
+    try {
+      await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' ? { plan: planToJournal(prepared) } : {}) } }], link.signal);
+      for (;;) {
+        const c = await j.claimId(id, link.signal);
+        if (c && 'takeover' in c) {
+          try {
+            return await driveClaim(c, link.signal, prepared, o);
+          } catch (e) {
+            if (!isLeaseLost(e)) throw e;
+            d.events.emit('leaseLost', { id });
+          } finally {
+            if (j.holds(id)) await j.release(id);
+          }
+        } else if (c && isTerminal(c.state)) {
+          const r = outcomeFromJournal(c.view);
+          if (r instanceof Error) throw r;
+          return r;
+        }
+        // Another process holds it: its end (or its lease lapsing) is a poll away.
+        await sleep(Math.max(100, 2 * d.cfg.pollMs), link.signal);
+      }
+    } finally {
+      link.release();
+    }
+  };
+
+  return {
+    async enqueue(intents, o = {}) {
+      if (!intents || typeof (intents as Iterable<FleetIntent>)[Symbol.iterator] !== 'function') throw new InputError('intents', 'expected an iterable of { id, instructions, payer }');
+      const items = [...intents].map((it, i) => ({ id: intentId(it, i), rec: { op: 'created' as const, id: it.id, at: Date.now(), plan: planOf(it, i) } }));
+      const seen = new Set<string>();
+      for (const [i, it] of items.entries()) {
+        if (seen.has(it.id)) throw new InputError(`intents[${i}].id`, `duplicate id ${JSON.stringify(it.id)} in one call`);
+        seen.add(it.id);
+      }
+      const j = await journal();
+      let added = 0;
+      // Batches keep each statement's parameters bounded.
+      for (let i = 0; i < items.length; i += 1_000) added += await j.enqueue(items.slice(i, i + 1_000), o.signal);
+      return { added, known: items.length - added };
+    },
+    work: async (o = {}) => runWork({ journal: await journal(), life: d.life, settle }, o, d.cfg.concurrency),
+    async resume(o = {}) {
+      const items: SendManyItem[] = [];
+      await runWork({ journal: await journal(), life: d.life, settle }, o, d.cfg.concurrency, { once: true, items });
+      return items;
+    },
+    async status(id, o = {}) {
+      if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
+      const s = await (await journal()).status(id, o.signal);
+      if (!s) return undefined;
+      const signature = s.view.signed?.signature ?? (s.view.end as { signature?: string } | undefined)?.signature;
+      const out: FleetStatus = { id, state: s.state, owner: s.owner, leaseUntil: s.leaseUntil, fence: s.fence, ...(signature ? { signature } : {}) };
+      if (isTerminal(s.state)) {
+        const r = outcomeFromJournal(s.view);
+        if (r instanceof CairnError) out.error = r;
+        else out.outcome = r;
+      }
+      return out;
+    },
+    outcomes: (o = {}) => outcomeStream(listeners, o.signal ?? d.life),
+    send: fleetSend,
+    get metrics() {
+      return opened ? { ...opened.metrics } : { ...EMPTY_METRICS };
+    },
+    async close() {
+      if (renewTimer) clearInterval(renewTimer);
+      listeners.clear();
+    },
+  };
+}
+
+function intentId(it: FleetIntent, i: number): string {
+  if (!it || typeof it !== 'object') throw new InputError(`intents[${i}]`, 'expected { id, instructions, payer }');
+  if (typeof it.id !== 'string' || it.id.length === 0 || it.id.length > 200) throw new InputError(`intents[${i}].id`, 'expected a non-empty string ≤ 200 chars');
+  return it.id;
+}
+
+/** The stored plan of an intent (addresses, flags, data: never a secret). */
+function planOf(it: FleetIntent, i: number) {
+  if (!Array.isArray(it.instructions) || it.instructions.length === 0) throw new InputError(`intents[${i}].instructions`, 'expected a non-empty array of instructions');
+  const payer = typeof it.payer === 'string' || isPublicKeyLike(it.payer) ? toAddress(it.payer, `intents[${i}].payer`) : toSigner(it.payer, `intents[${i}].payer`).address;
+  const version = it.version ?? (it.lookupTables?.length ? 0 : 'legacy');
+  return planToJournal({ kind: 'plan', payer, instructions: [...it.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [] });
+}
+
+/** Items published from now on, until the signal aborts or the consumer stops. */
+async function* outcomeStream(listeners: Set<(item: SendManyItem) => void>, signal: AbortSignal): AsyncGenerator<SendManyItem> {
+  const queue: SendManyItem[] = [];
+  let wake: (() => void) | undefined;
+  const fn = (item: SendManyItem): void => {
+    queue.push(item);
+    wake?.();
+  };
+  const onAbort = (): void => wake?.();
+  listeners.add(fn);
+  signal.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      while (queue.length) yield queue.shift()!;
+      if (signal.aborted) return;
+      await new Promise<void>((r) => (wake = r));
+      wake = undefined;
+    }
+  } finally {
+    listeners.delete(fn);
+    signal.removeEventListener('abort', onAbort);
+  }
+}
