@@ -58,7 +58,7 @@ describe('cairn devnet: test-validator habits', () => {
     const f = accountFile('acc.json', { pubkey: newAddress(), account: { lamports: 5000, data: [Buffer.from([1, 2, 3]).toString('base64'), 'base64'], owner, executable: false, rentEpoch: 0 } });
     const o = parseDevnetArgs(['--account', addr, f]);
     expect(o !== 'help' && o.accounts).toEqual([{ address: addr, lamports: 5000n, data: Uint8Array.from([1, 2, 3]), owner, executable: false }]);
-    expect(() => parseDevnetArgs(['--account', addr])).toThrow(/"--account": expected ADDR FILE/);
+    expect(() => parseDevnetArgs(['--account', addr])).toThrow(/"--account": expected two values: ADDR FILE/);
     const bad = accountFile('bad.json', { pubkey: addr, account: { lamports: -1, data: ['', 'base64'], owner } });
     expect(() => parseDevnetArgs(['--account', addr, bad])).toThrow(/"--account".*lamports/);
     expect(() => parseDevnetArgs(['--bpf-program', addr, join(root, 'missing.so')])).toThrow(/"--bpf-program": cannot read/);

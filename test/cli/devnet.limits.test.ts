@@ -15,6 +15,6 @@ describe('cairn devnet --limit', () => {
     expect(() => parseDevnetArgs(['--limit', 'maxBodyBytes=0'])).toThrow(expect.objectContaining({ context: expect.objectContaining({ field: 'limits.maxBodyBytes' }) }));
     expect(() => parseDevnetArgs(['--limit', 'maxBodyBytes=1e3x'])).toThrow(/maxBodyBytes/);
     expect(() => parseDevnetArgs(['--limit', 'maxBodyBytes'])).toThrow(/key=value/);
-    expect(() => parseDevnetArgs(['--limit'])).toThrow(/key=value/);
+    expect(() => parseDevnetArgs(['--limit'])).toThrow(/"--limit": expected a value/);
   });
 });

@@ -1,9 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDevnetArgs, run } from '../../src/cli/devnet.js';
+import { dispatch } from '../../src/cli/commands.js';
+
+/** Run `cairn devnet argv` in-process with captured output (for runs that end before it starts). */
+async function devnet(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await run(argv, { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } });
+  return { code, out, err };
+}
 
 describe('cairn devnet', () => {
   it('parses flags, repeated faults and a keys file; names the bad flag', () => {
@@ -19,6 +28,57 @@ describe('cairn devnet', () => {
       expect(() => parseDevnetArgs(['--wat'])).toThrow(/unknown option/);
       writeFileSync(keys, '{nope');
       expect(() => parseDevnetArgs(['--keys', keys])).toThrow(/keys/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('on the shared parser: help with every flag and the exit codes, exit 0; errors as cairn devnet: [CODE] naming the flag, exit 2', async () => {
+    for (const argv of [['--help'], ['-h']]) {
+      const r = await devnet(argv);
+      expect(r.code).toBe(0);
+      for (const flag of ['-p, --rpc-port N', '--port N', '--ledger DIR', '--reset', '--bpf-program ADDR FILE …', '--account ADDR FILE …', '--fault', '--limit', '--keys FILE', '--host H']) expect(r.out).toContain(flag);
+      expect(r.out).toMatch(/exit codes:\n  0 .*\n  1 .*could not start.*\n  2 .*bad usage/);
+    }
+    let helped = '';
+    const stdout = process.stdout.write;
+    process.stdout.write = ((s: string) => ((helped += s), true)) as typeof process.stdout.write;
+    try {
+      expect(await dispatch(['help', 'devnet'])).toBe(0);
+    } finally {
+      process.stdout.write = stdout;
+    }
+    expect(helped).toBe((await devnet(['--help'])).out);
+    expect((await devnet(['--version'])).out).toMatch(/^cairn \d+\.\d+\.\d+\n$/);
+
+    const cases: [string[], RegExp][] = [
+      [['--slotms', '50'], /^cairn devnet: \[INPUT_INVALID\] "--slotms": unknown option; did you mean --slot-ms\?\n/],
+      [['--port', 'x'], /^cairn devnet: \[INPUT_INVALID\] "--port": expected a number in 0\.\.65535, got "x"\n/],
+      [['-p', '-5'], /^cairn devnet: \[INPUT_INVALID\] "-p": expected a number in 0\.\.65535, got "-5"\n/],
+      [['--port', '1', '--rpc-port', '2'], /^cairn devnet: \[INPUT_INVALID\] "--port": and --rpc-port name the same port/],
+      [['--fault', 'moon:latencyMs=1'], /^cairn devnet: \[INPUT_INVALID\] "--fault": unknown endpoint "moon"/],
+      [['--fault'], /^cairn devnet: \[INPUT_INVALID\] "--fault": expected a value\n/],
+      [['--bpf-program', 'A'], /^cairn devnet: \[INPUT_INVALID\] "--bpf-program": expected two values: ADDR FILE\n/],
+      [['stray'], /^cairn devnet: \[INPUT_INVALID\] "argv": unexpected argument "stray"\n/],
+    ];
+    for (const [argv, message] of cases) {
+      const r = await devnet(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.err, argv.join(' ')).toMatch(message);
+      expect(r.out).toBe('');
+    }
+  });
+
+  it('checks every flag before anything starts: a bad flag after --ledger leaves no ledger directory behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cairn-devnet-'));
+    try {
+      const ledger = join(dir, 'ledger');
+      for (const argv of [['--ledger', ledger, '--slot-ms', '0'], ['--ledger', ledger, '--keys', join(dir, 'missing.json')], ['--ledger', ledger, '--account', 'A', join(dir, 'missing.json')]]) {
+        const r = await devnet(['-p', '0', ...argv]);
+        expect(r.code, argv.join(' ')).toBe(2);
+        expect(r.err).toMatch(/^cairn devnet: \[INPUT_INVALID\] "--(slot-ms|keys|account)"/);
+        expect(existsSync(ledger)).toBe(false);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
