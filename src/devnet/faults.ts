@@ -25,10 +25,10 @@ export interface FaultDecision {
 export interface Faults {
   decide(endpoint: FaultEndpoint): FaultDecision;
   /**
-   * `rpc` only, once per `sendTransaction` the host accepts (past its preflight): true to answer it and
-   * never execute it. Its own stream, so the reads between two sends never change which send is dropped:
-   * a peer's n-th send meets the same fate whatever else it asked (`/fast` drops in `decide`, where
-   * every request is a send).
+   * `rpc` only, once per `sendTransaction` the host accepts (past its preflight): true to answer it
+   * and never execute it. Its stream replays `/fast`'s and the same interval of it drops, so the n-th
+   * send on the JSON-RPC host meets the fate the n-th request on `/fast` meets under the same
+   * settings, whatever reads came in between: peers that send through either host meet one pattern.
    */
   dropSend(endpoint: 'rpc'): boolean;
   set(endpoint: FaultEndpoint, faults: EndpointFaults): void;
@@ -66,12 +66,8 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
   if (f.latencyMaxMs !== undefined && f.latencyMaxMs < (f.latencyMs ?? 0)) {
     throw new InputError(`faults.${endpoint}.latencyMaxMs`, `expected ≥ latencyMs (${f.latencyMs ?? 0}), got ${f.latencyMaxMs}`);
   }
-  // On the JSON-RPC host a drop is drawn apart, per send, after the request was served: it shares no
-  // interval with the request's 429/5xx.
-  const dropShare = endpoint === 'fast' ? (f.dropRate ?? 0) : 0;
-  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + dropShare;
-  const names = endpoint === 'fast' ? 'serverErrorRate + rateLimitRate + dropRate' : 'serverErrorRate + rateLimitRate';
-  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `${names} must be ≤ 1, got ${sum}`);
+  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0);
+  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate must be ≤ 1, got ${sum}`);
   return { ...f };
 }
 
@@ -92,7 +88,7 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
     streams.set(e, mulberry32(hashName(seed, e)));
     latency.set(e, mulberry32(hashName(seed, `${e}:latency`)));
   }
-  const rpcSends = mulberry32(hashName(seed, 'rpc:send'));
+  const rpcSends = mulberry32(hashName(seed, 'fast'));
   for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
   return {
     decide(endpoint) {
@@ -106,6 +102,7 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
       if (!f) return d;
       const e5 = f.serverErrorRate ?? 0;
       const e429 = e5 + (f.rateLimitRate ?? 0);
+      // On the JSON-RPC host a drop is not the request's: `dropSend` draws it per accepted send.
       const eDrop = e429 + (endpoint === 'fast' ? (f.dropRate ?? 0) : 0);
       if (r < e5) {
         // Unless one status is asked for, half are 503 (unavailable), half 500 (internal), as the real host mixes them.
@@ -120,7 +117,9 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
     },
     dropSend(endpoint) {
       const r = rpcSends();
-      return r < (settings.get(endpoint)?.dropRate ?? 0);
+      const f = settings.get(endpoint);
+      const e429 = (f?.serverErrorRate ?? 0) + (f?.rateLimitRate ?? 0);
+      return r >= e429 && r < e429 + (f?.dropRate ?? 0);
     },
     set(endpoint, faults) {
       settings.set(endpoint, validateFaults(endpoint, faults));

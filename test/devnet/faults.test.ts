@@ -107,22 +107,24 @@ describe('faults', () => {
     expect(d.chain.status(r.body.result)?.err).toBeNull();
   });
 
-  it("drops sendTransaction on the JSON-RPC host from a stream of its own: reads never shift which send is dropped", () => {
-    // rpc's drops are not on the request's interval: 429 + 5xx + drop may exceed 1 there
-    const a = createFaults(11, { rpc: { dropRate: 0.2, rateLimitRate: 0.5, serverErrorRate: 0.5 } });
-    const b = createFaults(11, { rpc: { dropRate: 0.2 } });
-    const fates = (f: typeof a, readsBetween: number) =>
+  it("drops sendTransaction on the JSON-RPC host as /fast drops its n-th request, whatever reads come between", () => {
+    const settings = { dropRate: 0.2, rateLimitRate: 0.1, serverErrorRate: 0.05 };
+    const a = createFaults(11, { rpc: settings, fast: settings });
+    const b = createFaults(11, { rpc: settings });
+    const fast = Array.from({ length: 1_000 }, () => a.decide('fast').drop);
+    const sends = (f: typeof a, readsBetween: number) =>
       Array.from({ length: 1_000 }, () => {
         for (let i = 0; i < readsBetween; i++) expect(f.decide('rpc').drop).toBe(false);
         return f.dropSend('rpc');
       });
-    const first = fates(a, 0);
-    expect(fates(b, 3)).toEqual(first);
+    expect(sends(a, 0)).toEqual(fast);
+    expect(sends(b, 3)).toEqual(fast);
     // ≈ 1,000 × 0.2 (binomial, 5 σ bounds)
-    const n = first.filter(Boolean).length;
+    const n = fast.filter(Boolean).length;
     expect(n).toBeGreaterThan(200 - 64);
     expect(n).toBeLessThan(200 + 64);
     expect(createFaults(11).dropSend('rpc')).toBe(false);
+    expect(() => createFaults(1, { rpc: { rateLimitRate: 0.6, dropRate: 0.6 } })).toThrow(/must be ≤ 1/);
   });
 
   it('a dropped sendTransaction on the JSON-RPC host is answered with its signature and never lands', async () => {
