@@ -105,7 +105,27 @@ export interface Cs<S> {
   toBits(a: S, n: number, field: string, message?: string): S[];
   /** bit ? ifOne : ifZero, bit already boolean: one constraint. */
   select(bit: S, ifOne: S, ifZero: S): S;
+  /**
+   * `body(inputs)` as a sub-circuit named `key` (like gnark's `abstractor.Call`): the builder records
+   * it once per key over placeholder inputs and then only renames variables for each call, sharing
+   * the coefficients, so a circuit of 200 Poseidons costs little more to build than one. `body` must
+   * depend on nothing but the key and the number of inputs.
+   */
+  call(key: string, inputs: readonly S[], body: SubCircuit): S[];
 }
+
+/** A sub-circuit body for `Cs.call`. */
+export type SubCircuit = <T>(cs: Cs<T>, inputs: readonly T[]) => T[];
+
+/** A recorded sub-circuit: local variables 1..nInputs are its inputs, then nAlloc allocations. */
+interface Template {
+  nInputs: number;
+  nAlloc: number;
+  constraints: readonly Constraint[];
+  outputs: readonly Lc[];
+}
+
+const templates = new Map<string, Template>();
 
 type Lc = LinearCombination;
 
@@ -188,6 +208,41 @@ class Builder implements Cs<Lc> {
     this.constraints.push({ a: bit, b: this.sub(ifOne, ifZero), c: this.sub(out, ifZero) });
     return out;
   }
+  call(key: string, inputs: readonly Lc[], body: SubCircuit): Lc[] {
+    const id = `${key}/${inputs.length}`;
+    let t = templates.get(id);
+    if (!t) {
+      const local = new Builder();
+      const placeholders = inputs.map(() => local.privateInput());
+      const outputs = body(local, placeholders);
+      t = { nInputs: inputs.length, nAlloc: local.nVars - 1 - inputs.length, constraints: local.constraints, outputs };
+      templates.set(id, t);
+    }
+    return this.instantiate(t, inputs);
+  }
+  private instantiate(t: Template, inputs: readonly Lc[]): Lc[] {
+    const k = t.nInputs;
+    const shift = this.nVars - 1 - k; // local index j > k becomes j + shift
+    this.nVars += t.nAlloc;
+    const done = new Map<Lc, Lc>(); // keeps a template's shared arrays shared
+    const rename = (lc: Lc): Lc => {
+      let out = done.get(lc);
+      if (out) return out;
+      let viaInput = false;
+      for (let i = 0; i < lc.length && !viaInput; i++) viaInput = lc[i][0] >= 1 && lc[i][0] <= k;
+      if (!viaInput) {
+        out = lc.map(([j, c]): readonly [number, bigint] => [j === 0 ? 0 : j + shift, c]);
+      } else {
+        const terms: Array<readonly [Lc, bigint]> = [];
+        for (const [j, c] of lc) terms.push(j >= 1 && j <= k ? [inputs[j - 1], c] : [[[j === 0 ? 0 : j + shift, 1n]], c]);
+        out = this.linear(terms);
+      }
+      done.set(lc, out);
+      return out;
+    };
+    for (const con of t.constraints) this.constraints.push({ a: rename(con.a), b: rename(con.b), c: rename(con.c) });
+    return t.outputs.map(rename);
+  }
 }
 
 /** The witness calculator: signals are field elements; every allocation appends to `w`. */
@@ -252,6 +307,9 @@ class WitnessCalc implements Cs<bigint> {
     const v = bit === 1n ? ifOne : ifZero;
     this.w.push(v);
     return v;
+  }
+  call(_key: string, inputs: readonly bigint[], body: SubCircuit): bigint[] {
+    return body(this, inputs);
   }
 }
 

@@ -1,7 +1,8 @@
 /**
- * Real v1 trees for the circuit tests, built with the devnet's own tree code
- * (src/devnet/merkle-tree.ts, hashed as src/devnet/compression-store.ts hashes them): a height-26
- * state tree with seeded random leaves and a height-26 v1 address tree with seeded random addresses.
+ * Real trees for the circuit tests, built with the devnet's own tree code
+ * (src/devnet/merkle-tree.ts, hashed as src/devnet/compression-store.ts hashes them): a state tree
+ * (height 26 v1, 32 v2) with seeded random leaves and an address tree (height 26 v1, 40 v2,
+ * initialised as that generation's) with seeded random addresses.
  * `inputsFor(shape)` picks accounts and fresh addresses and returns the circuit inputs together with
  * the entries `validityPublicInputs` takes, so a test can compare both public-input vectors.
  */
@@ -9,7 +10,7 @@ import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toByt
 import { mulberry32 } from '../../src/devnet/mulberry32.js';
 import { indexedLeaf } from '../../src/merkle/address.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import type { CircuitInputs, CircuitShape } from '../../src/prover/circuits/index.js';
+import { treeHeights, versionOf, type CircuitInputs, type CircuitShape } from '../../src/prover/circuits/index.js';
 
 const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);
 
@@ -35,12 +36,15 @@ function randomValues(seed: number): (bits: number) => bigint {
  */
 export function buildFixture(shape: CircuitShape, seed = 7, leaves = 24, addresses = 12): Fixture {
   const rnd = randomValues(seed);
-  const stateTree = createConcurrentMerkleTree({ depth: 26, hash: node2, maxBufferSize: 2400 });
+  const version = versionOf(shape);
+  const heights = treeHeights(shape);
+  const stateTree = createConcurrentMerkleTree({ depth: heights.state, hash: node2, maxBufferSize: 2400 });
   for (let i = 0; i < leaves; i++) stateTree.append(toBytes32(rnd(253)));
   const addressTree = createIndexedMerkleTree({
-    height: 26,
+    height: heights.address,
     hash2: node2,
-    leafHash: (value, nextIndex, nextValue) => indexedLeaf(1, value, fromBytes32(nextIndex), nextValue),
+    leafHash: (value, nextIndex, nextValue) => indexedLeaf(version, value, fromBytes32(nextIndex), nextValue),
+    init: version === 1 ? 'v1' : 'v2',
   });
   for (let i = 0; i < addresses; i++) addressTree.insert(rnd(248) | 1n);
 
@@ -52,7 +56,7 @@ export function buildFixture(shape: CircuitShape, seed = 7, leaves = 24, address
     const index = (i * 7 + 3) % leaves;
     const leaf = stateTree.leaf(index);
     inputs.inclusion.push({ root: fromBytes32(root), leaf: fromBytes32(leaf), pathIndex: index, pathElements: stateTree.proof(index).map(fromBytes32) });
-    state.push({ root, leaf, treeType: 1 });
+    state.push({ root, leaf, treeType: version === 1 ? 1 : 3 });
   }
   for (let i = 0; i < shape.addresses; i++) {
     let value = rnd(248);
@@ -67,7 +71,7 @@ export function buildFixture(shape: CircuitShape, seed = 7, leaves = 24, address
       lowIndex: p.lowElementIndex,
       pathElements: p.proof.map(fromBytes32),
     });
-    addrs.push({ root: p.root, address: toBytes32(value), treeType: 2 });
+    addrs.push({ root: p.root, address: toBytes32(value), treeType: version === 1 ? 2 : 4 });
   }
   return { inputs, state, addrs };
 }

@@ -106,3 +106,28 @@ describe('the constraint system pins every variable', () => {
     }
   });
 });
+
+describe('v2: the one public input is the hash of the private values', () => {
+  const V2INC: CircuitShape = { kind: 'inclusion', height: 32, accounts: 1, addresses: 0 };
+  const V2NON: CircuitShape = { kind: 'non-inclusion', height: 40, accounts: 0, addresses: 1 };
+
+  it('a changed public hash breaks the witness; a wrong leaf or root is refused', () => {
+    const { inputs } = buildFixture(V2INC);
+    const r1cs = circuitFor(V2INC);
+    const w = witnessFor(V2INC, inputs);
+    expect(r1cs.nPublic).toBe(1);
+    expect(isSatisfied(r1cs, w)).toBe(true);
+    const bad = w.slice();
+    bad[1] = (bad[1] + 1n) % BN254_R;
+    expect(isSatisfied(r1cs, bad)).toBe(false);
+    refused(V2INC, inputs, (x) => void (x.inclusion[0].leaf += 1n), /^inclusion\[0\]\.root$/);
+    refused(V2INC, inputs, (x) => void (x.inclusion[0].pathElements[31] += 1n), /^inclusion\[0\]\.root$/);
+  });
+
+  it('an address on its bound or a wrong low element is refused (height 40, leaf P(value, nextValue))', () => {
+    const { inputs } = buildFixture(V2NON);
+    expect(isSatisfied(circuitFor(V2NON), witnessFor(V2NON, inputs))).toBe(true);
+    refused(V2NON, inputs, (x) => void (x.nonInclusion[0].value = x.nonInclusion[0].lowValue), /^nonInclusion\[0\]\.value$/);
+    refused(V2NON, inputs, (x) => void (x.nonInclusion[0].lowIndex += 2 ** 39), /^nonInclusion\[0\]\.root$/);
+  });
+});

@@ -36,6 +36,11 @@ export function poseidonConstraints(n: number): number {
  * const parent = poseidon(cs, [left, right]); // 240 constraints
  */
 export function poseidon<S>(cs: Cs<S>, inputs: readonly S[]): S {
+  return cs.call('poseidon', inputs, permutation)[0];
+}
+
+/** The permutation's circuit, recorded once per width by the builder (see `Cs.call`). */
+function permutation<S>(cs: Cs<S>, inputs: readonly S[]): S[] {
   const t = inputs.length + 1;
   const { C, M, partialRounds } = poseidonParams(t);
   const half = FULL_ROUNDS / 2;
@@ -71,5 +76,5 @@ export function poseidon<S>(cs: Cs<S>, inputs: readonly S[]): S {
     }
     state = next;
   }
-  return state[0];
+  return [state[0]];
 }
