@@ -52,6 +52,8 @@ export const ErrorCodes = {
   MERKLE_KERNEL_UNAVAILABLE: 'MERKLE_KERNEL_UNAVAILABLE',
   // devnet
   DEVNET_START_FAILED: 'DEVNET_START_FAILED',
+  // an optional peer the devnet runs on (litesvm, or a part of it) is not installed; context names it
+  DEVNET_DEPENDENCY_MISSING: 'DEVNET_DEPENDENCY_MISSING',
   DEVNET_INVALID_CONFIG: 'DEVNET_INVALID_CONFIG',
   DEVNET_AIRDROP_FAILED: 'DEVNET_AIRDROP_FAILED',
   // the devnet's chain was stopped: a wait for a slot can never be met

@@ -236,6 +236,13 @@ export type DevnetStartContext = {
   port: number;
 };
 
+export type DevnetDependencyContext = {
+  /** The package that could not be loaded (`litesvm`, a dependency of it, or its native binding). */
+  package: string;
+  /** The command that installs it. */
+  install: string;
+};
+
 export type AirdropContext = {
   signature: string;
 };
@@ -293,6 +300,7 @@ export interface CairnErrorContext {
   MERKLE_ABORTED: AbortContext;
   MERKLE_KERNEL_UNAVAILABLE: KernelUnavailableContext;
   DEVNET_START_FAILED: DevnetStartContext;
+  DEVNET_DEPENDENCY_MISSING: DevnetDependencyContext;
   DEVNET_INVALID_CONFIG: Record<never, never>;
   DEVNET_AIRDROP_FAILED: AirdropContext;
   DEVNET_STOPPED: DevnetStoppedContext;

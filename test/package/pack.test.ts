@@ -154,7 +154,7 @@ describe('the packed tarball', () => {
     const script = `import { startDevnet } from 'cairn/devnet';
       try { await startDevnet({ port: 0 }); console.log('started'); } catch (e) { console.log(e.name, e.code, e.context.package, e.message); }`;
     const r = await run(process.execPath, ['--input-type=module', '-e', script], bare);
-    expect(r.stdout).toMatch(/^CairnError DEVNET_START_FAILED litesvm .*npm install --save-dev litesvm@/);
+    expect(r.stdout).toMatch(/^CairnError DEVNET_DEPENDENCY_MISSING litesvm .*npm install --save-dev litesvm@/);
   });
 
   const settings: Record<string, Record<string, unknown>> = {
