@@ -1,0 +1,36 @@
+/**
+ * cairn in the landing benchmark, as a bot calls it: one `createSender` with a fixed tip, CU price
+ * and CU limit, and `sendMany` over the transfers at the job's concurrency. It submits to `/fast`,
+ * rebroadcasts the same bytes every 1.5 s until it sees them confirmed or proves the blockhash
+ * expired, and confirms every transfer in flight with one `getSignatureStatuses` per tick (defaults).
+ * Time to confirmed is the outcome's own `timings.confirmedMs` (from the moment the intent starts).
+ */
+import { createClient } from '../../src/rpc/client.js';
+import { createSender, signerFromSecretKey, transferInstruction } from '../../src/sender/index.js';
+import type { CreatePeer } from './landing-peer.js';
+import { errorText } from './landing-peer.js';
+
+export const createPeer: CreatePeer = async (job) => {
+  const payer = signerFromSecretKey(Buffer.from(job.payerSeed, 'hex'));
+  const client = createClient({ url: job.url });
+  const sender = createSender({
+    client,
+    tip: BigInt(job.tipLamports),
+    cuPrice: BigInt(job.cuPrice),
+    cuLimit: job.cuLimit,
+    concurrency: job.concurrency,
+  });
+  return {
+    async run(answer, signal) {
+      const inputs = job.amounts.map((a) => ({ instructions: [transferInstruction(payer.address, job.recipient, BigInt(a))], payer }));
+      for await (const item of sender.sendMany(inputs, { concurrency: job.concurrency, signal })) {
+        if (item.ok) answer({ i: item.index, ok: true, ms: item.outcome.timings.confirmedMs ?? Number.NaN });
+        else if (!signal.aborted) answer({ i: item.index, ok: false, ms: Number.NaN, error: errorText(item.error) });
+      }
+    },
+    async close() {
+      await sender.close();
+      await client.close();
+    },
+  };
+};
