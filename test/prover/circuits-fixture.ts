@@ -10,7 +10,7 @@ import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toByt
 import { mulberry32 } from '../../src/devnet/mulberry32.js';
 import { indexedLeaf } from '../../src/merkle/address.js';
 import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import { treeHeights, versionOf, type CircuitInputs, type CircuitShape } from '../../src/prover/circuits/index.js';
+import { inclusionInput, nonInclusionInput, treeHeights, versionOf, type CircuitInputs, type CircuitShape } from '../../src/prover/circuits/index.js';
 
 const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);
 
@@ -55,22 +55,14 @@ export function buildFixture(shape: CircuitShape, seed = 7, leaves = 24, address
   for (let i = 0; i < shape.accounts; i++) {
     const index = (i * 7 + 3) % leaves;
     const leaf = stateTree.leaf(index);
-    inputs.inclusion.push({ root: fromBytes32(root), leaf: fromBytes32(leaf), pathIndex: index, pathElements: stateTree.proof(index).map(fromBytes32) });
+    inputs.inclusion.push(inclusionInput(root, leaf, index, stateTree.proof(index)));
     state.push({ root, leaf, treeType: version === 1 ? 1 : 3 });
   }
   for (let i = 0; i < shape.addresses; i++) {
     let value = rnd(248);
     while (addressTree.has(value) || value === 0n) value = rnd(248);
     const p = addressTree.nonInclusionProof(value);
-    inputs.nonInclusion.push({
-      root: fromBytes32(p.root),
-      value,
-      lowValue: p.lowElement.value,
-      nextValue: p.lowElement.nextValue,
-      nextIndex: BigInt(p.lowElement.nextIndex),
-      lowIndex: p.lowElementIndex,
-      pathElements: p.proof.map(fromBytes32),
-    });
+    inputs.nonInclusion.push(nonInclusionInput(p));
     addrs.push({ root: p.root, address: toBytes32(value), treeType: version === 1 ? 2 : 4 });
   }
   return { inputs, state, addrs };
