@@ -1,5 +1,6 @@
 /**
- * `cairn verify <kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]`: verify, offline, every proof
+ * `cairn verify <kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]`
+ * (validity-proof also `[--vk FILE]… [--key-set NAME]… [--accounts FILE] [--addresses FILE]`): verify, offline, every proof
  * in a file the service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a
  * single item, an array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1
  * when any is invalid, 2 on any error (unusable or too large input, a worker that died, an
@@ -11,6 +12,7 @@ import { readFileBounded, readStreamBounded } from './read-bounded.js';
 import { intFlag, runCommand, type CliWriter, type CommandContext } from './args.js';
 import { createProgress } from './progress.js';
 import { didYouMean, JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
+import { validityBundle, validityDetails, validityFlags } from './verify-validity.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -42,10 +44,16 @@ export const SPEC: CommandSpec = {
     threads: { type: 'string', value: 'N', describe: 'worker threads 0–64 (default: by input size; 0 = the main thread)' },
     'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE` },
     quiet: QUIET_FLAG,
+    vk: { type: 'string', multiple: true, value: 'FILE', describe: "validity-proof: verify against the keys in FILE (Light's verifying-key JSON) instead of the shipped sets" },
+    'key-set': { type: 'string', multiple: true, value: 'NAME', describe: 'validity-proof: try the shipped set NAME (e.g. light-8ddf06ba; opt-in sets only so)' },
+    accounts: { type: 'string', value: 'FILE', describe: "validity-proof: compressed accounts or account proofs each proof's leaves must match" },
+    addresses: { type: 'string', value: 'FILE', describe: "validity-proof: new-address proofs each proof's addresses must match" },
   },
   notes: `kinds:   ${KIND_NAMES.join(', ')}
 input:   a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
          or an object keyed by id, as the service returns them
+keys:    validity-proof tries Light's shipped key sets unless --vk or --key-set names others;
+         cairn's devnet set (forgeable: its setup seed is public) is tried only when named
 output:  a line per item (--json: one object), written as the items are verified; a progress
          line (count, rate, ETA) on stderr when it is a terminal`,
   exits: [
@@ -107,6 +115,10 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     throw unusable('kind', `unknown kind "${args.kind}"; expected ${guess ? `${guess}? (one of ${KIND_NAMES.join(', ')})` : `one of ${KIND_NAMES.join(', ')}`}`);
   }
   const kind = args.kind as KindName;
+  const vflags = validityFlags(values);
+  if (vflags.any && kind !== 'validity-proof') {
+    throw unusable(vflags.vk.length ? 'vk' : vflags.keySets.length ? 'key-set' : vflags.accounts !== undefined ? 'accounts' : 'addresses', '--vk, --key-set, --accounts and --addresses apply to validity-proof only');
+  }
   const put = output(io.stdout);
 
   let bytes: Uint8Array;
@@ -128,6 +140,10 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     throw unusable(notJson ? 'file' : 'kind', `${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}`, e);
   }
 
+  // validity-proof with keys or cross-checks chosen: the answers travel wrapped with them.
+  const input: unknown = vflags.any ? await validityBundle(bytes, vflags, maxBytes) : body;
+  const details = kind === 'validity-proof';
+
   let total = 0;
   let listed = 0;
   let invalid = 0;
@@ -144,7 +160,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     try {
       // A batch at a time, printed as it comes and dropped: memory holds the batches in flight, not
       // a verdict per item (a million invalid items). Keys (objects keyed by id) name their items.
-      for await (const table of verifier.verifyBatches(kind, body, { signal: ac.signal })) {
+      for await (const table of verifier.verifyBatches(kind, input, { signal: ac.signal })) {
         let text = args.json ? (total === 0 ? `{"kind":${JSON.stringify(args.kind)},"items":[` : '') : '';
         for (const v of table) {
           const id = v.id ?? (args.json ? String(total) : `#${total}`);
@@ -152,10 +168,10 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
             total++;
             continue;
           }
-          if (args.json) text += `${listed++ === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }) })}`;
+          if (args.json) text += `${listed++ === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }), ...(details ? validityFields(v) : {}) })}`;
           else {
             const status = v.status ? ` [${v.status}]` : '';
-            text += v.valid ? `ok       ${id}${status}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`;
+            text += v.valid ? `ok       ${id}${status}${details ? validityDetails(v) : ''}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`;
           }
           total++;
         }
@@ -183,4 +199,10 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
   }
   return invalid > 0 ? 1 : 0;
+}
+
+/** A validity verdict's fields for `--json`: its status, circuit and the key set that verified it. */
+function validityFields(v: { status?: string }): Record<string, unknown> {
+  const x = v as { status?: string; circuit?: string; keySet?: string };
+  return { ...(x.status === undefined ? {} : { status: x.status }), ...(x.circuit === undefined ? {} : { circuit: x.circuit }), ...(x.keySet === undefined ? {} : { keySet: x.keySet }) };
 }

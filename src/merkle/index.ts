@@ -33,6 +33,7 @@ export const createVerifier: (options?: VerifierOptions) => Verifier = createVer
 export type { Verifier, VerifierOptions, VerifyOptions } from './verifier-types.js';
 export { inspectBody, type BodyInspection } from './inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';
+export { parseJsonLossless } from './parse-json-lossless.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
 export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
 export { FieldError } from './fields.js';
@@ -86,8 +87,21 @@ export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseido
 export { keccak256, keccakPathRoot, hashToField, keccakBackend } from './hash/keccak.js';
 
 // Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
-export { verifyValidityProof, verifyValidityProofSync, validityPublicInputs } from './validity.js';
+export { verifyValidityProof, verifyValidityProofSync, verifyValidityProofsSync, validityPublicInputs } from './validity.js';
 export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './validity-response.js';
 export type { ValidityVerdict, ValidityOptions } from './validity-types.js';
-export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof } from './groth16.js';
-export { SHIPPED_KEY_SETS, LIGHT_CURRENT, LIGHT_2024_06, keySetByVersion, type KeySet } from './keys/index.js';
+export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16.js';
+export { verifyGroth16Batch, type Groth16BatchItem } from './groth16-batch.js';
+export {
+  SHIPPED_KEY_SETS,
+  OPT_IN_KEY_SETS,
+  LIGHT_CURRENT,
+  LIGHT_2024_06,
+  keySetByVersion,
+  keySetByName,
+  keySetNames,
+  keySetFromJson,
+  type KeySet,
+  type KeySetSpec,
+  type PackedKeySet,
+} from './keys/index.js';

@@ -189,9 +189,14 @@ function startValidity(value: unknown, opts: ValidityOptions): ValidityVerdict |
     const cp = v.compressedProof;
     const parts = cp === null || cp === undefined ? null : isPlainObject(cp) ? cp : undefined;
     if (parts === undefined) throw new Malformed('"compressedProof": expected { a, b, c } or null');
-    const a = parts ? proofBytes(parts.a, 32, 'compressedProof.a') : null;
-    const b = parts ? proofBytes(parts.b, 64, 'compressedProof.b') : null;
-    const c = parts ? proofBytes(parts.c, 32, 'compressedProof.c') : null;
+    // All-zero bytes are a redaction too (a placeholder of the right length), never a proof.
+    const bytesOf = (v: unknown, len: number, f: string): Uint8Array | null => {
+      const x = parts ? proofBytes(v, len, f) : null;
+      return x && x.some((byte) => byte !== 0) ? x : null;
+    };
+    const a = bytesOf(parts?.a, 32, 'compressedProof.a');
+    const b = bytesOf(parts?.b, 64, 'compressedProof.b');
+    const c = bytesOf(parts?.c, 32, 'compressedProof.c');
     if (!a && !b && !c) {
       return verdict(id, { valid: false, status: 'proof-absent', reason: 'structure valid, proof bytes absent', circuit, publicInputs });
     }

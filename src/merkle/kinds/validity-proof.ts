@@ -14,6 +14,9 @@ import { CairnError, ErrorCodes } from '../../errors.js';
 import type { Verdict } from '../verdict.js';
 import type { ValidityOptions } from '../validity-types.js';
 import { extractWith } from './extract.js';
+import { accountHashKind } from './account-hash.js';
+import { accountProofKind } from './account-proof.js';
+import { addressProofKind } from './address-proof.js';
 import type { Json, KindSpec } from './kind-spec.js';
 
 type ValidityModule = typeof import('../validity.js');
@@ -37,6 +40,34 @@ function split(item: unknown): { value: unknown; opts: ValidityOptions } {
   return { value: getValidityProof, opts: opts as ValidityOptions };
 }
 
+/** Items of another kind, or null when `v` holds none. */
+function itemsOf(spec: KindSpec, v: unknown): unknown[] | null {
+  try {
+    return spec.extract(v).map((x) => x.item);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A bundle's cross-check fields as lists of items, whatever envelope they came in: `accounts` holding
+ * account proofs become `accountProofs`; anything that is not of its kind is left as it is, for the
+ * check to name.
+ */
+function crossCheckLists(rest: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...rest };
+  if (rest.accounts !== undefined) {
+    const proofs = itemsOf(accountProofKind, rest.accounts);
+    if (proofs) {
+      delete out.accounts;
+      out.accountProofs = proofs;
+    } else out.accounts = itemsOf(accountHashKind, rest.accounts) ?? rest.accounts;
+  }
+  if (rest.accountProofs !== undefined) out.accountProofs = itemsOf(accountProofKind, rest.accountProofs) ?? rest.accountProofs;
+  if (rest.addressProofs !== undefined) out.addressProofs = itemsOf(addressProofKind, rest.addressProofs) ?? rest.addressProofs;
+  return out;
+}
+
 function loaded(): ValidityModule {
   if (!impl) throw new CairnError(ErrorCodes.MERKLE_KERNEL_UNAVAILABLE, 'the validity-proof kind is not loaded on this thread (await its prepare() first)', { context: { kernel: 'groth16' } });
   return impl;
@@ -50,8 +81,16 @@ export const validityProofKind: KindSpec = {
   looksLike: (v) => isValue(v) || isBundle(v),
   special: (input) => isPlainObject(input) && isBundle(input),
   extract(input) {
-    if (isPlainObject(input) && isBundle(input)) return [{ item: input }];
-    return extractWith(this, input);
+    if (!(isPlainObject(input) && isBundle(input))) return extractWith(this, input);
+    // A bundle may hold many answers (a whole response, as `cairn verify --vk` wraps it): one bundle
+    // per answer, each with the same key sets and cross-checks, these taken apart here once.
+    const { getValidityProof, ...rest } = input;
+    const extras = crossCheckLists(rest);
+    const inner = isPlainObject(getValidityProof) && isValue(getValidityProof) ? [{ item: getValidityProof }] : extractWith({ name: this.name, looksLike: (v) => isValue(v) || isBundle(v) }, getValidityProof);
+    return inner.map(({ item, key }) => ({
+      item: isPlainObject(item) && isBundle(item) ? { ...extras, ...item } : { getValidityProof: item, ...extras },
+      ...(key === undefined ? {} : { key }),
+    }));
   },
   id: (_item, key) => key,
   prepare() {

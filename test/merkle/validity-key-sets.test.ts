@@ -1,0 +1,80 @@
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16.js';
+import { negateG1Bytes } from '../../src/merkle/bn254.js';
+import {
+  keySetByName,
+  keySetFromJson,
+  keySetNames,
+  LIGHT_2024_06,
+  LIGHT_CURRENT,
+  OPT_IN_KEY_SETS,
+  resolveKeySets,
+  SHIPPED_KEY_SETS,
+} from '../../src/merkle/keys/index.js';
+import { verifyValidityProofSync, verifyValidityProofsSync } from '../../src/merkle/validity.js';
+import { InputError } from '../../src/errors.js';
+import { e2eValidityValue } from '../support/merkle-json-fixtures.js';
+
+const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));
+const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));
+const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
+
+beforeAll(async () => {
+  expect(await initGroth16()).toBe('mcl');
+});
+
+describe('key sets: default, opt-in, by name, from a vk file', () => {
+  it('the default sets are Light’s only; no opt-in set is ever among them', () => {
+    expect(SHIPPED_KEY_SETS).toEqual([LIGHT_CURRENT, LIGHT_2024_06]);
+    for (const s of OPT_IN_KEY_SETS) expect(SHIPPED_KEY_SETS).not.toContain(s);
+    expect(SHIPPED_KEY_SETS.every((s) => s.version.startsWith('light-protocol@'))).toBe(true);
+  });
+
+  it('names: short names and version labels; unknown names are a typed error listing the known ones', () => {
+    expect(keySetByName('light-8ddf06ba')).toBe(LIGHT_CURRENT);
+    expect(keySetByName('light-338e47405')).toBe(LIGHT_2024_06);
+    expect(keySetByName(LIGHT_2024_06.version)).toBe(LIGHT_2024_06);
+    expect(keySetByName('cairn')).toBeUndefined();
+    expect(keySetNames()).toEqual(expect.arrayContaining(['light-8ddf06ba', 'light-338e47405']));
+    expect(() => resolveKeySets(['light-8ddf06ba', 'nope'])).toThrow(InputError);
+    expect(() => resolveKeySets(['nope'])).toThrow(/keySets\[0\].*unknown key set "nope"/);
+  });
+
+  it('a test key set from the groth16-solana vector: its proof verifies under it, and a set travels as its stored form', () => {
+    const set = keySetFromJson({ keys: { groth16_solana_9: vec.vk } }, 'test-set@1');
+    const vk = set.get('groth16_solana_9')!;
+    const proof = { a: negateG1Bytes(hex(vec.proof_uncompressed.a)), b: hex(vec.proof_uncompressed.b), c: hex(vec.proof_uncompressed.c) };
+    expect(verifyGroth16(proof, vec.public_inputs.map(hex), vk)).toBe(true);
+    // The stored form (what a worker receives) gives one set per distinct form: keys are prepared once.
+    const [again] = resolveKeySets([JSON.parse(JSON.stringify(set.packed))]);
+    const [same] = resolveKeySets([JSON.parse(JSON.stringify(set.packed))]);
+    expect(again).toBe(same);
+    expect(again!.version).toBe('test-set@1');
+    expect(() => keySetFromJson({ keys: {} }, 'x')).toThrow(/holds no key/);
+    expect(() => keySetFromJson({ keys: { k: { ...vec.vk, vk_alpha_g1: '00' } } }, 'x')).toThrow(/k\.vk_alpha_g1/);
+  });
+
+  it('keySets picks the sets tried: the verdict names the one that verified, and a set without the circuit is not tried', () => {
+    const value = e2eValidityValue();
+    const own = keySetFromJson({ keys: { v1_inclusion_26_1: e2e.vk_inclusion_26_1_at_338e47405 } }, 'mine');
+    expect(verifyValidityProofSync(value)).toMatchObject({ valid: true, keySet: LIGHT_2024_06.version });
+    expect(verifyValidityProofSync(value, { keySets: [own] })).toMatchObject({ valid: true, keySet: 'mine' });
+    expect(verifyValidityProofSync(value, { keySets: ['light-8ddf06ba', own.packed] })).toMatchObject({ valid: true, keySet: 'mine' });
+    expect(verifyValidityProofSync(value, { keySets: ['light-8ddf06ba'] })).toMatchObject({ valid: false, status: 'not-verified', tried: [LIGHT_CURRENT.version] });
+    const testSet = keySetFromJson({ keys: { groth16_solana_9: vec.vk } }, 'test-set@1');
+    const v = verifyValidityProofSync(value, { keySets: [testSet] });
+    expect(v).toMatchObject({ valid: false, status: 'malformed' });
+    expect(v.reason).toMatch(/no key v1_inclusion_26_1 with 2 public inputs in test-set@1/);
+  });
+
+  it('many answers at once give the verdicts each gives alone', () => {
+    const good = e2eValidityValue();
+    const wrong = e2eValidityValue();
+    (wrong.leaves as string[])[0] = (good.roots as string[])[0]!;
+    const redacted = { ...e2eValidityValue(), compressedProof: { a: [], b: [], c: [] } };
+    const values = [good, wrong, redacted, good];
+    expect(verifyValidityProofsSync(values)).toEqual(values.map((x) => verifyValidityProofSync(x)));
+    expect(verifyValidityProofsSync(values).map((x) => x.status)).toEqual(['verified', 'not-verified', 'proof-absent', 'verified']);
+  });
+});
