@@ -196,7 +196,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     modules.push(wallet);
     modules.push(createTokenMetadata({ chain, das: () => das }));
     const defaultWallet = keys.find((k) => k.wallet)?.wallet ?? chain.authority.address;
-    const webhooks = createWebhooks({ chain, defaultWallet, failureLimit: options.webhookFailureLimit ?? 5, log });
+    const webhooks = createWebhooks({ chain, defaultWallet, failureLimit: options.webhookFailureLimit ?? 5, log, onChange: () => writer?.touch() });
     modules.push(webhooks);
     // Last, as when they loaded in the background: their methods and routes are mounted after the others'.
     if (das) modules.push(das);
@@ -218,6 +218,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
           slot: chain.slot(),
           accounts: snapshotAccounts(chain, touchedAddresses(chain, [...extraAddresses])),
           programs: allPrograms,
+        if (saved.webhooks) webhooks.restore(saved.webhooks);
           transactions: [...chain.ledger()],
           das: das ? das.exportState() : saved?.das ?? null,
           compression: compression ? [...compression.store.exportOps()] : saved?.compression ?? null,
@@ -234,6 +235,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       chain,
       auth,
       faults,
+          webhooks: webhooks.list(),
       fastRules,
       modules,
       ...(options.host ? { host: options.host } : {}),

@@ -2,7 +2,8 @@
  * `--ledger DIR`: the devnet's state saved to `DIR/ledger.json` and loaded back on the next start —
  * the accounts it touched (balances and data), the BPF programs it was given, the executed
  * transactions (statuses, `getTransaction`), the slot, the seed (so the faucet and authority keys stay
- * the same), the DAS state and the compression state. Written whole to a temp file and renamed over
+ * the same), the DAS state, the compression state and the registered webhooks (the token-account
+ * index and the wallet transfer history are rebuilt from the transactions). Written whole to a temp file and renamed over
  * the old one, so a crash leaves the previous save; a file that does not parse or is of another
  * version is refused with an InputError naming it, before anything is loaded.
  */
@@ -16,6 +17,7 @@ import type { DasSnapshot } from './das-state.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { decodeLedgerJson, encodeLedgerJson } from './ledger-codec.js';
 import type { ExecutedTransaction } from './types.js';
+import type { Webhook } from './webhooks.js';
 
 export const LEDGER_FORMAT = 'cairn-devnet-ledger';
 export const LEDGER_VERSION = 1;
@@ -30,6 +32,8 @@ export interface LedgerState {
   transactions: ExecutedTransaction[];
   das: DasSnapshot | null;
   compression: AppliedCompressionOp[] | null;
+  /** The registered webhooks (absent in a file saved before they were kept: none). */
+  webhooks?: Webhook[];
 }
 
 /** INPUT_INVALID on field `ledger`, the file named in the message and as `got`. */
@@ -86,7 +90,8 @@ export function readLedger(dir: string): LedgerState | null {
     Array.isArray(state.transactions) &&
     state.transactions.every((t: Record<string, unknown>) => typeof t?.signature === 'string' && Number.isInteger(t.slot)) &&
     (state.das === null || (typeof state.das === 'object' && Array.isArray((state.das as DasSnapshot).trees) && Array.isArray((state.das as DasSnapshot).assets))) &&
-    (state.compression === null || Array.isArray(state.compression));
+    (state.compression === null || Array.isArray(state.compression)) &&
+    (state.webhooks === undefined || (Array.isArray(state.webhooks) && state.webhooks.every((h: unknown) => h !== null && typeof h === 'object')));
   if (!ok) throw bad(file, 'its state is incomplete or malformed');
   return state as unknown as LedgerState;
 }

@@ -127,6 +127,9 @@ export function createWalletTransfers({ chain }: { chain: DevnetChain }): Devnet
       }
     }
   };
+  // A chain resumed from a ledger (--ledger) starts with the transactions it executed before: they
+  // are indexed as new ones are, on read (an SPL transfer's token accounts read as the ledger restored them).
+  for (const tx of chain.ledger()) if (tx.err === null) unindexed.push(tx);
   const unsubscribe = chain.onTransaction((tx) => {
     if (tx.err !== null) return;
     if (tx.accountKeys.includes(TOKEN_PROGRAM)) {

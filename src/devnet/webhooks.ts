@@ -57,6 +57,8 @@ export interface Webhooks extends DevnetModule {
   deliveries(): readonly DeliveryRecord[];
   /** Resolves once every delivery queued so far has finished. */
   idle(): Promise<void>;
+  /** Register webhooks saved by a previous run (`--ledger`), with their IDs; each is checked as on create. */
+  restore(saved: readonly Webhook[]): void;
 }
 
 const badRequest = (field: string, message: string) => new DevnetRpcError(-32602, `"${field}": ${message}`, 400);
@@ -185,6 +187,8 @@ export function createWebhooks(opts: {
   /** Per-delivery timeout, ms (default 5,000). */
   timeoutMs?: number;
   log?: (line: string) => void;
+  /** Called after a webhook is created, edited, paused, resumed, disabled or deleted (the ledger saves). */
+  onChange?: () => void;
 }): Webhooks {
   const { chain } = opts;
   const failureLimit = opts.failureLimit ?? 5;
@@ -195,6 +199,8 @@ export function createWebhooks(opts: {
   const deliveries: DeliveryRecord[] = [];
   const controller = new AbortController();
   let closed = false;
+
+  const changed = (): void => opts.onChange?.();
 
   const create = (input: WebhookInput, wallet = opts.defaultWallet): Webhook => {
     const v = validateInput(input, false);
@@ -212,6 +218,7 @@ export function createWebhooks(opts: {
     };
     hooks.set(hook.webhookID, hook);
     failures.set(hook.webhookID, 0);
+    changed();
     return { ...hook };
   };
 
@@ -239,6 +246,7 @@ export function createWebhooks(opts: {
     if (n >= failureLimit && hook.active) {
       hook.active = false;
       opts.log?.(`webhook ${hook.webhookID} disabled after ${n} consecutive failed deliveries`);
+      changed();
     }
   };
 
@@ -283,6 +291,7 @@ export function createWebhooks(opts: {
         if (typeof body.active !== 'boolean') throw badRequest('active', `expected a boolean, got ${JSON.stringify(body.active)}`);
         h.active = body.active;
         if (h.active) failures.set(h.webhookID, 0);
+        changed();
         return { ...h };
       },
       'PUT /v0/webhooks/:id': (req: RestRequest) => {
@@ -290,12 +299,14 @@ export function createWebhooks(opts: {
         const v = validateInput(req.body, true);
         Object.assign(h, v);
         if (v.active) failures.set(h.webhookID, 0);
+        changed();
         return { ...h };
       },
       'DELETE /v0/webhooks/:id': (req: RestRequest) => {
         const h = getOr404(req.params.id);
         hooks.delete(h.webhookID);
         failures.delete(h.webhookID);
+        changed();
         return { webhookID: h.webhookID, deleted: true };
       },
     },
@@ -306,6 +317,20 @@ export function createWebhooks(opts: {
       return h ? { ...h } : null;
     },
     deliveries: () => deliveries,
+    restore(saved) {
+      for (const h of saved) {
+        if (typeof h?.webhookID !== 'string' || !UUID_RE.test(h.webhookID)) throw badRequest('webhookID', `expected a UUIDv4, got ${JSON.stringify(h?.webhookID)}`);
+        if (typeof h.wallet !== 'string') throw badRequest('wallet', `expected an address, got ${JSON.stringify(h.wallet)}`);
+        const { webhookID, wallet, ...input } = h;
+        const made = create(input, wallet);
+        // the saved ID, so a caller's reference to it stays good across the restart
+        const hook = hooks.get(made.webhookID)!;
+        hooks.delete(made.webhookID);
+        failures.delete(made.webhookID);
+        hooks.set(webhookID, { ...hook, webhookID });
+        failures.set(webhookID, 0);
+      }
+    },
     idle: async () => {
       await Promise.all([...queues.values()]);
     },
