@@ -170,8 +170,11 @@ if (!existsSync(join(cjs, 'index.d.ts'))) fail('no declarations emitted');
 
 // 4. the ES module bundle (see the top of this file), built from tsc's output like the CommonJS one
 const bundleDir = join(dist, 'bundle');
-/** Files loaded by path at run time rather than imported: the worker pool's thread entry. */
-const runtimeEntries = [{ key: 'merkle-worker', file: 'merkle/worker' }];
+/** Files loaded by path at run time rather than imported: the worker pool's and the devnet prover's thread entries. */
+const runtimeEntries = [
+  { key: 'merkle-worker', file: 'merkle/worker' },
+  { key: 'prover-worker', file: 'prover/worker' },
+];
 const esmEntries = [...list, { key: 'cli', file: 'cli/main' }, ...runtimeEntries];
 const bundled = await build({
   entryPoints: Object.fromEntries(esmEntries.map((e) => [e.key, join(dist, `${e.file}.js`)])),

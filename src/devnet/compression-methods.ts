@@ -18,9 +18,13 @@ import { compressionV2Methods } from './compression-v2-methods.js';
 import { newAddressIn, validityProofV1 } from './compression-validity.js';
 import { arr, describe, invalid } from './das-params.js';
 import type { Chain, RpcHandler } from './types.js';
+import type { ProverWorker } from '../prover/prover-worker.js';
 
-/** The nine methods, the indexer's others and its V2 ones over `store`, answering at `chain`'s slot. */
-export function compressionMethods(chain: Chain, store: CompressionStore): Record<string, RpcHandler> {
+/**
+ * The nine methods, the indexer's others and its V2 ones over `store`, answering at `chain`'s slot;
+ * `getValidityProof` proves on `prover` when given (else answers with stand-in proof bytes).
+ */
+export function compressionMethods(chain: Chain, store: CompressionStore, prover?: ProverWorker): Record<string, RpcHandler> {
   const ctx = () => ({ slot: chain.slot() });
   return {
     ...compressionQueries(chain, store),
@@ -36,7 +40,7 @@ export function compressionMethods(chain: Chain, store: CompressionStore): Recor
       const addrs = list.map((v, i) => newAddressIn(tree, v, `params[${i}]`));
       return { context: ctx(), value: addrs.map((a) => addressProofJson(tree, a)) };
     },
-    getValidityProof: (raw) => validityProofV1(chain, store, raw),
+    getValidityProof: (raw, rc) => validityProofV1(chain, store, raw, prover, rc?.signal),
     getCompressedTokenAccountsByOwner: (raw) => tokenAccountsPage(chain, store, raw, 'getCompressedTokenAccountsByOwner', 'owner'),
     getCompressedTokenAccountsByDelegate: (raw) => tokenAccountsPage(chain, store, raw, 'getCompressedTokenAccountsByDelegate', 'delegate'),
     getTransactionWithCompressionInfo: (raw) => transactionWithCompressionInfo(chain, store, raw, 'getTransactionWithCompressionInfo', openedClosedJson, openedClosedJson),

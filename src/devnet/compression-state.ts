@@ -22,6 +22,7 @@ import {
 import { createCompressionStore, type CompressionStore, type TreeVersion } from './compression-store.js';
 import { createAuthorityTxSender } from './das-transaction.js';
 import type { Chain, DevnetModule } from './types.js';
+import type { ProverWorker } from '../prover/prover-worker.js';
 
 export interface CompressionState extends DevnetModule {
   readonly store: CompressionStore;
@@ -41,22 +42,23 @@ export interface CompressionState extends DevnetModule {
  * await zk.mintCompressedTokens({ mint, recipients: [{ owner, amount: 100n }] });
  * // then: getCompressedTokenAccountsByOwner { owner } → one item of amount 100
  */
-export function createCompressionState(opts: { chain: Chain }): CompressionState {
-  const { chain } = opts;
+export function createCompressionState(opts: { chain: Chain; prover?: ProverWorker }): CompressionState {
+  const { chain, prover } = opts;
   const store = createCompressionStore();
   const sender = createAuthorityTxSender(chain);
   // Accounts and addresses claimed by operations submitted but not executed yet.
   const ops: CompressionOps = { store, sender, reservedHashes: new Set(), reservedAddresses: new Set() };
   return {
-    methods: compressionMethods(chain, store),
+    methods: compressionMethods(chain, store, prover),
     store,
     createCompressedAccount: (input, o) => createCompressedAccount(ops, input, o),
     createAddress: (input, o) => createAddress(ops, input, o),
     mintCompressedTokens: (input, o) => mintCompressedTokens(ops, input, o),
     transferCompressedTokens: (input, o) => transferCompressedTokens(ops, input, o),
     deriveAddress: (seeds, programId, version) => deriveAddress(store, seeds, programId, version),
-    close() {
+    async close() {
       sender.close();
+      await prover?.close();
     },
   };
 }

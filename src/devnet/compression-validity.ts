@@ -1,8 +1,11 @@
 /**
  * `getValidityProof` (v1 shape) and `getValidityProofV2` (v2 shape) over one reading of the request:
  * the accounts by hash and the new addresses with their trees, with the roots, root indices and leaf
- * indices the devnet's trees give, and the proof bytes of fake-proof.ts (well formed, never verifying:
- * the devnet has no proving keys). A request may not mix v1 and v2 trees (no circuit takes both
+ * indices the devnet's trees give. The proof: with a prover (the devnet's default), a real Groth16
+ * proof for v1 trees under the `cairn-devnet@1` keys, made on the prover thread from the Merkle paths
+ * read at request time (so it proves exactly the roots in the answer, whatever lands meanwhile);
+ * without one, and for v2 trees (no v2 circuits yet), the bytes of fake-proof.ts (well formed, never
+ * verifying). A request may not mix v1 and v2 trees (no circuit takes both
  * heights). Sizes follow the circuits: v1 proves 1, 2, 3, 4 or 8 accounts, v2 1 to 8; either proves
  * at most 2 new addresses (stateless.js 0.23's own limit), and a combined proof at most 4 accounts.
  * A root index is `rootSeq % rootHistory` of that tree (2,400 for v1 trees, 200 for v2).
@@ -16,6 +19,8 @@ import { arr, b58, invalid, obj, paramsObject } from './das-params.js';
 import { fakeCompressedProofJson } from './fake-proof.js';
 import { fromBytes32 } from './merkle-tree.js';
 import type { Chain } from './types.js';
+import type { CircuitInputs, CircuitShape } from '../prover/circuits/index.js';
+import type { ProverWorker } from '../prover/prover-worker.js';
 
 const V1_INCLUSION = [1, 2, 3, 4, 8];
 const MAX_INCLUSION = 8;
@@ -36,10 +41,14 @@ interface AddressEntry {
   lowElementIndex: number;
 }
 
+type ProofJson = { a: number[]; b: number[]; c: number[] };
+
 interface Reading {
   accounts: AccountEntry[];
   addresses: AddressEntry[];
-  proof: { a: number[]; b: number[]; c: number[] };
+  proof: ProofJson;
+  /** v1 requests: what the prover needs, read from the trees now. */
+  circuit?: { shape: CircuitShape; inputs: CircuitInputs };
 }
 
 /** A new address not yet in `tree`, below 2^248 (field named in the −32602 otherwise). */
@@ -123,24 +132,59 @@ function readRequest(store: CompressionStore, raw: unknown, method: string, allo
     const st = store.stateTrees[acc.version];
     return { acc, root: st.merkle.root(), rootIndex: st.merkle.seq % st.info.rootHistory };
   });
+  const inputs: CircuitInputs = { inclusion: [], nonInclusion: [] };
   const addresses = addrs.map(({ value, tree }) => {
     const np = tree.merkle.nonInclusionProof(fromBytes32(value));
+    inputs.nonInclusion.push({
+      root: fromBytes32(np.root),
+      value: fromBytes32(value),
+      lowValue: np.lowElement.value,
+      nextValue: np.lowElement.nextValue,
+      nextIndex: BigInt(np.lowElement.nextIndex),
+      lowIndex: np.lowElementIndex,
+      pathElements: np.proof.map(fromBytes32),
+    });
     return { address: value, tree, root: np.root, rootIndex: np.rootSeq % tree.info.rootHistory, lowElementIndex: np.lowElementIndex };
   });
+  if (version === 1) {
+    for (const e of accounts) {
+      const tree = store.stateTrees[1].merkle;
+      inputs.inclusion.push({ root: fromBytes32(e.root), leaf: fromBytes32(e.acc.hash), pathIndex: e.acc.leafIndex, pathElements: tree.proof(e.acc.leafIndex).map(fromBytes32) });
+    }
+  }
   // Seeded by the public inputs: the same request gets the same (well-formed, non-verifying) proof.
-  const inputs = [...accounts.map((e) => e.root), ...accounts.map((e) => e.acc.hash), ...addresses.map((e) => e.root), ...addresses.map((e) => e.address)];
-  const seed = new Uint8Array(inputs.length * 32);
-  inputs.forEach((x, i) => seed.set(x, i * 32));
-  return { accounts, addresses, proof: fakeCompressedProofJson(seed) };
+  const publicInputs = [...accounts.map((e) => e.root), ...accounts.map((e) => e.acc.hash), ...addresses.map((e) => e.root), ...addresses.map((e) => e.address)];
+  const seed = new Uint8Array(publicInputs.length * 32);
+  publicInputs.forEach((x, i) => seed.set(x, i * 32));
+  const proof = fakeCompressedProofJson(seed);
+  if (version !== 1) return { accounts, addresses, proof };
+  const kind = accounts.length === 0 ? 'non-inclusion' : addresses.length === 0 ? 'inclusion' : 'combined';
+  return { accounts, addresses, proof, circuit: { shape: { kind, height: 26, accounts: accounts.length, addresses: addresses.length }, inputs } };
 }
 
-/** `getValidityProof`: v1 shape (parallel arrays); accounts first, then addresses. */
-export function validityProofV1(chain: Chain, store: CompressionStore, raw: unknown) {
+/** The reading's proof: the prover's for v1 trees when there is a prover, else the stand-in. */
+async function proofOf(r: Reading, prover: ProverWorker, signal: AbortSignal | undefined): Promise<ProofJson> {
+  if (!r.circuit) return r.proof;
+  const p = await prover.prove(r.circuit.shape, r.circuit.inputs, signal ? { signal } : {});
+  return { a: Array.from(p.a), b: Array.from(p.b), c: Array.from(p.c) };
+}
+
+/**
+ * `getValidityProof`: v1 shape (parallel arrays); accounts first, then addresses. With a `prover`,
+ * a Promise (the request is read and checked now, synchronously; only the proof waits).
+ */
+export function validityProofV1(chain: Chain, store: CompressionStore, raw: unknown, prover?: ProverWorker, signal?: AbortSignal) {
   const r = readRequest(store, raw, 'getValidityProof', true);
+  const slot = chain.slot();
+  if (!prover || !r.circuit) return v1Answer(slot, r, r.proof);
+  return proofOf(r, prover, signal).then((proof) => v1Answer(slot, r, proof));
+}
+
+function v1Answer(slot: number, r: Reading, proof: ProofJson) {
   return {
-    context: { slot: chain.slot() },
+    context: { slot },
     value: {
-      compressedProof: r.proof,
+      compressedProof: proof,
       roots: [...r.accounts.map((e) => bs58.encode(e.root)), ...r.addresses.map((e) => bs58.encode(e.root))],
       rootIndices: [...r.accounts.map((e) => e.rootIndex), ...r.addresses.map((e) => e.rootIndex)],
       leafIndices: [...r.accounts.map((e) => e.acc.leafIndex), ...r.addresses.map((e) => e.lowElementIndex)],

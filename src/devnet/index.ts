@@ -23,6 +23,8 @@ import { createWalletTransfers } from './wallet-transfers.js';
 import { createWebhooks, type Webhook, type WebhookInput } from './webhooks.js';
 import { createDasState, type DasState, type DasStateOptions } from './das-state.js';
 import { createCompressionState, type CompressionState } from './compression-state.js';
+import { defaultCacheDir } from '../prover/key-cache-dir.js';
+import { createProverWorker } from '../prover/prover-worker.js';
 import type { LiteSVM } from 'litesvm';
 import type { GenesisAccount, GenesisProgram } from './chain-genesis.js';
 import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger.js';
@@ -90,6 +92,15 @@ export interface DevnetOptions {
   programs?: DevnetProgram[];
   /** Accounts to write at genesis (after a ledger's state, so these win). */
   accounts?: DevnetAccount[];
+  /**
+   * What `getValidityProof` answers for v1 trees: `'real'` (default) Groth16 proofs under the
+   * `cairn-devnet@1` keys, made on a worker thread (proving keys built on first use and cached, see
+   * `proverCacheDir`); `'fake'` well-formed proof bytes that never verify, at once (tests that do
+   * not look at the proof). V2 trees always get the stand-in: there are no v2 circuits yet.
+   */
+  validityProofs?: 'fake' | 'real';
+  /** Where proving keys are cached (default `$CAIRN_CACHE_DIR`, `$XDG_CACHE_HOME/cairn` or `~/.cache/cairn`). */
+  proverCacheDir?: string;
 }
 
 export interface DevnetControl {
@@ -191,7 +202,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const faults = createFaults(seed, options.faults ?? {});
     modules.push(createSolanaMethods({ chain }));
     const das = options.stateModules === false ? null : createDasState({ chain, ...(options.dasTree ? { tree: options.dasTree } : {}) });
-    const compression = options.stateModules === false ? null : createCompressionState({ chain });
+    // The prover thread starts on the first v1 getValidityProof, not here; compression.close() ends it.
+    const prover = options.validityProofs === 'fake' ? {} : { prover: createProverWorker({ cacheDir: options.proverCacheDir ?? defaultCacheDir() }) };
+    const compression = options.stateModules === false ? null : createCompressionState({ chain, ...prover });
     const wallet = createWalletTransfers({ chain });
     modules.push(wallet);
     modules.push(createTokenMetadata({ chain, das: () => das }));
@@ -205,6 +218,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       try {
         if (saved.das && das) das.importState(saved.das);
         if (saved.compression && compression) compression.store.importOps(saved.compression);
+        if (saved.webhooks) webhooks.restore(saved.webhooks);
       } catch (e) {
         throw new InputError('ledger', `${options.ledger}: its state does not load (${(e as Error).message}); start with --reset (reset: true) to begin again from genesis`, { got: options.ledger, cause: e });
       }
@@ -218,10 +232,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
           slot: chain.slot(),
           accounts: snapshotAccounts(chain, touchedAddresses(chain, [...extraAddresses])),
           programs: allPrograms,
-        if (saved.webhooks) webhooks.restore(saved.webhooks);
           transactions: [...chain.ledger()],
           das: das ? das.exportState() : saved?.das ?? null,
           compression: compression ? [...compression.store.exportOps()] : saved?.compression ?? null,
+          webhooks: webhooks.list(),
         }),
         log,
       );
@@ -235,7 +249,6 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       chain,
       auth,
       faults,
-          webhooks: webhooks.list(),
       fastRules,
       modules,
       ...(options.host ? { host: options.host } : {}),

@@ -88,16 +88,21 @@ async function withTables<T>(h: Heap, run: (g1: FixedBase, g2: FixedBase) => T):
   }
 }
 
-/**
- * The proving and verifying keys of `r1cs` for the toxic waste derived from `seed`. Deterministic:
- * the same (seed, r1cs) gives the same bytes.
- *
- * @example
- * const { pk, vk } = await setup(circuitFor(shape), devnetSeed('v1_inclusion_26_1'));
- */
-export async function setup(r1cs: R1cs, seed: Uint8Array): Promise<{ pk: ProvingKey; vk: VerifyingKeyJson }> {
-  const h = await loadHeap();
-  const { tau, alpha, beta, gamma, delta } = toxicWaste(seed);
+interface Scalars {
+  toxic: ReturnType<typeof toxicWaste>;
+  k: number;
+  u: bigint[];
+  v: bigint[];
+  /** ICⱼ's scalars (j ≤ nPublic) and Cⱼ's (private j). */
+  ic: bigint[];
+  priv: bigint[];
+  /** τⁱ·Z(τ)/δ for i < n − 1. */
+  hs: bigint[];
+}
+
+function scalarsOf(r1cs: R1cs, seed: Uint8Array, withProvingKey: boolean): Scalars {
+  const toxic = toxicWaste(seed);
+  const { tau, alpha, beta, gamma, delta } = toxic;
   const k = domainLog(r1cs);
   const n = 1 << k;
   const m = r1cs.constraints.length;
@@ -119,68 +124,103 @@ export async function setup(r1cs: R1cs, seed: Uint8Array): Promise<{ pk: Proving
     v[j] = v[j]! % R;
     w[j] = w[j]! % R;
   }
-  const gInv = inv(gamma);
+  const lin = (j: number, div: bigint): bigint => (((((beta * u[j]!) % R) + ((alpha * v[j]!) % R) + w[j]!) % R) * div) % R;
+  const ic = Array.from({ length: nPublic + 1 }, (_, j) => lin(j, inv(gamma)));
+  if (!withProvingKey) return { toxic, k, u, v, ic, priv: [], hs: [] };
   const dInv = inv(delta);
-  const lin = (j: number, div: bigint): bigint => ((((beta * u[j]!) % R) + ((alpha * v[j]!) % R) + w[j]!) % R) * div % R;
-  const ic = Array.from({ length: nPublic + 1 }, (_, j) => lin(j, gInv));
   const priv = Array.from({ length: nVars - nPublic - 1 }, (_, i) => lin(nPublic + 1 + i, dInv));
   const zTau = (powMod(tau, BigInt(n)) - 1n + R) % R;
   const hs: bigint[] = new Array(n - 1);
   for (let i = 0, x = (zTau * dInv) % R; i < n - 1; i++, x = (x * tau) % R) hs[i] = x;
+  return { toxic, k, u, v, ic, priv, hs };
+}
 
+/**
+ * The verifying key alone (no proving-key points: milliseconds, not seconds), equal to `setup`'s.
+ *
+ * @example
+ * const vk = await verifyingKeyFor(circuitFor(shape), devnetSeed('v1_inclusion_26_1'));
+ */
+export async function verifyingKeyFor(r1cs: R1cs, seed: Uint8Array): Promise<VerifyingKeyJson> {
+  const h = await loadHeap();
+  const s = scalarsOf(r1cs, seed, false);
+  const { alpha, beta, gamma, delta } = s.toxic;
   return withTables(h, (t1, t2) => {
-    const g1s = (xs: readonly bigint[]): Uint8Array => {
-      const out = h.alloc(xs.length * G1_SIZE);
-      try {
-        fixedBaseMul(h, t1, out, scalarsLe(xs), xs.length);
-        return h.copyOut(out, xs.length * G1_SIZE);
-      } finally {
-        h.free(out);
-      }
-    };
-    const g2s = (xs: readonly bigint[]): Uint8Array => {
-      const out = h.alloc(xs.length * G2_SIZE);
-      try {
-        fixedBaseMul(h, t2, out, scalarsLe(xs), xs.length);
-        return h.copyOut(out, xs.length * G2_SIZE);
-      } finally {
-        h.free(out);
-      }
-    };
+    const g1 = g1Points(h, t1);
+    const g2 = g2Points(h, t2);
+    return vkJson(h, g1([alpha]), g2([beta]), g2([gamma]), g2([delta]), g1(s.ic), s.ic.length);
+  });
+}
+
+const g1Points = (h: Heap, t1: FixedBase) => (xs: readonly bigint[]): Uint8Array => {
+  const out = h.alloc(xs.length * G1_SIZE);
+  try {
+    fixedBaseMul(h, t1, out, scalarsLe(xs), xs.length);
+    return h.copyOut(out, xs.length * G1_SIZE);
+  } finally {
+    h.free(out);
+  }
+};
+
+const g2Points = (h: Heap, t2: FixedBase) => (xs: readonly bigint[]): Uint8Array => {
+  const out = h.alloc(xs.length * G2_SIZE);
+  try {
+    fixedBaseMul(h, t2, out, scalarsLe(xs), xs.length);
+    return h.copyOut(out, xs.length * G2_SIZE);
+  } finally {
+    h.free(out);
+  }
+};
+
+function vkJson(h: Heap, alpha1: Uint8Array, beta2: Uint8Array, gamma2: Uint8Array, delta2: Uint8Array, icPts: Uint8Array, nIc: number): VerifyingKeyJson {
+  const at = (bytes: Uint8Array, hex: (h: Heap, p: number) => string, off = 0, size = bytes.length): string => {
+    const p = h.copyIn(bytes.subarray(off, off + size));
+    try {
+      return hex(h, p);
+    } finally {
+      h.free(p);
+    }
+  };
+  return {
+    vk_alpha_g1: at(alpha1, hexG1),
+    vk_beta_g2: at(beta2, hexG2),
+    vk_gamma_g2: at(gamma2, hexG2),
+    vk_delta_g2: at(delta2, hexG2),
+    vk_ic: Array.from({ length: nIc }, (_, j) => at(icPts, hexG1, j * G1_SIZE, G1_SIZE)),
+  };
+}
+
+/**
+ * The proving and verifying keys of `r1cs` for the toxic waste derived from `seed`. Deterministic:
+ * the same (seed, r1cs) gives the same bytes.
+ *
+ * @example
+ * const { pk, vk } = await setup(circuitFor(shape), devnetSeed('v1_inclusion_26_1'));
+ */
+export async function setup(r1cs: R1cs, seed: Uint8Array): Promise<{ pk: ProvingKey; vk: VerifyingKeyJson }> {
+  const h = await loadHeap();
+  const s = scalarsOf(r1cs, seed, true);
+  const { alpha, beta, gamma, delta } = s.toxic;
+  return withTables(h, (t1, t2) => {
+    const g1s = g1Points(h, t1);
+    const g2s = g2Points(h, t2);
     const pk: ProvingKey = {
       name: r1cs.name,
       r1csHash: r1csHash(r1cs),
-      nVars,
-      nPublic,
-      k,
+      nVars: r1cs.nVars,
+      nPublic: r1cs.nPublic,
+      k: s.k,
       alpha1: g1s([alpha]),
       beta1: g1s([beta]),
       delta1: g1s([delta]),
       beta2: g2s([beta]),
       delta2: g2s([delta]),
-      a: g1s(u),
-      b1: g1s(v),
-      b2: g2s(v),
-      c: g1s(priv),
-      h: g1s(hs),
+      a: g1s(s.u),
+      b1: g1s(s.v),
+      b2: g2s(s.v),
+      c: g1s(s.priv),
+      h: g1s(s.hs),
     };
-    const icPts = g1s(ic);
-    const gamma2 = g2s([gamma]);
-    const at = (bytes: Uint8Array, hex: (h: Heap, p: number) => string, off = 0, size = bytes.length): string => {
-      const p = h.copyIn(bytes.subarray(off, off + size));
-      try {
-        return hex(h, p);
-      } finally {
-        h.free(p);
-      }
-    };
-    const vk: VerifyingKeyJson = {
-      vk_alpha_g1: at(pk.alpha1, hexG1),
-      vk_beta_g2: at(pk.beta2, hexG2),
-      vk_gamma_g2: at(gamma2, hexG2),
-      vk_delta_g2: at(pk.delta2, hexG2),
-      vk_ic: ic.map((_, j) => at(icPts, hexG1, j * G1_SIZE, G1_SIZE)),
-    };
-    return { pk, vk };
+    return { pk, vk: vkJson(h, pk.alpha1, pk.beta2, g2s([gamma]), pk.delta2, g1s(s.ic), s.ic.length) };
   });
 }
