@@ -157,7 +157,7 @@ export function createFleet(d: FleetDeps): Fleet {
       publish(item);
       return item;
     } finally {
-      if (j.holds(id)) await j.release(id);
+      await j.release(id);
     }
   };
 
@@ -181,7 +181,7 @@ export function createFleet(d: FleetDeps): Fleet {
             if (!isLeaseLost(e)) throw e;
             d.events.emit('leaseLost', { id });
           } finally {
-            if (j.holds(id)) await j.release(id);
+            await j.release(id);
           }
         } else if (c && isTerminal(c.state)) {
           const r = outcomeFromJournal(c.view);

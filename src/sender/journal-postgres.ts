@@ -147,8 +147,12 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     throw new CairnError(ErrorCodes.SENDER_JOURNAL, `cannot open the PostgreSQL journal ${t.name}: ${(e as Error)?.message ?? String(e)}`, { context: { table: t.name }, cause: e });
   }
   const owner = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
-  /** The claims held, with the view as this holder last stored it. */
-  const held = new Map<string, { fence: number; view: IntentView }>();
+  /**
+   * The claims held, with the view as this holder last stored it. A claim renew() found lapsed stays
+   * (marked `lost`) so that a late state change still goes to the database and is refused there by
+   * its token — the fence is the database's, never this process's own bookkeeping.
+   */
+  const held = new Map<string, { fence: number; view: IntentView; lost?: boolean }>();
   let closed = false;
 
   const take = (rows: Record<string, unknown>[]): Claim[] =>
@@ -172,6 +176,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     const h = held.get(id);
     if (!h) return;
     held.delete(id);
+    if (h.lost) return;
     await pool.query(`UPDATE ${t.intents} SET owner = NULL, lease_until = NULL WHERE id = $1 AND fence = $2 AND owner = $3`, [id, h.fence, owner]).catch(() => undefined);
   };
 
@@ -235,7 +240,8 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
       const h = held.get(rec.id);
       const refused = (): CairnError => {
-        metrics.fencedRefused++;
+        // Counted only when the database refused it: a write of an intent never claimed is a bug, not fencing.
+        if (h) metrics.fencedRefused++;
         held.delete(rec.id);
         return new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${h?.fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
           context: { id: rec.id, table: t.name, fence: h?.fence ?? -1, op: rec.op },
@@ -270,7 +276,8 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     release,
     async renew(signal) {
       if (held.size === 0) return [];
-      const ids = [...held.keys()];
+      const ids = [...held.entries()].filter(([, h]) => !h.lost).map(([id]) => id);
+      if (ids.length === 0) return [];
       const fences = ids.map((id) => held.get(id)!.fence);
       const r = await q(
         `UPDATE ${t.intents} i SET lease_until = ${leaseSql} FROM unnest($3::text[], $4::bigint[]) AS c(id, fence)
@@ -282,11 +289,11 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       const kept = new Set(r.rows.map((x) => x.id as string));
       // Ended meanwhile (append released them) is not lost.
       const lost = ids.filter((id) => !kept.has(id) && held.get(id)?.fence === fences[ids.indexOf(id)]);
-      for (const id of lost) held.delete(id);
+      for (const id of lost) held.get(id)!.lost = true;
       metrics.leasesLost += lost.length;
       return lost;
     },
-    holds: (id) => held.has(id),
+    holds: (id) => held.has(id) && !held.get(id)!.lost,
     status,
     async unfinished(signal) {
       const r = await q(`SELECT count(*)::int AS n FROM ${t.intents} WHERE state NOT IN ${ENDED}`, [], signal);

@@ -63,7 +63,7 @@ describe('cairn journal', () => {
     await j.close();
     const u = io();
     expect(await run(['shrink', path], u.io)).toBe(2);
-    expect(u.err.join('')).toMatch(/expected status or compact/);
+    expect(u.err.join('')).toMatch(/expected status, compact, init or gc/);
     expect(await run(['status'], io().io)).toBe(2);
     expect(await run(['status', path, '--nope'], io().io)).toBe(2);
   });

@@ -6,7 +6,7 @@
  * runs through `runuser -u postgres`. When no server can start, `startPostgres` throws one line
  * saying why — tests fail with it, they never skip.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -25,6 +25,8 @@ export interface PostgresServer {
   restart(): Promise<void>;
   /** SIGKILL the postmaster (a crash); start() recovers. */
   kill(): void;
+  /** Run one statement on a fresh connection and return its rows (for harnesses and assertions). */
+  query(sql: string, values?: unknown[]): Promise<Record<string, unknown>[]>;
   /** Stop the server and remove its directory. */
   stop(): Promise<void>;
 }
@@ -73,6 +75,13 @@ export async function startPostgres(): Promise<PostgresServer> {
     const r = spawnSync(cmd, full, { encoding: 'utf8', cwd: dir, timeout: 60_000 });
     return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}${r.error ? String(r.error) : ''}`.trim() };
   };
+  // pg_ctl start/stop run asynchronously: a restart must not freeze the caller (it may host the devnet).
+  const runAsync = (tool: string, args: string[]): Promise<{ ok: boolean; out: string }> =>
+    new Promise((resolve) => {
+      const cmd = root ? 'runuser' : join(bin, tool);
+      const full = root ? ['-u', 'postgres', '--', join(bin, tool), ...args] : args;
+      execFile(cmd, full, { encoding: 'utf8', cwd: dir, timeout: 60_000 }, (err, stdout, stderr) => resolve({ ok: !err, out: `${stdout}${stderr}${err && !stderr ? String(err) : ''}`.trim() }));
+    });
   const fail = (what: string, out: string): never => {
     rmSync(dir, { recursive: true, force: true });
     const last = out.split('\n').filter(Boolean).at(-1) ?? '';
@@ -94,7 +103,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=200 -c shared_buffers=32MB`;
   let running = false;
   const start = async (): Promise<void> => {
-    const r = run('pg_ctl', ['-D', data, '-o', opts, '-l', log, '-w', '-t', '30', 'start']);
+    const r = await runAsync('pg_ctl', ['-D', data, '-o', opts, '-l', log, '-w', '-t', '30', 'start']);
     if (!r.ok) {
       const tail = existsSync(log) ? readFileSync(log, 'utf8').split('\n').filter(Boolean).slice(-2).join(' | ') : '';
       throw new Error(`PostgreSQL test server cannot start: pg_ctl start failed: ${r.out.split('\n').at(-1)} ${tail}`);
@@ -103,7 +112,7 @@ export async function startPostgres(): Promise<PostgresServer> {
   };
   const halt = async (): Promise<void> => {
     if (!running) return;
-    run('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
+    await runAsync('pg_ctl', ['-D', data, '-m', 'fast', '-w', '-t', '30', 'stop']);
     running = false;
   };
   try {
@@ -133,6 +142,16 @@ export async function startPostgres(): Promise<PostgresServer> {
         }
       }
       running = false;
+    },
+    async query(sql, values) {
+      const { default: pg } = await import('pg');
+      const c = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+      await c.connect();
+      try {
+        return (await c.query(sql, values)).rows as Record<string, unknown>[];
+      } finally {
+        await c.end();
+      }
     },
     async stop() {
       await halt();

@@ -1,0 +1,209 @@
+/**
+ * The fleet's chaos campaign (issue 22): N sender processes (fleet-child.ts) share one PostgreSQL
+ * journal and a queue of intents, each a transfer with an amount no other intent uses, so the
+ * devnet's ledger alone says which intent was paid and how often. While they work, the harness
+ * SIGKILLs a random working process every few hundred ms (each replaced by a fresh one), SIGSTOPs
+ * one past its lease and then lets it go on (its late state changes must be refused by the fence),
+ * and restarts PostgreSQL. Then the ledger is judged by soak/judge.ts, with the answers the processes
+ * printed plus what the table says of every intent at the end (what a caller asking `status(id)` gets).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sleep } from '../src/abort.js';
+import { startDevnet } from '../src/devnet/index.js';
+import { mulberry32 } from '../src/devnet/mulberry32.js';
+import { errorFromJournal } from '../src/sender/journal-error.js';
+import { createSender, generateSigner, transferInstruction, type FleetMetrics, type IntentView } from '../src/sender/index.js';
+import { startPostgres } from '../test/support/postgres-server.js';
+import type { FleetChildJob } from './fleet-child.js';
+import { spawnFleetProcess, type FleetProcess } from './fleet-processes.js';
+import { makeIntents } from './intents.js';
+import type { ChildAnswer } from './job.js';
+import { judge, type Verdict } from './judge.js';
+import { executionsByKey, settleLedger } from './ledger.js';
+import type { ChildRun } from './run-child.js';
+
+export interface FleetCampaignOptions {
+  processes: number;
+  intents: number;
+  /** SIGKILLs of working processes (each replaced). */
+  kills: number;
+  /** Pause between kills: uniform in [min, max] ms. */
+  killGapMs: [number, number];
+  /** SIGSTOP one process for 2.5 leases, then SIGCONT it. */
+  pause: boolean;
+  /** Restart PostgreSQL mid-run. */
+  restart: boolean;
+  leaseMs: number;
+  concurrency: number;
+  seed: number;
+  timeoutMs: number;
+  log?: (line: string) => void;
+}
+
+export interface FleetCampaign {
+  seed: number;
+  options: Omit<FleetCampaignOptions, 'log'>;
+  verdict: Verdict;
+  kills: number;
+  processes: number;
+  paused?: { label: string; ms: number; fencedRefused: number; leasesLost: number };
+  postgresRestarts: number;
+  /** Fleet figures summed over every process (a killed one's as last printed). */
+  fleet: FleetMetrics;
+  tableStates: Record<string, number>;
+  ms: number;
+  confirmedPerSecond: number;
+  failures: string[];
+}
+
+const ZERO: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };
+const TABLE = 'fleet_soak';
+
+/**
+ * @example
+ * const c = await runFleetCampaign({ ...FLEET_DEFAULTS, intents: 300, kills: 4, seed: 1 });
+ * c.verdict.lost; // 0
+ */
+export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCampaign> {
+  const log = o.log ?? (() => {});
+  const random = mulberry32(o.seed ^ 0xf1ee7);
+  const payer = generateSigner();
+  const recipients = Array.from({ length: 4 }, () => generateSigner().address);
+  const devnet = await startDevnet({
+    port: 0,
+    host: '127.0.0.1',
+    slotMs: 50,
+    seed: o.seed,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 1_000_000n * 10n ** 9n }, ...recipients.map((address) => ({ address, lamports: 10n ** 9n }))],
+  });
+  const pg = await startPostgres().catch(async (e: unknown) => {
+    await devnet.stop();
+    throw e;
+  });
+  const dir = mkdtempSync(join(tmpdir(), 'cairn-fleet-'));
+  const admin = createSender({ url: devnet.url, journal: { postgres: pg.url, table: TABLE, poolSize: 2 }, cuPrice: 200_000, cuLimit: 1_000 });
+  const procs: FleetProcess[] = [];
+  const failures: string[] = [];
+  const t0 = performance.now();
+  let postgresRestarts = 0;
+  let paused: FleetCampaign['paused'];
+  try {
+    const intents = makeIntents('fleet', o.intents, 70_000_000n, recipients);
+    await admin.enqueue(intents.map((it) => ({ id: it.id, instructions: [transferInstruction(payer.address, it.to, BigInt(it.lamports))], payer: payer.address })));
+    log(`devnet ${devnet.url}, postgres ${pg.url}, ${o.intents} intents enqueued, seed ${o.seed}`);
+    const job: FleetChildJob = { url: devnet.url, postgres: pg.url, table: TABLE, payer: Buffer.from(payer.secretKey()).toString('hex'), leaseMs: o.leaseMs, concurrency: o.concurrency, pollMs: 100, rebroadcastMs: 500 };
+    const spawnOne = (): void => {
+      const label = `p${procs.length}`;
+      procs.push(spawnFleetProcess(job, join(dir, `${label}.json`), label, () => devnet.chain.slot()));
+    };
+    for (let i = 0; i < o.processes; i++) spawnOne();
+    const unfinished = async (): Promise<number> => (await pg.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE state NOT IN ('confirmed', 'failed', 'abandoned')`))[0]!.n as number;
+    const deadline = Date.now() + o.timeoutMs;
+    let kills = 0;
+    let pausing: Promise<void> | undefined;
+    let restarting: Promise<void> | undefined;
+    const pauseAt = Math.max(1, Math.floor(o.kills / 3));
+    const restartAt = Math.max(1, Math.floor((2 * o.kills) / 3));
+    // Chaos while there is work: a kill every few hundred ms, a pause and a restart on the way.
+    while (kills < o.kills && Date.now() < deadline) {
+      await sleep(o.killGapMs[0] + random() * (o.killGapMs[1] - o.killGapMs[0]));
+      const working = procs.filter((p) => p.alive() && p.ready && !p.stopped && p !== procs.find((q) => q.label === paused?.label));
+      if (working.length === 0) {
+        if ((await unfinished()) === 0) break;
+        continue;
+      }
+      const victim = working[Math.floor(random() * working.length)]!;
+      victim.kill();
+      kills++;
+      spawnOne();
+      if (o.pause && !pausing && kills >= pauseAt) {
+        const target = working.find((p) => p !== victim && p.run.answers.length > 0);
+        if (target) {
+          const ms = Math.round(2.5 * o.leaseMs);
+          paused = { label: target.label, ms, fencedRefused: 0, leasesLost: 0 };
+          target.stop();
+          log(`SIGSTOP ${target.label} for ${ms} ms (lease ${o.leaseMs} ms)`);
+          pausing = sleep(ms).then(() => target.cont());
+        }
+      }
+      if (o.restart && !restarting && kills >= restartAt) {
+        log('restarting PostgreSQL');
+        restarting = pg.restart().then(() => {
+          postgresRestarts++;
+          log('PostgreSQL is back');
+        });
+      }
+    }
+    await pausing;
+    await restarting;
+    log(`${kills} kills done in ${((performance.now() - t0) / 1000).toFixed(1)} s; letting the fleet drain`);
+    // The fleet drains on its own; should every process be gone with work left, one more is started.
+    while (Date.now() < deadline) {
+      const left = await unfinished();
+      const alive = procs.filter((p) => p.alive());
+      if (left === 0 && alive.length === 0) break;
+      if (left > 0 && alive.length === 0) spawnOne();
+      await sleep(250);
+    }
+    if (Date.now() >= deadline) failures.push(`timed out after ${o.timeoutMs} ms`);
+    for (const p of procs) p.kill();
+    await Promise.all(procs.map((p) => p.exited));
+    await settleLedger(devnet);
+    // What the table says of each intent: the answer any caller asking status(id) gets.
+    const rows = await pg.query(`SELECT id, state, view FROM ${TABLE}`);
+    const tableStates: Record<string, number> = {};
+    const tableAnswers: ChildAnswer[] = rows.map((r) => {
+      tableStates[r.state as string] = (tableStates[r.state as string] ?? 0) + 1;
+      const v = r.view as IntentView;
+      const end = v.end;
+      if (end?.op === 'confirmed') return { t: 'answer', via: 'resume', id: v.id, ok: true, signature: end.signature };
+      if (end?.op === 'failed' || end?.op === 'abandoned') {
+        const e = errorFromJournal(end, v.id);
+        return { t: 'answer', via: 'resume', id: v.id, ok: false, code: e.code, message: e.message };
+      }
+      return { t: 'answer', via: 'resume', id: v.id, ok: false, code: 'SENDER_PENDING', message: `still ${v.state}` };
+    });
+    const tableRun: ChildRun = { answers: tableAnswers, fatal: [], rejections: [], killed: false, hung: false, lingered: false, exit: 0, stderr: '', ms: 0, endSlot: devnet.chain.slot() };
+    const verdict = judge(intents, [...procs.map((p) => p.run), tableRun], executionsByKey(devnet.control.ledger(), payer.address));
+    const fleet = procs.reduce<FleetMetrics>((acc, p) => {
+      for (const k of Object.keys(ZERO) as (keyof FleetMetrics)[]) acc[k] += p.metrics?.[k] ?? 0;
+      return acc;
+    }, { ...ZERO });
+    if (paused) {
+      const p = procs.find((q) => q.label === paused!.label)!;
+      paused.fencedRefused = p.metrics?.fencedRefused ?? 0;
+      paused.leasesLost = p.metrics?.leasesLost ?? 0;
+      if (paused.fencedRefused === 0) failures.push(`the process paused past its lease (${p.label}) had no state change refused: the pause tested nothing`);
+    } else if (o.pause) failures.push('no process could be paused');
+    if (kills < o.kills) failures.push(`only ${kills} of ${o.kills} kills before the work ran out`);
+    if (o.restart && postgresRestarts === 0) failures.push('PostgreSQL was not restarted');
+    for (const p of procs) for (const f of p.run.fatal) failures.push(`${p.label}: ${f.code}: ${f.message}`);
+    for (const p of procs) if (!p.run.killed && p.run.exit !== 0 && p.run.exit !== 'SIGKILL') failures.push(`${p.label}: exited ${String(p.run.exit)}: ${p.run.stderr.slice(-300)}`);
+    const ms = Math.round(performance.now() - t0);
+    return {
+      seed: o.seed,
+      options: { ...o, log: undefined } as Omit<FleetCampaignOptions, 'log'>,
+      verdict,
+      kills,
+      processes: procs.length,
+      ...(paused ? { paused } : {}),
+      postgresRestarts,
+      fleet,
+      tableStates,
+      ms,
+      confirmedPerSecond: Math.round(((tableStates.confirmed ?? 0) / ms) * 1000 * 10) / 10,
+      failures,
+    };
+  } finally {
+    for (const p of procs) p.kill();
+    await Promise.all(procs.map((p) => p.exited));
+    await admin.close();
+    await devnet.stop();
+    await pg.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
