@@ -8,6 +8,8 @@ export default defineConfig({
     pool: 'forks',
     // proves across the whole suite that no error, log line or warning ever carries an API key
     setupFiles: ['test/support/leak-guard.ts'],
+    // the devnet's proving keys (src/prover/key-cache.ts), made once and shared by every test file
+    env: { CAIRN_CACHE_DIR: process.env.CAIRN_CACHE_DIR ?? `${process.cwd()}/node_modules/.cache/cairn` },
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],
