@@ -109,7 +109,11 @@ const esmTwin = {
 const list = entries();
 const result = await build({
   stdin: {
-    contents: list.map((e) => `export * as ${JSON.stringify(e.key)} from ${JSON.stringify(`./${e.file}.js`)};`).join('\n'),
+    // Each part behind a getter that requires it on first use: esbuild wraps a required ES module in a
+    // lazy initialiser, so require('cairn') runs the root's modules only (its devnet and validity
+    // verifier load on first call, as from ESM), while the parts still share every module they have
+    // in common (one CairnError).
+    contents: list.map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.key)}, { enumerable: true, get: () => require(${JSON.stringify(`./${e.file}.js`)}) });`).join('\n'),
     resolveDir: dist,
     sourcefile: 'cjs-entry.js',
     loader: 'js',

@@ -139,7 +139,7 @@ describe('the packed tarball', () => {
     expect(r.stdout.trim()).toBe('1 true true true');
     // the ES modules ship bundled: besides dist/bundle and dist/cjs, only the one-line entry modules
     const loose = files(join(unpacked, 'dist')).filter((f) => f.endsWith('.js') && !f.startsWith('bundle/') && !f.startsWith('cjs/'));
-    expect(loose.sort()).toEqual(['cli/main.js', 'devnet/index.js', 'index.js', 'merkle/index.js', 'merkle/worker.js', 'mint/index.js', 'sender/index.js']);
+    expect(loose.sort()).toEqual(['cli/main.js', 'devnet/index.js', 'index.js', 'merkle/index.js', 'merkle/worker.js', 'mint/index.js', 'prover/worker.js', 'sender/index.js']);
   });
 
   it('the binary runs dist', async () => {
