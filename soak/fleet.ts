@@ -101,7 +101,9 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
       procs.push(spawnFleetProcess(job, join(dir, `${label}.json`), label, () => devnet.chain.slot()));
     };
     for (let i = 0; i < o.processes; i++) spawnOne();
-    const unfinished = async (): Promise<number> => (await pg.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE state NOT IN ('confirmed', 'failed', 'abandoned')`))[0]!.n as number;
+    // -1 while the database is down (the restart): unknown, so nothing is decided on it.
+    const unfinished = async (): Promise<number> =>
+      pg.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE state NOT IN ('confirmed', 'failed', 'abandoned')`).then((r) => r[0]!.n as number, () => -1);
     const deadline = Date.now() + o.timeoutMs;
     let kills = 0;
     let pausing: Promise<void> | undefined;
@@ -109,19 +111,23 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     const pauseAt = Math.max(1, Math.floor(o.kills / 3));
     const restartAt = Math.max(1, Math.floor((2 * o.kills) / 3));
     // Chaos while there is work: a kill every few hundred ms, a pause and a restart on the way.
-    while (kills < o.kills && Date.now() < deadline) {
+    while ((kills < o.kills || (o.pause && !pausing)) && Date.now() < deadline) {
       await sleep(o.killGapMs[0] + random() * (o.killGapMs[1] - o.killGapMs[0]));
-      const working = procs.filter((p) => p.alive() && p.ready && !p.stopped && p !== procs.find((q) => q.label === paused?.label));
+      const working = procs.filter((p) => p.alive() && p.ready && !p.stopped && p.label !== paused?.label);
       if (working.length === 0) {
         if ((await unfinished()) === 0) break;
         continue;
       }
-      const victim = working[Math.floor(random() * working.length)]!;
-      victim.kill();
-      kills++;
-      spawnOne();
+      let victim: FleetProcess | undefined;
+      if (kills < o.kills) {
+        victim = working[Math.floor(random() * working.length)]!;
+        victim.kill();
+        kills++;
+        spawnOne();
+      }
       if (o.pause && !pausing && kills >= pauseAt) {
-        const target = working.find((p) => p !== victim && p.run.answers.length > 0);
+        // A process that holds claims right now: its drives are mid-way when it stops.
+        const target = working.find((p) => p !== victim && (p.metrics?.claims ?? 0) > 0);
         if (target) {
           const ms = Math.round(2.5 * o.leaseMs);
           paused = { label: target.label, ms, fencedRefused: 0, leasesLost: 0 };
@@ -131,11 +137,15 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
         }
       }
       if (o.restart && !restarting && kills >= restartAt) {
-        log('restarting PostgreSQL');
-        restarting = pg.restart().then(() => {
+        log('restarting PostgreSQL (down for 1 s)');
+        // Down long enough that renewals, claims and state changes in flight all meet the gap.
+        restarting = (async () => {
+          await pg.halt();
+          await sleep(1_000);
+          await pg.start();
           postgresRestarts++;
           log('PostgreSQL is back');
-        });
+        })();
       }
     }
     await pausing;
@@ -146,7 +156,7 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
       const left = await unfinished();
       const alive = procs.filter((p) => p.alive());
       if (left === 0 && alive.length === 0) break;
-      if (left > 0 && alive.length === 0) spawnOne();
+      if ((left > 0 || (left < 0 && !restarting)) && alive.length === 0) spawnOne();
       await sleep(250);
     }
     if (Date.now() >= deadline) failures.push(`timed out after ${o.timeoutMs} ms`);
@@ -181,6 +191,7 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     } else if (o.pause) failures.push('no process could be paused');
     if (kills < o.kills) failures.push(`only ${kills} of ${o.kills} kills before the work ran out`);
     if (o.restart && postgresRestarts === 0) failures.push('PostgreSQL was not restarted');
+    else if (o.restart && fleet.reconnects === 0) failures.push('no process met the PostgreSQL restart (0 reconnect waits): it tested nothing');
     for (const p of procs) for (const f of p.run.fatal) failures.push(`${p.label}: ${f.code}: ${f.message}`);
     for (const p of procs) if (!p.run.killed && p.run.exit !== 0 && p.run.exit !== 'SIGKILL') failures.push(`${p.label}: exited ${String(p.run.exit)}: ${p.run.stderr.slice(-300)}`);
     const ms = Math.round(performance.now() - t0);
