@@ -12,10 +12,15 @@ import { mintCompressedNft } from '../mint/mint-compressed-nft.js';
 import { createVerifier } from '../merkle/verifier.js';
 import type { Verifier } from '../merkle/verifier-types.js';
 import { verifyValidityProof } from '../merkle/validity.js';
+import { CAIRN_DEVNET_1 } from '../merkle/keys/cairn-devnet-1.js';
+import { unpackKeySet } from '../merkle/keys/key-set.js';
 import type { Verdict } from '../merkle/verdict.js';
 import { intFlag, reportError, runCommand, type CliWriter } from './args.js';
 import { createProgress } from './progress.js';
 import { QUIET_FLAG, type CommandSpec } from './usage.js';
+
+/** The devnet's own key set (opt-in: forgeable by anyone, never tried on a real service's answers). */
+const CAIRN_DEVNET_KEYS = unpackKeySet(CAIRN_DEVNET_1);
 
 export interface DemoIo {
   stdout: CliWriter;
@@ -146,13 +151,12 @@ async function demo(opts: { transfers: number; mints: number; accounts: number; 
     check(failures, 'account proofs', accountVerdicts, hashes.length);
     check(failures, 'address proofs', addressVerdicts, addresses.length);
 
-    // 4. A validity proof: structure and public inputs check out; the Groth16 points are the
-    //    devnet's well-formed stand-ins (it has no proving keys), so the pairing must NOT verify.
+    // 4. A validity proof: the devnet proves for real (Groth16 on its prover thread, keys of the
+    //    cairn-devnet@1 set, made on first use and cached); it verifies under that opt-in set only.
     const validity = await client.getValidityProof({ hashes: hashes.slice(0, 1) }, { signal: ac.signal });
-    const vv = await verifyValidityProof(validity.value);
-    const honest = !vv.valid && vv.status === 'not-verified';
-    say(`validity    circuit ${vv.circuit ?? '?'}: ${vv.status}${honest ? ' (expected: the devnet cannot prove without proving keys)' : ''}`);
-    if (!honest) failures.push(`validity: expected not-verified, got ${vv.status}${vv.reason ? ` (${vv.reason})` : ''}`);
+    const vv = await verifyValidityProof(validity.value, { keySets: [CAIRN_DEVNET_KEYS] });
+    say(`validity    circuit ${vv.circuit ?? '?'}: ${vv.status}${vv.keySet ? ` under ${vv.keySet}` : ''}`);
+    if (!vv.valid || vv.keySet !== CAIRN_DEVNET_KEYS.version) failures.push(`validity: expected verified under ${CAIRN_DEVNET_KEYS.version}, got ${vv.status}${vv.reason ? ` (${vv.reason})` : ''}`);
 
     say(failures.length ? `\nFAILED\n  ${failures.join('\n  ')}` : `\nall checks held (${((performance.now() - t0) / 1000).toFixed(1)} s)`);
     return failures.length ? 1 : 0;

@@ -14,7 +14,7 @@ describe('cairn demo (npm start)', () => {
     expect(out).toMatch(/40\/40 transfers confirmed/);
     expect(out).toMatch(/asset proofs 1\/1 valid; leaves 1\/1 valid/);
     expect(out).toMatch(/proofs 2\/2 valid; 2 new addresses: non-inclusion 2\/2 valid/);
-    expect(out).toMatch(/not-verified/);
+    expect(out).toMatch(/validity +circuit v1_inclusion_26_1: verified under cairn-devnet@1/);
     expect(out).toMatch(/all checks held/);
     expect(code).toBe(0);
   });
