@@ -21,7 +21,7 @@ import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { bn254WasmIfLoaded } from './bn254-wasm.js';
 import { PointError } from './bn254-encoding.js';
-import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof } from './groth16.js';
+import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof, type VerifyingKey } from './groth16.js';
 import { poseidon } from './hash/poseidon.js';
 import { resolveKeySets, SHIPPED_KEY_SETS, type KeySet } from './keys/index.js';
 import { verifyPreparedBatch } from './groth16-batch.js';
@@ -219,13 +219,13 @@ function startValidity(value: unknown, opts: ValidityOptions): ValidityVerdict |
   }
 }
 
-/** The pairing check of a pending proof: its key sets in order; `firstFailed` when the first one is known to fail. */
-function finishValidity(p: PendingProof, firstFailed = false): ValidityVerdict {
+/** The pairing check of a pending proof: its key sets in order (`failed`: a set known not to verify it). */
+function finishValidity(p: PendingProof, failed?: KeySet): ValidityVerdict {
   const { id, circuit, publicInputs } = p;
   const tried: string[] = [];
-  for (const [i, ks] of p.sets.entries()) {
+  for (const ks of p.sets) {
     tried.push(ks.version);
-    if (i === 0 && firstFailed) continue;
+    if (ks === failed) continue;
     if (verifyPrepared(p.pp, p.inputs, ks.get(circuit)!)) return verdict(id, { valid: true, status: 'verified', circuit, keySet: ks.version, publicInputs });
   }
   return verdict(id, {
@@ -255,10 +255,11 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
 }
 
 /**
- * Many validity proofs at once (the same verdicts as `verifyValidityProofSync` one by one, `opts[i]`
- * for value i): the proofs are checked together against the first key set that has their circuit —
- * one final exponentiation for all (groth16-batch.ts) — and only those that fail it are tried alone
- * and against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
+ * Many validity proofs at once (the verdicts of `verifyValidityProofSync` one by one, `opts[i]` for
+ * value i). The proofs of one batch nearly always come from one program version, so the first is
+ * checked alone to find the key set that verifies it, and the others are checked together against
+ * that set (one final exponentiation for all, groth16-batch.ts); only those that fail it are tried
+ * alone against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
  *
  * @example
  * await initGroth16();
@@ -267,9 +268,45 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
 export function verifyValidityProofsSync(values: readonly unknown[], opts: readonly ValidityOptions[] | ValidityOptions = {}): ValidityVerdict[] {
   const started = values.map((v, i) => startValidity(v, Array.isArray(opts) ? (opts[i] ?? {}) : (opts as ValidityOptions)));
   const pending = started.filter(isPending);
-  const firstOk = verifyPreparedBatch(pending.map((p) => ({ pp: p.pp, inputs: p.inputs, vk: p.sets[0]!.get(p.circuit)! })));
-  const done = new Map(pending.map((p, k) => [p, firstOk[k] ? verdict(p.id, { valid: true, status: 'verified', circuit: p.circuit, keySet: p.sets[0]!.version, publicInputs: p.publicInputs }) : finishValidity(p, true)]));
+  const done = new Map<PendingProof, ValidityVerdict>();
+  // At most two pilots: one that no set verifies says nothing of the others.
+  for (const pilot of pending.slice(0, 2)) {
+    // The set that verified the last batch's pilot of this circuit first: batches follow batches
+    // from the same program version, and a proof under an older set costs one pairing, not two.
+    const hint = pilot.sets.find((ks) => ks.version === lastVerified.get(pilot.circuit));
+    const hinted = hint !== undefined && verifyPrepared(pilot.pp, pilot.inputs, hint.get(pilot.circuit)!);
+    const v = hinted ? verifiedBy(pilot, firstWithKey(pilot, hint.get(pilot.circuit)!)) : finishValidity(pilot, hint);
+    done.set(pilot, v);
+    if (!v.valid) continue;
+    const set = pilot.sets.find((ks) => ks.version === v.keySet)!;
+    lastVerified.set(pilot.circuit, set.version);
+    const group = pending.filter((p) => !done.has(p) && p.sets.includes(set));
+    const ok = verifyPreparedBatch(group.map((p) => ({ pp: p.pp, inputs: p.inputs, vk: set.get(p.circuit)! })));
+    group.forEach((p, k) => done.set(p, ok[k] ? verifiedBy(p, firstWithKey(p, set.get(p.circuit)!)) : finishValidity(p, set)));
+    break;
+  }
+  for (const p of pending) if (!done.has(p)) done.set(p, finishValidity(p));
   return started.map((s) => (isPending(s) ? done.get(s)! : s));
+}
+
+/**
+ * The set `verifyValidityProofSync` would name: the first of the proof's sets with this very key (sets
+ * of successive versions often share a circuit's key; a proof verifying under two different keys is
+ * out of reach).
+ */
+function firstWithKey(p: PendingProof, vk: VerifyingKey): KeySet {
+  const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+  return p.sets.find((s) => {
+    const k = s.get(p.circuit)!;
+    return k === vk || (same(k.alpha, vk.alpha) && same(k.beta, vk.beta) && same(k.gamma, vk.gamma) && same(k.delta, vk.delta) && k.ic.length === vk.ic.length && k.ic.every((x, i) => same(x, vk.ic[i]!)));
+  })!;
+}
+
+/** Circuit → version label of the set that last verified a batch's pilot (this thread). */
+const lastVerified = new Map<string, string>();
+
+function verifiedBy(p: PendingProof, set: KeySet): ValidityVerdict {
+  return verdict(p.id, { valid: true, status: 'verified', circuit: p.circuit, keySet: set.version, publicInputs: p.publicInputs });
 }
 
 /**
