@@ -60,6 +60,7 @@ const amounts = Array.from({ length: N }, (_, i) => String(100_000 + i));
 // ------------------------------------------------------------------ the devnet's process
 const tsx = ['--import', 'tsx'];
 const devnetProc = fork(join(here, 'lib', 'landing-devnet.ts'), [], { execArgv: tsx, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+devnetProc.on('error', (e) => console.error(`devnet process: ${e.message}`));
 let devnetQueue = Promise.resolve<unknown>(undefined);
 function ask<T extends DevnetReply['op']>(order: DevnetOrder, want: T): Promise<Extract<DevnetReply, { op: T }>> {
   const p = devnetQueue.then(
@@ -72,7 +73,8 @@ function ask<T extends DevnetReply['op']>(order: DevnetOrder, want: T): Promise<
           if (m.op === want) resolve(m as Extract<DevnetReply, { op: T }>);
           else reject(new Error(`devnet: ${m.op === 'error' ? m.message : `expected ${want}, got ${m.op}`}`));
         });
-        devnetProc.send(order);
+        if (!devnetProc.connected) reject(new Error('the devnet process is gone'));
+        else devnetProc.send(order);
       }),
   );
   devnetQueue = p.catch(() => undefined);
@@ -132,13 +134,14 @@ try {
       const job: PeerJob = { peer, url, wsUrl, payerSeed: payerSeed.toString('hex'), recipient, amounts, concurrency: CONCURRENCY, tipLamports: TIP_LAMPORTS, tipAccount: '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE', cuPrice: CU_PRICE, cuLimit: CU_LIMIT, apiKey: API_KEY, timeLimitMs: limit };
       const { result, stderrTail } = await runPeer(job);
       const judged = await ask({ op: 'judge', payer, recipient, amounts }, 'judged');
-      const r: PeerResult = result ?? { answers: [], cpuMs: 0, wallMs: limit };
+      const r: PeerResult = result ?? { answers: [], cpuMs: 0, wallMs: limit, unhandledRejections: { count: 0 } };
       const f = figures({ n: N, answers: r.answers, paid: judged.paid, requests: judged.requests, cpuMs: r.cpuMs, wallMs: r.wallMs });
-      runs.push({ peer, scenario: s.id, figures: f, cuPriceMedian: percentile(judged.cuPrices, 50), errors: topErrors(r), ...(stderrTail ? { stderrTail } : {}) });
+      runs.push({ peer, scenario: s.id, figures: f, cuPriceMedian: percentile(judged.cuPrices, 50), errors: topErrors(r), unhandledRejections: r.unhandledRejections, ...(stderrTail ? { stderrTail } : {}) });
       console.log(
         `${s.label.padEnd(24)} ${peer.padEnd(10)} landed ${f.landed}/${N} double ${f.doubleLanded} falseFail ${f.falseFailures} p50 ${f.p50Ms?.toFixed(0) ?? '-'} p95 ${f.p95Ms?.toFixed(0) ?? '-'} ms, rpc/confirmed ${f.rpcCallsPerConfirmed?.toFixed(2) ?? '-'}, cpu ${f.cpuMsPerTx.toFixed(2)} ms/tx (${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );
       if (stderrTail) console.log(`  stderr: ${stderrTail.slice(-400)}`);
+      if (r.unhandledRejections.count) console.log(`  ${r.unhandledRejections.count} unhandled rejections, the first: ${r.unhandledRejections.first}`);
     }
   }
 } finally {

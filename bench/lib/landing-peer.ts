@@ -37,6 +37,8 @@ export interface PeerResult {
   answers: PeerAnswer[];
   cpuMs: number;
   wallMs: number;
+  /** Promises the peer left rejected with no handler, with the first one's message. */
+  unhandledRejections: { count: number; first?: string };
 }
 
 /** What each landing-peer-<name>.ts exports. */
@@ -77,6 +79,13 @@ export const errorText = (e: unknown): string => {
 };
 
 async function main(job: PeerJob): Promise<void> {
+  // A rejection a library leaves unhandled ends a Node process by default (web3.js' confirmation
+  // does, under 503s): counted and reported, so the run goes on and the other transfers are measured.
+  const unhandled: PeerResult['unhandledRejections'] = { count: 0 };
+  process.on('unhandledRejection', (e) => {
+    unhandled.count++;
+    unhandled.first ??= errorText(e);
+  });
   const mod = (await import(`./landing-peer-${MODULE[job.peer]}.js`)) as { createPeer: CreatePeer };
   const peer = await mod.createPeer(job);
   const answers: PeerAnswer[] = [];
@@ -88,7 +97,7 @@ async function main(job: PeerJob): Promise<void> {
   await Promise.race([peer.run((a) => answers.push(a), limit), new Promise((r) => limit.addEventListener('abort', r, { once: true }))]);
   const wallMs = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
-  const result: PeerResult = { answers, cpuMs: (cpu.user + cpu.system) / 1000, wallMs };
+  const result: PeerResult = { answers, cpuMs: (cpu.user + cpu.system) / 1000, wallMs, unhandledRejections: unhandled };
   process.send!(result, () => {
     // Clients that keep sockets or timers alive (web3.js reconnects its websocket forever) must not
     // hold the process: the results are out, close what closes, then leave.

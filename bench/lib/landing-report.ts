@@ -24,6 +24,8 @@ export interface LandingRun {
   cuPriceMedian: number | null;
   /** Error messages the caller got, with counts (the five most frequent). */
   errors: { message: string; count: number }[];
+  /** Rejections the peer left unhandled (each would end a Node process that has no handler). */
+  unhandledRejections: { count: number; first?: string };
   /** The child's last stderr lines when it did not end cleanly. */
   stderrTail?: string;
 }
@@ -97,9 +99,12 @@ export function landingMarkdown(r: LandingResults): string {
   for (const c of r.goal.checks) lines.push(`- ${c.pass ? 'met' : 'NOT met'}: ${c.what} (${c.measured})`);
   lines.push('', 'What the callers were told when a transfer failed (most frequent first):', '');
   for (const run of r.runs) {
-    if (!run.errors.length && !run.stderrTail) continue;
-    const es = run.errors.map((e) => `${e.count}× \`${e.message.replace(/`/g, "'").replace(/\|/g, '/')}\``).join('; ');
-    lines.push(`- ${label(run.scenario)}, ${run.peer}: ${es}${run.stderrTail ? ` (stderr: \`${run.stderrTail.replace(/`/g, "'").slice(-300)}\`)` : ''}`);
+    const u = run.unhandledRejections;
+    if (!run.errors.length && !run.stderrTail && !u.count) continue;
+    const code = (t: string): string => `\`${t.replace(/`/g, "'").replace(/\|/g, '/')}\``;
+    const es = run.errors.map((e) => `${e.count}× ${code(e.message)}`).join('; ');
+    const un = u.count ? `; and ${u.count} rejections left unhandled, which end a Node process by default (the first: ${code(u.first ?? '?')})` : '';
+    lines.push(`- ${label(run.scenario)}, ${run.peer}: ${es || 'no errors answered'}${un}${run.stderrTail ? ` (stderr: ${code(run.stderrTail.slice(-300))})` : ''}`);
   }
   lines.push('', `CU price paid (median, µlamports/CU): ${r.peers.map((p) => `${p} ${n(r.runs.find((x) => x.peer === p && x.cuPriceMedian !== null)?.cuPriceMedian ?? null)}`).join(', ')}.`, '');
   return lines.join('\n');

@@ -118,6 +118,7 @@ describe('landing report', () => {
     scenario,
     cuPriceMedian: 200_000,
     errors: [],
+    unhandledRejections: { count: 0 },
     figures: figures({
       n: 10,
       answers: Array.from({ length: 10 }, (_, i) => (i < landed ? ok(i, 100 + i) : fail(i))),
