@@ -83,11 +83,15 @@ export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: n
       });
     running.add(p);
   };
+  // Refill in batches: one claim per freed slot would be one statement (and one index scan) per intent.
+  const refill = Math.max(1, concurrency >> 3);
   try {
     while (!link.signal.aborted) {
+      // Armed before claiming, so an intent settling meanwhile still wakes the wait below.
+      const woke = new Promise<void>((r) => (wake = r));
       const free = concurrency - running.size;
       let got = 0;
-      if (free > 0) {
+      if (free >= refill || (free > 0 && running.size === 0)) {
         let claims: Claim[] = [];
         try {
           claims = await d.journal.claim(free, link.signal);
@@ -99,15 +103,17 @@ export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: n
         got = claims.length;
         for (const c of claims) start(c);
       }
-      if (got > 0 && running.size < concurrency) continue;
-      if (mode.once && got === 0 && free > 0) break;
+      if (got > 0 && concurrency - running.size >= refill) continue;
+      if (mode.once && got === 0 && free >= refill) break;
       if (o.drain && got === 0 && running.size === 0) {
         const left = await d.journal.unfinished(link.signal).catch(() => -1);
         if (left === 0) break;
       }
       // Wait for a slot to free up, or a while before looking again.
       const nap = linkSignals(link.signal);
-      await Promise.race([sleep(running.size >= concurrency ? 60_000 : idleMs, nap.signal).catch(() => undefined), new Promise<void>((r) => (wake = r))]);
+      // Slots short of a refill (or none free): a settling intent wakes the loop; else look again after idleMs.
+      const busy = got > 0 || concurrency - running.size < refill;
+      await Promise.race([sleep(busy ? 60_000 : idleMs, nap.signal).catch(() => undefined), woke]);
       nap.abort();
       nap.release();
       wake = undefined;

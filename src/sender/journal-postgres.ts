@@ -15,7 +15,8 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { CairnError, ErrorCodes } from '../errors.js';
-import { applyRecord, isTerminal, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
+import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
+import { createFencedWriter, type HeldClaim } from './journal-postgres-writer.js';
 import { ensureSchema, poolFor, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
 
 export { DEFAULT_TABLE, SCHEMA_VERSION, type PgPoolLike } from './journal-postgres-schema.js';
@@ -152,7 +153,8 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
    * (marked `lost`) so that a late state change still goes to the database and is refused there by
    * its token — the fence is the database's, never this process's own bookkeeping.
    */
-  const held = new Map<string, { fence: number; view: IntentView; lost?: boolean }>();
+  const held = new Map<string, HeldClaim>();
+  const write = createFencedWriter({ t, owner, held, metrics, q: (text, values) => q(text, values) });
   let closed = false;
 
   const take = (rows: Record<string, unknown>[]): Claim[] =>
@@ -238,40 +240,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     },
     async append(rec) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
-      const h = held.get(rec.id);
-      const refused = (): CairnError => {
-        // Counted only when the database refused it: a write of an intent never claimed is a bug, not fencing.
-        if (h) metrics.fencedRefused++;
-        held.delete(rec.id);
-        return new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${h?.fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
-          context: { id: rec.id, table: t.name, fence: h?.fence ?? -1, op: rec.op },
-        });
-      };
-      if (!h) throw refused();
-      const m = new Map([[rec.id, structuredClone(h.view)]]);
-      applyRecord(m, rec);
-      const next = m.get(rec.id)!;
-      const ends = isTerminal(next.state);
-      let r;
-      try {
-        r = await q(
-          `WITH u AS (
-             UPDATE ${t.intents} SET view = $3::jsonb, state = $4, updated_at = now(),
-               owner = CASE WHEN $5 THEN NULL ELSE owner END, lease_until = CASE WHEN $5 THEN NULL ELSE lease_until END
-             WHERE id = $1 AND fence = $2 AND owner = $6 AND lease_until > now() RETURNING id)
-           INSERT INTO ${t.records} (id, fence, rec) SELECT id, $2, $7::jsonb FROM u`,
-          [rec.id, h.fence, JSON.stringify(next), next.state, ends, owner, JSON.stringify(rec)],
-        );
-      } catch (cause) {
-        // The database stayed away past maxWaitMs: what is durable is what the table held before.
-        throw new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${t.name}: ${(cause as Error)?.message ?? String(cause)}; intent ${rec.id} is durably ${h.view.state}, its ${rec.op} record was not stored`, {
-          context: { id: rec.id, table: t.name, state: h.view.state, ...(h.view.signed ? { signature: h.view.signed.signature } : {}) },
-          cause,
-        });
-      }
-      if ((r.rowCount ?? 0) === 0) throw refused();
-      h.view = next;
-      if (ends) held.delete(rec.id);
+      return write(rec);
     },
     release,
     async renew(signal) {

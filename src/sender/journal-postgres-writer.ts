@@ -1,0 +1,133 @@
+/**
+ * The PostgreSQL journal's writes, group-committed as the file journal's are: the state changes
+ * appended in one turn of the event loop go to the database in ONE statement (one commit, one WAL
+ * flush), and each caller's promise settles only when that statement has committed. Every change is
+ * still fenced on its own: the statement updates an intent only where the token and owner match and
+ * the lease has not lapsed, and returns the ids it updated; a record whose intent is missing from
+ * that answer was refused (counted, `SENDER_LEASE_LOST`). Records of one intent in one batch are
+ * folded in order into one new view, and all of them are kept in the records table.
+ */
+import { CairnError, ErrorCodes } from '../errors.js';
+import { applyRecord, isTerminal, type IntentView, type JournalRecord } from './journal-records.js';
+import type { Tables } from './journal-postgres-schema.js';
+
+/** A claim as the writer sees it (journal-postgres.ts keeps them). */
+export interface HeldClaim {
+  fence: number;
+  view: IntentView;
+  lost?: boolean;
+}
+
+export interface WriterDeps {
+  t: Tables;
+  owner: string;
+  held: Map<string, HeldClaim>;
+  metrics: { fencedRefused: number };
+  /** One statement, with the journal's retry policy. */
+  q(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+type Pending = { rec: JournalRecord; resolve: () => void; reject: (e: unknown) => void };
+
+/**
+ * @example
+ * const append = createFencedWriter({ t, owner, held, metrics, q });
+ * await append({ op: 'signed', id, ... }); // durable, or SENDER_LEASE_LOST
+ */
+export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promise<void> {
+  const { t, held } = d;
+  let queue: Pending[] = [];
+  let flushing: Promise<void> | null = null;
+
+  const refused = (rec: JournalRecord, fence: number | undefined): CairnError =>
+    new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
+      context: { id: rec.id, table: t.name, fence: fence ?? -1, op: rec.op },
+    });
+
+  const sql = `
+    WITH c AS (SELECT * FROM unnest($1::text[], $2::bigint[], $3::text[], $4::text[], $5::boolean[]) AS c(id, fence, view, state, ends)),
+    u AS (
+      UPDATE ${t.intents} i SET view = c.view::jsonb, state = c.state, updated_at = now(),
+        owner = CASE WHEN c.ends THEN NULL ELSE i.owner END, lease_until = CASE WHEN c.ends THEN NULL ELSE i.lease_until END
+      FROM c WHERE i.id = c.id AND i.fence = c.fence AND i.owner = $6 AND i.lease_until > now() RETURNING i.id),
+    ins AS (
+      INSERT INTO ${t.records} (id, fence, rec)
+      SELECT r.id, r.fence, r.rec::jsonb FROM unnest($7::text[], $8::bigint[], $9::text[]) WITH ORDINALITY AS r(id, fence, rec, n) JOIN u ON u.id = r.id ORDER BY r.n)
+    SELECT id FROM u`;
+
+  const flush = async (): Promise<void> => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      const byId = new Map<string, { fence: number; view: IntentView; recs: Pending[] }>();
+      for (const p of batch) {
+        const h = held.get(p.rec.id);
+        if (!h) {
+          // Never claimed here (or already ended): no fence to write under.
+          p.reject(refused(p.rec, undefined));
+          continue;
+        }
+        let g = byId.get(p.rec.id);
+        if (!g) byId.set(p.rec.id, (g = { fence: h.fence, view: structuredClone(h.view), recs: [] }));
+        const m = new Map([[p.rec.id, g.view]]);
+        applyRecord(m, p.rec);
+        g.recs.push(p);
+      }
+      if (byId.size === 0) continue;
+      const groups = [...byId.entries()];
+      const recs = groups.flatMap(([id, g]) => g.recs.map((p) => ({ id, fence: g.fence, rec: JSON.stringify(p.rec) })));
+      let stored: Set<string>;
+      try {
+        const r = await d.q(sql, [
+          groups.map(([id]) => id),
+          groups.map(([, g]) => g.fence),
+          groups.map(([, g]) => JSON.stringify(g.view)),
+          groups.map(([, g]) => g.view.state),
+          groups.map(([, g]) => isTerminal(g.view.state)),
+          d.owner,
+          recs.map((x) => x.id),
+          recs.map((x) => x.fence),
+          recs.map((x) => x.rec),
+        ]);
+        stored = new Set(r.rows.map((x) => x.id as string));
+      } catch (cause) {
+        // The database stayed away past maxWaitMs: what is durable is what the table held before.
+        for (const [id, g] of groups) {
+          const before = held.get(id)?.view ?? g.view;
+          for (const p of g.recs) {
+            p.reject(
+              new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${t.name}: ${(cause as Error)?.message ?? String(cause)}; intent ${id} is durably ${before.state}, its ${p.rec.op} record was not stored`, {
+                context: { id, table: t.name, state: before.state, ...(before.signed ? { signature: before.signed.signature } : {}) },
+                cause,
+              }),
+            );
+          }
+        }
+        continue;
+      }
+      for (const [id, g] of groups) {
+        const h = held.get(id);
+        const same = h !== undefined && h.fence === g.fence;
+        if (stored.has(id)) {
+          if (same) {
+            h.view = g.view;
+            if (isTerminal(g.view.state)) held.delete(id);
+          }
+          for (const p of g.recs) p.resolve();
+        } else {
+          d.metrics.fencedRefused += g.recs.length;
+          if (same) held.delete(id);
+          for (const p of g.recs) p.reject(refused(p.rec, g.fence));
+        }
+      }
+    }
+    flushing = null;
+  };
+
+  return (rec) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ rec, resolve, reject });
+      // One macrotask later, so the records of a burst share one commit.
+      flushing ??= new Promise<void>((r) => setImmediate(r)).then(flush);
+    });
+}
