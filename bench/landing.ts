@@ -136,7 +136,7 @@ try {
       const judged = await ask({ op: 'judge', payer, recipient, amounts }, 'judged');
       const r: PeerResult = result ?? { answers: [], cpuMs: 0, wallMs: limit, unhandledRejections: { count: 0 } };
       const f = figures({ n: N, answers: r.answers, paid: judged.paid, requests: judged.requests, cpuMs: r.cpuMs, wallMs: r.wallMs });
-      runs.push({ peer, scenario: s.id, figures: f, cuPriceMedian: percentile(judged.cuPrices, 50), errors: topErrors(r), unhandledRejections: r.unhandledRejections, ...(stderrTail ? { stderrTail } : {}) });
+      runs.push({ peer, scenario: s.id, figures: f, cuPriceMedian: percentile(judged.cuPrices, 50), errors: topErrors(r), requests: judged.requests, unhandledRejections: r.unhandledRejections, ...(stderrTail ? { stderrTail } : {}) });
       console.log(
         `${s.label.padEnd(24)} ${peer.padEnd(10)} landed ${f.landed}/${N} double ${f.doubleLanded} falseFail ${f.falseFailures} p50 ${f.p50Ms?.toFixed(0) ?? '-'} p95 ${f.p95Ms?.toFixed(0) ?? '-'} ms, rpc/confirmed ${f.rpcCallsPerConfirmed?.toFixed(2) ?? '-'}, cpu ${f.cpuMsPerTx.toFixed(2)} ms/tx (${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );

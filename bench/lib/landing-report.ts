@@ -24,6 +24,8 @@ export interface LandingRun {
   cuPriceMedian: number | null;
   /** Error messages the caller got, with counts (the five most frequent). */
   errors: { message: string; count: number }[];
+  /** The devnet's request counts over the run, by `"<endpoint> <method>"` (faulted: `"<endpoint> <status>"`). */
+  requests: Record<string, number>;
   /** Rejections the peer left unhandled (each would end a Node process that has no handler). */
   unhandledRejections: { count: number; first?: string };
   /** The child's last stderr lines when it did not end cleanly. */

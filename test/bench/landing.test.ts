@@ -118,6 +118,7 @@ describe('landing report', () => {
     scenario,
     cuPriceMedian: 200_000,
     errors: [],
+    requests: {},
     unhandledRejections: { count: 0 },
     figures: figures({
       n: 10,
