@@ -89,6 +89,8 @@ function panel(p: BarPanel, top: number, width: number, height: number, colors: 
       }
       const h = plotBottom - y(v);
       out.push(`<rect x="${r1(x)}" y="${r1(y(v))}" width="${r1(barW - 1)}" height="${r1(h)}" fill="${colors[s % colors.length]}"><title>${escapeXml(`${name}: ${fmt(v)}${p.unit}`)}</title></rect>`);
+      // the value over its bar: the chart is read as an image (README), where hover titles do not show
+      out.push(`<text x="${r1(x + (barW - 1) / 2)}" y="${r1(y(v) - 2)}" font-size="8" text-anchor="middle">${escapeXml(fmt(v))}</text>`);
     }
     out.push(`<text x="${r1(gx + groupW * 0.4)}" y="${plotBottom + 14}" font-size="10" text-anchor="middle">${escapeXml(label)}</text>`);
   }

@@ -102,6 +102,7 @@ describe('svg chart', () => {
     expect(svg).toContain('Landed &lt;%&gt; &amp; &quot;more&quot;');
     expect(svg).toContain('20% drops &amp; 429');
     expect(svg).toContain('>n/a</text>');
+    expect(svg).toContain('>98.5</text>'); // each value written over its bar
     expect(svg).not.toMatch(/NaN|undefined|Infinity/);
     expect(() => barChart([{ title: 't', unit: '', groups: ['a'], series: ['x', 'y'], values: [[1]] }])).toThrow(/values\[0\]/);
   });
