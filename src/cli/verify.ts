@@ -45,7 +45,7 @@ export const SPEC: CommandSpec = {
     'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE` },
     quiet: QUIET_FLAG,
     vk: { type: 'string', multiple: true, value: 'FILE', describe: "validity-proof: verify against the keys in FILE (Light's verifying-key JSON) instead of the shipped sets" },
-    'key-set': { type: 'string', multiple: true, value: 'NAME', describe: 'validity-proof: try the shipped set NAME (e.g. light-8ddf06ba; opt-in sets only so)' },
+    'key-set': { type: 'string', multiple: true, value: 'NAME', describe: 'validity-proof: try the shipped set NAME (light-8ddf06ba, light-338e47405, cairn-devnet-1: the devnet set is tried only so)' },
     accounts: { type: 'string', value: 'FILE', describe: "validity-proof: compressed accounts or account proofs each proof's leaves must match" },
     addresses: { type: 'string', value: 'FILE', describe: "validity-proof: new-address proofs each proof's addresses must match" },
   },

@@ -95,6 +95,7 @@ export { verifyGroth16Batch, type Groth16BatchItem } from './groth16-batch.js';
 export {
   SHIPPED_KEY_SETS,
   OPT_IN_KEY_SETS,
+  CAIRN_DEVNET,
   LIGHT_CURRENT,
   LIGHT_2024_06,
   keySetByVersion,

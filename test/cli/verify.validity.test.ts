@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/cli/verify.js';
-import { e2eValidityValue } from '../support/merkle-json-fixtures.js';
+import { devnetValidityValue, e2eValidityValue } from '../support/merkle-json-fixtures.js';
 
 /** Run the command in-process, capturing its output. */
 async function cli(argv: string[], stdin = '') {
@@ -71,6 +71,16 @@ describe('cairn verify validity-proof', () => {
     expect(t.out).toMatch(/^INVALID +#0 \[not-verified\]: no key set verified this proof/);
   });
 
+  it('--key-set cairn-devnet-1: the only way a devnet proof verifies', async () => {
+    const dev = file('devnet.json', [devnetValidityValue()]);
+    const plain = await cli(['validity-proof', dev, '--json']);
+    expect(plain.code).toBe(1);
+    expect(json(plain.out).items[0]!.reason).toMatch(/^no key set verified this proof/);
+    const r = await cli(['validity-proof', dev, '--key-set', 'cairn-devnet-1', '--json']);
+    expect(r.code).toBe(0);
+    expect(json(r.out).items[0]).toMatchObject({ valid: true, keySet: 'cairn-devnet@1' });
+  });
+
   it('redacted or zeroed proof bytes are reported missing, never valid', async () => {
     const redacted = await cli(['validity-proof', `${V}/photon/e2e_tests__e2e_mint_and_transfer-bob-validity-proof.json`, '--json']);
     expect(redacted.code).toBe(1);
@@ -97,7 +107,7 @@ describe('cairn verify validity-proof', () => {
 
   it('usage errors exit 2: an unknown key set, an unreadable or malformed vk file, a validity flag on another kind', async () => {
     const cases: Array<[string[], RegExp]> = [
-      [['validity-proof', answer, '--key-set', 'nope'], /unknown key set "nope"; expected one of light-8ddf06ba, light-338e47405/],
+      [['validity-proof', answer, '--key-set', 'nope'], /unknown key set "nope"; expected one of light-8ddf06ba, light-338e47405, cairn-devnet-1/],
       [['validity-proof', answer, '--vk', join(tmp, 'missing.json')], /--vk: cannot read/],
       [['validity-proof', answer, '--vk', file('vk-bad.json', { keys: { v1_inclusion_26_1: { ...e2e.vk_inclusion_26_1_at_338e47405, vk_alpha_g1: 'zz' } } })], /--vk .*vk_alpha_g1/],
       [['account-proof', answer, '--vk', vk2024], /apply to validity-proof only/],

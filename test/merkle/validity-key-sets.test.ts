@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16.js';
 import { negateG1Bytes } from '../../src/merkle/bn254.js';
 import {
+  CAIRN_DEVNET,
   keySetByName,
   keySetFromJson,
   keySetNames,
@@ -14,7 +15,7 @@ import {
 } from '../../src/merkle/keys/index.js';
 import { verifyValidityProofSync, verifyValidityProofsSync } from '../../src/merkle/validity.js';
 import { InputError } from '../../src/errors.js';
-import { e2eValidityValue } from '../support/merkle-json-fixtures.js';
+import { devnetValidityValue, e2eValidityValue } from '../support/merkle-json-fixtures.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));
@@ -25,8 +26,10 @@ beforeAll(async () => {
 });
 
 describe('key sets: default, opt-in, by name, from a vk file', () => {
-  it('the default sets are Light’s only; no opt-in set is ever among them', () => {
+  it('the default sets are Light’s only; cairn-devnet@1 is opt-in', () => {
     expect(SHIPPED_KEY_SETS).toEqual([LIGHT_CURRENT, LIGHT_2024_06]);
+    expect(OPT_IN_KEY_SETS).toEqual([CAIRN_DEVNET]);
+    expect(CAIRN_DEVNET.version).toBe('cairn-devnet@1');
     for (const s of OPT_IN_KEY_SETS) expect(SHIPPED_KEY_SETS).not.toContain(s);
     expect(SHIPPED_KEY_SETS.every((s) => s.version.startsWith('light-protocol@'))).toBe(true);
   });
@@ -35,8 +38,10 @@ describe('key sets: default, opt-in, by name, from a vk file', () => {
     expect(keySetByName('light-8ddf06ba')).toBe(LIGHT_CURRENT);
     expect(keySetByName('light-338e47405')).toBe(LIGHT_2024_06);
     expect(keySetByName(LIGHT_2024_06.version)).toBe(LIGHT_2024_06);
+    expect(keySetByName('cairn-devnet-1')).toBe(CAIRN_DEVNET);
+    expect(keySetByName('cairn-devnet@1')).toBe(CAIRN_DEVNET);
     expect(keySetByName('cairn')).toBeUndefined();
-    expect(keySetNames()).toEqual(expect.arrayContaining(['light-8ddf06ba', 'light-338e47405']));
+    expect(keySetNames()).toEqual(['light-8ddf06ba', 'light-338e47405', 'cairn-devnet-1']);
     expect(() => resolveKeySets(['light-8ddf06ba', 'nope'])).toThrow(InputError);
     expect(() => resolveKeySets(['nope'])).toThrow(/keySets\[0\].*unknown key set "nope"/);
   });
@@ -66,6 +71,16 @@ describe('key sets: default, opt-in, by name, from a vk file', () => {
     const v = verifyValidityProofSync(value, { keySets: [testSet] });
     expect(v).toMatchObject({ valid: false, status: 'malformed' });
     expect(v.reason).toMatch(/no key v1_inclusion_26_1 with 2 public inputs in test-set@1/);
+  });
+
+  it('a devnet proof verifies only when cairn-devnet@1 is asked for, never by default', () => {
+    const value = devnetValidityValue();
+    const byDefault = verifyValidityProofSync(value);
+    expect(byDefault).toMatchObject({ valid: false, status: 'not-verified', tried: [LIGHT_CURRENT.version, LIGHT_2024_06.version] });
+    expect(verifyValidityProofSync(value, { keySets: ['cairn-devnet-1'] })).toMatchObject({ valid: true, keySet: 'cairn-devnet@1', circuit: 'v1_inclusion_26_1' });
+    expect(verifyValidityProofSync(value, { keySets: [...SHIPPED_KEY_SETS, CAIRN_DEVNET] })).toMatchObject({ valid: true, keySet: 'cairn-devnet@1' });
+    // A Light proof is not a devnet proof either.
+    expect(verifyValidityProofSync(e2eValidityValue(), { keySets: [CAIRN_DEVNET] })).toMatchObject({ valid: false, status: 'not-verified' });
   });
 
   it('many answers at once give the verdicts each gives alone', () => {

@@ -58,6 +58,25 @@ export function e2eValidityValue(): Record<string, unknown> {
   };
 }
 
+/**
+ * A getValidityProof answer of cairn's devnet (startDevnet seed 23, one compressed account): a real
+ * proof under the opt-in cairn-devnet@1 keys, which no default key set verifies.
+ */
+export function devnetValidityValue(): Record<string, unknown> {
+  return {
+    compressedProof: {
+      a: [159, 12, 246, 139, 113, 79, 44, 144, 89, 63, 89, 177, 108, 48, 86, 80, 47, 236, 109, 223, 238, 182, 104, 226, 252, 61, 122, 83, 94, 94, 83, 36],
+      b: [24, 118, 139, 115, 39, 109, 239, 16, 162, 224, 134, 241, 134, 131, 47, 121, 248, 170, 184, 240, 212, 62, 236, 90, 166, 183, 243, 116, 13, 89, 105, 242, 44, 36, 252, 179, 237, 4, 28, 105, 148, 10, 105, 85, 36, 190, 204, 201, 220, 61, 239, 53, 166, 85, 210, 52, 65, 138, 32, 116, 103, 146, 73, 117],
+      c: [163, 80, 42, 65, 80, 200, 179, 103, 151, 22, 122, 56, 31, 22, 144, 109, 37, 61, 24, 157, 178, 140, 192, 26, 66, 75, 181, 148, 140, 35, 126, 90],
+    },
+    roots: ["3UwZej3sBm8Fp6fgCHhCVLA7Sk5ekzLRTK3wT1EGXD9q"],
+    rootIndices: [1],
+    leafIndices: [0],
+    leaves: ["3LTHb9Meq257Vnw8YMuBJiJBtspPjrisUfKeiawWLjJK"],
+    merkleTrees: ["smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT"],
+  };
+}
+
 export const flip = (s: string): string => {
   const b = bs58.decode(s);
   b[7]! ^= 0x10;

@@ -9,6 +9,7 @@ import { InputError } from '../../errors.js';
 import { unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
 import { LIGHT_KEYS_8DDF06BA } from './light-8ddf06ba.js';
 import { LIGHT_KEYS_338E47405 } from './light-338e47405.js';
+import { CAIRN_DEVNET_1 } from './cairn-devnet-1.js';
 
 export { keySetFromJson, packKeySet, packedKeySetModule, unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
 
@@ -20,13 +21,20 @@ export const LIGHT_2024_06: KeySet = unpackKeySet(LIGHT_KEYS_338E47405);
 /** The sets tried by default (Light's), newest first. */
 export const SHIPPED_KEY_SETS: readonly KeySet[] = [LIGHT_CURRENT, LIGHT_2024_06];
 
+/**
+ * cairn's devnet keys (`cairn-devnet@1`, v1 circuits at height 26): the setup's toxic waste comes from
+ * a public seed, so anyone can make proofs that verify under them. Opt-in: name it to use it.
+ */
+export const CAIRN_DEVNET: KeySet = unpackKeySet(CAIRN_DEVNET_1);
+
 /** Shipped sets never tried unless named (`keySets`, `--key-set`): forgeable, for local devnets only. */
-export const OPT_IN_KEY_SETS: readonly KeySet[] = [];
+export const OPT_IN_KEY_SETS: readonly KeySet[] = [CAIRN_DEVNET];
 
 /** Short names for the shipped sets (what `--key-set` takes besides the full version label). */
 const ALIASES = new Map<string, KeySet>([
   ['light-8ddf06ba', LIGHT_CURRENT],
   ['light-338e47405', LIGHT_2024_06],
+  ['cairn-devnet-1', CAIRN_DEVNET],
 ]);
 
 /**
@@ -52,7 +60,7 @@ export function keySetByName(name: string): KeySet | undefined {
 
 /** Every name `keySetByName` knows, short names first (for messages). */
 export function keySetNames(): string[] {
-  return [...ALIASES.keys(), ...OPT_IN_KEY_SETS.map((s) => s.version)];
+  return [...ALIASES.keys()];
 }
 
 /** What `keySets` may list: a set, its stored form (as it crosses to a worker), or a shipped set's name. */
