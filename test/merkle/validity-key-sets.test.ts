@@ -91,5 +91,12 @@ describe('key sets: default, opt-in, by name, from a vk file', () => {
     const values = [good, wrong, redacted, good];
     expect(verifyValidityProofsSync(values)).toEqual(values.map((x) => verifyValidityProofSync(x)));
     expect(verifyValidityProofsSync(values).map((x) => x.status)).toEqual(['verified', 'not-verified', 'proof-absent', 'verified']);
+    // Again (the set that verified the last pilot is now tried first), and a devnet proof among them.
+    const dev = devnetValidityValue();
+    const mixed = [wrong, good, dev, good];
+    const opts = mixed.map((v) => (v === dev ? { keySets: ['cairn-devnet-1'] } : {}));
+    expect(verifyValidityProofsSync(mixed, opts)).toEqual(mixed.map((v, i) => verifyValidityProofSync(v, opts[i])));
+    // The portable backend gives the same verdicts (one proof at a time).
+    expect(verifyValidityProofsSync([good, wrong], { backend: 'noble' })).toEqual([good, wrong].map((x) => verifyValidityProofSync(x)));
   });
 });
