@@ -38,6 +38,8 @@ export interface WorkDeps {
   life: AbortSignal;
   /** Drive one claimed intent; resolves with its item (undefined when the claim was lost or given back). */
   settle(c: Claim, signal: AbortSignal, index: number): Promise<SendManyItem | undefined>;
+  /** Intents this process must not claim (it lacks their signers). */
+  exclude?: () => readonly string[];
 }
 
 /** How a settled item counts. */
@@ -94,7 +96,7 @@ export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: n
       if (free >= refill || (free > 0 && running.size === 0)) {
         let claims: Claim[] = [];
         try {
-          claims = await d.journal.claim(free, link.signal);
+          claims = await d.journal.claim(free, link.signal, d.exclude?.() ?? []);
         } catch (e) {
           if (link.signal.aborted) break;
           // The database stayed away past maxWaitMs: keep trying, more slowly (nothing is held meanwhile).

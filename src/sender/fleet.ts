@@ -97,6 +97,9 @@ export function createFleet(d: FleetDeps): Fleet {
   const publish = (item: SendManyItem): void => {
     for (const fn of listeners) fn(item);
   };
+  /** Intents this process lacks the signers of: given back, and not claimed again by work(). */
+  const cannotSign = new Set<string>();
+  const exclude = (): readonly string[] => [...cannotSign];
   let renewTimer: ReturnType<typeof setInterval> | undefined;
   let renewing = false;
   /** Keep held leases alive; those found lapsed are told (their next state change will be refused). */
@@ -127,7 +130,9 @@ export function createFleet(d: FleetDeps): Fleet {
       const ring = new Map([...d.keyring, ...extra.map((s) => [s.address, s] as const)]);
       const plan = v.plan ? planFromJournal(v.plan, ring) : prepared;
       if (plan && 'missing' in plan) {
-        // This process cannot sign it: leave it to one that can (never abandon it for want of a key).
+        // This process cannot sign it: leave it to one that can (never abandon it for want of a key),
+        // and claim it no more.
+        if (cannotSign.size < 10_000) cannotSign.add(v.id);
         return Promise.reject(new InputError('signers', `intent ${v.id} needs ${plan.missing.join(', ')}: pass them in createSender({ signers })`));
       }
       if (v.state === 'created' && plan) return d.inflight.start(v.id, (s) => d.drive(v.id, plan, opts(s, o)), signal);
@@ -211,10 +216,10 @@ export function createFleet(d: FleetDeps): Fleet {
       for (let i = 0; i < items.length; i += 1_000) added += await j.enqueue(items.slice(i, i + 1_000), o.signal);
       return { added, known: items.length - added };
     },
-    work: async (o = {}) => runWork({ journal: await journal(), life: d.life, settle }, o, d.cfg.concurrency),
+    work: async (o = {}) => runWork({ journal: await journal(), life: d.life, settle, exclude }, o, d.cfg.concurrency),
     async resume(o = {}) {
       const items: SendManyItem[] = [];
-      await runWork({ journal: await journal(), life: d.life, settle }, o, d.cfg.concurrency, { once: true, items });
+      await runWork({ journal: await journal(), life: d.life, settle, exclude }, o, d.cfg.concurrency, { once: true, items });
       return items;
     },
     async status(id, o = {}) {

@@ -73,8 +73,8 @@ export interface PostgresJournal {
   readonly metrics: FleetMetrics;
   /** Add intents (their `created` records); ids already known are left as they are. Returns how many were new. */
   enqueue(items: { id: string; rec: Extract<JournalRecord, { op: 'created' }> }[], signal?: AbortSignal): Promise<number>;
-  /** Claim up to `n` unfinished intents nobody holds (or whose lease lapsed), oldest first. */
-  claim(n: number, signal?: AbortSignal): Promise<Claim[]>;
+  /** Claim up to `n` unfinished intents nobody holds (or whose lease lapsed), oldest first, but none of `exclude`. */
+  claim(n: number, signal?: AbortSignal, exclude?: readonly string[]): Promise<Claim[]>;
   /** Claim intent `id` when it is unfinished and free; else what the table says of it. */
   claimId(id: string, signal?: AbortSignal): Promise<Claim | IntentStatus | undefined>;
   /** Store a state change of a claimed intent (fenced); ending it releases the claim. */
@@ -206,16 +206,16 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       );
       return r.rowCount ?? 0;
     },
-    async claim(n, signal) {
+    async claim(n, signal, exclude = []) {
       if (n <= 0) return [];
       const r = await q(
         `WITH c AS (
            SELECT id, owner AS prev_owner FROM ${t.intents}
-           WHERE state NOT IN ${ENDED} AND (lease_until IS NULL OR lease_until < now())
+           WHERE state NOT IN ${ENDED} AND (lease_until IS NULL OR lease_until < now()) AND NOT (id = ANY($4::text[]))
            ORDER BY created_at LIMIT $3 FOR UPDATE SKIP LOCKED)
          UPDATE ${t.intents} i SET owner = $1, lease_until = ${leaseSql}, fence = i.fence + 1
          FROM c WHERE i.id = c.id RETURNING i.id, i.view, i.fence, c.prev_owner`,
-        [owner, o.leaseMs, n],
+        [owner, o.leaseMs, n, exclude],
         signal,
       );
       return take(r.rows);

@@ -100,6 +100,22 @@ describe('fleet sender (PostgreSQL journal)', () => {
     await expect(a.retry('once')).rejects.toMatchObject({ code: ErrorCodes.INPUT_INVALID });
   });
 
+  it('a sender without the signer leaves an intent to one that has it (never abandons it)', { timeout: 60_000 }, async () => {
+    const table = `f${n++}`;
+    const keyless = createSender({ client: env.client, journal: { postgres: server.url, table, poolSize: 2 }, cuPrice: 200_000, cuLimit: 1_000, pollMs: 50 });
+    senders.push(keyless);
+    const [it] = intents(1);
+    await keyless.enqueue([it!]);
+    const summary = await keyless.work({ concurrency: 4, idleMs: 20, signal: AbortSignal.timeout(500) });
+    expect(summary).toMatchObject({ ended: 0, released: 1 });
+    expect(keyless.stats.fleet.claims).toBe(1);
+    expect(await keyless.status(it!.id)).toMatchObject({ state: 'created', owner: null });
+    const signer = fleetSender(table);
+    expect((await signer.work({ drain: true })).confirmed).toBe(1);
+    await env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 3);
+    expect(paidTimes(it!.lamports)).toBe(1);
+  });
+
   it('resume() takes over what a dead sender left, once its lease lapsed', { timeout: 60_000 }, async () => {
     const table = `f${n++}`;
     const dead = fleetSender(table, 400);
