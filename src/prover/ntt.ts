@@ -4,17 +4,23 @@
  * needs (Z = Xⁿ − 1 vanishes on the domain, so H is evaluated on the coset g·⟨ω⟩ where Z is the
  * constant gⁿ − 1).
  *
- * Field arithmetic, measured on this machine (one forward transform, Node 20, other helpers idle-ish):
+ * Field arithmetic, measured with `npx tsx bench/tools/prover-field.ts` (one forward transform,
+ * Node 20, a shared 2-core machine: the first row pair quiet, the others under load average 7–9,
+ * so compare within a row, not across):
  *
- * | points | BigInt (% r) | mcl `Fr` objects | mcl raw exports on heap pointers |
- * |-------:|-------------:|-----------------:|---------------------------------:|
- * | 2^13   | 28–39 ms     | 82–103 ms        | 10–15 ms                         |
- * | 2^16   | 220–250 ms   | 879–907 ms       | 69–75 ms                         |
+ * | points | BigInt (% r) | mcl `Fr` objects | Montgomery, 16 × 16-bit limbs, typed arrays | mcl raw exports, heap pointers |
+ * |-------:|-------------:|-----------------:|--------------------------------------------:|-------------------------------:|
+ * | 2^13   | 28–39 ms     | 82–103 ms        | (not in that run)                           | 10–15 ms                       |
+ * | 2^16   | 220–250 ms   | 879–907 ms       | (not in that run)                           | 69–75 ms                       |
+ * | 2^13   | 34 / 127 ms  | 212 / 503 ms     | 287 / 795 ms                                | 14 / 18 ms                     |
+ * | 2^16   | 290 / 1155 ms| 1401 / 8465 ms   | 4157 / 5767 ms                              | 452 / 310 ms                   |
  *
- * A Montgomery multiplication on typed arrays in JavaScript costs a few hundred ns (16 × 16-bit
- * limb products and carries), about what BigInt costs; the raw exports run mcl's own Montgomery
- * code in wasm (≈ 0.1 µs a butterfly multiply, the call included), so they win by 3×. The objects
- * lose to BigInt because every operation copies its operands through the wasm stack.
+ * The raw exports (mcl's own Montgomery code in wasm, ≈ 0.1 µs a butterfly multiply with the call)
+ * are the fastest in every quiet run and all but one loaded one, 2–4× ahead of BigInt. A Montgomery
+ * product written in JavaScript (CIOS on 16-bit limbs, carries through doubles) loses even to
+ * BigInt: 512 limb products and their carries per multiplication cost more than V8's BigInt
+ * multiply and modulo. mcl's objects lose because every operation copies its operands through the
+ * wasm stack.
  */
 import { BN254_R } from './r1cs.js';
 import { FR_SIZE, type Heap } from './mcl-heap.js';
