@@ -6,7 +6,7 @@
  * waits; the clock runs from "go" to the last process done, so tsx's start-up is not counted.
  * Goal: the PostgreSQL journal costs at most 25% of the no-journal rate.
  *
- * Writes bench/results/fleet.{json,md}. `npx tsx bench/fleet.ts` (BENCH_FLEET_INTENTS=1500).
+ * Writes bench/results/fleet.{json,md}. `npx tsx bench/fleet.ts` (BENCH_FLEET_INTENTS=3000).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -62,7 +62,7 @@ const { startDevnet } = await import('../src/devnet/index.js');
 const { generateSigner } = await import('../src/sender/index.js');
 const { startPostgres } = await import('../test/support/postgres-server.js');
 const tsx = createRequire(import.meta.url).resolve('tsx/esm');
-const total = Number(process.env.BENCH_FLEET_INTENTS ?? 1500);
+const total = Number(process.env.BENCH_FLEET_INTENTS ?? 3000);
 const loadBefore = loadavg()[0]!;
 const payer = generateSigner();
 const to = generateSigner().address;

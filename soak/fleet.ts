@@ -111,7 +111,7 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     const pauseAt = Math.max(1, Math.floor(o.kills / 3));
     const restartAt = Math.max(1, Math.floor((2 * o.kills) / 3));
     // Chaos while there is work: a kill every few hundred ms, a pause and a restart on the way.
-    while ((kills < o.kills || (o.pause && !pausing)) && Date.now() < deadline) {
+    while ((kills < o.kills || (o.pause && !pausing) || (o.restart && !restarting)) && Date.now() < deadline) {
       await sleep(o.killGapMs[0] + random() * (o.killGapMs[1] - o.killGapMs[0]));
       const working = procs.filter((p) => p.alive() && p.ready && !p.stopped && p.label !== paused?.label);
       if (working.length === 0) {
@@ -136,7 +136,10 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
           pausing = sleep(ms).then(() => target.cont());
         }
       }
-      if (o.restart && !restarting && kills >= restartAt) {
+      // Restart only while some process is up and working, so the gap is met (not slept through by
+      // processes still booting or paused).
+      const meets = working.some((p) => p !== victim && p.label !== paused?.label && p.alive());
+      if (o.restart && !restarting && kills >= restartAt && meets) {
         log('restarting PostgreSQL (down for 1 s)');
         // Down long enough that renewals, claims and state changes in flight all meet the gap.
         restarting = (async () => {

@@ -85,43 +85,49 @@ export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: n
       });
     running.add(p);
   };
-  // Refill in batches: one claim per freed slot would be one statement (and one index scan) per intent.
-  const refill = Math.max(1, concurrency >> 3);
+  // Claims are taken in batches and kept `ahead` in hand (held and renewed like the rest): one claim
+  // per freed slot would be one statement per intent, and a slot would idle while it commits.
+  const ahead = Math.max(1, concurrency >> 3);
+  const ready: Claim[] = [];
+  const fill = (): void => {
+    while (ready.length > 0 && running.size < concurrency) start(ready.shift()!);
+  };
   try {
     while (!link.signal.aborted) {
       // Armed before claiming, so an intent settling meanwhile still wakes the wait below.
       const woke = new Promise<void>((r) => (wake = r));
-      const free = concurrency - running.size;
+      fill();
+      const want = concurrency - running.size + ahead - ready.length;
+      const tried = want >= ahead || (running.size === 0 && ready.length === 0);
       let got = 0;
-      if (free >= refill || (free > 0 && running.size === 0)) {
-        let claims: Claim[] = [];
+      if (tried) {
         try {
-          claims = await d.journal.claim(free, link.signal, d.exclude?.() ?? []);
-        } catch (e) {
+          const claims = await d.journal.claim(want, link.signal, d.exclude?.() ?? []);
+          got = claims.length;
+          ready.push(...claims);
+        } catch {
+          // The database stayed away past maxWaitMs: try again after a while (nothing new is held).
           if (link.signal.aborted) break;
-          // The database stayed away past maxWaitMs: keep trying, more slowly (nothing is held meanwhile).
-          void e;
         }
-        got = claims.length;
-        for (const c of claims) start(c);
+        fill();
+        if (got > 0) continue;
+        if (mode.once && ready.length === 0) break;
+        if (o.drain && running.size === 0 && ready.length === 0) {
+          const left = await d.journal.unfinished(link.signal).catch(() => -1);
+          if (left === 0) break;
+        }
       }
-      if (got > 0 && concurrency - running.size >= refill) continue;
-      if (mode.once && got === 0 && free >= refill) break;
-      if (o.drain && got === 0 && running.size === 0) {
-        const left = await d.journal.unfinished(link.signal).catch(() => -1);
-        if (left === 0) break;
-      }
-      // Wait for a slot to free up, or a while before looking again.
+      // Nothing claimable: look again after idleMs; enough in hand: until an intent settles.
       const nap = linkSignals(link.signal);
-      // Slots short of a refill (or none free): a settling intent wakes the loop; else look again after idleMs.
-      const busy = got > 0 || concurrency - running.size < refill;
-      await Promise.race([sleep(busy ? 60_000 : idleMs, nap.signal).catch(() => undefined), woke]);
+      await Promise.race([sleep(tried ? idleMs : 60_000, nap.signal).catch(() => undefined), woke]);
       nap.abort();
       nap.release();
       wake = undefined;
     }
     while (running.size > 0) await Promise.race(running);
   } finally {
+    // Claimed ahead and never started: give them back at once rather than let their leases lapse.
+    for (const c of ready.splice(0)) await d.journal.release(c.view.id).catch(() => undefined);
     await Promise.allSettled([...running]);
     link.release();
   }

@@ -216,10 +216,17 @@ export function createFleet(d: FleetDeps): Fleet {
       for (let i = 0; i < items.length; i += 1_000) added += await j.enqueue(items.slice(i, i + 1_000), o.signal);
       return { added, known: items.length - added };
     },
-    work: async (o = {}) => runWork({ journal: await journal(), life: d.life, settle, exclude }, o, d.cfg.concurrency),
+    async work(o = {}) {
+      const j = await journal();
+      // Claims taken ahead of their slot are held from the start: renewed like the rest.
+      startRenewing(j);
+      return runWork({ journal: j, life: d.life, settle, exclude }, o, d.cfg.concurrency);
+    },
     async resume(o = {}) {
       const items: SendManyItem[] = [];
-      await runWork({ journal: await journal(), life: d.life, settle, exclude }, o, d.cfg.concurrency, { once: true, items });
+      const j = await journal();
+      startRenewing(j);
+      await runWork({ journal: j, life: d.life, settle, exclude }, o, d.cfg.concurrency, { once: true, items });
       return items;
     },
     async status(id, o = {}) {
