@@ -35,10 +35,30 @@ interface ResidentKey {
   beta2: number;
   delta2: number;
   a: number;
+  /** The B points of the variables that occur in some B term (vⱼ ≠ 0), and those variables. */
   b1: number;
   b2: number;
+  bIdx: Int32Array;
   c: number;
   h: number;
+}
+
+/** Indices of the points that are not the identity (z = 0 in mcl's layout, after the 2 coordinates). */
+function nonZero(bytes: Uint8Array, size: number): Int32Array {
+  const n = bytes.length / size;
+  const out: number[] = [];
+  const zAt = (size / 3) * 2;
+  for (let i = 0; i < n; i++) {
+    const z = bytes.subarray(i * size + zAt, (i + 1) * size);
+    if (z.some((x) => x !== 0)) out.push(i);
+  }
+  return Int32Array.from(out);
+}
+
+function gather(bytes: Uint8Array, size: number, idx: Int32Array): Uint8Array {
+  const out = new Uint8Array(idx.length * size);
+  for (let k = 0; k < idx.length; k++) out.set(bytes.subarray(idx[k]! * size, idx[k]! * size + size), k * size);
+  return out;
 }
 
 const resident = new WeakMap<ProvingKey, ResidentKey>();
@@ -46,6 +66,9 @@ const resident = new WeakMap<ProvingKey, ResidentKey>();
 function residentKey(h: Heap, pk: ProvingKey): ResidentKey {
   let r = resident.get(pk);
   if (!r) {
+    // A third of the variables occur in no B term (Poseidon's linear layers): their B points are
+    // the identity, and dropping them saves a third of the G2 multi-scalar multiplication.
+    const bIdx = nonZero(pk.b1, G1_SIZE);
     r = {
       alpha1: h.copyIn(pk.alpha1),
       beta1: h.copyIn(pk.beta1),
@@ -53,8 +76,9 @@ function residentKey(h: Heap, pk: ProvingKey): ResidentKey {
       beta2: h.copyIn(pk.beta2),
       delta2: h.copyIn(pk.delta2),
       a: h.copyIn(pk.a),
-      b1: h.copyIn(pk.b1),
-      b2: h.copyIn(pk.b2),
+      b1: h.copyIn(gather(pk.b1, G1_SIZE, bIdx)),
+      b2: h.copyIn(gather(pk.b2, G2_SIZE, bIdx)),
+      bIdx,
       c: h.copyIn(pk.c),
       h: h.copyIn(pk.h),
     };
@@ -67,7 +91,7 @@ function residentKey(h: Heap, pk: ProvingKey): ResidentKey {
 export function releaseKey(h: Heap, pk: ProvingKey): void {
   const r = resident.get(pk);
   if (!r) return;
-  for (const p of Object.values(r)) h.free(p);
+  for (const p of Object.values(r)) if (typeof p === 'number') h.free(p);
   resident.delete(pk);
 }
 
@@ -129,11 +153,13 @@ export function proveSync(h: Heap, pk: ProvingKey, r1cs: R1cs, witness: readonly
     G1.mul(t, key.delta1, rFr);
     G1.add(A, A, t);
     // B = β + Σ wⱼ·bⱼ + s·δ, in G2 and G1
-    msm(h, G2, bG2, key.b2, wLe, nVars);
+    const wB = new Uint8Array(key.bIdx.length * 32 + 4);
+    for (let k = 0; k < key.bIdx.length; k++) wB.set(wLe.subarray(key.bIdx[k]! * 32, key.bIdx[k]! * 32 + 32), k * 32);
+    msm(h, G2, bG2, key.b2, wB, key.bIdx.length);
     G2.add(bG2, bG2, key.beta2);
     G2.mul(t2, key.delta2, sFr);
     G2.add(bG2, bG2, t2);
-    msm(h, G1, B1, key.b1, wLe, nVars);
+    msm(h, G1, B1, key.b1, wB, key.bIdx.length);
     G1.add(B1, B1, key.beta1);
     G1.mul(t, key.delta1, sFr);
     G1.add(B1, B1, t);
