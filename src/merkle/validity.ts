@@ -256,10 +256,10 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
 
 /**
  * Many validity proofs at once (the verdicts of `verifyValidityProofSync` one by one, `opts[i]` for
- * value i). The proofs of one batch nearly always come from one program version, so the first is
- * checked alone to find the key set that verifies it, and the others are checked together against
- * that set (one final exponentiation for all, groth16-batch.ts); only those that fail it are tried
- * alone against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
+ * value i). The proofs of one batch nearly always come from one program version: they are checked
+ * together (one final exponentiation for all, groth16-batch.ts) against the set that verified the
+ * last batch, or the set a first proof checked alone finds; only those that fail it are tried alone
+ * against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
  *
  * @example
  * await initGroth16();
@@ -269,20 +269,27 @@ export function verifyValidityProofsSync(values: readonly unknown[], opts: reado
   const started = values.map((v, i) => startValidity(v, Array.isArray(opts) ? (opts[i] ?? {}) : (opts as ValidityOptions)));
   const pending = started.filter(isPending);
   const done = new Map<PendingProof, ValidityVerdict>();
-  // At most two pilots: one that no set verifies says nothing of the others.
-  for (const pilot of pending.slice(0, 2)) {
-    // The set that verified the last batch's pilot of this circuit first: batches follow batches
-    // from the same program version, and a proof under an older set costs one pairing, not two.
-    const hint = pilot.sets.find((ks) => ks.version === lastVerified.get(pilot.circuit));
-    const hinted = hint !== undefined && verifyPrepared(pilot.pp, pilot.inputs, hint.get(pilot.circuit)!);
-    const v = hinted ? verifiedBy(pilot, firstWithKey(pilot, hint.get(pilot.circuit)!)) : finishValidity(pilot, hint);
+  /** Check every proof not yet done that `set` may verify together against it; true when one verified. */
+  const together = (set: KeySet): boolean => {
+    const group = pending.filter((p) => !done.has(p) && p.sets.includes(set));
+    const ok = verifyPreparedBatch(group.map((p) => ({ pp: p.pp, inputs: p.inputs, vk: set.get(p.circuit)! })));
+    group.forEach((p, k) => done.set(p, ok[k] ? verifiedBy(p, firstWithKey(p, set.get(p.circuit)!)) : finishValidity(p, set)));
+    return ok.some(Boolean);
+  };
+  // Batches follow batches from the same program version: the set that verified the last batch of
+  // this circuit is tried first, for all at once. Else (or when some failed it) a pilot: the first
+  // proof left alone finds the set that verifies it, and the others are checked together against it.
+  const first = pending[0];
+  const hint = first?.sets.find((ks) => ks.version === lastVerified.get(first.circuit));
+  // A hint that verified none of them is forgotten: the next batch starts with a pilot.
+  if (hint && !together(hint)) lastVerified.delete(first!.circuit);
+  for (const pilot of pending.filter((p) => !done.has(p)).slice(0, 2)) {
+    const v = finishValidity(pilot);
     done.set(pilot, v);
     if (!v.valid) continue;
     const set = pilot.sets.find((ks) => ks.version === v.keySet)!;
     lastVerified.set(pilot.circuit, set.version);
-    const group = pending.filter((p) => !done.has(p) && p.sets.includes(set));
-    const ok = verifyPreparedBatch(group.map((p) => ({ pp: p.pp, inputs: p.inputs, vk: set.get(p.circuit)! })));
-    group.forEach((p, k) => done.set(p, ok[k] ? verifiedBy(p, firstWithKey(p, set.get(p.circuit)!)) : finishValidity(p, set)));
+    together(set);
     break;
   }
   for (const p of pending) if (!done.has(p)) done.set(p, finishValidity(p));
