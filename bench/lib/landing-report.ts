@@ -82,7 +82,7 @@ export function landingMarkdown(r: LandingResults): string {
   const lines = [
     '## landing',
     '',
-    `${r.config.transfers} transfers per peer and scenario, ${r.config.concurrency} in flight, tip ${r.config.tipLamports.toLocaleString('en-US')} lamports, CU price ${r.config.cuPrice.toLocaleString('en-US')} µlamports/CU, CU limit ${r.config.cuLimit.toLocaleString('en-US')}; a fresh devnet (seed ${r.config.seed}) in its own process per run, each peer in its own process. Node ${r.machine.node}, ${r.machine.cpus} cores, load average ${r.machine.loadavg1Before.toFixed(1)} → ${r.machine.loadavg1After.toFixed(1)}; ${r.machine.note} Whole run ${r.wallSeconds.toFixed(0)} s.`,
+    `${r.config.transfers} transfers per peer and scenario, ${r.config.concurrency} in flight, tip ${r.config.tipLamports.toLocaleString('en-US')} lamports, CU price ${r.config.cuPrice.toLocaleString('en-US')} µlamports/CU, CU limit ${r.config.cuLimit.toLocaleString('en-US')}; a fresh devnet (seed ${r.config.seed}) in its own process per run, each peer in its own process. Node ${r.machine.node}, ${r.machine.cpus} cores, load average ${r.machine.loadavg1Before.toFixed(1)} → ${r.machine.loadavg1After.toFixed(1)}; ${r.machine.note}. Whole run ${r.wallSeconds.toFixed(0)} s.`,
     '',
     'Landed and double-landed are read on the devnet\'s ledger; a false failure is an error the caller got for a transfer that landed. Time to confirmed over the transfers answered ok, from the start of each. "RPC calls" are requests to the JSON-RPC host (the metered one, where web3.js and kit also send); `/fast` requests are counted apart. CPU is the peer process\'s user + system time over the run, per transfer offered.',
     '',
