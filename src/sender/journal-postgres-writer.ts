@@ -6,6 +6,9 @@
  * the lease has not lapsed, and returns the ids it updated; a record whose intent is missing from
  * that answer was refused (counted, `SENDER_LEASE_LOST`). Records of one intent in one batch are
  * folded in order into one new view, and all of them are kept in the records table.
+ * Up to `MAX_IN_FLIGHT` batches run at once (a record need not wait for the batch before it to
+ * commit), and an intent's records are chained, so no two batches ever hold the same intent: each
+ * batch folds onto the view the database already has.
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, isTerminal, type IntentView, type JournalRecord } from './journal-records.js';
@@ -29,6 +32,9 @@ export interface WriterDeps {
 
 type Pending = { rec: JournalRecord; resolve: () => void; reject: (e: unknown) => void };
 
+/** Batches in flight at once per journal (its pool also serves claims and renewals). */
+const MAX_IN_FLIGHT = 4;
+
 /**
  * @example
  * const append = createFencedWriter({ t, owner, held, metrics, q });
@@ -37,7 +43,10 @@ type Pending = { rec: JournalRecord; resolve: () => void; reject: (e: unknown) =
 export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promise<void> {
   const { t, held } = d;
   let queue: Pending[] = [];
-  let flushing: Promise<void> | null = null;
+  let scheduled = false;
+  let inFlight = 0;
+  /** Each intent's latest write: its next record is queued only once that one settled. */
+  const tails = new Map<string, Promise<void>>();
 
   const refused = (rec: JournalRecord, fence: number | undefined): CairnError =>
     new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
@@ -55,79 +64,103 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
       SELECT r.id, r.fence, r.rec::jsonb FROM unnest($7::text[], $8::bigint[], $9::text[]) WITH ORDINALITY AS r(id, fence, rec, n) JOIN u ON u.id = r.id ORDER BY r.n)
     SELECT id FROM u`;
 
-  const flush = async (): Promise<void> => {
-    while (queue.length > 0) {
+  /** Start batches while there are records and room; each one that ends makes room for the next. */
+  const pump = (): void => {
+    while (queue.length > 0 && inFlight < MAX_IN_FLIGHT) {
       const batch = queue;
       queue = [];
-      const byId = new Map<string, { fence: number; view: IntentView; recs: Pending[] }>();
-      for (const p of batch) {
-        const h = held.get(p.rec.id);
-        if (!h) {
-          // Never claimed here (or already ended): no fence to write under.
-          p.reject(refused(p.rec, undefined));
-          continue;
-        }
-        let g = byId.get(p.rec.id);
-        if (!g) byId.set(p.rec.id, (g = { fence: h.fence, view: structuredClone(h.view), recs: [] }));
-        const m = new Map([[p.rec.id, g.view]]);
-        applyRecord(m, p.rec);
-        g.recs.push(p);
-      }
-      if (byId.size === 0) continue;
-      const groups = [...byId.entries()];
-      const recs = groups.flatMap(([id, g]) => g.recs.map((p) => ({ id, fence: g.fence, rec: JSON.stringify(p.rec) })));
-      let stored: Set<string>;
-      try {
-        const r = await d.q(sql, [
-          groups.map(([id]) => id),
-          groups.map(([, g]) => g.fence),
-          groups.map(([, g]) => JSON.stringify(g.view)),
-          groups.map(([, g]) => g.view.state),
-          groups.map(([, g]) => isTerminal(g.view.state)),
-          d.owner,
-          recs.map((x) => x.id),
-          recs.map((x) => x.fence),
-          recs.map((x) => x.rec),
-        ]);
-        stored = new Set(r.rows.map((x) => x.id as string));
-      } catch (cause) {
-        // The database stayed away past maxWaitMs: what is durable is what the table held before.
-        for (const [id, g] of groups) {
-          const before = held.get(id)?.view ?? g.view;
-          for (const p of g.recs) {
-            p.reject(
-              new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${t.name}: ${(cause as Error)?.message ?? String(cause)}; intent ${id} is durably ${before.state}, its ${p.rec.op} record was not stored`, {
-                context: { id, table: t.name, state: before.state, ...(before.signed ? { signature: before.signed.signature } : {}) },
-                cause,
-              }),
-            );
-          }
-        }
-        continue;
-      }
-      for (const [id, g] of groups) {
-        const h = held.get(id);
-        const same = h !== undefined && h.fence === g.fence;
-        if (stored.has(id)) {
-          if (same) {
-            h.view = g.view;
-            if (isTerminal(g.view.state)) held.delete(id);
-          }
-          for (const p of g.recs) p.resolve();
-        } else {
-          d.metrics.fencedRefused += g.recs.length;
-          if (same) held.delete(id);
-          for (const p of g.recs) p.reject(refused(p.rec, g.fence));
-        }
-      }
+      inFlight++;
+      void flush(batch).finally(() => {
+        inFlight--;
+        pump();
+      });
     }
-    flushing = null;
   };
 
-  return (rec) =>
+  const flush = async (batch: Pending[]): Promise<void> => {
+    const byId = new Map<string, { fence: number; view: IntentView; recs: Pending[] }>();
+    for (const p of batch) {
+      const h = held.get(p.rec.id);
+      if (!h) {
+        // Never claimed here (or already ended): no fence to write under.
+        p.reject(refused(p.rec, undefined));
+        continue;
+      }
+      let g = byId.get(p.rec.id);
+      if (!g) byId.set(p.rec.id, (g = { fence: h.fence, view: structuredClone(h.view), recs: [] }));
+      const m = new Map([[p.rec.id, g.view]]);
+      applyRecord(m, p.rec);
+      g.recs.push(p);
+    }
+    if (byId.size === 0) return;
+    const groups = [...byId.entries()];
+    const recs = groups.flatMap(([id, g]) => g.recs.map((p) => ({ id, fence: g.fence, rec: JSON.stringify(p.rec) })));
+    let stored: Set<string>;
+    try {
+      const r = await d.q(sql, [
+        groups.map(([id]) => id),
+        groups.map(([, g]) => g.fence),
+        groups.map(([, g]) => JSON.stringify(g.view)),
+        groups.map(([, g]) => g.view.state),
+        groups.map(([, g]) => isTerminal(g.view.state)),
+        d.owner,
+        recs.map((x) => x.id),
+        recs.map((x) => x.fence),
+        recs.map((x) => x.rec),
+      ]);
+      stored = new Set(r.rows.map((x) => x.id as string));
+    } catch (cause) {
+      // The database stayed away past maxWaitMs: what is durable is what the table held before.
+      for (const [id, g] of groups) {
+        const before = held.get(id)?.view ?? g.view;
+        for (const p of g.recs) {
+          p.reject(
+            new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${t.name}: ${(cause as Error)?.message ?? String(cause)}; intent ${id} is durably ${before.state}, its ${p.rec.op} record was not stored`, {
+              context: { id, table: t.name, state: before.state, ...(before.signed ? { signature: before.signed.signature } : {}) },
+              cause,
+            }),
+          );
+        }
+      }
+      return;
+    }
+    for (const [id, g] of groups) {
+      const h = held.get(id);
+      const same = h !== undefined && h.fence === g.fence;
+      if (stored.has(id)) {
+        if (same) {
+          h.view = g.view;
+          if (isTerminal(g.view.state)) held.delete(id);
+        }
+        for (const p of g.recs) p.resolve();
+      } else {
+        d.metrics.fencedRefused += g.recs.length;
+        if (same) held.delete(id);
+        for (const p of g.recs) p.reject(refused(p.rec, g.fence));
+      }
+    }
+  };
+
+  const enqueue = (rec: JournalRecord): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       queue.push({ rec, resolve, reject });
+      if (scheduled) return;
       // One macrotask later, so the records of a burst share one commit.
-      flushing ??= new Promise<void>((r) => setImmediate(r)).then(flush);
+      scheduled = true;
+      setImmediate(() => {
+        scheduled = false;
+        pump();
+      });
     });
+
+  return (rec) => {
+    const prev = tails.get(rec.id);
+    const p = prev ? prev.then(() => enqueue(rec), () => enqueue(rec)) : enqueue(rec);
+    tails.set(rec.id, p);
+    const forget = (): void => {
+      if (tails.get(rec.id) === p) tails.delete(rec.id);
+    };
+    p.then(forget, forget);
+    return p;
+  };
 }

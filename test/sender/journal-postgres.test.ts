@@ -103,6 +103,22 @@ describe('PostgreSQL journal', () => {
     expect(a.holds('y')).toBe(false);
   });
 
+  it('close() hands held claims back at once: another process claims them without waiting for the lease', async () => {
+    const table = `t${n++}`;
+    const a = await openPostgresJournal({ postgres: server.url, table, leaseMs: 60_000, poolSize: 2 });
+    const b = await journal(table);
+    await a.enqueue(['p', 'q', 'r'].map(created));
+    expect((await a.claim(3)).length).toBe(3);
+    expect(await b.claim(3)).toEqual([]);
+    await a.close();
+    const claims = await b.claim(3);
+    expect(claims.map((c) => [c.view.id, c.fence, c.takeover]).sort()).toEqual([
+      ['p', 2, false],
+      ['q', 2, false],
+      ['r', 2, false],
+    ]);
+  });
+
   it('waits out a server restart: a state change in flight is stored once the server is back', async () => {
     const table = `t${n++}`;
     const j = await journal(table, 60_000);
