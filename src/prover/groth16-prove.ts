@@ -119,6 +119,10 @@ export function proveSync(h: Heap, pk: ProvingKey, r1cs: R1cs, witness: readonly
   if (witness.length !== r1cs.nVars || witness[0] !== 1n) {
     throw new InputError('witness', `expected ${r1cs.nVars} values starting with 1, got ${witness.length}`, { expected: String(r1cs.nVars), got: witness.length });
   }
+  for (let i = 0; i < witness.length; i++) {
+    const x = witness[i];
+    if (typeof x !== 'bigint' || x < 0n || x >= BN254_R) throw new InputError(`witness[${i}]`, 'expected a field element below r', { expected: '0 <= x < r' });
+  }
   const { nVars, nPublic } = r1cs;
   const cs = compileR1cs(h, r1cs);
   const key = residentKey(h, pk);
