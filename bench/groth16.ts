@@ -10,6 +10,10 @@
  * every call, checks B on the curve but not in the subgroup), on a single-thread ffjavascript curve.
  * ffjavascript / noble direct = points decoded once outside the loop, then vk_x + pairing only.
  *
+ * Then per proof on the same proof: one at a time, 64 in one batch (random linear combination, one
+ * final exponentiation: groth16-batch.ts) and 256 getValidityProof answers through the validity-proof
+ * kind on a pool of 2 worker threads, against snarkjs and ffjavascript one at a time.
+ *
  * Writes bench/results/groth16.{json,md}. `npx tsx bench/groth16.ts`
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -20,7 +24,10 @@ import { Bench } from 'tinybench';
 import { bn254 } from '@noble/curves/bn254.js';
 import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes, type G1Point, type G2Point } from '../src/merkle/bn254.js';
 import { loadBn254Wasm } from '../src/merkle/bn254-wasm.js';
+import bs58 from 'bs58';
 import { initGroth16, parseVerifyingKey, verifyGroth16, type Groth16Proof, type VerifyingKey } from '../src/merkle/groth16.js';
+import { verifyGroth16Batch } from '../src/merkle/groth16-batch.js';
+import { createVerifier } from '../src/merkle/verifier.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');
@@ -28,6 +35,9 @@ const read = (p: string) => JSON.parse(readFileSync(join(root, p), 'utf8'));
 const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));
 const big = (b: Uint8Array): bigint => BigInt('0x' + Buffer.from(b).toString('hex'));
 const TIME_MS = Number(process.env.BENCH_TIME_MS ?? 1500);
+/** Proofs per batch in the per-proof rows, and answers per call of the pooled row. */
+const BATCH = 64;
+const POOLED = 256;
 
 // The peers ship no type declarations (and are GPL devDependencies): load them untyped.
 type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -97,19 +107,21 @@ async function main(): Promise<void> {
   (globalThis as { curve_bn128?: unknown }).curve_bn128 = curve;
 
   const rows: Array<{ group: string; impl: string; medianMs: number; meanMs: number; samples: number; note?: string }> = [];
-  const run = async (group: string, tasks: Array<[string, () => unknown, string?]>, time = TIME_MS) => {
+  // A task's optional 4th element: the proofs one call verifies (rows are then per proof).
+  const run = async (group: string, tasks: Array<[string, () => unknown, string?, number?]>, time = TIME_MS) => {
     const bench = new Bench({ time, iterations: 5, warmup: true });
-    const notes = new Map<string, string | undefined>();
-    for (const [n, f, note] of tasks) {
+    const notes = new Map<string, { note?: string; per: number }>();
+    for (const [n, f, note, per] of tasks) {
       bench.add(n, f as () => Promise<void>);
-      notes.set(n, note);
+      notes.set(n, { note, per: per ?? 1 });
     }
     await bench.run();
     for (const t of bench.tasks) {
       const r = t.result;
       if (r.state !== 'completed') throw new Error(`${group} / ${t.name}: ${r.state}${'error' in r ? `: ${String(r.error)}` : ''}`);
-      rows.push({ group, impl: t.name, medianMs: r.latency.p50, meanMs: r.latency.mean, samples: r.latency.samplesCount, note: notes.get(t.name) });
-      console.log(`${group.padEnd(44)} ${t.name.padEnd(36)} median ${r.latency.p50.toFixed(3).padStart(9)} ms  (n=${r.latency.samplesCount})`);
+      const { note, per } = notes.get(t.name)!;
+      rows.push({ group, impl: t.name, medianMs: r.latency.p50 / per, meanMs: r.latency.mean / per, samples: r.latency.samplesCount, note });
+      console.log(`${group.padEnd(44)} ${t.name.padEnd(36)} median ${(r.latency.p50 / per).toFixed(3).padStart(9)} ms  (n=${r.latency.samplesCount})`);
     }
   };
 
@@ -170,6 +182,8 @@ async function main(): Promise<void> {
     ]);
   }
 
+  await perProof(run, curve);
+
   // Decompression, on the e2e proof's points.
   const g1c = cases[0]!.proof.c;
   const g2c = cases[0]!.proof.b;
@@ -214,6 +228,67 @@ async function main(): Promise<void> {
   }
   writeFileSync(join(out, 'groth16.md'), md.join('\n') + '\n');
   console.log('wrote bench/results/groth16.{json,md}');
+}
+
+/**
+ * Per proof, the Light e2e proof: one at a time, 64 in one batch (one final exponentiation), and 256
+ * `getValidityProof` answers through the validity-proof kind on a pool of 2 threads (JSON parse,
+ * structure, public inputs and a batched check of each batch of 16), against the peers one at a time.
+ */
+async function perProof(run: (group: string, tasks: Array<[string, () => unknown, string?, number?]>) => Promise<void>, curve: Any): Promise<void> {
+  const c = cases[0]!;
+  const items = Array.from({ length: BATCH }, () => ({ proof: c.proof, publicInputs: c.inputs, vk: c.vk }));
+  const p = e2e.proofs[0];
+  const b58 = (h: string): string => bs58.encode(hex(h));
+  const value = {
+    compressedProof: { a: Array.from(hex(p.compressedProof.a)), b: Array.from(hex(p.compressedProof.b)), c: Array.from(hex(p.compressedProof.c)) },
+    roots: [b58(p.root)],
+    rootIndices: [p.rootIndex],
+    leafIndices: [p.inputLeafIndex],
+    leaves: [b58(p.leaf)],
+    merkleTrees: [e2e.leaves[0].tree],
+  };
+  // The pool gets 256 answers: the verifier cuts a short list into ~4 batches per thread, and its
+  // batches of 16 (the kind's size) are what a file of many proofs gets.
+  const answers = Array.from({ length: POOLED }, () => value);
+  const sj = snarkjsInputs(c);
+  const verifier = createVerifier({ threads: 2 });
+  try {
+    // Every path must accept the proofs before it is timed (and the workers load mcl here).
+    if (!verifyGroth16Batch(items).every(Boolean)) throw new Error('batch rejected the e2e proof');
+    const pooled = await verifier.verify('validity-proof', answers);
+    if (!pooled.every((v) => v.valid)) throw new Error(`pool rejected the e2e proof: ${pooled.find((v) => !v.valid)?.reason}`);
+    await run(`verify per proof: light v1 inclusion, single / batch of ${BATCH} / pool`, [
+      ['cairn single (mcl-wasm)', () => verifyGroth16(c.proof, c.inputs, c.vk), 'one proof per call, 1 thread'],
+      [`cairn batch of ${BATCH} (mcl-wasm)`, () => verifyGroth16Batch(items), `${BATCH} proofs, one final exponentiation, 1 thread`, BATCH],
+      [
+        'cairn validity-proof kind, pool of 2 threads',
+        () => verifier.verify('validity-proof', answers),
+        `${POOLED} getValidityProof answers: JSON, structure, inputs, batches of 16 checked together`,
+        POOLED,
+      ],
+      ['snarkjs 0.7.6 groth16.verify', () => snarkjs.groth16.verify(sj.vk, sj.publicSignals, sj.proof), 'one proof per call, 1 thread'],
+      ['ffjavascript 0.3.1 pairingEq', ffVerifier(curve, c), 'points pre-decoded, 1 thread'],
+    ]);
+  } finally {
+    await verifier.close();
+  }
+}
+
+/** ffjavascript's pairing check on pre-decoded points (the same as the per-case rows). */
+function ffVerifier(F: Any, c: Case): () => Promise<boolean> {
+  const sj = snarkjsInputs(c);
+  const g1 = (p: string[]) => F.G1.fromObject(p.map(BigInt));
+  const g2 = (p: string[][]) => F.G2.fromObject(p.map((x) => x.map(BigInt)));
+  const [fA, fB, fC] = [g1(sj.proof.pi_a), g2(sj.proof.pi_b), g1(sj.proof.pi_c)];
+  const [fAlpha, fBeta, fGamma, fDelta] = [g1(sj.vk.vk_alpha_1), g2(sj.vk.vk_beta_2), g2(sj.vk.vk_gamma_2), g2(sj.vk.vk_delta_2)];
+  const fIC = sj.vk.IC.map(g1);
+  const scalars = c.inputs.map(big);
+  return async () => {
+    let vkx = fIC[0];
+    for (let i = 0; i < scalars.length; i++) vkx = F.G1.add(vkx, F.G1.timesScalar(fIC[i + 1], scalars[i]));
+    return F.pairingEq(F.G1.neg(fA), fB, vkx, fGamma, fC, fDelta, fAlpha, fBeta);
+  };
 }
 
 await main();
