@@ -72,6 +72,33 @@ describe('devnet getValidityProof: real proofs', () => {
     expect(verifies(later, 'v1_inclusion_26_1', 1)).toBe(true);
     expect(verifies(v, 'v1_inclusion_26_1', 1, later.roots)).toBe(false);
     expect(verifies(later, 'v1_inclusion_26_1', 1, v.roots)).toBe(false);
+
+    // Single-bit changes of the proof or a public input: 24 bits of each, spread over the bytes.
+    const flip = (bytes: number[] | Uint8Array, bit: number): Uint8Array => {
+      const out = Uint8Array.from(bytes);
+      out[bit >> 3] ^= 1 << (bit & 7);
+      return out;
+    };
+    const safely = (f: () => boolean): boolean => {
+      try {
+        return f();
+      } catch {
+        return false; // not a point / not a field element any more: refused, never valid
+      }
+    };
+    for (let k = 0; k < 24; k++) {
+      for (const part of ['a', 'b', 'c'] as const) {
+        const p = v.compressedProof[part];
+        const bit = (k * 37 + 11) % (p.length * 8);
+        const bad = { ...v, compressedProof: { ...v.compressedProof, [part]: Array.from(flip(p, bit)) } };
+        expect(safely(() => verifies(bad, 'v1_inclusion_26_1', 1)), `${part} bit ${bit}`).toBe(false);
+      }
+      const bit = (k * 41 + 5) % 256;
+      const root = bs58.encode(flip(bs58.decode(v.roots[0]!), bit));
+      const leaf = bs58.encode(flip(bs58.decode(v.leaves[0]!), bit));
+      expect(safely(() => verifies({ ...v, roots: [root] }, 'v1_inclusion_26_1', 1)), `root bit ${bit}`).toBe(false);
+      expect(safely(() => verifies({ ...v, leaves: [leaf] }, 'v1_inclusion_26_1', 1)), `leaf bit ${bit}`).toBe(false);
+    }
   }, 120_000);
 
   it('proves a new address absent from the v1 address tree', async () => {
