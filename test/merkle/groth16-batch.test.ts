@@ -60,6 +60,16 @@ describe.each<Groth16Backend>(['mcl', 'noble'])('verifyGroth16Batch (%s)', (back
     expect(verifyGroth16Batch([light, swapped, solana, light], { backend })).toEqual([true, false, true, true]);
   });
 
+  it('points at infinity decode but never verify, in a batch either', () => {
+    const inf = (n: number) => Uint8Array.from({ length: n }, (_, i) => (i === 0 ? 0x40 : 0));
+    for (const k of ['a', 'b', 'c'] as const) {
+      const bad = { ...light, proof: { ...light.proof, [k]: inf(k === 'b' ? 64 : 32) } };
+      expect(verifyGroth16Batch([light, bad, light], { backend })).toEqual([true, false, true]);
+    }
+    const all = { ...light, proof: { a: inf(32), b: inf(64), c: inf(32) } };
+    expect(verifyGroth16Batch([all, all, solana], { backend })).toEqual([false, false, true]);
+  });
+
   it('a malformed item throws a typed error naming it', () => {
     const bad = { ...light, proof: { ...light.proof, b: new Uint8Array(64).fill(0x11) } };
     expect(() => verifyGroth16Batch([light, bad], { backend })).toThrow(PointError);
