@@ -44,6 +44,9 @@ describe('key sets: default, opt-in, by name, from a vk file', () => {
     expect(keySetNames()).toEqual(['light-8ddf06ba', 'light-338e47405', 'cairn-devnet-1']);
     expect(() => resolveKeySets(['light-8ddf06ba', 'nope'])).toThrow(InputError);
     expect(() => resolveKeySets(['nope'])).toThrow(/keySets\[0\].*unknown key set "nope"/);
+    expect(() => resolveKeySets('light-8ddf06ba' as never)).toThrow(/"keySets": expected an array/);
+    expect(() => resolveKeySets([{ version: 'x' } as never])).toThrow(/keySets\[0\].*its stored form/);
+    expect(() => verifyValidityProofSync(e2eValidityValue(), { keySets: [42 as never] })).toThrow(InputError);
   });
 
   it('a test key set from the groth16-solana vector: its proof verifies under it, and a set travels as its stored form', () => {

@@ -5,6 +5,7 @@
  * derived from a PUBLIC seed, so anyone can forge proofs under it, and a proof from a real service
  * that "verifies" under it proves nothing.
  */
+import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors.js';
 import { unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
 import { LIGHT_KEYS_8DDF06BA } from './light-8ddf06ba.js';
@@ -78,13 +79,15 @@ const UNPACKED_MAX = 16;
  * resolveKeySets(['light-338e47405']); // [LIGHT_2024_06]
  */
 export function resolveKeySets(list: readonly KeySetSpec[]): KeySet[] {
-  return list.map((s, i) => {
+  if (!Array.isArray(list)) throw new InputError('keySets', 'expected an array of key sets, stored key sets or names');
+  return list.map((s: unknown, i) => {
     if (typeof s === 'string') {
       const set = keySetByName(s);
       if (!set) throw new InputError(`keySets[${i}]`, `unknown key set "${s}"; expected one of ${keySetNames().join(', ')}`);
       return set;
     }
-    if ('get' in s) return s;
+    if (isPlainObject(s) && typeof s.get === 'function') return s as unknown as KeySet;
+    if (!isStored(s)) throw new InputError(`keySets[${i}]`, 'expected a key set, its stored form { version, source, g1, g2, keys } or a name');
     const id = `${s.version}\u0000${s.g1}\u0000${s.g2}\u0000${JSON.stringify(s.keys)}`;
     let set = unpacked.get(id);
     if (!set) {
@@ -94,4 +97,8 @@ export function resolveKeySets(list: readonly KeySetSpec[]): KeySet[] {
     }
     return set;
   });
+}
+
+function isStored(s: unknown): s is PackedKeySet {
+  return isPlainObject(s) && typeof s.version === 'string' && typeof s.g1 === 'string' && typeof s.g2 === 'string' && isPlainObject(s.keys);
 }
