@@ -9,7 +9,7 @@
  * holding it) and drive it.
  */
 import { randomUUID } from 'node:crypto';
-import { linkSignals, sleep } from '../abort.js';
+import { abortError, linkSignals, sleep } from '../abort.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
@@ -194,7 +194,9 @@ export function createFleet(d: FleetDeps): Fleet {
           return r;
         }
         // Another process holds it: its end (or its lease lapsing) is a poll away.
-        await sleep(Math.max(100, 2 * d.cfg.pollMs), link.signal);
+        await sleep(Math.max(100, 2 * d.cfg.pollMs), link.signal).catch(() => {
+          throw abortError(ErrorCodes.SENDER_ABORTED, link.signal, 'send');
+        });
       }
     } finally {
       link.release();

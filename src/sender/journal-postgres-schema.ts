@@ -5,12 +5,16 @@
  * database: a connection lost (a server restart, a network cut) is waited out with exponential
  * backoff until the caller's signal or `maxWaitMs`; any other database error is final.
  */
+import { createHash } from 'node:crypto';
 import { sleep } from '../abort.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 
-/** The part of a `pg.Pool` the journal uses (a real `pg.Pool` fits; so does any compatible pool). */
+/**
+ * The part of a `pg.Pool` the journal uses (a real `pg.Pool` fits; so does any pool whose `query`
+ * takes pg's `{ name, text, values }`, the named prepared statements the hot paths use).
+ */
 export interface PgPoolLike {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  query(text: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   on?(event: 'error', listener: (e: Error) => void): unknown;
   end?(): Promise<void>;
 }
@@ -48,6 +52,18 @@ export async function poolFor(url: string, max: number): Promise<PgPoolLike> {
   const pool = new Pool({ connectionString: url, max, connectionTimeoutMillis: 5_000 });
   pool.on?.('error', () => undefined);
   return pool;
+}
+
+const names = new Map<string, string>();
+/**
+ * A query as a named prepared statement: the journal's statements are a fixed set of texts, each
+ * parsed and planned once per connection instead of on every call (its CTEs cost more to plan than
+ * to run).
+ */
+export function prepared(text: string, values: unknown[]): { name: string; text: string; values: unknown[] } {
+  let name = names.get(text);
+  if (!name) names.set(text, (name = `cairn_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`));
+  return { name, text, values };
 }
 
 /** SQLSTATE classes and errno codes of a database that is away (for now), not of a bad query. */

@@ -7,8 +7,9 @@
  * that answer was refused (counted, `SENDER_LEASE_LOST`). Records of one intent in one batch are
  * folded in order into one new view, and all of them are kept in the records table.
  * Up to `MAX_IN_FLIGHT` batches run at once (a record need not wait for the batch before it to
- * commit), and an intent's records are chained, so no two batches ever hold the same intent: each
- * batch folds onto the view the database already has.
+ * commit). No two batches ever hold the same intent, so each folds onto the view the database
+ * already has: a record joins its intent's earlier record while that one still waits in the queue
+ * (a `landed` and `confirmed` seen in one poll share a commit), and waits for it once it is in flight.
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, isTerminal, type IntentView, type JournalRecord } from './journal-records.js';
@@ -45,8 +46,9 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
   let queue: Pending[] = [];
   let scheduled = false;
   let inFlight = 0;
-  /** Each intent's latest write: its next record is queued only once that one settled. */
-  const tails = new Map<string, Promise<void>>();
+  /** Intents with a record in `queue`, and the batch in flight holding each dispatched intent. */
+  const queued = new Set<string>();
+  const flying = new Map<string, Promise<void>>();
 
   const refused = (rec: JournalRecord, fence: number | undefined): CairnError =>
     new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
@@ -69,10 +71,16 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
     while (queue.length > 0 && inFlight < MAX_IN_FLIGHT) {
       const batch = queue;
       queue = [];
+      queued.clear();
       inFlight++;
-      void flush(batch).finally(() => {
+      const b = flush(batch).finally(() => {
         inFlight--;
         pump();
+      });
+      const ids = new Set(batch.map((p) => p.rec.id));
+      for (const id of ids) flying.set(id, b);
+      void b.finally(() => {
+        for (const id of ids) if (flying.get(id) === b) flying.delete(id);
       });
     }
   };
@@ -144,6 +152,7 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
   const enqueue = (rec: JournalRecord): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       queue.push({ rec, resolve, reject });
+      queued.add(rec.id);
       if (scheduled) return;
       // One macrotask later, so the records of a burst share one commit.
       scheduled = true;
@@ -153,14 +162,10 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
       });
     });
 
-  return (rec) => {
-    const prev = tails.get(rec.id);
-    const p = prev ? prev.then(() => enqueue(rec), () => enqueue(rec)) : enqueue(rec);
-    tails.set(rec.id, p);
-    const forget = (): void => {
-      if (tails.get(rec.id) === p) tails.delete(rec.id);
-    };
-    p.then(forget, forget);
-    return p;
+  const append = (rec: JournalRecord): Promise<void> => {
+    const ahead = flying.get(rec.id);
+    if (ahead && !queued.has(rec.id)) return ahead.then(() => append(rec));
+    return enqueue(rec);
   };
+  return append;
 }

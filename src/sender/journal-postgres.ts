@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
 import { createFencedWriter, type HeldClaim } from './journal-postgres-writer.js';
-import { ensureSchema, poolFor, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
+import { ensureSchema, poolFor, prepared, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
 
 export { DEFAULT_TABLE, SCHEMA_VERSION, type PgPoolLike } from './journal-postgres-schema.js';
 
@@ -139,7 +139,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
   const pool = typeof o.postgres === 'string' ? await poolFor(o.postgres, o.poolSize) : o.postgres;
   const metrics: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };
   const policy = (signal?: AbortSignal): RetryPolicy => ({ signal: signal ?? life, maxWaitMs: o.maxWaitMs, onRetry: () => metrics.reconnects++ });
-  const q = (text: string, values: unknown[], signal?: AbortSignal) => withRetry(() => pool.query(text, values), policy(signal));
+  const q = (text: string, values: unknown[], signal?: AbortSignal) => withRetry(() => pool.query(prepared(text, values)), policy(signal));
   try {
     await ensureSchema(pool, t, policy());
   } catch (e) {

@@ -101,7 +101,7 @@ export interface FleetSender extends Sender {
   work(options?: WorkOptions): Promise<WorkSummary>;
   /** What the journal says of an intent, and its outcome once it ended (undefined: unknown id). */
   status(id: string, options?: { signal?: AbortSignal }): Promise<FleetStatus | undefined>;
-  /** The outcomes this process reaches from now on (work, resume, send), until the signal aborts. */
+  /** The outcomes this process's `work` and `resume` reach from now on, until the signal aborts. */
   outcomes(options?: { signal?: AbortSignal }): AsyncIterableIterator<SendManyItem>;
   readonly stats: SenderStats & { fleet: FleetMetrics };
 }
