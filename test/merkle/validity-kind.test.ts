@@ -2,12 +2,21 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { keySetFromJson, LIGHT_2024_06 } from '../../src/merkle/keys/index.js';
+import { kinds } from '../../src/merkle/kinds/index.js';
+import { groth16Backend } from '../../src/merkle/groth16.js';
 import { e2eValidityValue, itemsOf } from '../support/merkle-json-fixtures.js';
 
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));
 const V2024 = LIGHT_2024_06.version;
 
 describe('validity-proof as a verify kind', () => {
+  // First in the file: nothing has loaded mcl in this thread yet. Workers run the same prepare().
+  it('prepare() loads mcl on the thread that verifies, so the slower portable backend is never used', async () => {
+    expect(groth16Backend()).toBe('noble');
+    await kinds['validity-proof'].prepare!();
+    expect(groth16Backend()).toBe('mcl');
+  });
+
   const pooled = createVerifier({ threads: 2 });
   const inline = createVerifier({ threads: 0 });
   afterAll(async () => {
