@@ -17,6 +17,17 @@ describe('validity-proof as a verify kind', () => {
     expect(groth16Backend()).toBe('mcl');
   });
 
+  it('names an answer by its key, else its first leaf or address', () => {
+    const { id } = kinds['validity-proof'];
+    const value = e2eValidityValue();
+    expect(id(value)).toBe((value.leaves as string[])[0]);
+    expect(id({ getValidityProof: value, keySets: [] })).toBe((value.leaves as string[])[0]);
+    expect(id(value, 'mine')).toBe('mine');
+    expect(id({ compressedProof: null, accounts: [{ hash: 'h1' }], addresses: [] })).toBe('h1');
+    expect(id({ compressedProof: null, accounts: [], addresses: [{ address: 'a1' }] })).toBe('a1');
+    expect(id(null)).toBeUndefined();
+  });
+
   const pooled = createVerifier({ threads: 2 });
   const inline = createVerifier({ threads: 0 });
   afterAll(async () => {

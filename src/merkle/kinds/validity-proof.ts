@@ -13,7 +13,7 @@ import { isPlainObject } from '../../assert.js';
 import { CairnError, ErrorCodes } from '../../errors.js';
 import type { Verdict } from '../verdict.js';
 import type { ValidityOptions } from '../validity-types.js';
-import { extractWith } from './extract.js';
+import { extractWith, str } from './extract.js';
 import { accountHashKind } from './account-hash.js';
 import { accountProofKind } from './account-proof.js';
 import { addressProofKind } from './address-proof.js';
@@ -92,7 +92,14 @@ export const validityProofKind: KindSpec = {
       ...(key === undefined ? {} : { key }),
     }));
   },
-  id: (_item, key) => key,
+  // The key of a keyed answer, else its first leaf (or address): what the answer proves.
+  id(item, key) {
+    if (key !== undefined) return key;
+    const v = isPlainObject(item) && isBundle(item) ? item.getValidityProof : item;
+    if (!isPlainObject(v)) return undefined;
+    const first = (list: unknown, f: string): string | undefined => (Array.isArray(list) && isPlainObject(list[0]) ? str(list[0][f]) : undefined);
+    return (Array.isArray(v.leaves) ? str(v.leaves[0]) : undefined) ?? first(v.accounts, 'hash') ?? first(v.addresses, 'address');
+  },
   prepare() {
     loading ??= (async () => {
       const [validity, groth16] = await Promise.all([import('../validity.js'), import('../groth16.js')]);
