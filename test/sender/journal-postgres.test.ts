@@ -43,6 +43,10 @@ describe('PostgreSQL journal', () => {
     }
   });
 
+  it('a server that cannot start fails with one line saying why (tests never skip silently)', async () => {
+    await expect(startPostgres({ bin: '/nonexistent/bin' })).rejects.toThrow(/^PostgreSQL test server cannot start: no pg_ctl in \/nonexistent\/bin$/);
+  });
+
   it('refuses a table name that is not a plain identifier', async () => {
     await expect(openPostgresJournal({ postgres: server.url, table: 'x; drop table y' })).rejects.toMatchObject({ code: ErrorCodes.INPUT_INVALID, context: { field: 'journal.table' } });
   });

@@ -56,14 +56,16 @@ function freePort(): Promise<number> {
 }
 
 /**
- * Start a server. Throws `Error('PostgreSQL test server cannot start: …')` when it cannot.
+ * Start a server (binaries from `options.bin`, else found as above). Throws
+ * `Error('PostgreSQL test server cannot start: …')` when it cannot.
  *
  * @example
  * const pg = await startPostgres();
  * try { createSender({ journal: { postgres: pg.url } }); } finally { await pg.stop(); }
  */
-export async function startPostgres(): Promise<PostgresServer> {
-  const bin = findBinDir();
+export async function startPostgres(options: { bin?: string } = {}): Promise<PostgresServer> {
+  const bin = options.bin ?? findBinDir();
+  if (options.bin !== undefined && !existsSync(join(options.bin, 'pg_ctl'))) throw new Error(`PostgreSQL test server cannot start: no pg_ctl in ${options.bin}`);
   if (!bin) throw new Error('PostgreSQL test server cannot start: no pg_ctl in /usr/lib/postgresql/*/bin, `pg_config --bindir` or PATH (install postgresql, e.g. apt-get install postgresql)');
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
