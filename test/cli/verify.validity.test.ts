@@ -107,6 +107,18 @@ describe('cairn verify validity-proof', () => {
     expect(json(b.out).items[0]!.reason).toMatch(/accounts\[0\].*not among the proof's leaves/);
   });
 
+  it('--addresses: each new-address proof must verify and end at the root the answer gives its address', async () => {
+    const answerFile = `${V}/photon/mock_tests__get_multiple_new_address_proofs_interop-validity-proof.json`;
+    const proofs = JSON.parse(readFileSync(`${V}/photon/mock_tests__get_multiple_new_address_proofs_interop.json`, 'utf8'));
+    const good = await cli(['validity-proof', answerFile, '--addresses', file('addresses.json', proofs), '--json']);
+    // The photon answer's proof bytes are redacted: the cross-check passes, the proof is missing.
+    expect(json(good.out).items[0]).toMatchObject({ valid: false, status: 'proof-absent' });
+    const moved = { ...proofs, value: [{ ...proofs.value[0], root: proofs.value[0].proof[3] }] };
+    const bad = await cli(['validity-proof', answerFile, '--addresses', file('addresses-moved.json', moved), '--json']);
+    expect(json(bad.out).items[0]).toMatchObject({ valid: false, status: 'malformed' });
+    expect(json(bad.out).items[0]!.reason).toMatch(/addressProofs\[0\]/);
+  });
+
   it('usage errors exit 2: an unknown key set, an unreadable or malformed vk file, a validity flag on another kind', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['validity-proof', answer, '--key-set', 'nope'], /unknown key set "nope"; expected one of light-8ddf06ba, light-338e47405, cairn-devnet-1/],
