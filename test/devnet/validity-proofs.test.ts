@@ -112,6 +112,18 @@ describe('devnet getValidityProof: real proofs', () => {
     expect(verifies({ ...v, leaves: [bs58.encode(leaf)] }, 'v1_non_inclusion_26_1', 0)).toBe(false);
   }, 120_000);
 
+  it('stop() while a proof is being made ends the prover thread and settles the request', async () => {
+    const other = await startDevnet({ slotMs: 20, seed: 25, proverCacheDir: CACHE });
+    const { account } = await other.compression!.createCompressedAccount({ owner: addr(), lamports: 1_000n });
+    const asked = rpc(other, 'getValidityProof', { hashes: [account.hash] }).then(
+      (r) => (r.error ? 'error' : 'answered'),
+      () => 'connection closed',
+    );
+    await new Promise((r) => setTimeout(r, 200)); // the job is on the prover thread (a proof takes seconds)
+    await other.stop(); // would wait on the in-flight request (and time out) if close() left its job unsettled
+    expect(['error', 'connection closed']).toContain(await asked);
+  });
+
   it("validityProofs: 'fake' answers at once with bytes that never verify", async () => {
     const fake = await startDevnet({ slotMs: 20, seed: 24, validityProofs: 'fake' });
     try {
