@@ -120,7 +120,7 @@ describe('devnet getValidityProof: real proofs', () => {
       () => 'connection closed',
     );
     await new Promise((r) => setTimeout(r, 200)); // the job is on the prover thread (a proof takes seconds)
-    await other.stop(); // would wait on the in-flight request (and time out) if close() left its job unsettled
+    await other.stop(); // the server drops the connection; the prover thread is terminated, its job rejected
     expect(['error', 'connection closed']).toContain(await asked);
   });
 
