@@ -166,26 +166,9 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     for (const p of procs) p.kill();
     await Promise.all(procs.map((p) => p.exited));
     await settleLedger(devnet);
-    // What the table says of each intent: the answer any caller asking status(id) gets.
-    const rows = await pg.query(`SELECT id, state, view FROM ${TABLE}`);
-    const tableStates: Record<string, number> = {};
-    const tableAnswers: ChildAnswer[] = rows.map((r) => {
-      tableStates[r.state as string] = (tableStates[r.state as string] ?? 0) + 1;
-      const v = r.view as IntentView;
-      const end = v.end;
-      if (end?.op === 'confirmed') return { t: 'answer', via: 'resume', id: v.id, ok: true, signature: end.signature };
-      if (end?.op === 'failed' || end?.op === 'abandoned') {
-        const e = errorFromJournal(end, v.id);
-        return { t: 'answer', via: 'resume', id: v.id, ok: false, code: e.code, message: e.message };
-      }
-      return { t: 'answer', via: 'resume', id: v.id, ok: false, code: 'SENDER_PENDING', message: `still ${v.state}` };
-    });
-    const tableRun: ChildRun = { answers: tableAnswers, fatal: [], rejections: [], killed: false, hung: false, lingered: false, exit: 0, stderr: '', ms: 0, endSlot: devnet.chain.slot() };
+    const { tableStates, tableRun } = tableAnswers(await pg.query(`SELECT id, state, view FROM ${TABLE}`), devnet.chain.slot());
     const verdict = judge(intents, [...procs.map((p) => p.run), tableRun], executionsByKey(devnet.control.ledger(), payer.address));
-    const fleet = procs.reduce<FleetMetrics>((acc, p) => {
-      for (const k of Object.keys(ZERO) as (keyof FleetMetrics)[]) acc[k] += p.metrics?.[k] ?? 0;
-      return acc;
-    }, { ...ZERO });
+    const fleet = sumMetrics(procs);
     if (paused) {
       const p = procs.find((q) => q.label === paused!.label)!;
       paused.fencedRefused = p.metrics?.fencedRefused ?? 0;
@@ -220,4 +203,28 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** What the table says of each intent at the end: the answer any caller asking status(id) gets, as a run the judge reads. */
+function tableAnswers(rows: Record<string, unknown>[], slot: number): { tableStates: Record<string, number>; tableRun: ChildRun } {
+  const tableStates: Record<string, number> = {};
+  const answers: ChildAnswer[] = rows.map((r) => {
+    tableStates[r.state as string] = (tableStates[r.state as string] ?? 0) + 1;
+    const v = r.view as IntentView;
+    const end = v.end;
+    if (end?.op === 'confirmed') return { t: 'answer', via: 'resume', id: v.id, ok: true, signature: end.signature };
+    if (end?.op === 'failed' || end?.op === 'abandoned') {
+      const e = errorFromJournal(end, v.id);
+      return { t: 'answer', via: 'resume', id: v.id, ok: false, code: e.code, message: e.message };
+    }
+    return { t: 'answer', via: 'resume', id: v.id, ok: false, code: 'SENDER_PENDING', message: `still ${v.state}` };
+  });
+  return { tableStates, tableRun: { answers, fatal: [], rejections: [], killed: false, hung: false, lingered: false, exit: 0, stderr: '', ms: 0, endSlot: slot } };
+}
+
+/** Fleet figures summed over every process (a killed one's as it last printed them). */
+function sumMetrics(procs: readonly FleetProcess[]): FleetMetrics {
+  const acc = { ...ZERO };
+  for (const p of procs) for (const k of Object.keys(ZERO) as (keyof FleetMetrics)[]) acc[k] += p.metrics?.[k] ?? 0;
+  return acc;
 }

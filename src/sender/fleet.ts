@@ -21,7 +21,7 @@ import type { Inflight } from './inflight.js';
 import type { Drive } from './intent.js';
 import { planFromJournal, planToJournal } from './journal-plan.js';
 import { openPostgresJournal, type Claim, type FleetMetrics, type PostgresJournal } from './journal-postgres.js';
-import { isTerminal, type IntentState } from './journal-records.js';
+import { isTerminal, type IntentState, type JournalRecord } from './journal-records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
 import { prepareInput, type Prepared, type SendInput } from './prepare.js';
 import { resumeIntent, type ResumeDeps } from './resume.js';
@@ -100,21 +100,8 @@ export function createFleet(d: FleetDeps): Fleet {
   /** Intents this process lacks the signers of: given back, and not claimed again by work(). */
   const cannotSign = new Set<string>();
   const exclude = (): readonly string[] => [...cannotSign];
-  let renewTimer: ReturnType<typeof setInterval> | undefined;
-  let renewing = false;
-  /** Keep held leases alive; those found lapsed are told (their next state change will be refused). */
-  const startRenewing = (j: PostgresJournal): void => {
-    if (renewTimer) return;
-    renewTimer = setInterval(() => {
-      if (renewing || d.life.aborted) return;
-      renewing = true;
-      j.renew(d.life)
-        .then((lost) => lost.forEach((id) => d.events.emit('leaseLost', { id })))
-        .catch(() => undefined)
-        .finally(() => (renewing = false));
-    }, Math.max(50, Math.floor(j.leaseMs / 3)));
-    renewTimer.unref();
-  };
+  const renewer = createRenewer(d.events, d.life);
+  const startRenewing = renewer.start;
   const opts = (signal: AbortSignal, o: { commitment?: Commitment | undefined; onExpired?: 'fail' | 'resign' | undefined } = {}) => ({
     signal,
     commitment: o.commitment ?? d.cfg.commitment,
@@ -205,13 +192,7 @@ export function createFleet(d: FleetDeps): Fleet {
 
   return {
     async enqueue(intents, o = {}) {
-      if (!intents || typeof (intents as Iterable<FleetIntent>)[Symbol.iterator] !== 'function') throw new InputError('intents', 'expected an iterable of { id, instructions, payer }');
-      const items = [...intents].map((it, i) => ({ id: intentId(it, i), rec: { op: 'created' as const, id: it.id, at: Date.now(), plan: planOf(it, i) } }));
-      const seen = new Set<string>();
-      for (const [i, it] of items.entries()) {
-        if (seen.has(it.id)) throw new InputError(`intents[${i}].id`, `duplicate id ${JSON.stringify(it.id)} in one call`);
-        seen.add(it.id);
-      }
+      const items = enqueueItems(intents);
       const j = await journal();
       let added = 0;
       // Batches keep each statement's parameters bounded.
@@ -250,10 +231,45 @@ export function createFleet(d: FleetDeps): Fleet {
       return opened ? { ...opened.metrics } : { ...EMPTY_METRICS };
     },
     async close() {
-      if (renewTimer) clearInterval(renewTimer);
+      renewer.stop();
       listeners.clear();
     },
   };
+}
+
+/** Keep held leases alive every third of a lease; those found lapsed are told (their next state change will be refused). */
+function createRenewer(events: SenderEvents, life: AbortSignal): { start(j: PostgresJournal): void; stop(): void } {
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let renewing = false;
+  return {
+    start(j) {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (renewing || life.aborted) return;
+        renewing = true;
+        j.renew(life)
+          .then((lost) => lost.forEach((id) => events.emit('leaseLost', { id })))
+          .catch(() => undefined)
+          .finally(() => (renewing = false));
+      }, Math.max(50, Math.floor(j.leaseMs / 3)));
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+    },
+  };
+}
+
+/** Intents as `created` records, checked at the boundary (ids unique within the call). */
+function enqueueItems(intents: Iterable<FleetIntent>): { id: string; rec: Extract<JournalRecord, { op: 'created' }> }[] {
+  if (!intents || typeof (intents as Iterable<FleetIntent>)[Symbol.iterator] !== 'function') throw new InputError('intents', 'expected an iterable of { id, instructions, payer }');
+  const items = [...intents].map((it, i) => ({ id: intentId(it, i), rec: { op: 'created' as const, id: it.id, at: Date.now(), plan: planOf(it, i) } }));
+  const seen = new Set<string>();
+  for (const [i, it] of items.entries()) {
+    if (seen.has(it.id)) throw new InputError(`intents[${i}].id`, `duplicate id ${JSON.stringify(it.id)} in one call`);
+    seen.add(it.id);
+  }
+  return items;
 }
 
 function intentId(it: FleetIntent, i: number): string {
