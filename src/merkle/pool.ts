@@ -18,6 +18,7 @@ import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
+import { workerExecArgv } from '../worker-exec-argv.js';
 
 // The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
 export { WorkerCrashedError, PoolClosedError };
@@ -163,6 +164,7 @@ export class WorkerPool {
   private spawn(): Slot {
     const worker = new Worker(bootstrap, {
       eval: true,
+      execArgv: workerExecArgv(),
       workerData: { ...this.spawnInfo, testHooks: this.testHooks, cairnVerifier: true },
       stdout: false,
       stderr: false,
