@@ -54,7 +54,7 @@ function panel(p: BarPanel, top: number, width: number, height: number, colors: 
   }
   const left = 56;
   const right = 12;
-  const plotTop = top + 44;
+  const plotTop = top + 58; // room for the legend and the value written over a full-height bar
   const plotBottom = top + height - 46;
   const plotH = plotBottom - plotTop;
   const plotW = width - left - right;
