@@ -106,7 +106,8 @@ describe('fleet sender (PostgreSQL journal)', () => {
     senders.push(keyless);
     const [it] = intents(1);
     await keyless.enqueue([it!]);
-    const summary = await keyless.work({ concurrency: 4, idleMs: 20, signal: AbortSignal.timeout(500) });
+    // 2 s of idleMs 20 would be ~100 claims of it, were it not excluded once found unsignable.
+    const summary = await keyless.work({ concurrency: 4, idleMs: 20, signal: AbortSignal.timeout(2_000) });
     expect(summary).toMatchObject({ ended: 0, released: 1 });
     expect(keyless.stats.fleet.claims).toBe(1);
     expect(await keyless.status(it!.id)).toMatchObject({ state: 'created', owner: null });
