@@ -32,7 +32,7 @@ describe('cairn journal on PostgreSQL', () => {
     expect(await run(['init', '--postgres', secretUrl, '--table', 'ops'], t.io)).toBe(0);
     expect(t.out.join('')).toContain('PostgreSQL journal ops: ready (schema version 1)');
 
-    const j = await openPostgresJournal({ postgres: server.url, table: 'ops', leaseMs: 300 });
+    const j = await openPostgresJournal({ postgres: server.url, table: 'ops', leaseMs: 1_500 });
     const created = (id: string) => ({ id, rec: { op: 'created' as const, id, at: Date.now() } });
     await j.enqueue(['a', 'b', 'c', 'd'].map(created));
     const claims = await j.claim(3);
@@ -41,7 +41,7 @@ describe('cairn journal on PostgreSQL', () => {
       await j.append({ op: 'confirmed', id, at: Date.now(), signature: `s-${id}`, slot: 3, commitment: 'confirmed' });
     }
     expect(claims.length).toBe(3);
-    await new Promise((r) => setTimeout(r, 400)); // c's lease lapses under its holder: stuck
+    await new Promise((r) => setTimeout(r, 1_700)); // c's lease lapses under its holder: stuck
 
     t = io();
     expect(await run(['status', secretUrl, '--table', 'ops', '--json'], t.io)).toBe(0);

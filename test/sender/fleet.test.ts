@@ -119,16 +119,16 @@ describe('fleet sender (PostgreSQL journal)', () => {
 
   it('resume() takes over what a dead sender left, once its lease lapsed', { timeout: 60_000 }, async () => {
     const table = `f${n++}`;
-    const dead = fleetSender(table, 400);
+    const dead = fleetSender(table, 1_500);
     const list = intents(6);
     await dead.enqueue(list);
     // A sender that claims and then stops renewing: its process is gone (closing would give the claims back).
     const { openPostgresJournal } = await import('../../src/sender/index.js');
-    const raw = await openPostgresJournal({ postgres: server.url, table, leaseMs: 400 });
+    const raw = await openPostgresJournal({ postgres: server.url, table, leaseMs: 1_500 });
     expect((await raw.claim(6)).length).toBe(6);
     const heir = fleetSender(table, 5_000);
     expect(await heir.resume()).toEqual([]);
-    await new Promise((r) => setTimeout(r, 600));
+    await new Promise((r) => setTimeout(r, 1_700));
     const items = await heir.resume();
     expect(items.map((i) => i.ok)).toEqual(Array(6).fill(true));
     expect(heir.stats.fleet.takeovers).toBe(6);

@@ -67,14 +67,14 @@ describe('PostgreSQL journal', () => {
 
   it('a lapsed lease is taken over with a higher token, and the old holder can store nothing more', async () => {
     const table = `t${n++}`;
-    const old = await journal(table, 300);
+    const old = await journal(table, 1_000);
     const next = await journal(table, 5_000);
     await old.enqueue([created('x')]);
     const [c1] = await old.claim(1);
     expect(c1!.fence).toBe(1);
     await old.append(signed('x'));
     // The old holder is paused past its lease; another process takes over.
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1_200));
     const [c2] = await next.claim(1);
     expect(c2).toMatchObject({ fence: 2, takeover: true, view: { id: 'x', state: 'signed', signed: { signature: 'sig-x' } } });
     await expect(old.append({ op: 'landed', id: 'x', at: Date.now(), signature: 'sig-x', slot: 5 })).rejects.toMatchObject({
@@ -91,17 +91,17 @@ describe('PostgreSQL journal', () => {
 
   it('a renewed lease is never taken over; a lapsed one is reported lost by renew()', async () => {
     const table = `t${n++}`;
-    const a = await journal(table, 400);
-    const b = await journal(table, 400);
+    const a = await journal(table, 1_000);
+    const b = await journal(table, 1_000);
     await a.enqueue([created('y')]);
     await a.claim(1);
     for (let i = 0; i < 4; i++) {
-      await new Promise((r) => setTimeout(r, 150));
+      await new Promise((r) => setTimeout(r, 300));
       expect(await a.renew()).toEqual([]);
       expect(await b.claim(1)).toEqual([]);
     }
     expect(a.metrics.renewals).toBe(4);
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 1_200));
     expect(await a.renew()).toEqual(['y']);
     expect(a.metrics.leasesLost).toBe(1);
     expect(a.holds('y')).toBe(false);
