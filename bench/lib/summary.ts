@@ -131,6 +131,13 @@ const families: Record<string, (r: Json) => Row[]> = {
     const calls = (v: number): string => `${v >= 10 ? v.toFixed(1) : v.toFixed(2)} calls`;
     return [{ family: 'landing', what: 'JSON-RPC calls per confirmed transfer, 20% of sends dropped', cairn: calls(c), peer: `${calls(h)} helius-sdk`, ratio: h / c }];
   },
+  fleet: (r) => {
+    const rows = r.rows as Json[];
+    const most = Math.max(...rows.map((x) => Number(x.processes)));
+    const pg = find(rows, (x) => x.kind === 'postgres' && x.processes === most, `postgres × ${most}`);
+    const none = find(rows, (x) => x.kind === 'none' && x.processes === most, `no journal × ${most}`);
+    return [{ family: 'fleet', what: `intents confirmed, ${most} sender processes on one PostgreSQL journal`, cairn: perSec(pg.perSecond, 'intents'), peer: `${perSec(none.perSecond, 'intents')} same senders, no journal`, ratio: pg.perSecond / none.perSecond }];
+  },
   devnet: (r) => [
     {
       family: 'devnet',
