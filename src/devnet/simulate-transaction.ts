@@ -6,6 +6,7 @@
 import type { FailedTransactionMetadata } from 'litesvm';
 import { encodeBase58 } from '../solana/base58.js';
 import type { AccountView, SimulationResult } from './devnet-chain.js';
+import { isDurableNonceValid } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import { parseSubmitted } from './parse-submitted.js';
 import { txErrorToJson } from './transaction-errors.js';
@@ -34,7 +35,7 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
     w = Uint8Array.from(wire);
     const off = d.parts.recentBlockhash.byteOffset - wire.byteOffset;
     w.set(deps.latestBlockhashBytes(), off);
-  } else if (!deps.isBlockhashValid(encodeBase58(d.parts.recentBlockhash))) {
+  } else if (!deps.isBlockhashValid(encodeBase58(d.parts.recentBlockhash)) && !isDurableNonceValid(d.parts, deps.account)) {
     return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
   }
   const sigVerify = opts.sigVerify ?? true;

@@ -7,6 +7,7 @@
  */
 import type { FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { address58 } from '../solana/base58.js';
+import { isDurableNonceValid } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import type { PendingSubmission } from './signature-verifier.js';
 import { txErrorToJson } from './transaction-errors.js';
@@ -57,7 +58,8 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
   const execute = (p: PendingSubmission, slot: number, blockTime: number): ExecutedTransaction | null => {
     const d = p.parsed;
     const { header, version } = d.parts;
-    if (!deps.isBlockhashValid(d.parts.recentBlockhash)) {
+    // Not a recent blockhash: valid only as a durable nonce the account holds now (durable-nonce.ts).
+    if (!deps.isBlockhashValid(d.parts.recentBlockhash) && !isDurableNonceValid(d.parts, readAccount)) {
       drop(p, 'BlockhashNotFound');
       return null;
     }
