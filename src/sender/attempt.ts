@@ -13,6 +13,7 @@ import type { SenderEvents } from './events.js';
 import type { LiveAttempt } from './inflight.js';
 import type { IntentJournal } from './intent-journal.js';
 import { journalFailure } from './journal-error.js';
+import type { NonceRef } from './journal-records.js';
 import type { SendTimings } from './outcome.js';
 import type { Commitment, SenderRpc } from './rpc.js';
 import { submitOnce } from './submit.js';
@@ -21,7 +22,9 @@ import { submitOnce } from './submit.js';
 export interface Signed {
   wire: Uint8Array;
   signature: string;
+  /** MAX_SAFE_INTEGER for a durable-nonce transaction: only its nonce moving ends it. */
   lastValidBlockHeight: number;
+  nonce?: NonceRef;
 }
 
 /** What an attempt needs from its sender. */
@@ -108,6 +111,7 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     const result = await d.tracker.track({
       signature: cur.signature,
       lastValidBlockHeight: cur.lastValidBlockHeight,
+      ...(cur.nonce ? { nonce: cur.nonce } : {}),
       commitment: a.commitment,
       searchHistory: a.searchHistory,
       signal: a.signal,

@@ -1,25 +1,33 @@
 /**
  * From a plan to signed wire bytes `/fast` accepts: a compute-unit limit (fixed or simulated ×
  * margin), a compute-unit price, a tip to a random tip account and a recent blockhash (their shared,
- * cached values come from build-inputs.ts), and the signatures. What the caller already put in (a CU
+ * cached values come from build-inputs.ts), and the signatures. A durable-nonce plan signs with its
+ * nonce account's value instead of a blockhash, AdvanceNonceAccount first. What the caller already put in (a CU
  * price, a CU limit, a tip) is kept, not doubled. A signature another intent owns is made distinct
  * before it is handed out (see `BuildOptions.claim`).
  */
-import { CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
+import { sleep } from '../abort.js';
+import { CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { readFastRulesOfInstructions, tipAccountBytes } from '../solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';
 import { signMessagePartsAsync } from '../solana/inputs.js';
+import { advanceNonceInstruction } from '../solana/nonce.js';
 import { compileMessage, type InstructionInput } from '../solana/wire.js';
 import { createBuildInputs } from './build-inputs.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import type { Prepared } from './prepare.js';
+import type { NonceRef } from './journal-records.js';
+import { currentNonce } from './nonce-read.js';
 import type { SenderRpc } from './rpc.js';
 
 export interface Built {
   wire: Uint8Array;
   signature: string;
+  /** A durable-nonce build: MAX_SAFE_INTEGER (no height ends it; `nonce` does). */
   lastValidBlockHeight: number;
+  /** The durable nonce signed with, for a plan with `nonce`. */
+  nonce?: NonceRef;
   buildMs: number;
   cuPrice: bigint;
   cuLimit?: number;
@@ -30,6 +38,8 @@ export interface BuildOptions {
   signal: AbortSignal;
   freshBlockhash?: boolean;
   minLastValidBlockHeight?: number;
+  /** A nonce value proven moved past: a durable-nonce build never signs with it again. */
+  staleNonce?: string;
   /**
    * Called with each signature before it is returned; `false` means another intent already owns it
    * (identical instructions, payer and blockhash sign to identical bytes), and the build makes its
@@ -71,12 +81,13 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         context: { tipLamports: have.tip.toString(), minTipLamports: min.toString() },
       });
     }
+    const nonce = p.nonce;
     const [first, price, tip] = await Promise.all([
-      blockhash(o.signal, o.freshBlockhash),
+      nonce ? nonceHash(nonce, o) : blockhash(o.signal, o.freshBlockhash),
       have.price ? Promise.resolve(0n) : cuPrice(o.signal, p.payer),
       have.tip !== undefined ? Promise.resolve(have.tip) : tipAmount(o.signal),
     ]);
-    if (o.minLastValidBlockHeight !== undefined && first.lastValidBlockHeight <= o.minLastValidBlockHeight) {
+    if (!nonce && o.minLastValidBlockHeight !== undefined && first.lastValidBlockHeight <= o.minLastValidBlockHeight) {
       throw new CairnError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, 'the RPC returned a blockhash that is already past its window', {
         context: { lastValidBlockHeight: first.lastValidBlockHeight, blockHeight: o.minLastValidBlockHeight },
       });
@@ -104,7 +115,8 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         else if (t2 !== undefined) tipLamports = t2;
         else throw NO_LEVER; // caught below: wait for a newer blockhash
       }
-      const ixs: InstructionInput[] = [];
+      // A durable-nonce transaction advances its nonce FIRST: the runtime looks for it there.
+      const ixs: InstructionInput[] = nonce ? [advanceNonceInstruction(nonce.account, nonce.authority)] : [];
       if (cuUnits !== undefined) ixs.push(computeUnitLimitInstruction(cuUnits));
       if (!have.price) ixs.push(computeUnitPriceInstruction(cuPrice));
       ixs.push(...p.instructions);
@@ -136,6 +148,9 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
     for (let salt = 1; o.claim && !o.claim(signed.signature, hash.lastValidBlockHeight); salt++) {
       let next = salt <= 1_000 ? await tryOr(() => sign(units, salt)) : undefined;
       if (!next) {
+        if (nonce) {
+          throw new InputError('input.nonce', `intent signs the same bytes as another one on nonce ${nonce.account} and nothing is left to vary: give each intent its own nonce account`);
+        }
         // Nothing of ours left to vary: only a newer blockhash makes these bytes distinct.
         hash = await newerBlockhash(hash.blockhash, o.signal);
         salt = 0;
@@ -147,11 +162,26 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
       wire: signed.wire,
       signature: signed.signature,
       lastValidBlockHeight: hash.lastValidBlockHeight,
+      ...(nonce ? { nonce: { account: nonce.account, value: hash.blockhash } } : {}),
       buildMs: performance.now() - t0,
       cuPrice: signed.price,
       ...(signed.units !== undefined ? { cuLimit: signed.units } : {}),
       tipLamports: signed.tip,
     };
+  };
+
+  /** The nonce value to sign with, in place of a blockhash (it has no window: MAX_SAFE_INTEGER). */
+  const nonceHash = async (n: { account: string; authority: string }, o: BuildOptions): Promise<{ blockhash: string; lastValidBlockHeight: number }> => {
+    for (let i = 0; ; i++) {
+      const value = await race(currentNonce(rpc, n.account, n.authority, o.signal), o.signal);
+      if (value !== o.staleNonce) return { blockhash: value, lastValidBlockHeight: Number.MAX_SAFE_INTEGER };
+      // The value proven moved past is shown again: an RPC node behind the one that showed it moved.
+      // Never signed with: wait for the node to catch up, a while.
+      if (i >= 20) {
+        throw new InputError('input.nonce', `nonce account ${n.account} still shows ${value}, the value proven moved past, after ${i} reads: the RPC lags`);
+      }
+      await sleep(Math.max(50, cfg.pollMs), o.signal);
+    }
   };
 
   return { build, blockhash };

@@ -9,12 +9,19 @@
  * valid height is found), with `searchTransactionHistory`. Only if that read is empty too does the
  * tracker report `expired`, with both heights. A status with `err` is a landed, failed transaction.
  *
+ * A durable-nonce signature has no height that ends it: each tick also reads its nonce account (one
+ * `getMultipleAccounts` for all of them, at `confirmed`), and once the account no longer holds the
+ * value the bytes were signed with — they can never land after that — the same final status read
+ * decides between landed and `expired`.
+ *
  * Several callers may wait on one signature (the same signed bytes under two ids): each is a waiter
  * with its own signal and commitment; one leaving never strands the others, the signature stays
  * polled until its last waiter has left, and `close()` rejects every waiter.
  */
 import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes } from '../errors.js';
+import type { NonceRef } from './journal-records.js';
+import { accountReader } from './nonce-read.js';
 import type { Commitment, SenderRpc, StatusLike } from './rpc.js';
 
 /** `getSignatureStatuses` takes at most this many signatures per call. */
@@ -29,12 +36,18 @@ export interface TrackRequest {
   signal?: AbortSignal;
   /** Called once, when the signature first shows a status. */
   onLanded?: (slot: number) => void;
+  /** A durable-nonce transaction: live until its nonce account's value moves past `value`. */
+  nonce?: NonceRef;
 }
 
 export type TrackResult =
   | { kind: 'confirmed'; slot: number; commitment: Commitment; status: StatusLike }
   | { kind: 'failed'; slot: number; err: unknown; status: StatusLike }
-  | { kind: 'expired'; lastValidBlockHeight: number; blockHeight: number };
+  /**
+   * For a durable-nonce signature, `nonce.now` is what the account held instead (null: no nonce any
+   * more) and `lastValidBlockHeight` the last height at which it was seen holding the signed value.
+   */
+  | { kind: 'expired'; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null } };
 
 export interface TrackerStats {
   ticks: number;
@@ -55,7 +68,7 @@ export interface Tracker {
 }
 
 export interface TrackerOptions {
-  rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses'>;
+  rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses' | 'getMultipleAccounts' | 'getAccountInfo'>;
   pollMs: number;
   /** Receives tick errors (already typed); the tracker keeps polling. */
   onError?: (e: unknown) => void;
@@ -81,8 +94,13 @@ interface Entry {
   searchHistory: boolean;
   /** Slot of the first status seen (undefined until the signature shows up). */
   landedSlot?: number;
-  /** Height that proved the blockhash past its window; the next read decides. */
+  /** Height that proved the blockhash past its window (or the nonce moved); the next read decides. */
   expiredAt?: number;
+  nonce?: NonceRef;
+  /** Last height at which the nonce account was seen holding `nonce.value`. */
+  nonceSeenAt?: number;
+  /** What the nonce account held once it had moved. */
+  nonceNow?: string | null;
 }
 
 /** Remove one waiter; the entry goes when its last waiter has left. */
@@ -117,6 +135,11 @@ export function createTracker(opts: TrackerOptions): Tracker {
   let running = false;
   let closed = false;
   const life = new AbortController();
+  const readAccounts = rpc.getMultipleAccounts || rpc.getAccountInfo ? accountReader(rpc as SenderRpc) : undefined;
+  const readNonces = async (accounts: string[], signal: AbortSignal) => {
+    if (!readAccounts) throw new CairnError(ErrorCodes.INPUT_INVALID, '"client": durable-nonce signatures need getMultipleAccounts or getAccountInfo', { context: { field: 'client' } });
+    return (await readAccounts(accounts, signal)).map((h) => ({ value: h?.value }));
+  };
 
   const schedule = (delay: number): void => {
     if (closed || running || timer !== undefined || entries.size === 0) return;
@@ -150,7 +173,12 @@ export function createTracker(opts: TrackerOptions): Tracker {
             { signal: life.signal },
           );
       });
-      const [height, ...statusLists] = await Promise.all([heightP, ...statusP]);
+      // Nonce accounts of the nonce signatures still undecided. A failed read decides nothing (the
+      // status reads go on); it is reported like any tick error.
+      const accounts = [...new Set(batch.flatMap(([, e]) => (e.nonce && e.expiredAt === undefined ? [e.nonce.account] : [])))];
+      const heldP = accounts.length === 0 ? Promise.resolve(undefined) : readNonces(accounts, life.signal).catch((err: unknown) => void (closed || opts.onError?.(err)));
+      const [height, held, ...statusLists] = await Promise.all([heightP, heldP, ...statusP]);
+      const heldBy = new Map(held ? accounts.map((a, i) => [a, held[i]!.value ?? null] as const) : []);
       if (height > stats.blockHeight) stats.blockHeight = height;
       for (let c = 0; c < chunks.length; c++) {
         const chunk = chunks[c];
@@ -177,9 +205,19 @@ export function createTracker(opts: TrackerOptions): Tracker {
             continue;
           }
           if (finalReads.has(e) && e.expiredAt !== undefined) {
-            // This read started after a height past the window was observed: the signature is dead.
-            const dead: TrackResult = { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
+            // This read started after a height past the window (or the nonce moved) was observed: the signature is dead.
+            const dead: TrackResult = e.nonce
+              ? { kind: 'expired', lastValidBlockHeight: e.nonceSeenAt ?? 0, blockHeight: e.expiredAt, nonce: { ...e.nonce, now: e.nonceNow ?? null } }
+              : { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
             settle(entries, e, () => dead);
+          } else if (e.expiredAt === undefined && e.nonce) {
+            if (!heldBy.has(e.nonce.account)) continue;
+            const now = heldBy.get(e.nonce.account)!;
+            if (now === e.nonce.value) e.nonceSeenAt = height;
+            else {
+              e.expiredAt = height;
+              e.nonceNow = now;
+            }
           } else if (height > e.lastValidBlockHeight && e.expiredAt === undefined) {
             e.expiredAt = height;
           }
@@ -211,7 +249,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
           }
           if (req.searchHistory) e.searchHistory = true;
         } else {
-          e = { signature: req.signature, waiters: new Set(), lastValidBlockHeight: req.lastValidBlockHeight, searchHistory: !!req.searchHistory };
+          e = { signature: req.signature, waiters: new Set(), lastValidBlockHeight: req.lastValidBlockHeight, searchHistory: !!req.searchHistory, ...(req.nonce ? { nonce: req.nonce } : {}) };
           entries.set(req.signature, e);
         }
         const entry = e;

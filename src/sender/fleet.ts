@@ -23,7 +23,7 @@ import { planFromJournal, planToJournal } from './journal-plan.js';
 import { openPostgresJournal, type Claim, type FleetMetrics, type PostgresJournal } from './journal-postgres.js';
 import { isTerminal, type IntentState, type JournalRecord } from './journal-records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
-import { prepareInput, type Prepared, type SendInput } from './prepare.js';
+import { nonceOf, prepareInput, type NonceInput, type Prepared, type SendInput } from './prepare.js';
 import { resumeIntent, type ResumeDeps } from './resume.js';
 import type { Commitment } from './rpc.js';
 import { asCairnError } from './send-many.js';
@@ -37,6 +37,12 @@ export interface FleetIntent {
   payer: AddressInput | SignerLike;
   version?: TransactionVersion;
   lookupTables?: readonly LookupTableInput[];
+  /**
+   * A durable-nonce intent (its own nonce account): signed with the account's nonce value, so its
+   * bytes outlive 150 blocks and any process of the fleet rebroadcasts them without re-signing. Only
+   * the authority's address is stored: the working processes need its key in `signers`.
+   */
+  nonce?: NonceInput;
 }
 
 /** What the journal says of one intent, and its outcome once it ended. */
@@ -283,7 +289,8 @@ function planOf(it: FleetIntent, i: number) {
   if (!Array.isArray(it.instructions) || it.instructions.length === 0) throw new InputError(`intents[${i}].instructions`, 'expected a non-empty array of instructions');
   const payer = typeof it.payer === 'string' || isPublicKeyLike(it.payer) ? toAddress(it.payer, `intents[${i}].payer`) : toSigner(it.payer, `intents[${i}].payer`).address;
   const version = it.version ?? (it.lookupTables?.length ? 0 : 'legacy');
-  return planToJournal({ kind: 'plan', payer, instructions: [...it.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [] });
+  const nonce = it.nonce === undefined ? undefined : nonceOf(it.nonce, undefined, `intents[${i}].nonce`);
+  return planToJournal({ kind: 'plan', payer, instructions: [...it.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [], ...(nonce ? { nonce } : {}) });
 }
 
 /** Items published from now on, until the signal aborts or the consumer stops. */

@@ -12,12 +12,24 @@ export type { PostgresJournal, PostgresJournalOptions, PgPoolLike, FleetMetrics,
 export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
 export type { SendManyOptions } from './send-many.js';
 export type { ResumeOptions } from './resume.js';
-export type { SendInput, InstructionsInput, TransactionInput, WireInput } from './prepare.js';
+export type { SendInput, InstructionsInput, TransactionInput, WireInput, NonceInput } from './prepare.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
 export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/wire.js';
 export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from '../solana/wire.js';
 export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/instructions.js';
+// Durable nonces: a nonce account per intent (`send({ ..., nonce })`, `enqueue([{ ..., nonce }])`).
+export {
+  createNonceAccountInstructions,
+  initializeNonceInstruction,
+  advanceNonceInstruction,
+  authorizeNonceInstruction,
+  withdrawNonceInstruction,
+  parseNonceAccount,
+  durableNonceFromBlockhash,
+  NONCE_ACCOUNT_LENGTH,
+} from '../solana/nonce.js';
+export type { NonceAccountState } from '../solana/nonce.js';
 export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/signer.js';
 export type { Signer, SignerInput } from '../solana/signer.js';
 // What a payer or signer parameter takes, and what backs the sender: cairn's client, a web3.js Connection or a kit Rpc.
@@ -29,6 +41,7 @@ export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm.js';
 export type { Tracker, TrackRequest, TrackResult, TrackerStats } from './confirm.js';
 export { openJournal, readJournal } from './journal.js';
 export type { Journal, JournalRecord, IntentView, IntentState } from './journal.js';
+export type { NonceRef } from './journal-records.js';
 export { SenderEvents } from './events.js';
 export type { SenderEventMap, SenderEventName } from './events.js';
 export { rankSenders, timePing, SENDER_REGIONS } from './submit.js';

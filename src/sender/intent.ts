@@ -3,8 +3,9 @@
  * BEFORE they first leave, run the attempt (attempt.ts: submit, rebroadcast, track), and end it in
  * the journal as confirmed, failed on chain or — proven — expired. Only after a proven expiry may
  * the intent be signed again (`onExpired: 'resign'`), so it never has two live signatures and never
- * lands twice. A build failure is final in the journal (nothing was signed, so nothing can land);
- * journal write failures reach the caller through `journalWriteError`, saying what is true.
+ * lands twice. A durable-nonce intent's bytes have no window: they are proven dead only once their
+ * nonce account moved past the signed value (confirm.ts), and re-signing takes the new value. A
+ * build failure is final in the journal (nothing was signed, so nothing can land); journal write failures reach the caller through `journalWriteError`, saying what is true.
  */
 import { abortError, sleep } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
@@ -41,7 +42,7 @@ export function createDrive(d: IntentDeps): Drive {
   const { cfg, events, journal } = d;
 
   /** The next signed version of the intent; `minHeight` is set after a proven expiry at that height. */
-  const signNext = async (id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings): Promise<Signed> => {
+  const signNext = async (id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings, staleNonce?: string): Promise<Signed> => {
     if (!prepared) {
       throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `intent ${id}: cannot re-sign (no plan or signer available)`, {
         context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
@@ -65,9 +66,10 @@ export function createDrive(d: IntentDeps): Drive {
         claim: (signature, lastValid) => d.owners.claim(id, signature, lastValid),
         freshBlockhash: minHeight !== undefined,
         ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
+        ...(staleNonce !== undefined ? { staleNonce } : {}),
       });
       timings.buildMs = built.buildMs;
-      return { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight };
+      return { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight, ...(built.nonce ? { nonce: built.nonce } : {}) };
     } catch (e) {
       // Nothing was signed or sent, so nothing of this attempt can land: the failure is final,
       // in the journal as for the caller (a transient one can be reopened with retry(id)).
@@ -120,16 +122,19 @@ export function createDrive(d: IntentDeps): Drive {
   /** A proven expiry: journaled; thrown as final unless the intent may be signed again. */
   const expired = async (id: string, cur: Signed, result: Extract<TrackResult, { kind: 'expired' }>, willResign: boolean): Promise<void> => {
     await journal.journaled(
-      { op: 'expired', id, at: Date.now(), signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight },
+      { op: 'expired', id, at: Date.now(), signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight, ...(result.nonce ? { nonce: result.nonce } : {}) },
       { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
     );
     d.lives.delete(id);
     events.emit('expired', { id, signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight, willResign });
     if (willResign) return;
+    const n = result.nonce;
     const err = new BlockhashExpiredError(
       ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
-      `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
-      { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight } },
+      n
+        ? `transaction ${cur.signature} expired: its nonce account ${n.account} moved past ${n.value} (now ${n.now ?? 'no nonce'}) at block height ${result.blockHeight} and a final status read found nothing`
+        : `transaction ${cur.signature} expired: block height ${result.blockHeight} passed its last valid block height ${result.lastValidBlockHeight} and a final status read found nothing`,
+      { context: { signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight, ...(n ? { nonce: n } : {}) } },
     );
     await journal.journaled(
       { op: 'failed', id, at: Date.now(), signature: cur.signature, error: err.message, ...journalFailure(err) },
@@ -144,17 +149,28 @@ export function createDrive(d: IntentDeps): Drive {
     let attempt = o.from?.attempt ?? 0;
     let current: Signed | undefined = o.from;
     let minHeight: number | undefined;
+    /** The nonce value of the attempt proven dead: the next one never signs with it. */
+    let staleNonce: string | undefined;
     let searchHistory = !!o.resumed;
     for (;;) {
       if (o.signal.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'send');
       let fresh = false;
       if (!current) {
-        current = await signNext(id, prepared, o.signal, minHeight, timings);
+        current = await signNext(id, prepared, o.signal, minHeight, timings, staleNonce);
         attempt++;
         // Durable BEFORE the bytes leave: after a crash this record names the only live signature.
         // When the journal cannot store it, the bytes are never sent.
         await journal.journaled(
-          { op: 'signed', id, at: Date.now(), signature: current.signature, wire: b64(current.wire), lastValidBlockHeight: current.lastValidBlockHeight, attempt },
+          {
+            op: 'signed',
+            id,
+            at: Date.now(),
+            signature: current.signature,
+            wire: b64(current.wire),
+            // A durable-nonce attempt has no window: its record names the nonce instead.
+            ...(current.nonce ? { nonce: current.nonce } : { lastValidBlockHeight: current.lastValidBlockHeight }),
+            attempt,
+          },
           { state: minHeight === undefined ? 'created' : 'expired', what: 'signed, not sent' },
         );
         d.lives.set(id, { signature: current.signature, lastValidBlockHeight: current.lastValidBlockHeight, submitted: false });
@@ -174,6 +190,7 @@ export function createDrive(d: IntentDeps): Drive {
       if (result.kind === 'failed') return failedOnChain(id, cur, result, o.signal);
       // Proven expired: the final status read after the height passed found nothing.
       await expired(id, cur, result, o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns);
+      staleNonce = cur.nonce?.value;
       current = undefined;
       minHeight = result.blockHeight;
       searchHistory = false;

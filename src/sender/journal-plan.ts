@@ -1,6 +1,7 @@
 /**
  * The journal's codec for a plan: what it stores of one (addresses, flags and data, no secrets) and
  * the plan rebuilt from that with the signers at hand — enough to re-sign an intent after a crash.
+ * A durable-nonce plan keeps its nonce account and authority (the authority's key is needed to sign).
  */
 import { addressText } from '../solana/address.js';
 import type { Signer } from '../solana/signer.js';
@@ -18,6 +19,7 @@ export function planToJournal(p: Extract<Prepared, { kind: 'plan' }>): JournalPl
       keys: ix.keys.map((k, j) => [addressText(k.pubkey, `instructions[${i}].keys[${j}]`), !!k.isSigner, !!k.isWritable] as [string, boolean, boolean]),
       data: Buffer.from(ix.data).toString('base64'),
     })),
+    ...(p.nonce ? { nonce: { ...p.nonce } } : {}),
     ...(p.lookupTables.length
       ? {
           lookupTables: p.lookupTables.map((t) => ({
@@ -38,6 +40,7 @@ export function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Sig
   }));
   const needed = new Set<string>([j.payer]);
   for (const ix of j.instructions) for (const [k, s] of ix.keys) if (s) needed.add(k);
+  if (j.nonce) needed.add(j.nonce.authority);
   const signers: Signer[] = [];
   const missing: string[] = [];
   for (const a of needed) {
@@ -46,5 +49,5 @@ export function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Sig
     else missing.push(a);
   }
   if (missing.length) return { missing };
-  return { kind: 'plan', payer: j.payer, instructions, version: j.version, lookupTables: j.lookupTables ?? [], signers };
+  return { kind: 'plan', payer: j.payer, instructions, version: j.version, lookupTables: j.lookupTables ?? [], signers, ...(j.nonce ? { nonce: { ...j.nonce } } : {}) };
 }

@@ -13,16 +13,30 @@ export interface JournalPlan {
   version: 'legacy' | 0;
   instructions: { programId: string; keys: [string, boolean, boolean][]; data: string }[];
   lookupTables?: { key: string; addresses: string[] }[];
+  /** A durable-nonce intent: the nonce account it advances and the authority that signs the advance. */
+  nonce?: { account: string; authority: string };
+}
+
+/**
+ * The durable nonce signed bytes carry instead of a recent blockhash: they stay valid until the
+ * account's value moves past `value` — no block height ends them.
+ */
+export interface NonceRef {
+  account: string;
+  value: string;
 }
 
 export type JournalRecord =
   | { op: 'created'; id: string; at: number; plan?: JournalPlan }
-  | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight: number; attempt: number }
+  // A durable-nonce transaction has `nonce` and no `lastValidBlockHeight`: only the nonce moving ends it.
+  | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number }
   | { op: 'landed'; id: string; at: number; signature: string; slot: number }
   | { op: 'confirmed'; id: string; at: number; signature: string; slot: number; commitment: string }
   // `code` and `context` of the error that ended the intent (absent in records written before they existed)
   | { op: 'failed'; id: string; at: number; signature?: string; slot?: number; error: string; code?: string; context?: Record<string, unknown> }
-  | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number }
+  // For a nonce transaction: `nonce` says the value moved (`now`, null when the account is gone), and
+  // `lastValidBlockHeight` is the last height at which the account was seen still holding the signed value.
+  | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null } }
   | { op: 'abandoned'; id: string; at: number; reason: string; code?: string; context?: Record<string, unknown> }
   // `retry(id)` reopened an intent whose failure proved nothing of it can land (never signed, or expired)
   | { op: 'retried'; id: string; at: number };
@@ -33,7 +47,7 @@ export interface IntentView {
   state: IntentState;
   plan?: JournalPlan;
   /** Latest signed attempt (the only possibly live signature). */
-  signed?: { signature: string; wire: string; lastValidBlockHeight: number; attempt: number };
+  signed?: { signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number };
   /** Final record when the intent ended. */
   end?: JournalRecord;
   attempts: number;
@@ -64,9 +78,16 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
       break;
     case 'signed':
       v.attempts = Math.max(v.attempts, r.attempt);
-      v.lastValidBlockHeight = r.lastValidBlockHeight;
+      if (r.lastValidBlockHeight !== undefined) v.lastValidBlockHeight = r.lastValidBlockHeight;
+      else delete v.lastValidBlockHeight;
       if (!isTerminal(v.state)) {
-        v.signed = { signature: r.signature, wire: r.wire, lastValidBlockHeight: r.lastValidBlockHeight, attempt: r.attempt };
+        v.signed = {
+          signature: r.signature,
+          wire: r.wire,
+          ...(r.lastValidBlockHeight !== undefined ? { lastValidBlockHeight: r.lastValidBlockHeight } : {}),
+          ...(r.nonce ? { nonce: r.nonce } : {}),
+          attempt: r.attempt,
+        };
         v.state = 'signed';
         delete v.end;
         delete v.landedSlot;

@@ -6,7 +6,7 @@
 import { InputError } from '../errors.js';
 import { addressText, type AddressLike } from '../solana/address.js';
 import { encodeBase58 } from '../solana/base58.js';
-import { toSigner, type SignerLike } from '../solana/inputs.js';
+import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
 import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../solana/wire.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
@@ -21,6 +21,20 @@ export interface InstructionsInput {
   signers?: readonly SignerLike[];
   version?: TransactionVersion;
   lookupTables?: readonly LookupTableInput[];
+  /**
+   * Sign with a durable nonce instead of a recent blockhash: the transaction gets AdvanceNonceAccount
+   * as its first instruction and the account's nonce value as its blockhash, so its signed bytes stay
+   * valid past 150 blocks — until the nonce moves — and any process may rebroadcast them. One nonce
+   * account per intent; `authority` signs the advance (a signer, or the address of the payer or of
+   * one of `signers`).
+   */
+  nonce?: NonceInput;
+}
+
+/** The nonce account a durable-nonce intent advances, and its authority. */
+export interface NonceInput {
+  account: AddressInput;
+  authority: AddressInput | SignerLike;
 }
 
 /**
@@ -46,7 +60,7 @@ export type SendInput = InstructionsInput | TransactionInput | WireInput | Uint8
 
 /** A send normalised: either a plan cairn can (re)build and sign, or fixed signed bytes. */
 export type Prepared =
-  | { kind: 'plan'; payer: string; instructions: InstructionInput[]; version: TransactionVersion; lookupTables: LookupTableInput[]; signers: Signer[] }
+  | { kind: 'plan'; payer: string; instructions: InstructionInput[]; version: TransactionVersion; lookupTables: LookupTableInput[]; signers: Signer[]; nonce?: { account: string; authority: string } }
   | { kind: 'wire'; wire: Uint8Array; signature: string; recentBlockhash: string; lastValidBlockHeight?: number };
 
 /** Turn any accepted input into a `Prepared`, validating at the boundary. */
@@ -67,10 +81,33 @@ export function prepareInput(input: SendInput, cfg: ResolvedSenderOptions): Prep
     const payer = toSigner(input.payer, 'input.payer');
     const signers = [payer, ...(input.signers ?? []).map((s, i) => toSigner(s, `input.signers[${i}]`))];
     const version = input.version ?? (input.lookupTables?.length ? 0 : 'legacy');
-    return { kind: 'plan', payer: payer.address, instructions: [...input.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers };
+    const nonce = input.nonce === undefined ? undefined : nonceOf(input.nonce, signers);
+    return { kind: 'plan', payer: payer.address, instructions: [...input.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers, ...(nonce ? { nonce } : {}) };
   }
   if ('transaction' in input) return fromWeb3(input);
   throw new InputError('input', 'expected { instructions, payer }, { transaction, signers } or { wire }');
+}
+
+/**
+ * A nonce input checked: its account an address, its authority a signer (added to `signers`) or the
+ * address of one of them. With `signers` undefined (a fleet's `enqueue`, which stores no key) any
+ * authority address is taken: the working process must hold its key.
+ */
+export function nonceOf(n: NonceInput, signers: Signer[] | undefined, field = 'input.nonce'): { account: string; authority: string } {
+  if (!n || typeof n !== 'object') throw new InputError(field, 'expected { account, authority }');
+  const account = toAddress(n.account, `${field}.account`);
+  let authority: string;
+  if (typeof n.authority === 'string' || isPublicKeyLike(n.authority)) {
+    authority = toAddress(n.authority, `${field}.authority`);
+    if (signers && !signers.some((s) => s.address === authority)) {
+      throw new InputError(`${field}.authority`, `${authority} signs the nonce advance: pass it as a signer (here, or in signers)`, { got: authority });
+    }
+  } else {
+    const s = toSigner(n.authority, `${field}.authority`);
+    authority = s.address;
+    if (signers && !signers.some((x) => x.address === authority)) signers.push(s);
+  }
+  return { account, authority };
 }
 
 function fromWeb3(input: TransactionInput): Prepared {

@@ -7,6 +7,7 @@
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError } from '../errors.js';
 import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
 import type { ResolvedSenderOptions } from './config.js';
+import type { Signed } from './attempt.js';
 import type { Inflight } from './inflight.js';
 import type { Drive } from './intent.js';
 import type { IntentJournal } from './intent-journal.js';
@@ -91,11 +92,22 @@ export function resumeIntent(
         commitment: o.commitment ?? d.cfg.commitment,
         onExpired,
         resumed: true,
-        ...(from ? { from: { wire: new Uint8Array(Buffer.from(from.wire, 'base64')), signature: from.signature, lastValidBlockHeight: from.lastValidBlockHeight, attempt: from.attempt } } : {}),
+        ...(from ? { from: signedOf(from) } : {}),
       });
     },
     o.signal,
   );
+}
+
+/** A journaled signed attempt as bytes to continue: a durable-nonce one has no height that ends it. */
+function signedOf(from: NonNullable<IntentView['signed']>): Signed & { attempt: number } {
+  return {
+    wire: new Uint8Array(Buffer.from(from.wire, 'base64')),
+    signature: from.signature,
+    lastValidBlockHeight: from.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER,
+    ...(from.nonce ? { nonce: from.nonce } : {}),
+    attempt: from.attempt,
+  };
 }
 
 /** Reopen an intent whose failure proved nothing of it can land (see Sender['retry']). */

@@ -3,7 +3,8 @@
  * methods, argument order and answer types. The client validates every answer against its shape
  * (src/rpc/solana.ts, shapes.ts), so the sender reads them as typed values; what the client leaves
  * open (an absent or negative fee estimate, a transaction's log list) is checked where it is read.
- * `ping` and `close` are optional: a client without them is not warmed, and not closed.
+ * `ping` and `close` are optional: a client without them is not warmed, and not closed; nor are the
+ * account reads, which only durable-nonce intents need.
  */
 import type { CairnClient } from '../rpc/client.js';
 import type { Commitment, SignatureStatus } from '../rpc/types.js';
@@ -17,4 +18,5 @@ export type SenderRpc = Pick<
   CairnClient,
   'getLatestBlockhash' | 'getBlockHeight' | 'getSignatureStatuses' | 'getTransaction' | 'simulateTransaction' | 'getPriorityFeeEstimate' | 'sendTransaction'
 > &
-  Partial<Pick<CairnClient, 'ping' | 'close'>>;
+  // Durable-nonce intents read their nonce accounts (a client without these cannot send them).
+  Partial<Pick<CairnClient, 'ping' | 'close' | 'getAccountInfo' | 'getMultipleAccounts'>>;
