@@ -20,11 +20,11 @@ import { isLeaseLost, runWork, type WorkOptions, type WorkSummary } from './flee
 import type { Inflight } from './inflight.js';
 import type { Drive } from './intent.js';
 import { planFromJournal, planToJournal } from './journal-plan.js';
-import { openPostgresJournal, type Claim, type FleetMetrics, type PostgresJournal } from './journal-postgres.js';
+import { openPostgresJournal, type Claim, type FleetMetrics, type IntentStatus, type PostgresJournal } from './journal-postgres.js';
 import { isTerminal, type IntentState, type JournalRecord } from './journal-records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
 import { nonceOf, prepareInput, type NonceInput, type Prepared, type SendInput } from './prepare.js';
-import { resumeIntent, type ResumeDeps } from './resume.js';
+import { assertRetryable, resumeIntent, type ResumeDeps } from './resume.js';
 import type { Commitment } from './rpc.js';
 import { asCairnError } from './send-many.js';
 
@@ -67,6 +67,7 @@ export interface Fleet {
   outcomes(options?: { signal?: AbortSignal }): AsyncIterableIterator<SendManyItem>;
   resume(options?: { signal?: AbortSignal; concurrency?: number }): Promise<SendManyItem[]>;
   send(input: SendInput, options: { id?: string | undefined; signal?: AbortSignal | undefined; commitment?: Commitment | undefined; onExpired?: 'fail' | 'resign' | undefined }): Promise<SendOutcome>;
+  retry(id: string, options?: { signal?: AbortSignal | undefined; commitment?: Commitment | undefined; onExpired?: 'fail' | 'resign' | undefined; signers?: readonly Signer[] | undefined }): Promise<SendOutcome>;
   readonly metrics: FleetMetrics;
   close(): Promise<void>;
 }
@@ -170,27 +171,62 @@ export function createFleet(d: FleetDeps): Fleet {
     const link = linkSignals(d.life, o.signal);
     try {
       await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' ? { plan: planToJournal(prepared) } : {}) } }], link.signal);
-      for (;;) {
-        const c = await j.claimId(id, link.signal);
-        if (c && 'takeover' in c) {
-          try {
-            return await driveClaim(c, link.signal, prepared, o);
-          } catch (e) {
-            if (!isLeaseLost(e)) throw e;
-            d.events.emit('leaseLost', { id });
-          } finally {
-            await j.release(id);
-          }
-        } else if (c && isTerminal(c.state)) {
-          const r = outcomeFromJournal(c.view);
-          if (r instanceof Error) throw r;
-          return r;
+      return await driveId(j, id, link.signal, prepared, o);
+    } finally {
+      link.release();
+    }
+  };
+
+  /** Claim `id` (or wait for the process holding it) and drive it; an ended id answers from the journal. */
+  const driveId = async (j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | undefined, o: Parameters<typeof opts>[1], first?: Claim): Promise<SendOutcome> => {
+    for (let c: Claim | IntentStatus | undefined = first; ; c = undefined) {
+      c ??= await j.claimId(id, signal);
+      if (c && 'takeover' in c) {
+        try {
+          return await driveClaim(c, signal, prepared, o);
+        } catch (e) {
+          if (!isLeaseLost(e)) throw e;
+          d.events.emit('leaseLost', { id });
+        } finally {
+          await j.release(id);
         }
-        // Another process holds it: its end (or its lease lapsing) is a poll away.
-        await sleep(Math.max(100, 2 * d.cfg.pollMs), link.signal).catch(() => {
-          throw abortError(ErrorCodes.SENDER_ABORTED, link.signal, 'send');
-        });
+      } else if (c && isTerminal(c.state)) {
+        const r = outcomeFromJournal(c.view);
+        if (r instanceof Error) throw r;
+        return r;
       }
+      // Another process holds it: its end (or its lease lapsing) is a poll away.
+      await sleep(Math.max(100, 2 * d.cfg.pollMs), signal).catch(() => {
+        throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'send');
+      });
+    }
+  };
+
+  /**
+   * `retry(id)` on the fleet's table, as the file journal's: an unfinished id is driven (or waited
+   * for), an ended one is reopened only when its failure proved nothing of it can land
+   * (`assertRetryable`), by one conditional statement that also claims it, and driven again.
+   */
+  const fleetRetry: Fleet['retry'] = async (id, o = {}) => {
+    if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
+    const joined = d.inflight.get(id);
+    if (joined) return joined;
+    const extra = o.signers ?? [];
+    const ring = new Map([...d.keyring, ...extra.map((s) => [s.address, s] as const)]);
+    const j = await journal();
+    startRenewing(j);
+    const link = linkSignals(d.life, o.signal);
+    try {
+      const s = await j.status(id, link.signal);
+      if (!s) throw new InputError('id', `intent ${JSON.stringify(id)} is not in the journal ${j.table} (never enqueued, or collected)`);
+      let first: Claim | undefined;
+      if (isTerminal(s.state)) {
+        assertRetryable(s.view, ring);
+        // Undefined: another process reopened it first; it is then driven (or waited for) below.
+        first = await j.reopen(id, s.fence, link.signal);
+      }
+      const plan = s.view.plan ? planFromJournal(s.view.plan, ring) : undefined;
+      return await driveId(j, id, link.signal, plan && 'kind' in plan ? plan : undefined, o, first);
     } finally {
       link.release();
     }
@@ -233,6 +269,7 @@ export function createFleet(d: FleetDeps): Fleet {
     },
     outcomes: (o = {}) => outcomeStream(listeners, o.signal ?? d.life),
     send: fleetSend,
+    retry: fleetRetry,
     get metrics() {
       return opened ? { ...opened.metrics } : { ...EMPTY_METRICS };
     },

@@ -79,6 +79,13 @@ export interface PostgresJournal {
   claimId(id: string, signal?: AbortSignal): Promise<Claim | IntentStatus | undefined>;
   /** Store a state change of a claimed intent (fenced); ending it releases the claim. */
   append(rec: JournalRecord): Promise<void>;
+  /**
+   * Reopen an ended intent for `retry(id)` and claim it, in one statement: its `retried` record is
+   * stored and its state becomes `created` only while it is still ended with fencing token `fence`
+   * (the one its checked view was read with), so of processes retrying it at once one reopens it.
+   * Undefined: it changed meanwhile (reopened by another, or gone).
+   */
+  reopen(id: string, fence: number, signal?: AbortSignal): Promise<Claim | undefined>;
   /** Give a claim up without a state change (work stopped): the intent is free for any process at once. */
   release(id: string): Promise<void>;
   /** Extend every held lease; returns the ids whose claim had lapsed (dropped from this process). */
@@ -237,6 +244,20 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
         return take(r.rows)[0];
       }
       return status(id, signal);
+    },
+    async reopen(id, fence, signal) {
+      const rec: JournalRecord = { op: 'retried', id, at: Date.now() };
+      const r = await q(
+        `WITH u AS (
+           UPDATE ${t.intents} i SET state = 'created', owner = $1, lease_until = ${leaseSql}, fence = i.fence + 1, updated_at = now(),
+             view = (i.view - 'end') || jsonb_build_object('state', 'created')
+           WHERE i.id = $3 AND i.fence = $4 AND i.state IN ('failed', 'abandoned') RETURNING i.id, i.view, i.fence),
+         ins AS (INSERT INTO ${t.records} (id, fence, rec) SELECT u.id, u.fence, $5::jsonb FROM u)
+         SELECT u.id, u.view, u.fence, NULL AS prev_owner FROM u`,
+        [owner, o.leaseMs, id, fence, JSON.stringify(rec)],
+        signal,
+      );
+      return r.rows.length ? take(r.rows)[0] : undefined;
     },
     async append(rec) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });

@@ -110,6 +110,25 @@ function signedOf(from: NonNullable<IntentView['signed']>): Signed & { attempt: 
   };
 }
 
+/**
+ * Throw (an InputError saying why) unless the ended intent `v` may be reopened: its failure proved
+ * nothing of it can land — never signed, expired unlanded, or refused by the host — and its plan can
+ * be re-signed with the signers in `ring`. Shared by the file journal's and the fleet's `retry`.
+ */
+export function assertRetryable(v: IntentView, ring: ReadonlyMap<string, Signer>): void {
+  const id = v.id;
+  const end = v.end as Extract<JournalRecord, { op: 'failed' }> | undefined;
+  const retryable =
+    end?.op === 'failed' && (end.signature === undefined || end.code === ErrorCodes.SENDER_BLOCKHASH_EXPIRED || end.code === ErrorCodes.SENDER_REJECTED);
+  if (!retryable) {
+    const what = v.state === 'confirmed' ? 'landed' : end?.op === 'failed' ? `failed with ${end.code ?? 'an error'} after its transaction was sent` : `ended ${v.state}`;
+    throw new InputError('id', `intent ${JSON.stringify(id)} ${what}; sending it again would be a second payment: use a new id if that is what you want`);
+  }
+  if (!v.plan) throw new InputError('id', `intent ${JSON.stringify(id)} has no plan to rebuild from (signed bytes are not re-signed by cairn)`);
+  const plan = planFromJournal(v.plan, ring);
+  if ('missing' in plan) throw new InputError('options.signers', `re-signing intent ${JSON.stringify(id)} needs ${plan.missing.join(', ')}: pass them in options.signers or createSender({ signers })`);
+}
+
 /** Reopen an intent whose failure proved nothing of it can land (see Sender['retry']). */
 export async function retryIntent(d: ResumeDeps, id: string, options: RetryOptions = {}): Promise<SendOutcome> {
   if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
@@ -124,17 +143,8 @@ export async function retryIntent(d: ResumeDeps, id: string, options: RetryOptio
   const onExpired = options.onExpired ?? d.cfg.onExpired;
   const opts = { ...(options.signal ? { signal: options.signal } : {}), commitment, onExpired };
   if (!isTerminal(v.state)) return resumeIntent(d, v, new Map(), opts);
-  const end = v.end as Extract<JournalRecord, { op: 'failed' }> | undefined;
-  const retryable =
-    end?.op === 'failed' && (end.signature === undefined || end.code === ErrorCodes.SENDER_BLOCKHASH_EXPIRED || end.code === ErrorCodes.SENDER_REJECTED);
-  if (!retryable) {
-    const what = v.state === 'confirmed' ? 'landed' : end?.op === 'failed' ? `failed with ${end.code ?? 'an error'} after its transaction was sent` : `ended ${v.state}`;
-    throw new InputError('id', `intent ${JSON.stringify(id)} ${what}; sending it again would be a second payment: use a new id if that is what you want`);
-  }
-  if (!v.plan) throw new InputError('id', `intent ${JSON.stringify(id)} has no plan to rebuild from (signed bytes are not re-signed by cairn)`);
   const extra = keyringOf(options.signers, 'options.signers');
-  const plan = planFromJournal(v.plan, new Map([...d.keyring, ...extra]));
-  if ('missing' in plan) throw new InputError('options.signers', `re-signing intent ${JSON.stringify(id)} needs ${plan.missing.join(', ')}: pass them in options.signers or createSender({ signers })`);
+  assertRetryable(v, new Map([...d.keyring, ...extra]));
   await d.journal.record({ op: 'retried', id, at: Date.now() });
   return resumeIntent(d, v, extra, opts);
 }

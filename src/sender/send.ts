@@ -225,8 +225,8 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     },
     retry: async (id, o) => {
       assertOpen();
-      if (fleet) throw new InputError('journal', 'retry() is not available with a PostgreSQL journal yet: enqueue the intent under a new id');
       const { signers, ...rest } = o ?? {};
+      if (fleet) return fleet.retry(id, { ...rest, ...(signers ? { signers: signersOf(signers, 'options.signers')! } : {}) });
       return retryIntent(resumeDeps, id, signers ? { ...rest, signers: signersOf(signers, 'options.signers')! } : rest);
     },
     on: (name, fn) => events.on(name, fn),

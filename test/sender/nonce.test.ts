@@ -4,8 +4,9 @@
  * fleet, a real PostgreSQL server: a nonce intent lands with AdvanceNonceAccount first and its nonce
  * as blockhash, journaled without a window; its signed bytes still land past 150 blocks; a fleet
  * process that died after journaling them leaves them to another, which rebroadcasts the SAME bytes
- * and they land once; and a nonce moved by someone else proves the bytes dead, so the intent is
- * re-signed with the new value and lands exactly once.
+ * and they land once; a nonce moved by someone else proves the bytes dead, so the intent is
+ * re-signed with the new value and lands exactly once; and the fleet's `retry(id)` reopens such an
+ * intent once however many processes retry it.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -149,7 +150,7 @@ describe('durable-nonce intents', () => {
   });
 
   it('fleet: a process dead after journaling the signed bytes leaves them to another, which rebroadcasts the same bytes once', { timeout: 60_000 }, async () => {
-    server = await startPostgres();
+    server ??= await startPostgres();
     const table = 'nonce_fleet';
     const account = await nonceAccount(env.payer);
     const to = generateSigner().address;
@@ -180,5 +181,35 @@ describe('durable-nonce intents', () => {
     expect((await heir.status('nf-1'))?.state).toBe('confirmed');
     await heir.close();
     await dead.close();
+  });
+
+  it('fleet retry(id): a nonce intent proven expired is reopened by one of two processes retrying it, and lands once', { timeout: 60_000 }, async () => {
+    server ??= await startPostgres();
+    const journal = { postgres: server.url, table: 'nonce_retry', leaseMs: 2_000, poolSize: 2 };
+    const [a, b] = [0, 1].map(() => createSender({ client: env.client, ...fast, journal, signers: [env.payer] }));
+    const account = await nonceAccount(env.payer);
+    const to = generateSigner().address;
+    const signatures: string[] = [];
+    a.on('sent', (e) => signatures.push(e.signature));
+    env.devnet.control.setFaults('fast', { dropRate: 1 });
+    let failed: unknown;
+    try {
+      const p = a.send({ instructions: [transferInstruction(env.payer.address, to, 5_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } }, { id: 'nr-1' });
+      while (signatures.length === 0) await new Promise((r) => setTimeout(r, 10));
+      const bh = env.devnet.chain.latestBlockhash().blockhash;
+      env.devnet.chain.submit(signMessageParts(compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address)], recentBlockhash: bh }), [env.payer]).wire);
+      failed = await p.catch((e: unknown) => e);
+    } finally {
+      env.devnet.control.setFaults('fast', {});
+    }
+    expect(failed).toMatchObject({ code: 'SENDER_BLOCKHASH_EXPIRED', context: { nonce: { account } } });
+    expect((await a.status('nr-1'))?.state).toBe('failed');
+    const [x, y] = await Promise.all([a.retry('nr-1'), b.retry('nr-1')]);
+    expect(x.signature).toBe(y.signature);
+    expect(x.signature).not.toBe(signatures[0]);
+    expect(paid(to).map((tx) => tx.signature)).toEqual([x.signature]);
+    await expect(b.retry('nr-1')).rejects.toMatchObject({ code: 'INPUT_INVALID', context: { field: 'id' } }); // landed: a retry would pay twice
+    await a.close();
+    await b.close();
   });
 });
