@@ -9,7 +9,7 @@
 import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes, InputError, RpcError } from '../errors.js';
 import type { CallOptions } from '../rpc/jsonrpc.js';
-import type { LatestBlockhash, PriorityFeeEstimate, SignatureStatus, SimulationResult } from '../rpc/types.js';
+import type { AccountInfo, LatestBlockhash, PriorityFeeEstimate, SignatureStatus, SimulationResult } from '../rpc/types.js';
 import type { SenderRpc } from './rpc.js';
 
 const REQUIRED = ['getLatestBlockhash', 'getBlockHeight', 'getSignatureStatuses', 'getTransaction', 'simulateTransaction', 'getPriorityFeeEstimate', 'sendTransaction'] as const;
@@ -122,8 +122,20 @@ function fromConnection(c: ConnectionLike, field: string): SenderRpc {
       call('simulateTransaction', o(opts), async () => ((await raw('simulateTransaction', [b64(wire), { encoding: 'base64', ...(cfg ?? {}) }])) as { value: SimulationResult }).value),
     getPriorityFeeEstimate: (p, opts) => call('getPriorityFeeEstimate', o(opts), async () => (await raw('getPriorityFeeEstimate', [p])) as PriorityFeeEstimate),
     sendTransaction: (wire, _cfg, opts) => call('sendTransaction', o(opts), () => c.sendRawTransaction(bytes(wire), { skipPreflight: true, maxRetries: 0 })),
+    // Durable-nonce intents read their nonce accounts (base64; only owner and data are read).
+    getMultipleAccounts: (addrs, p, opts) =>
+      call('getMultipleAccounts', o(opts), () => inChunks(addrs, async (a) => ((await raw('getMultipleAccounts', [a, accountCfg(p?.commitment)])) as { value: (AccountInfo | null)[] }).value)),
   };
 }
+
+/** getMultipleAccounts takes at most 100 addresses per call. */
+async function inChunks<T>(addrs: string[], f: (chunk: string[]) => Promise<T[]>): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < addrs.length; i += 100) out.push(...(await f(addrs.slice(i, i + 100))));
+  return out;
+}
+
+const accountCfg = (commitment: string | undefined) => ({ encoding: 'base64', ...(commitment ? { commitment } : {}) });
 
 function fromKitRpc(rpc: KitRpc): SenderRpc {
   const send = (method: string, signal: AbortSignal | undefined, ...args: unknown[]): Promise<unknown> =>
@@ -156,5 +168,7 @@ function fromKitRpc(rpc: KitRpc): SenderRpc {
     },
     sendTransaction: async (wire, _cfg, opts) =>
       (await send('sendTransaction', opts?.signal, b64(wire), { encoding: 'base64', skipPreflight: true, maxRetries: 0n })) as string,
+    getMultipleAccounts: (addrs, p, opts) =>
+      inChunks(addrs, async (a) => ((await send('getMultipleAccounts', opts?.signal, a, accountCfg(p?.commitment))) as { value: (AccountInfo | null)[] }).value),
   };
 }

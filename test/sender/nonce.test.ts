@@ -12,6 +12,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Connection } from '@solana/web3.js';
+import { createSolanaRpc } from '@solana/kit';
 import { createSender, generateSigner, openPostgresJournal, readJournal, resolveSenderConfig, transferInstruction, type Signer } from '../../src/sender/index.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction } from '../../src/solana/instructions.js';
 import { advanceNonceInstruction, createNonceAccountInstructions, parseNonceAccount } from '../../src/solana/nonce.js';
@@ -87,6 +89,19 @@ describe('durable-nonce intents', () => {
     await env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 3);
     expect(env.devnet.chain.status(signature)).toBeNull();
     expect(env.devnet.chain.balance(to)).toBe(1_000_000n);
+  });
+
+  it('through a web3.js Connection and a kit Rpc too (their adapters read the nonce accounts)', { timeout: 30_000 }, async () => {
+    for (const client of [new Connection(env.devnet.url, 'confirmed'), createSolanaRpc(env.devnet.url)]) {
+      const account = await nonceAccount(env.payer);
+      const before = nonceValue(account);
+      const sender = createSender({ client, ...fast });
+      const to = generateSigner().address;
+      const out = await sender.send({ instructions: [transferInstruction(env.payer.address, to, 1_500_000n)], payer: env.payer, nonce: { account, authority: env.payer } });
+      await sender.close();
+      expect(encodeBase58(parseTransaction(env.devnet.chain.transaction(out.signature)!.wire).parts.recentBlockhash)).toBe(before);
+      expect(paid(to).map((tx) => tx.signature)).toEqual([out.signature]);
+    }
   });
 
   it('signed bytes still land after more than 150 blocks, never re-signed', { timeout: 30_000 }, async () => {
