@@ -136,9 +136,10 @@ export function createTracker(opts: TrackerOptions): Tracker {
   let closed = false;
   const life = new AbortController();
   const readAccounts = rpc.getMultipleAccounts || rpc.getAccountInfo ? accountReader(rpc as SenderRpc) : undefined;
-  const readNonces = async (accounts: string[], signal: AbortSignal) => {
+  /** The nonce value each account holds now (null: none). */
+  const readNonces = async (accounts: string[], signal: AbortSignal): Promise<(string | null)[]> => {
     if (!readAccounts) throw new CairnError(ErrorCodes.INPUT_INVALID, '"client": durable-nonce signatures need getMultipleAccounts or getAccountInfo', { context: { field: 'client' } });
-    return (await readAccounts(accounts, signal)).map((h) => ({ value: h?.value }));
+    return (await readAccounts(accounts, signal)).map((h) => h?.value ?? null);
   };
 
   const schedule = (delay: number): void => {
@@ -178,7 +179,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
       const accounts = [...new Set(batch.flatMap(([, e]) => (e.nonce && e.expiredAt === undefined ? [e.nonce.account] : [])))];
       const heldP = accounts.length === 0 ? Promise.resolve(undefined) : readNonces(accounts, life.signal).catch((err: unknown) => void (closed || opts.onError?.(err)));
       const [height, held, ...statusLists] = await Promise.all([heightP, heldP, ...statusP]);
-      const heldBy = new Map(held ? accounts.map((a, i) => [a, held[i]!.value ?? null] as const) : []);
+      const heldBy = new Map(held ? accounts.map((a, i) => [a, held[i]!] as const) : []);
       if (height > stats.blockHeight) stats.blockHeight = height;
       for (let c = 0; c < chunks.length; c++) {
         const chunk = chunks[c];
@@ -211,8 +212,8 @@ export function createTracker(opts: TrackerOptions): Tracker {
               : { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
             settle(entries, e, () => dead);
           } else if (e.expiredAt === undefined && e.nonce) {
-            if (!heldBy.has(e.nonce.account)) continue;
-            const now = heldBy.get(e.nonce.account)!;
+            const now = heldBy.get(e.nonce.account);
+            if (now === undefined) continue; // not read this tick: nothing is decided
             if (now === e.nonce.value) e.nonceSeenAt = height;
             else {
               e.expiredAt = height;
