@@ -6,12 +6,15 @@
  */
 import { abortError, linkSignals } from '../abort.js';
 import { AbortError, CairnError, ErrorCodes } from '../errors.js';
+import type { NonceRef } from './journal-records.js';
 import type { SendOutcome } from './outcome.js';
 
 /** Where an intent's live attempt stands, for the context of an abort: may its bytes still land? */
 export interface LiveAttempt {
   signature: string;
-  lastValidBlockHeight: number;
+  /** Absent for a durable-nonce attempt: its bytes may land until `nonce` moves, at any height. */
+  lastValidBlockHeight?: number;
+  nonce?: NonceRef;
   submitted: boolean;
 }
 
@@ -51,7 +54,8 @@ export function createInflight(life: AbortSignal): Inflight {
           if (link.signal.aborted && !ended) {
             const err = e instanceof AbortError && e.code === ErrorCodes.SENDER_ABORTED ? e : abortError(ErrorCodes.SENDER_ABORTED, link.signal, 'send');
             const live = lives.get(id);
-            Object.assign(err.context, { id, mayLand: !!live?.submitted, ...(live ? { signature: live.signature, lastValidBlockHeight: live.lastValidBlockHeight } : {}) });
+            const window = live?.nonce ? { nonce: live.nonce } : live?.lastValidBlockHeight !== undefined ? { lastValidBlockHeight: live.lastValidBlockHeight } : {};
+            Object.assign(err.context, { id, mayLand: !!live?.submitted, ...(live ? { signature: live.signature, ...window } : {}) });
             throw err;
           }
           throw e;

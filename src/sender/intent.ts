@@ -173,7 +173,7 @@ export function createDrive(d: IntentDeps): Drive {
           },
           { state: minHeight === undefined ? 'created' : 'expired', what: 'signed, not sent' },
         );
-        d.lives.set(id, { signature: current.signature, lastValidBlockHeight: current.lastValidBlockHeight, submitted: false });
+        d.lives.set(id, { signature: current.signature, ...(current.nonce ? { nonce: current.nonce } : { lastValidBlockHeight: current.lastValidBlockHeight }), submitted: false });
         fresh = true;
       }
       const cur = current;

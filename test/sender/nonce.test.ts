@@ -127,6 +127,24 @@ describe('durable-nonce intents', () => {
     expect(paid(to).map((tx) => tx.signature)).toEqual([out.signature]);
   });
 
+  it('an abort after sending says the bytes may land while the nonce holds (no window)', { timeout: 30_000 }, async () => {
+    const account = await nonceAccount(env.payer);
+    const sender = createSender({ client: env.client, ...fast });
+    const ac = new AbortController();
+    sender.on('sent', () => ac.abort());
+    env.devnet.control.setFaults('fast', { dropRate: 1 });
+    try {
+      const err = await sender
+        .send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 6_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } }, { signal: ac.signal })
+        .catch((e: unknown) => e as { code: string; context: Record<string, unknown> });
+      expect(err).toMatchObject({ code: 'SENDER_ABORTED', context: { mayLand: true, nonce: { account, value: nonceValue(account) } } });
+      expect((err as { context: object }).context).not.toHaveProperty('lastValidBlockHeight');
+    } finally {
+      env.devnet.control.setFaults('fast', {});
+      await sender.close();
+    }
+  });
+
   it('a nonce moved by someone else proves the bytes dead: re-signed with the new value, landing exactly once', { timeout: 30_000 }, async () => {
     const account = await nonceAccount(env.payer);
     const first = nonceValue(account);
