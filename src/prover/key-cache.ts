@@ -4,11 +4,12 @@
  * file per key set and key name. A file starts with a header line (JSON: format, key-set version,
  * the R1CS hash, a fingerprint of mcl's memory layout, the body's length and SHA-256) and then the
  * body (proving-key.ts). A file whose header or checksum does not match is rebuilt, never used, and
- * files are written to a temporary name and renamed, so a reader never sees half of one even when
- * two processes build the same key at once.
+ * files are written to a temporary name and renamed, so a reader never sees half of one. While one
+ * process builds a key it holds `<file>.lock`; others wait for its file instead of building too (a
+ * lock older than ten minutes is a dead builder's and is taken over).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setup } from './groth16-setup.js';
 import { G1_SIZE, loadHeap } from './mcl-heap.js';
@@ -76,21 +77,67 @@ export interface KeyCacheOptions {
 export async function loadOrCreateKey(r1cs: R1cs, opts: KeyCacheOptions): Promise<{ pk: ProvingKey; source: KeySource }> {
   const file = keyFile(opts.dir, opts.keySet, r1cs.name);
   const want = { keySet: opts.keySet, name: r1cs.name, r1csHash: r1csHash(r1cs), layout: await layoutFingerprint() };
-  let existed = false;
-  try {
-    const bytes = new Uint8Array(await readFile(file));
-    existed = true;
-    const pk = readKeyFile(bytes, want);
+  const first = await tryRead(file, want);
+  if (first.pk) return { pk: first.pk, source: 'cache' };
+  // One builder per key at a time, across processes (test files, devnets started side by side): the
+  // others wait for its file rather than spend the same seconds of CPU.
+  const lock = `${file}.lock`;
+  const held = await acquire(lock);
+  if (held === 'other') {
+    const pk = await waitFor(file, want, lock);
     if (pk) return { pk, source: 'cache' };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') existed = true;
   }
-  const { pk } = await setup(r1cs, opts.seed);
-  await writeKeyFile(file, pk, want);
-  return { pk, source: existed ? 'rebuilt' : 'built' };
+  try {
+    const { pk } = await setup(r1cs, opts.seed);
+    await writeKeyFile(file, pk, want);
+    return { pk, source: first.existed ? 'rebuilt' : 'built' };
+  } finally {
+    if (held === 'mine') await rm(lock, { force: true }).catch(() => undefined);
+  }
 }
 
-function readKeyFile(bytes: Uint8Array, want: Omit<Header, 'magic' | 'format' | 'bodyLength' | 'bodySha256'>): ProvingKey | undefined {
+type Want = Omit<Header, 'magic' | 'format' | 'bodyLength' | 'bodySha256'>;
+
+async function tryRead(file: string, want: Want): Promise<{ pk?: ProvingKey; existed: boolean }> {
+  try {
+    const pk = readKeyFile(new Uint8Array(await readFile(file)), want);
+    return pk ? { pk, existed: true } : { existed: true };
+  } catch (e) {
+    return { existed: (e as NodeJS.ErrnoException).code !== 'ENOENT' };
+  }
+}
+
+/** A lock older than this was left by a builder that died: taken over. */
+const STALE_LOCK_MS = 10 * 60_000;
+const POLL_MS = 250;
+
+/** 'mine' (created it), 'other' (a live builder holds it), 'none' (cannot lock here: build anyway). */
+async function acquire(lock: string): Promise<'mine' | 'other' | 'none'> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await mkdir(join(lock, '..'), { recursive: true });
+      await writeFile(lock, String(process.pid), { flag: 'wx' });
+      return 'mine';
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return 'none';
+      const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age < STALE_LOCK_MS) return 'other';
+      await rm(lock, { force: true }).catch(() => undefined);
+    }
+  }
+  return 'none';
+}
+
+/** Wait while another builder holds `lock`, then read its file (undefined: it left none usable). */
+async function waitFor(file: string, want: Want, lock: string): Promise<ProvingKey | undefined> {
+  for (;;) {
+    const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => -1);
+    if (age < 0 || age >= STALE_LOCK_MS) return (await tryRead(file, want)).pk;
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+function readKeyFile(bytes: Uint8Array, want: Want): ProvingKey | undefined {
   const nl = bytes.indexOf(10);
   if (nl < 0 || nl > 4096) return undefined;
   let head: Header;
@@ -118,7 +165,7 @@ function readKeyFile(bytes: Uint8Array, want: Omit<Header, 'magic' | 'format' | 
   }
 }
 
-async function writeKeyFile(file: string, pk: ProvingKey, want: Omit<Header, 'magic' | 'format' | 'bodyLength' | 'bodySha256'>): Promise<void> {
+async function writeKeyFile(file: string, pk: ProvingKey, want: Want): Promise<void> {
   const body = encodeProvingKey(pk);
   const head: Header = { magic: MAGIC, format: KEY_FILE_FORMAT, ...want, bodyLength: body.length, bodySha256: sha256(body) };
   const dir = join(file, '..');

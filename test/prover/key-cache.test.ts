@@ -3,7 +3,7 @@
  * header), another system under the same name, or a truncated file is rebuilt, never used, and the
  * rebuilt key still proves; two builders racing on one file leave one whole file and no temp files.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,15 +80,30 @@ describe('proving-key cache', () => {
     expect((await loadOrCreateKey(r1cs, opts())).source).toBe('rebuilt');
   });
 
-  it('two builders racing on one file leave one whole file and no temp files', async () => {
+  it('two builders racing on one key: one builds, the other waits for its file; no temp or lock file stays', async () => {
     const racing = await mkdtemp(join(tmpdir(), 'cairn-keys-race-'));
     try {
       const [a, b] = await Promise.all([loadOrCreateKey(r1cs, { ...opts(), dir: racing }), loadOrCreateKey(r1cs, { ...opts(), dir: racing })]);
-      expect([a.source, b.source]).toEqual(['built', 'built']);
+      expect([a.source, b.source].sort()).toEqual(['built', 'cache']);
+      expect(Buffer.from(b.pk.h).equals(Buffer.from(a.pk.h))).toBe(true);
       expect(await readdir(racing)).toEqual([`test_1.toy_chain.pk`]);
       expect((await loadOrCreateKey(r1cs, { ...opts(), dir: racing })).source).toBe('cache');
     } finally {
       await rm(racing, { recursive: true, force: true });
+    }
+  });
+
+  it('takes over a lock a dead builder left (older than ten minutes)', async () => {
+    const dead = await mkdtemp(join(tmpdir(), 'cairn-keys-dead-'));
+    try {
+      const lock = `${keyFile(dead, 'test@1', r1cs.name)}.lock`;
+      await writeFile(lock, '1');
+      const old = new Date(Date.now() - 11 * 60_000);
+      await utimes(lock, old, old);
+      expect((await loadOrCreateKey(r1cs, { ...opts(), dir: dead })).source).toBe('built');
+      expect(await readdir(dead)).toEqual([`test_1.toy_chain.pk`]);
+    } finally {
+      await rm(dead, { recursive: true, force: true });
     }
   });
 
