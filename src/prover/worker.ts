@@ -10,22 +10,30 @@ import { CairnError } from '../errors.js';
 import { circuitFor, witnessFor } from './circuits/index.js';
 import { devnetProvingKey } from './devnet-keys.js';
 import { loadHeap } from './mcl-heap.js';
-import { proveSync } from './groth16-prove.js';
+import { proveSync, releaseKey } from './groth16-prove.js';
 import type { ProverJob, ProverReply } from './prover-worker.js';
 import type { ProvingKey } from './proving-key.js';
 
 const keys = new Map<string, Promise<ProvingKey>>();
 const cacheDir = (workerData as { cacheDir: string }).cacheDir;
+/** Keys kept in memory (a key is 6–46 MB on the JS side and as much again in mcl's heap). */
+const MAX_KEYS = 4;
 
 async function run(job: ProverJob): Promise<ProverReply> {
   try {
     const h = await loadHeap();
     const r1cs = circuitFor(job.shape);
     let pk = keys.get(r1cs.name);
-    if (!pk) {
+    if (pk) keys.delete(r1cs.name); // re-inserted below: the map's order is least recently used first
+    else {
       pk = devnetProvingKey(job.shape, cacheDir).then((k) => k.pk);
-      keys.set(r1cs.name, pk);
       pk.catch(() => keys.delete(r1cs.name));
+    }
+    keys.set(r1cs.name, pk);
+    while (keys.size > MAX_KEYS) {
+      const [name, old] = keys.entries().next().value!;
+      keys.delete(name);
+      void old.then((k) => releaseKey(h, k), () => undefined);
     }
     const witness = witnessFor(job.shape, job.inputs);
     const proof = proveSync(h, await pk, r1cs, witness);
