@@ -10,10 +10,12 @@
  */
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
+import { durableNonceFromBlockhash } from '../solana/nonce.js';
 import type { ParsedTransaction } from '../solana/wire.js';
 import { createChainGenesis, type GenesisAccount, type GenesisProgram } from './chain-genesis.js';
 import { createChainSlots } from './chain-slots.js';
 import { decodeAddress } from './decode-address.js';
+import { storeAdvancedNonce } from './durable-nonce.js';
 import type { DevnetChain, DroppedTransaction } from './devnet-chain.js';
 import { airdropWire } from './faucet.js';
 import { createListeners } from './listeners.js';
@@ -109,6 +111,8 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       const a = svm.getAccount(address as never);
       return a.exists ? { owner: a.programAddress, data: a.data } : null;
     },
+    nextDurableNonce: () => durableNonceFromBlockhash(ring.latest().bytes),
+    storeNonce: (address, nonce) => storeAdvancedNonce(svm, address, nonce),
   });
   const tick = (): void => {
     if (!stopped) produceBlock({ slots, queue, executor, statuses, transactions, newSlots, waiters });

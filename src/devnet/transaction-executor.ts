@@ -3,11 +3,12 @@
  * and token balances where a token program is among its accounts), the addresses its v0 lookups
  * loaded, its inner instructions, its fee and error, and the "not landed" rule — a transaction whose fee payer was not charged (bad
  * signature, unknown fee payer, not enough for the fee, expired blockhash) is never included in a
- * block on a real cluster, so it gets no status and no ledger entry.
+ * block on a real cluster, so it gets no status and no ledger entry. A durable-nonce transaction that
+ * landed, failed or not, leaves its nonce advanced as a validator does (durable-nonce.ts).
  */
 import type { FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { address58 } from '../solana/base58.js';
-import { isDurableNonceValid } from './durable-nonce.js';
+import { durableNonceAccountOf } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import type { PendingSubmission } from './signature-verifier.js';
 import { txErrorToJson } from './transaction-errors.js';
@@ -23,8 +24,12 @@ export interface TransactionExecutorDeps {
   isBlockhashValid(bytes: Uint8Array): boolean;
   /** A submission that did not land, and why. */
   drop(p: PendingSubmission, reason: string): void;
-  /** An account's owner and data now (token balances, lookup tables). */
+  /** An account's owner and data now (token balances, lookup tables, nonce accounts). */
   readAccount: ReadAccount;
+  /** The nonce value an advance stores in the block being executed (from the devnet's blockhash). */
+  nextDurableNonce(): string;
+  /** Store `nonce` in the nonce account at `address`, its lamports as they stand. */
+  storeNonce(address: string, nonce: string): void;
 }
 
 export interface TransactionExecutor {
@@ -59,9 +64,15 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
     const d = p.parsed;
     const { header, version } = d.parts;
     // Not a recent blockhash: valid only as a durable nonce the account holds now (durable-nonce.ts).
-    if (!deps.isBlockhashValid(d.parts.recentBlockhash) && !isDurableNonceValid(d.parts, readAccount)) {
-      drop(p, 'BlockhashNotFound');
-      return null;
+    let nonceAccount: string | null = null;
+    let nextNonce = '';
+    if (!deps.isBlockhashValid(d.parts.recentBlockhash)) {
+      nextNonce = deps.nextDurableNonce();
+      nonceAccount = durableNonceAccountOf(d.parts, readAccount, nextNonce);
+      if (nonceAccount === null) {
+        drop(p, 'BlockhashNotFound');
+        return null;
+      }
     }
     const keys = d.parts.staticKeys;
     const n = keys.length;
@@ -110,6 +121,10 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
       drop(p, String(txErrorToJson((r as FailedTx).err())));
       return null;
     }
+    // Landed: the validator commits the nonce advanced to this block's value even when the transaction
+    // failed (LiteSVM rolled it back, or stored its own value on success). Lamports do not change, so
+    // the balances read above stand.
+    if (nonceAccount !== null) deps.storeNonce(nonceAccount, nextNonce);
     const budget = computeBudgetOf(d);
     const unitPrice = budget.unitPrice;
     const tx: ExecutedTransaction = {
