@@ -4,7 +4,7 @@
  * account holds the value derived from the block's blockhash, as a successful advance would store
  * it — so the same nonce value can never land again: a second transaction signed with it is refused
  * as a stale blockhash (preflight and after a skipped preflight alike). A successful advance stores
- * the same value a failed one does. A nonce already holding the value this block's blockhash gives
+ * the same value a failed one does; a nonce account that paid the fee itself keeps the debit. A nonce already holding the value this block's blockhash gives
  * cannot advance again (the validator's "advanceable" check).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,8 +39,8 @@ const status = async (signature: string) =>
 const balance = async (address: string) => BigInt((await rpc(devnet.url, 'getBalance', [address])).body.result.value);
 const nonceState = (account: string) => parseNonceAccount(devnet.chain.account(account)!.data);
 
-function sign(instructions: InstructionInput[], recentBlockhash: string, signers: Signer[] = [payer]) {
-  const { wire, signatures } = signMessageParts(compileMessage({ payer: payer.address, instructions, recentBlockhash }), signers);
+function sign(instructions: InstructionInput[], recentBlockhash: string, signers: Signer[] = [payer], feePayer = payer.address) {
+  const { wire, signatures } = signMessageParts(compileMessage({ payer: feePayer, instructions, recentBlockhash }), signers);
   return { wire, signature: encodeBase58(signatures[0]!) };
 }
 
@@ -62,9 +62,8 @@ async function land(tx: { wire: Uint8Array; signature: string }) {
   });
 }
 
-async function nonceAccount(): Promise<string> {
-  const key = generateSigner();
-  const lamports = devnet.chain.minimumBalanceForRentExemption(80);
+async function nonceAccount(key = generateSigner(), extra = 0n): Promise<string> {
+  const lamports = devnet.chain.minimumBalanceForRentExemption(80) + extra;
   const ixs = createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports });
   const s = await land(sign(ixs, devnet.chain.latestBlockhash().blockhash, [payer, key]));
   expect(s.err).toBeNull();
@@ -113,6 +112,19 @@ describe('a durable-nonce transaction that fails', () => {
     expect(await balance(to)).toBe(1_000_000n);
     expect(nonceState(account)).toMatchObject({ nonce: nextNonceAt.get(ok.slot), lamportsPerSignature: NONCE_LAMPORTS_PER_SIGNATURE, authority: before.authority });
     expect(nonceState(account).nonce).not.toBe(durableNonceFromBlockhash(after.nonce!));
+  });
+
+  it('that the nonce account itself paid for keeps the fee taken and the nonce advanced', async () => {
+    const key = generateSigner();
+    const account = await nonceAccount(key, 1_000_000n);
+    const { nonce, authority } = nonceState(account);
+    const held = await balance(account);
+    // The nonce account pays the fee (2 signatures: it and the authority) and instruction 1 fails.
+    const ixs = [advanceNonceInstruction(account, payer.address), transferInstruction(payer.address, generateSigner().address, 10n ** 15n)];
+    const s = await land(sign(ixs, nonce!, [key, payer], account));
+    expect(s.err).toEqual({ InstructionError: [1, { Custom: 1 }] });
+    expect(await balance(account)).toBe(held - 10_000n);
+    expect(nonceState(account)).toMatchObject({ nonce: nextNonceAt.get(s.slot), authority, lamportsPerSignature: NONCE_LAMPORTS_PER_SIGNATURE });
   });
 
   it('a nonce already holding the value of the block being built does not advance again', async () => {
