@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Tests talk only to 127.0.0.1. Worker-pool and devnet tests spawn threads/servers of their own,
@@ -6,6 +7,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     pool: 'forks',
+    // vitest's default (available parallelism − 1) runs one file at a time on a 2-core box: ~330 s.
+    // Two forks there: ~190 s, since most files wait on a devnet, PostgreSQL or a child process
+    // rather than compute. Timing-sensitive tests assert order, never durations, so they hold.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // proves across the whole suite that no error, log line or warning ever carries an API key
     setupFiles: ['test/support/leak-guard.ts'],
     // the devnet's proving keys (src/prover/key-cache.ts), made once and shared by every test file
