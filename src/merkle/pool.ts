@@ -11,14 +11,12 @@
  * `.ts` file, then imports the entry.
  */
 import { Worker } from 'node:worker_threads';
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { availableParallelism } from 'node:os';
 import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors.js';
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
-import { workerExecArgv } from '../worker-exec-argv.js';
+import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
 
 // The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
 export { WorkerCrashedError, PoolClosedError };
@@ -85,26 +83,7 @@ interface Slot {
   lastError?: Error;
 }
 
-const bootstrap = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsx) {
-    const api = await import(workerData.tsx);
-    (api.register ?? api.default?.register)();
-  }
-  await import(workerData.entry);
-})().catch((e) => { setImmediate(() => { throw e; }); });
-`;
 
-function workerEntry(): { entry: string; tsx?: string } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    // require.resolve picks the CommonJS build of tsx's API; the worker imports the ESM one beside it.
-    const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
-    return { entry: new URL('./worker.ts', here).href, tsx: pathToFileURL(tsx).href };
-  }
-  return { entry: new URL('./worker.js', here).href };
-}
 
 /** Consecutive workers that died before answering anything: past this the pool stops respawning. */
 const MAX_START_FAILURES = 3;
@@ -141,7 +120,7 @@ export class WorkerPool {
     this.threads = n;
     this.depth = depth;
     this.testHooks = options.testHooks === true;
-    this.spawnInfo = workerEntry();
+    this.spawnInfo = workerEntry(import.meta.url, 'worker');
     for (let i = 0; i < n; i++) this.slots.push(this.spawn());
   }
 
@@ -162,7 +141,7 @@ export class WorkerPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(bootstrap, {
+    const worker = new Worker(WORKER_BOOTSTRAP, {
       eval: true,
       execArgv: workerExecArgv(),
       workerData: { ...this.spawnInfo, testHooks: this.testHooks, cairnVerifier: true },

@@ -6,12 +6,11 @@
  * settles its promise at once (the thread finishes that proof and the answer is discarded).
  * Like the verifier pool, the thread loads TypeScript through tsx when cairn runs from source.
  */
-import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { CairnError, ErrorCodes, fromSerialized } from '../errors.js';
 import type { CircuitInputs, CircuitShape } from './circuits/index.js';
 import type { CompressedProof } from './groth16-prove.js';
+import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
 
 /** A job as posted to the thread. */
 export interface ProverJob {
@@ -37,25 +36,7 @@ interface Job extends ProverJob {
   cleanup(): void;
 }
 
-const bootstrap = `
-const { workerData } = require('node:worker_threads');
-(async () => {
-  if (workerData.tsx) {
-    const api = await import(workerData.tsx);
-    (api.register ?? api.default?.register)();
-  }
-  await import(workerData.entry);
-})().catch((e) => { setImmediate(() => { throw e; }); });
-`;
 
-function workerEntry(): { entry: string; tsx?: string } {
-  const here = import.meta.url;
-  if (here.endsWith('.ts')) {
-    const tsx = createRequire(here).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
-    return { entry: new URL('./worker.ts', here).href, tsx: pathToFileURL(tsx).href };
-  }
-  return { entry: new URL('./worker.js', here).href };
-}
 
 const stopped = () => new CairnError(ErrorCodes.DEVNET_STOPPED, 'the devnet stopped before the validity proof was made', { context: {} });
 
@@ -82,7 +63,7 @@ export function createProverWorker(opts: { cacheDir: string }): ProverWorker {
   };
 
   const spawn = (): Worker => {
-    const w = new Worker(bootstrap, { eval: true, workerData: { ...workerEntry(), cacheDir: opts.cacheDir }, stdout: false, stderr: false });
+    const w = new Worker(WORKER_BOOTSTRAP, { eval: true, execArgv: workerExecArgv(), workerData: { ...workerEntry(import.meta.url, 'worker'), cacheDir: opts.cacheDir }, stdout: false, stderr: false });
     w.on('message', (msg: ProverReply | { ready: true }) => {
       if ('ready' in msg) return;
       const job = running;

@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { workerExecArgv } from '../../src/worker-exec-argv.js';
+import { workerExecArgv } from '../../src/worker-start.js';
 
 const run = promisify(execFile);
 const merkle = fileURLToPath(new URL('../../src/merkle/index.ts', import.meta.url));
