@@ -3,21 +3,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFile } from 'node:child_process';
-import { run } from '../../src/cli/verify.js';
+import { verifyCli } from '../support/verify-cli.js';
 
-/** Run the command in-process, capturing its output. */
-async function cli(argv: string[], stdin = '') {
-  let out = '';
-  let err = '';
-  const code = await run(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    stdin: (async function* () {
-      yield stdin;
-    })(),
-  });
-  return { code, out, err };
-}
+const cli = verifyCli;
 
 const V = 'test/vectors';
 const photon = (re: RegExp) => readdirSync(`${V}/photon`).filter((f) => re.test(f)).map((f) => `${V}/photon/${f}`);

@@ -2,22 +2,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { run } from '../../src/cli/verify.js';
+import { verifyCli } from '../support/verify-cli.js';
 import { devnetValidityValue, e2eValidityValue } from '../support/merkle-json-fixtures.js';
 
-/** Run the command in-process, capturing its output. */
-async function cli(argv: string[], stdin = '') {
-  let out = '';
-  let err = '';
-  const code = await run(argv, {
-    stdout: { write: (s: string) => (out += s) },
-    stderr: { write: (s: string) => (err += s) },
-    stdin: (async function* () {
-      yield stdin;
-    })(),
-  });
-  return { code, out, err };
-}
+const cli = verifyCli;
 
 const V = 'test/vectors';
 const e2e = JSON.parse(readFileSync(`${V}/light_e2e/light_v1_inclusion_groth16_e2e.json`, 'utf8'));
