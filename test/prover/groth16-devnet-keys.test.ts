@@ -2,14 +2,15 @@
  * The shipped cairn-devnet@1 verifying keys (src/merkle/keys/cairn-devnet-1.ts) are what a fresh
  * setup from the public seed gives, for the circuits as they are now (their R1CS hashes match the
  * ones recorded beside the keys; a changed circuit must bump the key-set version). Every shape is
- * checked by `npx tsx scripts/devnet-keys.ts --check`; here the two the tests prove with and a
- * combined one, to keep npm test short. `verifyingKeyFor` equals `setup`'s verifying key.
+ * checked by `npx tsx scripts/devnet-keys.ts --check`; here the four the tests prove with (v1 and
+ * v2 inclusion-1 and non-inclusion-1) and a v1 combined one, to keep npm test short.
+ * `verifyingKeyFor` equals `setup`'s verifying key.
  */
 import { describe, expect, it } from 'vitest';
 import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../../src/merkle/bn254.js';
 import { CAIRN_DEVNET_1, CAIRN_DEVNET_1_R1CS } from '../../src/merkle/keys/cairn-devnet-1.js';
 import { unpackKeySet } from '../../src/merkle/keys/key-set.js';
-import { circuitFor, V1_SHAPES, type CircuitShape } from '../../src/prover/circuits/index.js';
+import { circuitFor, circuitName, V1_SHAPES, V2_SHAPES, type CircuitShape } from '../../src/prover/circuits/index.js';
 import { DEVNET_KEY_SET, devnetSeed } from '../../src/prover/devnet-keys.js';
 import { setup, verifyingKeyFor, type VerifyingKeyJson } from '../../src/prover/groth16-setup.js';
 import { r1csHash } from '../../src/prover/proving-key.js';
@@ -23,16 +24,18 @@ const b = (u: Uint8Array) => Buffer.from(u).toString('hex');
 describe('cairn-devnet@1 shipped verifying keys', () => {
   const set = unpackKeySet(CAIRN_DEVNET_1);
 
-  it('names every v1 shape, under its version', () => {
+  it('names every v1 and v2 shape, under its version', () => {
     expect(set.version).toBe(DEVNET_KEY_SET);
     expect(set.names().sort()).toEqual(Object.keys(CAIRN_DEVNET_1_R1CS).sort());
-    expect(Object.keys(CAIRN_DEVNET_1_R1CS)).toHaveLength(V1_SHAPES.length);
+    expect(set.names().sort()).toEqual([...V1_SHAPES, ...V2_SHAPES].map(circuitName).sort());
   });
 
   const shapes: CircuitShape[] = [
     { kind: 'inclusion', height: 26, accounts: 1, addresses: 0 },
     { kind: 'non-inclusion', height: 26, accounts: 0, addresses: 1 },
     { kind: 'combined', height: 26, accounts: 1, addresses: 1 },
+    { kind: 'inclusion', height: 32, accounts: 1, addresses: 0 },
+    { kind: 'non-inclusion', height: 40, accounts: 0, addresses: 1 },
   ];
   for (const shape of shapes) {
     it(`equal a fresh setup: ${shape.kind} ${shape.accounts}/${shape.addresses}`, async () => {
