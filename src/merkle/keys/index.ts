@@ -23,8 +23,9 @@ export const LIGHT_2024_06: KeySet = unpackKeySet(LIGHT_KEYS_338E47405);
 export const SHIPPED_KEY_SETS: readonly KeySet[] = [LIGHT_CURRENT, LIGHT_2024_06];
 
 /**
- * cairn's devnet keys (`cairn-devnet@1`, v1 circuits at height 26, v2 at 32/40): the setup's toxic waste comes from
- * a public seed, so anyone can make proofs that verify under them. Opt-in: name it to use it.
+ * cairn's devnet keys (`cairn-devnet@1`, v1 circuits at height 26, v2 at 32/40): the setup's toxic
+ * waste comes from a public seed, so anyone can make proofs that verify under them. Opt-in: name it
+ * to use it.
  */
 export const CAIRN_DEVNET: KeySet = unpackKeySet(CAIRN_DEVNET_1);
 
