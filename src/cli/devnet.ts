@@ -52,7 +52,7 @@ limit keys (defaults): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${
 example:    cairn devnet --slot-ms 200 --fault fast:dropRate=0.1 --fault rpc:latencyMs=50`,
   exits: [
     [0, 'stopped by Ctrl-C or SIGTERM'],
-    [1, 'the devnet could not start (the port is taken, litesvm or @solana/web3.js is not installed)'],
+    [1, 'the devnet could not start (the port is taken, or litesvm is not installed)'],
     [2, 'bad usage or unusable input: a bad flag, an unreadable --keys/--account/--bpf-program file,\n     a corrupt or other-version --ledger, a program LiteSVM cannot load'],
   ],
 };
