@@ -148,7 +148,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     minimumBalanceForRentExemption: (len) => svm.minimumBalanceForRentExemption(BigInt(len)),
     airdrop: (address, lamports) => chain.submit(airdropWire(faucet, address, lamports, ring.latest().bytes)).signature,
     simulate(wire, opts) {
-      const deps = { inner, FailedTransactionMetadata, latestBlockhashBytes: () => ring.latest().bytes, isBlockhashValid: chain.isBlockhashValid, account: chain.account };
+      const deps = { inner, FailedTransactionMetadata, latestBlockhashBytes: () => ring.latest().bytes, isBlockhashValid: chain.isBlockhashValid, account: chain.account, nextDurableNonce: () => durableNonceFromBlockhash(ring.latest().bytes) };
       return simulateTransaction(deps, wire, opts);
     },
     recentComputeUnitPrices: (lookbackSlots, accounts) => statuses.recentComputeUnitPrices(slots.slot(), lookbackSlots, accounts),

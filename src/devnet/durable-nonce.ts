@@ -21,6 +21,7 @@ import { SYSTEM_PROGRAM } from '../solana/instructions.js';
 import { advancedNonceOf, NONCE_ACCOUNT_LENGTH, parseNonceAccount } from '../solana/nonce.js';
 import type { MessageParts } from '../solana/wire.js';
 import type { AccountRead } from './transaction-detail.js';
+import type { AccountView } from './devnet-chain.js';
 
 /** What an advance stores as the nonce's fee calculator: the 5,000 lamports per signature the
  * devnet charges (transaction-fee.ts), as LiteSVM's own AdvanceNonceAccount writes it. */
@@ -82,11 +83,28 @@ export function isDurableNonceValid(parts: MessageParts, readAccount: ReadNonce,
  */
 export function storeAdvancedNonce(svm: LiteSVM, address: string, nonce: string): void {
   const a = svm.getAccount(address as never);
-  if (!a.exists || a.programAddress !== SYSTEM_PROGRAM || a.data.length !== NONCE_ACCOUNT_LENGTH) return;
-  const data = Uint8Array.from(a.data);
+  if (!a.exists || a.programAddress !== SYSTEM_PROGRAM) return;
+  const data = advancedNonceData(a.data, nonce);
+  if (data !== null) svm.setAccount({ ...a, data } as never);
+}
+
+/**
+ * A nonce account's bytes holding `nonce` and the devnet's fee calculator; null when they are not an
+ * initialized nonce account's (withdrawn to zero, closed, resized), which is then left as it is.
+ */
+function advancedNonceData(bytes: Uint8Array, nonce: string): Uint8Array | null {
+  if (bytes.length !== NONCE_ACCOUNT_LENGTH) return null;
+  const data = Uint8Array.from(bytes);
   const view = new DataView(data.buffer);
-  if (view.getUint32(4, true) !== 1) return; // not initialized (withdrawn to zero, say)
+  if (view.getUint32(4, true) !== 1) return null; // not initialized
   data.set(decodeBase58(nonce, 32, 'nonce'), 40);
   view.setBigUint64(72, NONCE_LAMPORTS_PER_SIGNATURE, true);
-  svm.setAccount({ ...a, data } as never);
+  return data;
+}
+
+/** A simulation's view of a nonce account, advanced as the chain will store it when the transaction lands. */
+export function withAdvancedNonce(view: AccountView, nonce: string): AccountView {
+  if (view.owner !== SYSTEM_PROGRAM) return view;
+  const data = advancedNonceData(view.data, nonce);
+  return data === null ? view : { ...view, data };
 }

@@ -6,7 +6,7 @@
 import type { FailedTransactionMetadata } from 'litesvm';
 import { encodeBase58 } from '../solana/base58.js';
 import type { AccountView, SimulationResult } from './devnet-chain.js';
-import { isDurableNonceValid } from './durable-nonce.js';
+import { durableNonceAccountOf, withAdvancedNonce } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import { parseSubmitted } from './parse-submitted.js';
 import { txErrorToJson } from './transaction-errors.js';
@@ -25,18 +25,27 @@ export interface SimulationDeps {
   isBlockhashValid(blockhash: string): boolean;
   /** An account as it stands now, for requested accounts the simulation did not touch. */
   account(address: string): AccountView | null;
+  /** The value a durable nonce advanced in this block takes (what the chain stores when it lands). */
+  nextDurableNonce(): string;
 }
 
 export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
   const { inner } = deps;
   const d = parseSubmitted(wire);
   let w = wire;
+  // A durable-nonce transaction is judged as the chain will judge it (the nonce must hold the
+  // signed value and not already this block's), and its nonce account is shown advanced to the value
+  // the chain stores, not LiteSVM's own (derived from the old nonce).
+  let nonce: { account: string; next: string } | null = null;
   if (opts.replaceRecentBlockhash) {
     w = Uint8Array.from(wire);
     const off = d.parts.recentBlockhash.byteOffset - wire.byteOffset;
     w.set(deps.latestBlockhashBytes(), off);
-  } else if (!deps.isBlockhashValid(encodeBase58(d.parts.recentBlockhash)) && !isDurableNonceValid(d.parts, deps.account)) {
-    return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
+  } else if (!deps.isBlockhashValid(encodeBase58(d.parts.recentBlockhash))) {
+    const next = deps.nextDurableNonce();
+    const account = durableNonceAccountOf(d.parts, deps.account, next);
+    if (account === null) return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
+    nonce = { account, next };
   }
   const sigVerify = opts.sigVerify ?? true;
   if (!sigVerify) inner.setSigverify(false);
@@ -60,7 +69,10 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
       const data = acc.data();
       post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
     }
-    out.accounts = opts.accounts.map((a) => post.get(a) ?? deps.account(a));
+    out.accounts = opts.accounts.map((a) => {
+      const view = post.get(a) ?? deps.account(a);
+      return nonce !== null && a === nonce.account && view !== null ? withAdvancedNonce(view, nonce.next) : view;
+    });
   }
   return out;
 }

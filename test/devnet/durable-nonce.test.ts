@@ -137,3 +137,26 @@ describe('a durable-nonce transaction that fails', () => {
     expect(durableNonceAccountOf(parts, read, nonce)).toBeNull();
   });
 });
+
+describe('simulating a durable-nonce transaction', () => {
+  it('shows the nonce account advanced to the value the chain stores, and refuses a used nonce value', async () => {
+    const account = await nonceAccount();
+    const { nonce } = nonceState(account);
+    const tx = sign([advanceNonceInstruction(account, payer.address)], nonce!);
+    const simulate = async (wire: Uint8Array) =>
+      (await rpc(devnet.url, 'simulateTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64', accounts: { encoding: 'base64', addresses: [account] } }])).body.result.value;
+    // Simulated in the slot it is read in: the next value is that slot's blockhash's, as when it lands.
+    const slot = devnet.chain.slot();
+    const sim = await simulate(tx.wire);
+    expect(sim.err).toBeNull();
+    const shown = parseNonceAccount(Buffer.from(sim.accounts[0].data[0], 'base64'));
+    if (devnet.chain.slot() === slot) expect(shown.nonce).toBe(durableNonceFromBlockhash(devnet.chain.latestBlockhash().blockhash));
+    expect(shown.nonce).not.toBe(durableNonceFromBlockhash(nonce!)); // never LiteSVM's own value, chained from the old nonce
+    expect(shown.nonce).not.toBe(nonce);
+    expect(nonceState(account).nonce).toBe(nonce); // a simulation commits nothing
+
+    const s = await land(tx);
+    expect(s.err).toBeNull();
+    expect((await simulate(tx.wire)).err).toBe('BlockhashNotFound'); // its value is used now
+  });
+});
