@@ -22,13 +22,14 @@ import type { ProverWorker } from '../prover/prover-worker.js';
 
 /**
  * The nine methods, the indexer's others and its V2 ones over `store`, answering at `chain`'s slot;
- * `getValidityProof` proves on `prover` when given (else answers with stand-in proof bytes).
+ * `getValidityProof` and `getValidityProofV2` prove on `prover` when given (else answer with
+ * stand-in proof bytes).
  */
 export function compressionMethods(chain: Chain, store: CompressionStore, prover?: ProverWorker): Record<string, RpcHandler> {
   const ctx = () => ({ slot: chain.slot() });
   return {
     ...compressionQueries(chain, store),
-    ...compressionV2Methods(chain, store),
+    ...compressionV2Methods(chain, store, prover),
     ...compressionSignatureMethods(chain, store),
     getCompressedAccount: (raw) => accountByKey(chain, store, raw, 'getCompressedAccount', accountJson),
     getCompressedAccountProof: (raw) => accountProof(chain, store, raw, 'getCompressedAccountProof', accountProofJson),

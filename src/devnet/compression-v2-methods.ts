@@ -14,9 +14,10 @@ import { accountByKey, accountProof, accountsByOwner, multipleAccounts, multiple
 import type { CompressionStore } from './compression-store.js';
 import { validityProofV2 } from './compression-validity.js';
 import type { Chain, RpcHandler } from './types.js';
+import type { ProverWorker } from '../prover/prover-worker.js';
 
-/** The V2 methods over `store`, answering at `chain`'s slot. */
-export function compressionV2Methods(chain: Chain, store: CompressionStore): Record<string, RpcHandler> {
+/** The V2 methods over `store`, answering at `chain`'s slot; `getValidityProofV2` proves on `prover` when given. */
+export function compressionV2Methods(chain: Chain, store: CompressionStore, prover?: ProverWorker): Record<string, RpcHandler> {
   return {
     getCompressedAccountV2: (raw) => accountByKey(chain, store, raw, 'getCompressedAccountV2', accountV2Json),
     getCompressedAccountProofV2: (raw) => accountProof(chain, store, raw, 'getCompressedAccountProofV2', accountProofV2Json),
@@ -25,7 +26,7 @@ export function compressionV2Methods(chain: Chain, store: CompressionStore): Rec
     getCompressedAccountsByOwnerV2: (raw) => accountsByOwner(chain, store, raw, 'getCompressedAccountsByOwnerV2', accountV2Json),
     getCompressedTokenAccountsByOwnerV2: (raw) => tokenAccountsPage(chain, store, raw, 'getCompressedTokenAccountsByOwnerV2', 'owner', tokenAccountV2Json),
     getCompressedTokenAccountsByDelegateV2: (raw) => tokenAccountsPage(chain, store, raw, 'getCompressedTokenAccountsByDelegateV2', 'delegate', tokenAccountV2Json),
-    getValidityProofV2: (raw) => validityProofV2(chain, store, raw),
+    getValidityProofV2: (raw, rc) => validityProofV2(chain, store, raw, prover, rc?.signal),
     getTransactionWithCompressionInfoV2: (raw) => transactionWithCompressionInfo(chain, store, raw, 'getTransactionWithCompressionInfoV2', openedV2Json, closedV2Json),
   };
 }

@@ -2,11 +2,12 @@
  * `getValidityProof` (v1 shape) and `getValidityProofV2` (v2 shape) over one reading of the request:
  * the accounts by hash and the new addresses with their trees, with the roots, root indices and leaf
  * indices the devnet's trees give. The proof: with a prover (the devnet's default), a real Groth16
- * proof for v1 trees under the `cairn-devnet@1` keys, made on the prover thread from the Merkle paths
- * read at request time (so it proves exactly the roots in the answer, whatever lands meanwhile);
- * without one, and for v2 trees (no v2 circuits yet), the bytes of fake-proof.ts (well formed, never
- * verifying). A request may not mix v1 and v2 trees (no circuit takes both
- * heights). Sizes follow the circuits: v1 proves 1, 2, 3, 4 or 8 accounts, v2 1 to 8; either proves
+ * proof under the `cairn-devnet@1` keys — v1 trees (height 26) and v2 trees (state 32, address 40,
+ * one public input: the roots' and values' hash chain) alike, whichever method asks — made on the
+ * prover thread from the Merkle paths read at request time (so it proves exactly the roots in the
+ * answer, whatever lands meanwhile); without one (`validityProofs: 'fake'`), the bytes of
+ * fake-proof.ts (well formed, never verifying). A request may not mix v1 and v2 trees (no circuit
+ * takes both heights). Sizes follow the circuits: v1 proves 1, 2, 3, 4 or 8 accounts, v2 1 to 8; either proves
  * at most 2 new addresses (stateless.js 0.23's own limit), and a combined proof at most 4 accounts.
  * A root index is `rootSeq % rootHistory` of that tree (2,400 for v1 trees, 200 for v2).
  */
@@ -19,6 +20,7 @@ import { arr, b58, invalid, obj, paramsObject } from './das-params.js';
 import { fakeCompressedProofJson } from './fake-proof.js';
 import { fromBytes32 } from './merkle-tree.js';
 import type { Chain } from './types.js';
+import { shapeFor } from '../prover/circuits/shapes.js';
 import type { CircuitInputs, CircuitShape } from '../prover/circuits/index.js';
 import type { ProverWorker } from '../prover/prover-worker.js';
 
@@ -46,9 +48,10 @@ type ProofJson = { a: number[]; b: number[]; c: number[] };
 interface Reading {
   accounts: AccountEntry[];
   addresses: AddressEntry[];
-  proof: ProofJson;
-  /** v1 requests: what the prover needs, read from the trees now. */
-  circuit?: { shape: CircuitShape; inputs: CircuitInputs };
+  /** The stand-in proof (no prover): well formed, never verifying. */
+  fakeProof(): ProofJson;
+  /** What the prover needs, read from the trees now. */
+  circuit: { shape: CircuitShape; inputs: CircuitInputs };
 }
 
 /** A new address not yet in `tree`, below 2^248 (field named in the −32602 otherwise). */
@@ -146,25 +149,22 @@ function readRequest(store: CompressionStore, raw: unknown, method: string, allo
     });
     return { address: value, tree, root: np.root, rootIndex: np.rootSeq % tree.info.rootHistory, lowElementIndex: np.lowElementIndex };
   });
-  if (version === 1) {
-    for (const e of accounts) {
-      const tree = store.stateTrees[1].merkle;
-      inputs.inclusion.push({ root: fromBytes32(e.root), leaf: fromBytes32(e.acc.hash), pathIndex: e.acc.leafIndex, pathElements: tree.proof(e.acc.leafIndex).map(fromBytes32) });
-    }
+  const stateTree = store.stateTrees[version].merkle;
+  for (const e of accounts) {
+    inputs.inclusion.push({ root: fromBytes32(e.root), leaf: fromBytes32(e.acc.hash), pathIndex: e.acc.leafIndex, pathElements: stateTree.proof(e.acc.leafIndex).map(fromBytes32) });
   }
   // Seeded by the public inputs: the same request gets the same (well-formed, non-verifying) proof.
-  const publicInputs = [...accounts.map((e) => e.root), ...accounts.map((e) => e.acc.hash), ...addresses.map((e) => e.root), ...addresses.map((e) => e.address)];
-  const seed = new Uint8Array(publicInputs.length * 32);
-  publicInputs.forEach((x, i) => seed.set(x, i * 32));
-  const proof = fakeCompressedProofJson(seed);
-  if (version !== 1) return { accounts, addresses, proof };
-  const kind = accounts.length === 0 ? 'non-inclusion' : addresses.length === 0 ? 'inclusion' : 'combined';
-  return { accounts, addresses, proof, circuit: { shape: { kind, height: 26, accounts: accounts.length, addresses: addresses.length }, inputs } };
+  const fakeProof = (): ProofJson => {
+    const publicInputs = [...accounts.map((e) => e.root), ...accounts.map((e) => e.acc.hash), ...addresses.map((e) => e.root), ...addresses.map((e) => e.address)];
+    const seed = new Uint8Array(publicInputs.length * 32);
+    publicInputs.forEach((x, i) => seed.set(x, i * 32));
+    return fakeCompressedProofJson(seed);
+  };
+  return { accounts, addresses, fakeProof, circuit: { shape: shapeFor(accounts.length, addresses.length, version), inputs } };
 }
 
-/** The reading's proof: the prover's for v1 trees when there is a prover, else the stand-in. */
+/** The reading's proof, made on the prover thread. */
 async function proofOf(r: Reading, prover: ProverWorker, signal: AbortSignal | undefined): Promise<ProofJson> {
-  if (!r.circuit) return r.proof;
   const p = await prover.prove(r.circuit.shape, r.circuit.inputs, signal ? { signal } : {});
   return { a: Array.from(p.a), b: Array.from(p.b), c: Array.from(p.c) };
 }
@@ -176,7 +176,7 @@ async function proofOf(r: Reading, prover: ProverWorker, signal: AbortSignal | u
 export function validityProofV1(chain: Chain, store: CompressionStore, raw: unknown, prover?: ProverWorker, signal?: AbortSignal) {
   const r = readRequest(store, raw, 'getValidityProof', true);
   const slot = chain.slot();
-  if (!prover || !r.circuit) return v1Answer(slot, r, r.proof);
+  if (!prover) return v1Answer(slot, r, r.fakeProof());
   return proofOf(r, prover, signal).then((proof) => v1Answer(slot, r, proof));
 }
 
@@ -197,13 +197,20 @@ function v1Answer(slot: number, r: Reading, proof: ProofJson) {
 /**
  * `getValidityProofV2`: `{compressedProof, accounts[], addresses[]}`, each entry with its tree's
  * `merkleContext`. `rootIndex.proveByIndex` is always false: the devnet models no output queue.
+ * With a `prover`, a Promise, as `validityProofV1`.
  */
-export function validityProofV2(chain: Chain, store: CompressionStore, raw: unknown) {
+export function validityProofV2(chain: Chain, store: CompressionStore, raw: unknown, prover?: ProverWorker, signal?: AbortSignal) {
   const r = readRequest(store, raw, 'getValidityProofV2', false);
+  const slot = chain.slot();
+  if (!prover) return v2Answer(slot, store, r, r.fakeProof());
+  return proofOf(r, prover, signal).then((proof) => v2Answer(slot, store, r, proof));
+}
+
+function v2Answer(slot: number, store: CompressionStore, r: Reading, proof: ProofJson) {
   return {
-    context: { slot: chain.slot() },
+    context: { slot },
     value: {
-      compressedProof: r.proof,
+      compressedProof: proof,
       accounts: r.accounts.map((e) => ({
         hash: e.acc.hashText,
         root: bs58.encode(e.root),

@@ -93,10 +93,10 @@ export interface DevnetOptions {
   /** Accounts to write at genesis (after a ledger's state, so these win). */
   accounts?: DevnetAccount[];
   /**
-   * What `getValidityProof` answers for v1 trees: `'real'` (default) Groth16 proofs under the
-   * `cairn-devnet@1` keys, made on a worker thread (proving keys built on first use and cached, see
-   * `proverCacheDir`); `'fake'` well-formed proof bytes that never verify, at once (tests that do
-   * not look at the proof). V2 trees always get the stand-in: there are no v2 circuits yet.
+   * What `getValidityProof` and `getValidityProofV2` answer (v1 and v2 trees): `'real'` (default)
+   * Groth16 proofs under the `cairn-devnet@1` keys, made on a worker thread (proving keys built on
+   * first use and cached, see `proverCacheDir`); `'fake'` well-formed proof bytes that never verify,
+   * at once (tests that do not look at the proof).
    */
   validityProofs?: 'fake' | 'real';
   /** Where proving keys are cached (default `$CAIRN_CACHE_DIR`, `$XDG_CACHE_HOME/cairn` or `~/.cache/cairn`). */
@@ -202,7 +202,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     const faults = createFaults(seed, options.faults ?? {});
     modules.push(createSolanaMethods({ chain }));
     const das = options.stateModules === false ? null : createDasState({ chain, ...(options.dasTree ? { tree: options.dasTree } : {}) });
-    // The prover thread starts on the first v1 getValidityProof, not here; compression.close() ends it.
+    // The prover thread starts on the first getValidityProof(V2), not here; compression.close() ends it.
     const prover = options.validityProofs === 'fake' ? {} : { prover: createProverWorker({ cacheDir: options.proverCacheDir ?? defaultCacheDir() }) };
     const compression = options.stateModules === false ? null : createCompressionState({ chain, ...prover });
     const wallet = createWalletTransfers({ chain });

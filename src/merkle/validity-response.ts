@@ -18,6 +18,18 @@ export const KNOWN_ADDRESS_TREES: Readonly<Record<string, 2 | 4>> = {
   amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx: 4,
 };
 
+/**
+ * The public Light v2 (batched, height 32) state trees. The v1 response shape names no tree type, so
+ * an account entry on one of these is read as a v2 account (hash-chain public input), else as v1.
+ */
+export const KNOWN_V2_STATE_TREES: ReadonlySet<string> = new Set([
+  'bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU',
+  'bmt2UxoBxB9xWev4BkLvkGdapsz6sZGkzViPNph7VFi',
+  'bmt3ccLd4bqSVZVeCJnH1F6C8jNygAhaDfxDwePyyGb',
+  'bmt4d3p1a4YQgk9PeZv5s4DBUmbF5NxqYpk9HGjQsd8',
+  'bmt5yU97jC88YXTuSukYHa8Z5Bi2ZDUtmzfkDTA2mG2',
+]);
+
 /** An account the proof proves is in its state tree. */
 export interface StateEntry {
   root: Uint8Array;
@@ -184,7 +196,7 @@ export function parseEntries(v: Json, opts: ValidityOptions): { state: StateEntr
       const leafIndex = intField((v.leafIndices as unknown[])[i], `leafIndices[${i}]`);
       const root = fieldBytes((v.roots as unknown[])[i], `roots[${i}]`);
       if (i < nAccounts) {
-        state.push({ root, leaf: fieldBytes((v.leaves as unknown[])[i], `leaves[${i}]`), tree, treeType: 1, leafIndex, proveByIndex: false, field: `leaves[${i}]` });
+        state.push({ root, leaf: fieldBytes((v.leaves as unknown[])[i], `leaves[${i}]`), tree, treeType: KNOWN_V2_STATE_TREES.has(tree) ? 3 : 1, leafIndex, proveByIndex: false, field: `leaves[${i}]` });
       } else {
         addrs.push({ root, address: addressBytes((v.leaves as unknown[])[i], `leaves[${i}]`), tree, treeType: KNOWN_ADDRESS_TREES[tree] ?? 2, field: `leaves[${i}]` });
       }
