@@ -28,12 +28,18 @@ const PRUNE_BEHIND = 300;
  */
 export function createSignatureOwners(): SignatureOwners {
   const owners = new Map<string, { id: string; lastValidBlockHeight: number }>();
+  // The newest blockhash window claimed. A durable-nonce signature has no window (MAX_SAFE_INTEGER):
+  // measured from it, every blockhash entry would look long gone, live ones included, and two
+  // intents could again share one transaction. Nonce entries themselves are never pruned by height
+  // (their nonce, not a height, ends them); there is one per nonce intent signed.
+  let newest = 0;
   return {
     claim(id, signature, lastValidBlockHeight) {
       const o = owners.get(signature);
       if (o && o.id !== id) return false;
       owners.set(signature, { id, lastValidBlockHeight });
-      if (owners.size > PRUNE_ABOVE) for (const [k, v] of owners) if (v.lastValidBlockHeight < lastValidBlockHeight - PRUNE_BEHIND) owners.delete(k);
+      if (lastValidBlockHeight < Number.MAX_SAFE_INTEGER && lastValidBlockHeight > newest) newest = lastValidBlockHeight;
+      if (owners.size > PRUNE_ABOVE) for (const [k, v] of owners) if (v.lastValidBlockHeight < newest - PRUNE_BEHIND) owners.delete(k);
       return true;
     },
     ownerOf: (signature) => owners.get(signature)?.id,
