@@ -46,7 +46,9 @@ export function createSignatureOwners(): SignatureOwners {
     adopt(views) {
       for (const v of views) {
         const sig = v.signed?.signature ?? (v.end as { signature?: string } | undefined)?.signature;
-        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0 });
+        // signed nonce bytes have no window: they stay live until their nonce moves
+        const window = v.signed?.nonce ? Number.MAX_SAFE_INTEGER : (v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0);
+        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: window });
       }
     },
   };

@@ -38,3 +38,14 @@ describe('signature owners', () => {
     expect(owners.ownerOf('nonce-sig')).toBe('nonce');
   });
 });
+
+describe('signature owners adopted from a journal', () => {
+  it("keep a durable-nonce intent's signed bytes past blockhash pruning", () => {
+    const owners = createSignatureOwners();
+    const nonce = { account: 'N', value: 'V' };
+    owners.adopt([{ id: 'n', signed: { signature: 'nonce-sig', wire: '', nonce, attempt: 1 } } as never]);
+    for (let i = 0; i < 50_000; i++) owners.claim(`b-${i}`, `b-sig-${i}`, 1_000 + i);
+    expect(owners.ownerOf('nonce-sig')).toBe('n');
+    expect(owners.claim('other', 'nonce-sig', 60_000)).toBe(false);
+  });
+});
