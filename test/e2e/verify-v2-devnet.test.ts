@@ -155,7 +155,7 @@ describe('cairn verify <kind> on the V2 answers (spawned)', () => {
 });
 
 describe('the V2 validity proof: its public-input hash, cross-checked with the V2 answers', () => {
-  it('circuit v2_combined_32_40_2_1, one public input; not verified (the devnet's stand-in proof), never malformed — as bytes or parsed', async () => {
+  it('circuit v2_combined_32_40_2_1, one public input; not verified (the devnet stand-in proof), never malformed — as bytes or parsed', async () => {
     const { bytes, json } = answers.getValidityProofV2!;
     const opts = {
       accounts: answers.getMultipleCompressedAccountsV2!.json.result.value.items.slice(0, 2),
