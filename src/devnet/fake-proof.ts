@@ -1,8 +1,9 @@
 /**
- * Proof bytes for the devnet's `getValidityProof`. The devnet has no proving keys, so it cannot make a
- * real Groth16 proof; what it can make honestly is a proof that is well formed — `a`, `b`, `c` are
- * valid compressed points, on the curve and in the prime-order subgroups, of the right lengths — and
- * that does NOT verify under any real key. Clients exercise their whole decode path on it, and
+ * Stand-in proof bytes for the devnet's `getValidityProof(V2)` when it runs with `validityProofs:
+ * 'fake'` (by default it proves for real, src/prover/): answered at once, for tests that do not look
+ * at the proof. What it can make honestly without a prover is a proof that is well formed — `a`,
+ * `b`, `c` are valid compressed points, on the curve and in the prime-order subgroups, of the right
+ * lengths — and that does NOT verify under any key. Clients exercise their whole decode path on it, and
  * `verifyValidityProof` reports it as "not verified" rather than crashing or passing.
  *
  * `a` and `c` are curve points hashed from a seed (SHA-256, domain separated, try-and-increment), `b` is
