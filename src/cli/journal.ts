@@ -41,7 +41,7 @@ export const SPEC: CommandSpec = {
          (PostgreSQL: also leases held and stuck — lapsed under a holder nobody took over from yet)
 compact  rewrite the file with only unfinished intents and the newest ended ones (takes the lock)
 init     create a PostgreSQL journal's tables (a fleet sender also does on first use)
-gc       drop a PostgreSQL journal's ended intents older than --older-than (their ids stop being idempotency keys)`,
+gc       drop a PostgreSQL journal's ended intents older than --older-than, with their signatures (their ids stop being idempotency keys)`,
   exits: [
     [0, 'done'],
     [1, 'the journal is locked (in use) or cannot be read'],
@@ -90,7 +90,12 @@ async function fleetJournal(a: { cmd: string; postgres: string; table: string; o
   } else if (a.cmd === 'gc') {
     const olderThanMs = parseAge(a.olderThan ?? '7d');
     const r = await gcPostgresJournal(a.postgres, olderThanMs, a.table);
-    out(`PostgreSQL journal ${a.table}: removed ${r.intents} ended intents (${r.records} records) older than ${a.olderThan ?? '7d'}`, { removed: r.intents, records: r.records, olderThanMs });
+    out(`PostgreSQL journal ${a.table}: removed ${r.intents} ended intents (${r.records} records, ${r.signatures} signatures) older than ${a.olderThan ?? '7d'}`, {
+      removed: r.intents,
+      records: r.records,
+      signatures: r.signatures,
+      olderThanMs,
+    });
   } else {
     const h = await postgresJournalHealth(a.postgres, a.table);
     const states = Object.entries(h.byState).map(([s, c]) => `${s} ${c}`).join(', ') || 'none';

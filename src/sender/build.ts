@@ -44,9 +44,10 @@ export interface BuildOptions {
    * Called with each signature before it is returned; `false` means another intent already owns it
    * (identical instructions, payer and blockhash sign to identical bytes), and the build makes its
    * transaction distinct: a compute-unit price one µlamport apart, else a compute-unit limit one
-   * unit apart, else a tip one lamport apart, else a newer blockhash.
+   * unit apart, else a tip one lamport apart, else a newer blockhash. A promise when the answer is
+   * the fleet's (a PostgreSQL journal's signatures table): awaited before the signature is returned.
    */
-  claim?: (signature: string, lastValidBlockHeight: number) => boolean;
+  claim?: (signature: string, lastValidBlockHeight: number) => boolean | Promise<boolean>;
 }
 
 export interface Builder {
@@ -142,10 +143,10 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         units = Math.min(units, 1_400_000);
       }
     }
-    // Each signature is claimed synchronously once signed (claim is a check-and-set), so concurrent
-    // builds of identical inputs see each other.
+    // Each signature is claimed once signed (claim is a check-and-set: in memory synchronously, so
+    // concurrent builds of this process see each other, then in the fleet's table when shared).
     let signed = await sign(units, 0);
-    for (let salt = 1; o.claim && !o.claim(signed.signature, hash.lastValidBlockHeight); salt++) {
+    for (let salt = 1; o.claim && !(await o.claim(signed.signature, hash.lastValidBlockHeight)); salt++) {
       let next = salt <= 1_000 ? await tryOr(() => sign(units, salt)) : undefined;
       if (!next) {
         if (nonce) {

@@ -63,7 +63,8 @@ export function createDrive(d: IntentDeps): Drive {
     try {
       const built = await d.builder.build(prepared, {
         signal,
-        claim: (signature, lastValid) => d.owners.claim(id, signature, lastValid),
+        // Fleet-wide with a PostgreSQL journal (one round trip, shared by a burst); in memory otherwise.
+        claim: (signature, lastValid) => d.owners.claimShared(id, signature, lastValid),
         freshBlockhash: minHeight !== undefined,
         ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
         ...(staleNonce !== undefined ? { staleNonce } : {}),

@@ -2,7 +2,8 @@
  * Operating a fleet's PostgreSQL journal (what `cairn journal status|init|gc` runs): create the
  * schema ahead of the fleet, read the table's health — intents by state, leases held, leases stuck
  * (lapsed under a holder nobody took over from yet), the oldest unfinished intent — and drop ended
- * intents older than a retention (their ids stop being idempotency keys).
+ * intents older than a retention (their ids stop being idempotency keys) with the signatures they
+ * claimed.
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import { ensureSchema, poolFor, tablesOf, type PgPoolLike, type Tables } from './journal-postgres-schema.js';
@@ -81,19 +82,26 @@ export async function postgresJournalHealth(postgres: string | PgPoolLike, table
 }
 
 /**
- * Delete ended intents (and their records) that ended more than `olderThanMs` ago. Unfinished
- * intents are never touched. Returns how many intents were removed.
+ * Delete ended intents (and their records) that ended more than `olderThanMs` ago, and the
+ * signatures claimed more than `olderThanMs` ago by intents that ended (or are gone). Unfinished
+ * intents and their signatures are never touched. Returns how many rows were removed.
  */
-export async function gcPostgresJournal(postgres: string | PgPoolLike, olderThanMs: number, table = 'cairn_intents'): Promise<{ intents: number; records: number }> {
+export async function gcPostgresJournal(postgres: string | PgPoolLike, olderThanMs: number, table = 'cairn_intents'): Promise<{ intents: number; records: number; signatures: number }> {
   const t = tablesOf(table, 'table');
   return withPool(postgres, async (pool) => {
+    // A version-1 table is migrated first (it has no signatures table yet).
     await schemaVersion(pool, t);
+    await ensureSchema(pool, t, { maxWaitMs: 0 });
+    // Every part of one statement reads one snapshot: an intent deleted by `gone` still reads as
+    // ended to `sigs`, so its signatures go with it.
     const r = (await pool.query(
       `WITH gone AS (DELETE FROM ${t.intents} WHERE state IN ('confirmed', 'failed', 'abandoned') AND updated_at < now() - ($1::double precision * interval '1 millisecond') RETURNING id),
-            recs AS (DELETE FROM ${t.records} r USING gone WHERE r.id = gone.id RETURNING 1)
-       SELECT (SELECT count(*) FROM gone)::int AS intents, (SELECT count(*) FROM recs)::int AS records`,
+            recs AS (DELETE FROM ${t.records} r USING gone WHERE r.id = gone.id RETURNING 1),
+            sigs AS (DELETE FROM ${t.signatures} s WHERE s.created_at < now() - ($1::double precision * interval '1 millisecond')
+              AND NOT EXISTS (SELECT 1 FROM ${t.intents} i WHERE i.id = s.id AND i.state NOT IN ('confirmed', 'failed', 'abandoned')) RETURNING 1)
+       SELECT (SELECT count(*) FROM gone)::int AS intents, (SELECT count(*) FROM recs)::int AS records, (SELECT count(*) FROM sigs)::int AS signatures`,
       [olderThanMs],
-    )) as unknown as { rows: { intents: number; records: number }[] };
-    return { intents: Number(r.rows[0]?.intents ?? 0), records: Number(r.rows[0]?.records ?? 0) };
+    )) as unknown as { rows: { intents: number; records: number; signatures: number }[] };
+    return { intents: Number(r.rows[0]?.intents ?? 0), records: Number(r.rows[0]?.records ?? 0), signatures: Number(r.rows[0]?.signatures ?? 0) };
   });
 }

@@ -19,8 +19,11 @@ export interface PgPoolLike {
   end?(): Promise<void>;
 }
 
-/** The schema version this cairn writes; a table written by a newer one is refused. */
-export const SCHEMA_VERSION = 1;
+/**
+ * The schema version this cairn writes; a table written by a newer one is refused. 2 added
+ * `<table>_signatures` (a version-1 table is migrated in place when first opened).
+ */
+export const SCHEMA_VERSION = 2;
 export const DEFAULT_TABLE = 'cairn_intents';
 
 /** The SQL names of a journal's tables, from its (validated) base name. */
@@ -28,13 +31,15 @@ export interface Tables {
   intents: string;
   records: string;
   meta: string;
+  /** Which intent owns each signature signed by the fleet (two intents never share one transaction). */
+  signatures: string;
   name: string;
 }
 
 export function tablesOf(name: string, field = 'journal.table'): Tables {
   // An identifier, never a quoted string: it is spliced into SQL text.
   if (typeof name !== 'string' || !/^[a-z_][a-z0-9_]{0,40}$/.test(name)) throw new InputError(field, `expected a lower-case SQL identifier (a-z, 0-9, _; ≤ 41 chars), got ${JSON.stringify(name)}`);
-  return { intents: name, records: `${name}_records`, meta: `${name}_schema`, name };
+  return { intents: name, records: `${name}_records`, meta: `${name}_schema`, signatures: `${name}_signatures`, name };
 }
 
 /**
@@ -109,8 +114,11 @@ export async function withRetry<T>(fn: () => Promise<T>, p: RetryPolicy): Promis
 }
 
 /**
- * Create the journal's tables if they are missing, or check the version of those that exist.
- * Idempotent and safe to run from many processes at once (one advisory lock per table name).
+ * Create the journal's tables if they are missing, migrate older ones in place, or check the version
+ * of those that exist. Idempotent and safe to run from many processes at once (one advisory lock per
+ * table name). Version 1 → 2 adds the signatures table and fills it with the signatures of the
+ * unfinished intents and of those ended in the last hour (a blockhash lives ~1 minute; an ended
+ * nonce intent's nonce moved on), so a fleet upgraded mid-flight never signs one for another intent.
  */
 export async function ensureSchema(pool: PgPoolLike, t: Tables, p: RetryPolicy): Promise<void> {
   // One statement string, so it runs in one implicit transaction: the advisory lock is held until the end.
@@ -137,6 +145,23 @@ export async function ensureSchema(pool: PgPoolLike, t: Tables, p: RetryPolicy):
       at timestamptz NOT NULL DEFAULT now()
     );
     CREATE INDEX IF NOT EXISTS ${t.name}_records_id ON ${t.records} (id);
+    CREATE TABLE IF NOT EXISTS ${t.signatures} (
+      signature text PRIMARY KEY,
+      id text NOT NULL,
+      last_valid bigint NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    );
+    CREATE INDEX IF NOT EXISTS ${t.name}_signatures_id ON ${t.signatures} (id);
+    INSERT INTO ${t.signatures} (signature, id, last_valid)
+      SELECT s.signature, s.id, s.last_valid FROM (
+        SELECT COALESCE(view->'signed'->>'signature', view->'end'->>'signature') AS signature, id,
+          COALESCE((view->>'lastValidBlockHeight')::bigint, ${Number.MAX_SAFE_INTEGER}) AS last_valid
+        FROM ${t.intents}
+        WHERE (SELECT max(version) FROM ${t.meta}) < 2
+          AND (state NOT IN ('confirmed', 'failed', 'abandoned') OR updated_at > now() - interval '1 hour')) s
+      WHERE s.signature IS NOT NULL
+      ON CONFLICT (signature) DO NOTHING;
+    INSERT INTO ${t.meta} (version) SELECT ${SCHEMA_VERSION} WHERE (SELECT max(version) FROM ${t.meta}) < ${SCHEMA_VERSION};
     SELECT max(version) AS version FROM ${t.meta};`;
   const res = await withRetry(() => pool.query(sql), p);
   const last = (Array.isArray(res) ? res.at(-1) : res) as { rows: { version: number }[] };

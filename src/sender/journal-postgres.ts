@@ -16,6 +16,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
+import { createSignatureClaimer } from './journal-postgres-signatures.js';
 import { createFencedWriter, type HeldClaim } from './journal-postgres-writer.js';
 import { ensureSchema, poolFor, prepared, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
 
@@ -86,6 +87,12 @@ export interface PostgresJournal {
    * Undefined: it changed meanwhile (reopened by another, or gone).
    */
   reopen(id: string, fence: number, signal?: AbortSignal): Promise<Claim | undefined>;
+  /**
+   * Take `signature` for intent `id` fleet-wide (an atomic check-and-set on `<table>_signatures`);
+   * false when another intent owns it already: identical bytes must be made distinct before they
+   * are signed for this one. Not fenced: owning a signature changes no intent's state.
+   */
+  claimSignature(id: string, signature: string, lastValidBlockHeight: number): Promise<boolean>;
   /** Give a claim up without a state change (work stopped): the intent is free for any process at once. */
   release(id: string): Promise<void>;
   /** Extend every held lease; returns the ids whose claim had lapsed (dropped from this process). */
@@ -162,6 +169,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
    */
   const held = new Map<string, HeldClaim>();
   const write = createFencedWriter({ t, owner, held, metrics, q: (text, values) => q(text, values) });
+  const claimSignature = createSignatureClaimer({ t, q: (text, values) => q(text, values) });
   let closed = false;
 
   const take = (rows: Record<string, unknown>[]): Claim[] =>
@@ -262,6 +270,10 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     async append(rec) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
       return write(rec);
+    },
+    async claimSignature(id, signature, lastValidBlockHeight) {
+      if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
+      return (await claimSignature(id, signature, lastValidBlockHeight)) === id;
     },
     release,
     async renew(signal) {

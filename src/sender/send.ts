@@ -140,8 +140,9 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
   const counters = { submits: 0, rebroadcasts: 0 };
   let closed = false;
   let lastActivity = Date.now();
-  const owners = createSignatureOwners();
   const pg = cfg.postgres ? lazyPostgresJournal(cfg, life.signal) : undefined;
+  // A fleet's processes claim signatures in its journal too: two of them never sign one transaction for two intents.
+  const owners = createSignatureOwners(pg?.get);
   const journal = createIntentJournal(cfg, owners, pg?.get);
   const drive = createDrive({
     rpc,

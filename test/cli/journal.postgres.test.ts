@@ -30,7 +30,7 @@ describe('cairn journal on PostgreSQL', () => {
     expect(t.err.join('')).toMatch(/no journal table ops.*cairn journal init/);
     t = io();
     expect(await run(['init', '--postgres', secretUrl, '--table', 'ops'], t.io)).toBe(0);
-    expect(t.out.join('')).toContain('PostgreSQL journal ops: ready (schema version 1)');
+    expect(t.out.join('')).toContain('PostgreSQL journal ops: ready (schema version 2)');
 
     const j = await openPostgresJournal({ postgres: server.url, table: 'ops', leaseMs: 1_500 });
     const created = (id: string) => ({ id, rec: { op: 'created' as const, id, at: Date.now() } });
@@ -46,7 +46,7 @@ describe('cairn journal on PostgreSQL', () => {
     t = io();
     expect(await run(['status', secretUrl, '--table', 'ops', '--json'], t.io)).toBe(0);
     const h = JSON.parse(t.out.join(''));
-    expect(h).toMatchObject({ table: 'ops', schemaVersion: 1, intents: 4, byState: { confirmed: 2, created: 2 }, unfinished: 2, leased: 0, stuckLeases: 1 });
+    expect(h).toMatchObject({ table: 'ops', schemaVersion: 2, intents: 4, byState: { confirmed: 2, created: 2 }, unfinished: 2, leased: 0, stuckLeases: 1 });
     expect(['c', 'd']).toContain(h.oldestUnfinished.id);
 
     t = io();

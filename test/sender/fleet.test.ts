@@ -1,12 +1,15 @@
 /**
  * Fleet senders on a real PostgreSQL server and the devnet: intents enqueued once and worked by two
  * senders at once land exactly once (judged by the ledger), `status` / `outcomes` tell the ends,
- * `send` / `sendMany` go through the same table (an id known to it is never paid twice), and a
- * sender that lost its lease stores nothing more for that intent.
+ * `send` / `sendMany` go through the same table (an id known to it is never paid twice), two
+ * senders given identical intents under different ids never sign one transaction for two of them,
+ * and a sender that lost its lease stores nothing more for that intent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors.js';
+import type { CairnClient } from '../../src/rpc/client.js';
 import { createSender, generateSigner, transferInstruction, type FleetSender, type SendManyItem } from '../../src/sender/index.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';
 import { executionsByKey } from '../../soak/ledger.js';
 import { intentKey } from '../../soak/intents.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
@@ -19,9 +22,10 @@ const senders: FleetSender[] = [];
 const to = generateSigner().address;
 let amount = 1_000_000n;
 
-function fleetSender(table: string, leaseMs = 5_000): FleetSender {
+function fleetSender(table: string, leaseMs = 5_000, extra: { client?: CairnClient; tipAccounts?: readonly string[] } = {}): FleetSender {
   const s = createSender({
     client: env.client,
+    ...extra,
     journal: { postgres: server.url, table, leaseMs, poolSize: 4 },
     cuPrice: 200_000,
     cuLimit: 1_000,
@@ -39,6 +43,24 @@ const intents = (count: number) =>
     instructions: [transferInstruction(env.payer.address, to, x.lamports)],
     payer: env.payer.address,
   }));
+
+/**
+ * Two processes that read the latest blockhash in the same slot: the client's answer is shared for a
+ * second (the real call, made once), so the two senders' identical intents sign identical bytes
+ * unless the fleet keeps them apart — the collision made certain rather than left to timing.
+ */
+function sameSlot(client: CairnClient): CairnClient {
+  let last: { at: number; answer: ReturnType<CairnClient['getLatestBlockhash']> } | undefined;
+  return new Proxy(client, {
+    get(target, prop, recv) {
+      if (prop !== 'getLatestBlockhash') return Reflect.get(target, prop, recv) as unknown;
+      return (...args: Parameters<CairnClient['getLatestBlockhash']>) => {
+        if (!last || Date.now() - last.at > 1_000) last = { at: Date.now(), answer: target.getLatestBlockhash(...args) };
+        return last.answer;
+      };
+    },
+  });
+}
 
 function paidTimes(lamports: bigint): number {
   return (executionsByKey(env.devnet.control.ledger(), env.payer.address).get(intentKey(to, lamports)) ?? []).filter((e) => e.ok).length;
@@ -98,6 +120,24 @@ describe('fleet sender (PostgreSQL journal)', () => {
     expect(paidTimes(lamports)).toBe(1);
     for (const it of many) expect(paidTimes(it.lamports)).toBe(1);
     await expect(a.retry('once')).rejects.toMatchObject({ code: ErrorCodes.INPUT_INVALID });
+  });
+
+  it('two senders given identical intents under different ids sign distinct transactions: each is its own payment', { timeout: 60_000 }, async () => {
+    const table = `f${n++}`;
+    // One tip account and the minimum tip: nothing random keeps identical intents apart.
+    const same = { client: sameSlot(env.client), tipAccounts: [DEFAULT_TIP_ACCOUNTS[0]!] };
+    const a = fleetSender(table, 5_000, same);
+    const b = fleetSender(table, 5_000, same);
+    const lamports = amount++;
+    const input = { instructions: [transferInstruction(env.payer.address, to, lamports)], payer: env.payer };
+    const ids = ['a', 'b'].flatMap((p) => [0, 1, 2, 3].map((i) => `${p}${i}`));
+    const outs = await Promise.all(ids.map((id) => (id.startsWith('a') ? a : b).send(input, { id })));
+    expect(outs.map((o) => o.id)).toEqual(ids);
+    // Without the fleet-wide claim each process salts only against itself: a0..a3 and b0..b3 sign the
+    // same four transactions, four land, and eight intents are reported paid.
+    expect(new Set(outs.map((o) => o.signature)).size).toBe(ids.length);
+    await env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 3);
+    expect(paidTimes(lamports)).toBe(ids.length);
   });
 
   it('a sender without the signer leaves an intent to one that has it (never abandons it)', { timeout: 60_000 }, async () => {

@@ -1,11 +1,13 @@
 /**
  * The PostgreSQL journal against a real server started for this file (test/support/postgres-server.ts):
  * schema on first use, idempotent enqueue, claims that never overlap, leases that lapse and are taken
- * over, fenced writes refused after that, and a server restart waited out.
+ * over, fenced writes refused after that, a server restart waited out, signatures owned by one
+ * intent fleet-wide (and a version-1 table migrated in place to hold them), and gc of both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/sender/index.js';
+import { gcPostgresJournal } from '../../src/sender/journal-postgres-admin.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 let server: PostgresServer;
@@ -37,7 +39,49 @@ describe('PostgreSQL journal', () => {
     const c = new pg.Client(server.url);
     await c.connect();
     try {
-      expect((await c.query(`SELECT version FROM ${table}_schema`)).rows).toEqual([{ version: 1 }]);
+      expect((await c.query(`SELECT version FROM ${table}_schema`)).rows).toEqual([{ version: 2 }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it('a signature belongs to one intent fleet-wide: of two processes claiming it at once for two intents, one gets it', async () => {
+    const table = `t${n++}`;
+    const [a, b] = [await journal(table), await journal(table)];
+    for (let i = 0; i < 20; i++) {
+      const [ra, rb] = await Promise.all([a.claimSignature('ia', `s${i}`, 100), b.claimSignature('ib', `s${i}`, 100)]);
+      expect(ra !== rb).toBe(true);
+    }
+    // Its owner may claim it again (a rebuild of the same intent); a burst shares one statement.
+    expect(await a.claimSignature('ia', 's-own', 100)).toBe(true);
+    expect(await Promise.all([b.claimSignature('ia', 's-own', 100), b.claimSignature('ib', 's-own', 100), b.claimSignature('ib', 's-new', 100)])).toEqual([true, false, true]);
+  });
+
+  it('migrates a version-1 table in place: the signatures of its intents are owned from the start', async () => {
+    const table = `t${n++}`;
+    const j = await journal(table);
+    await j.enqueue(['live', 'done', 'fresh'].map(created));
+    await j.claim(3);
+    await j.append(signed('live'));
+    await j.append(signed('done'));
+    await j.append({ op: 'confirmed', id: 'done', at: Date.now(), signature: 'sig-done', slot: 3, commitment: 'confirmed' });
+    const { default: pg } = await import('pg');
+    const c = new pg.Client(server.url);
+    await c.connect();
+    try {
+      // What cairn's version 1 left: no signatures table.
+      await c.query(`DROP TABLE ${table}_signatures; DELETE FROM ${table}_schema; INSERT INTO ${table}_schema (version) VALUES (1)`);
+      const k = await journal(table);
+      expect((await c.query(`SELECT max(version) AS v FROM ${table}_schema`)).rows).toEqual([{ v: 2 }]);
+      expect((await c.query(`SELECT signature, id FROM ${table}_signatures ORDER BY id`)).rows).toEqual([
+        { signature: 'sig-done', id: 'done' },
+        { signature: 'sig-live', id: 'live' },
+      ]);
+      expect(await k.claimSignature('fresh', 'sig-live', 100)).toBe(false);
+      expect(await k.claimSignature('fresh', 'sig-fresh', 100)).toBe(true);
+      // gc: the ended intent's signature goes with it; the unfinished ones' stay.
+      expect(await gcPostgresJournal(server.url, 0, table)).toEqual({ intents: 1, records: 3, signatures: 1 });
+      expect((await c.query(`SELECT id FROM ${table}_signatures ORDER BY id`)).rows).toEqual([{ id: 'fresh' }, { id: 'live' }]);
     } finally {
       await c.end();
     }

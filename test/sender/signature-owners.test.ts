@@ -49,3 +49,40 @@ describe('signature owners adopted from a journal', () => {
     expect(owners.claim('other', 'nonce-sig', 60_000)).toBe(false);
   });
 });
+
+describe('signature owners shared by a fleet', () => {
+  /** A fleet's table as its check-and-set answers (journal-postgres.test.ts runs the real one). */
+  const table = () => {
+    const rows = new Map<string, string>();
+    const calls: string[] = [];
+    return {
+      calls,
+      shared: async () => ({
+        claimSignature: async (id: string, signature: string) => {
+          calls.push(signature);
+          if (!rows.has(signature)) rows.set(signature, id);
+          return rows.get(signature) === id;
+        },
+      }),
+      rows,
+    };
+  };
+
+  it('asks the table only what this process does not know: a refusal here, or a signature it already owns, costs no round trip', async () => {
+    const t = table();
+    t.rows.set('theirs', 'other-process-intent');
+    const owners = createSignatureOwners(t.shared);
+    expect(await owners.claimShared('a', 'sig-1', 1_000)).toBe(true);
+    expect(owners.claimShared('b', 'sig-1', 1_000)).toBe(false); // known here: synchronous
+    expect(owners.claimShared('a', 'sig-1', 1_000)).toBe(true); // owned, confirmed: synchronous
+    expect(await owners.claimShared('a', 'theirs', 1_000)).toBe(false);
+    expect(owners.claimShared('c', 'theirs', 1_000)).toBe(false); // remembered as another process's
+    expect(t.calls).toEqual(['sig-1', 'theirs']);
+  });
+
+  it('without a shared table claimShared is the synchronous in-process claim', () => {
+    const owners = createSignatureOwners();
+    expect(owners.claimShared('a', 'sig-1', 1_000)).toBe(true);
+    expect(owners.claimShared('b', 'sig-1', 1_000)).toBe(false);
+  });
+});
