@@ -167,6 +167,13 @@ export function createFleet(d: FleetDeps): Fleet {
     if (joined) return joined;
     const prepared = prepareInput(input, d.cfg);
     const j = await journal();
+    if (prepared.kind === 'wire' && !(await j.claimSignature(id, prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER))) {
+      // Signed bytes cannot be made distinct: under a second id they would be reported as a second
+      // payment while only one can land (fleet-wide, as a single sender refuses them).
+      throw new InputError('input.wire', `these signed bytes (signature ${prepared.signature}) are already another intent's in journal ${j.table}; the same bytes are one payment: send them under that id`, {
+        got: prepared.signature,
+      });
+    }
     startRenewing(j);
     const link = linkSignals(d.life, o.signal);
     try {

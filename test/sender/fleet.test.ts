@@ -138,6 +138,19 @@ describe('fleet sender (PostgreSQL journal)', () => {
     expect(new Set(outs.map((o) => o.signature)).size).toBe(ids.length);
     await env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 3);
     expect(paidTimes(lamports)).toBe(ids.length);
+
+    // Signed bytes cannot be made distinct: under a second id, in another process, they are refused.
+    const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
+    const { compileMessage } = await import('../../src/solana/wire.js');
+    const { signMessagePartsAsync } = await import('../../src/solana/inputs.js');
+    const tip = transferInstruction(env.payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 1_000_000n);
+    const { computeUnitPriceInstruction } = await import('../../src/solana/instructions.js');
+    const ixs = [computeUnitPriceInstruction(200_000n), transferInstruction(env.payer.address, to, amount++), tip];
+    const parts = compileMessage({ payer: env.payer.address, instructions: ixs, recentBlockhash: blockhash, version: 'legacy', lookupTables: [] });
+    const { wire } = await signMessagePartsAsync(parts, [env.payer], AbortSignal.timeout(5_000));
+    const first = await a.send({ wire, lastValidBlockHeight }, { id: 'w1' });
+    await expect(b.send({ wire, lastValidBlockHeight }, { id: 'w2' })).rejects.toMatchObject({ code: ErrorCodes.INPUT_INVALID, context: { field: 'input.wire' } });
+    expect(await b.send({ wire, lastValidBlockHeight }, { id: 'w1' })).toMatchObject({ signature: first.signature, fromJournal: true });
   });
 
   it('a sender without the signer leaves an intent to one that has it (never abandons it)', { timeout: 60_000 }, async () => {
