@@ -25,7 +25,7 @@ export { DEFAULT_TABLE, SCHEMA_VERSION, type PgPoolLike } from './journal-postgr
 export interface PostgresJournalOptions {
   /** A `postgres://` URL (a pool is made with the `pg` package) or a `pg.Pool` you own. */
   postgres: string | PgPoolLike;
-  /** Base name of the tables (default `cairn_intents`; also `<table>_records`, `<table>_schema`). */
+  /** Base name of the tables (default `cairn_intents`; also `<table>_records`, `<table>_signatures`, `<table>_schema`). */
   table?: string | undefined;
   /** How long a claim lasts without renewal (ms, default 10,000); renewed every third of it. */
   leaseMs?: number | undefined;
