@@ -32,9 +32,16 @@ export { publicInputsFor, type CircuitInputs, type InclusionInput, type NonInclu
 export { circuitName, checkShape, shapeFor, versionOf, treeHeights, V1_SHAPES, V2_SHAPES, V1_HEIGHT, type CircuitShape } from './shapes.js';
 
 const cache = new Map<string, R1cs>();
+/**
+ * Systems kept, least recently used dropped first: a system is up to ~40 MB (inclusion-8), and a
+ * devnet asked for every one of the 33 shapes must not keep them all. Rebuilding one costs
+ * 10–150 ms, against the seconds a proof takes.
+ */
+const MAX_CACHED = 6;
 
 /**
- * The constraint system of `shape`, built on first use and memoised. Deterministic: the same shape
+ * The constraint system of `shape`, built on first use and memoised (the six most recently used are
+ * kept). Deterministic: the same shape
  * always gives the same system, variable for variable and constraint for constraint.
  *
  * @example
@@ -45,10 +52,10 @@ const cache = new Map<string, R1cs>();
 export function circuitFor(shape: CircuitShape): R1cs {
   const name = circuitName(shape);
   let r1cs = cache.get(name);
-  if (!r1cs) {
-    r1cs = buildR1cs(name, defineCircuit(shape));
-    cache.set(name, r1cs);
-  }
+  if (r1cs) cache.delete(name); // re-inserted below: the map's order is least recently used first
+  else r1cs = buildR1cs(name, defineCircuit(shape));
+  cache.set(name, r1cs);
+  while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
   return r1cs;
 }
 
