@@ -89,22 +89,31 @@ function canRequire(name) {
   return requireable.get(name);
 }
 
-const esmTwin = {
-  name: 'esm-twin',
-  setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path.startsWith('node:')) return { external: true };
-      const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
-      return canRequire(name) ? { external: true } : undefined;
-    });
-    b.onLoad({ filter: /\.js$/ }, (args) => {
-      if (!args.path.startsWith(dist + sep) || args.path.startsWith(cjs + sep)) return undefined;
-      const rel = relative(dist, args.path).split(sep).join('/');
-      const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `__cairnEsmUrl(${JSON.stringify(rel)})`);
-      return { contents: text, loader: 'js' };
-    });
-  },
-};
+/**
+ * The plugin both bundles share: Node-loadable packages stay external, ESM-only ones (@noble/*,
+ * p-retry, bs58) are inlined — fewer modules to resolve and link at import — and each module's
+ * `import.meta.url` becomes `urlOf(its path under dist/)`, so the addon, wasm, package.json and
+ * worker paths resolve as they do from dist/.
+ */
+function ownUrlPlugin(name, urlOf) {
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('node:')) return { external: true };
+        const pkg = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        return canRequire(pkg) ? { external: true } : undefined;
+      });
+      b.onLoad({ filter: /\.js$/ }, (args) => {
+        if (!args.path.startsWith(dist + sep) || args.path.startsWith(cjs + sep)) return undefined;
+        const rel = relative(dist, args.path).split(sep).join('/');
+        return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', urlOf(rel)), loader: 'js' };
+      });
+    },
+  };
+}
+
+const esmTwin = ownUrlPlugin('esm-twin', (rel) => `__cairnEsmUrl(${JSON.stringify(rel)})`);
 
 const list = entries();
 const result = await build({
@@ -190,24 +199,7 @@ const bundled = await build({
   outdir: bundleDir,
   chunkNames: 'chunk-[hash]',
   plugins: [
-    {
-      name: 'esm-own-url',
-      setup(b) {
-        // the same rule as the CommonJS bundle: Node-loadable packages stay external, ESM-only
-        // ones (@noble/*, p-retry, bs58) are inlined — fewer modules to resolve and link at import
-        b.onResolve({ filter: /^[^./]/ }, (args) => {
-          if (args.path.startsWith('node:')) return { external: true };
-          const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
-          return canRequire(name) ? { external: true } : undefined;
-        });
-        b.onLoad({ filter: /\.js$/ }, (args) => {
-          if (!args.path.startsWith(dist + sep) || args.path.startsWith(cjs + sep)) return undefined;
-          const rel = relative(dist, args.path).split(sep).join('/');
-          const text = readFileSync(args.path, 'utf8').replaceAll('import.meta.url', `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`);
-          return { contents: text, loader: 'js' };
-        });
-      },
-    },
+    ownUrlPlugin('esm-own-url', (rel) => `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`),
   ],
   logLevel: 'warning',
   legalComments: 'inline',
