@@ -88,6 +88,12 @@ export async function loadOrCreateKey(r1cs: R1cs, opts: KeyCacheOptions): Promis
     if (pk) return { pk, source: 'cache' };
   }
   try {
+    // A builder that finished between our first read and our lock has left its file: read again
+    // under the lock before spending the seconds of a build.
+    if (held === 'mine') {
+      const again = await tryRead(file, want);
+      if (again.pk) return { pk: again.pk, source: 'cache' };
+    }
     const { pk } = await setup(r1cs, opts.seed);
     await writeKeyFile(file, pk, want);
     return { pk, source: first.existed ? 'rebuilt' : 'built' };
@@ -131,8 +137,10 @@ async function acquire(lock: string): Promise<'mine' | 'other' | 'none'> {
 /** Wait while another builder holds `lock`, then read its file (undefined: it left none usable). */
 async function waitFor(file: string, want: Want, lock: string): Promise<ProvingKey | undefined> {
   for (;;) {
-    const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => -1);
-    if (age < 0 || age >= STALE_LOCK_MS) return (await tryRead(file, want)).pk;
+    // null: the lock is gone. (A lock written this very millisecond can show an mtime a fraction
+    // ahead of Date.now(): a negative age is a live lock, not a missing one.)
+    const age = await stat(lock).then((s) => Date.now() - s.mtimeMs, () => null);
+    if (age === null || age >= STALE_LOCK_MS) return (await tryRead(file, want)).pk;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 }
