@@ -1,11 +1,11 @@
 #!/usr/bin/env node
 /**
  * `npm run build`: the ESM build (tsc → dist/) and the CommonJS build beside it (dist/cjs/), so
- * `require('cairn')` works on Node 20, which cannot `require` an ES module.
+ * `require('cairn-solana')` works on Node 20, which cannot `require` an ES module.
  *
  * The CommonJS build is ONE esbuild bundle (dist/cjs/_bundle.js) of the ESM output holding every
  * entry point, and a two-line stub per entry (dist/cjs/index.js, dist/cjs/merkle/index.js, …) that
- * picks its part: one bundle, so `cairn` and `cairn/sender` required together share one `CairnError`
+ * picks its part: one bundle, so `cairn` and `cairn-solana/sender` required together share one `CairnError`
  * class and one set of module state. ESM-only dependencies (@noble/*, p-retry) are bundled in, since
  * Node 20's `require` cannot load them; CommonJS-capable ones (undici, ws, bs58, mcl-wasm, litesvm)
  * stay external.
@@ -19,11 +19,11 @@
  * TypeScript reads them as CommonJS, which is what a `require` consumer under `node16` needs.
  *
  * The ES modules are bundled too (step 4), since loading ~280 small modules cost most of an
- * `import 'cairn'` (~180 ms against ~60 ms bundled): one esbuild build with code splitting into
+ * `import 'cairn-solana'` (~180 ms against ~60 ms bundled): one esbuild build with code splitting into
  * dist/bundle/ — an entry per subpath export, the CLI and the verifier's worker, chunks shared — and
  * at each path the exports map, `bin/cairn.js` and the worker pool name (dist/index.js,
  * dist/merkle/index.js, dist/cli/main.js, dist/merkle/worker.js …) a one-line module re-exporting its
- * entry, so `cairn` and `cairn/merkle` imported together share one `CairnError`. tsc's own .js files
+ * entry, so `cairn` and `cairn-solana/merkle` imported together share one `CairnError`. tsc's own .js files
  * are then removed (the .d.ts stay). In the bundle `import.meta.url` is the chunk's URL, so each use
  * is rewritten to the URL the module had in dist/ (every chunk sits in dist/bundle/, one level down),
  * and the addon, wasm, package.json and worker paths resolve as before.
@@ -119,7 +119,7 @@ const list = entries();
 const result = await build({
   stdin: {
     // Each part behind a getter that requires it on first use: esbuild wraps a required ES module in a
-    // lazy initialiser, so require('cairn') runs the root's modules only (its devnet and validity
+    // lazy initialiser, so require('cairn-solana') runs the root's modules only (its devnet and validity
     // verifier load on first call, as from ESM), while the parts still share every module they have
     // in common (one CairnError).
     contents: list.map((e) => `Object.defineProperty(exports, ${JSON.stringify(e.key)}, { enumerable: true, get: () => require(${JSON.stringify(`./${e.file}.js`)}) });`).join('\n'),

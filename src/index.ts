@@ -1,9 +1,9 @@
 /**
  * cairn public API. Re-exports, each by name: the errors, the endpoint config, the typed client in
  * full, and the entry point of each other part. Each part is also its own subpath with its complete
- * surface: `cairn/merkle`, `cairn/sender`, `cairn/devnet`, `cairn/mint`. The two heavy parts an
+ * surface: `cairn-solana/merkle`, `cairn-solana/sender`, `cairn-solana/devnet`, `cairn-solana/mint`. The two heavy parts an
  * import need not pay for — the devnet, and the Groth16/BN254 validity-proof verifier — are async
- * functions here that load their module on first call (`import 'cairn'` ~45 ms instead of ~80). The
+ * functions here that load their module on first call (`import 'cairn-solana'` ~45 ms instead of ~80). The
  * test suite's hooks are in src/internal.ts, which no entry re-exports.
  */
 import { createVerifier as createVerifierWithTestOptions } from './merkle/verifier.js';
@@ -161,7 +161,7 @@ export type { ValidityVerdict };
 
 /**
  * A verifier of Merkle/ZK proofs in bulk, over worker threads (the same function as
- * `cairn/merkle`'s, under its public type).
+ * `cairn-solana/merkle`'s, under its public type).
  *
  * @example
  * const v = createVerifier({ threads: 2 });
@@ -185,8 +185,8 @@ export { mintCompressedNft, type MintResult } from './mint/index.js';
 export type { Devnet, DevnetOptions };
 
 /**
- * Verify a validity proof (the same function as `cairn/merkle`'s), offline. Loaded on first call,
- * with the BN254 pairing code and the shipped Groth16 keys it needs, which `import 'cairn'` would
+ * Verify a validity proof (the same function as `cairn-solana/merkle`'s), offline. Loaded on first call,
+ * with the BN254 pairing code and the shipped Groth16 keys it needs, which `import 'cairn-solana'` would
  * otherwise parse for every user who never checks a validity proof. Always answers a promise here.
  *
  * @example
@@ -197,8 +197,8 @@ export function verifyValidityProof(value: unknown, opts?: ValidityOptions): Pro
 }
 
 /**
- * Start the embedded devnet (the same function as `cairn/devnet`'s). Loaded on first call: the
- * devnet (its server, LiteSVM glue, websocket server) is most of the package, and `import 'cairn'`
+ * Start the embedded devnet (the same function as `cairn-solana/devnet`'s). Loaded on first call: the
+ * devnet (its server, LiteSVM glue, websocket server) is most of the package, and `import 'cairn-solana'`
  * should not pay for it when no devnet runs.
  *
  * @example

@@ -1,4 +1,4 @@
-/** Tool: how long `import 'cairn'` (and each subpath) takes in a fresh process, against its peers. */
+/** Tool: how long `import 'cairn-solana'` (and each subpath) takes in a fresh process, against its peers. */
 /**
  * The cost a user pays before their first line runs: each entry point imported (or required) in a
  * fresh `node` process, timed from just before the `import()` to its settling, median of N processes
@@ -25,12 +25,12 @@ interface Row {
 }
 
 const rows: Row[] = [
-  { label: 'cairn', spec: 'cairn', how: 'import' },
-  { label: 'cairn (require)', spec: 'cairn', how: 'require' },
-  { label: 'cairn/merkle', spec: 'cairn/merkle', how: 'import' },
-  { label: 'cairn/sender', spec: 'cairn/sender', how: 'import' },
-  { label: 'cairn/mint', spec: 'cairn/mint', how: 'import' },
-  { label: 'cairn/devnet', spec: 'cairn/devnet', how: 'import' },
+  { label: 'cairn', spec: 'cairn-solana', how: 'import' },
+  { label: 'cairn (require)', spec: 'cairn-solana', how: 'require' },
+  { label: 'cairn/merkle', spec: 'cairn-solana/merkle', how: 'import' },
+  { label: 'cairn/sender', spec: 'cairn-solana/sender', how: 'import' },
+  { label: 'cairn/mint', spec: 'cairn-solana/mint', how: 'import' },
+  { label: 'cairn/devnet', spec: 'cairn-solana/devnet', how: 'import' },
   { label: 'helius-sdk', spec: 'helius-sdk', how: 'import' },
   { label: '@solana/kit', spec: '@solana/kit', how: 'import' },
   { label: '@solana/web3.js', spec: '@solana/web3.js', how: 'import' },

@@ -20,7 +20,7 @@ export interface LiteSvmInner {
 }
 
 /**
- * litesvm, loaded on first use: it (with @solana/kit behind it) is ~40% of `import 'cairn'` and only
+ * litesvm, loaded on first use: it (with @solana/kit behind it) is ~40% of `import 'cairn-solana'` and only
  * the devnet needs it. It is a CommonJS package, so a synchronous require keeps `createChain` sync.
  * Missing, it throws DEVNET_DEPENDENCY_MISSING naming what to install.
  */

@@ -182,7 +182,7 @@ export type MintContext = {
   assetId: string;
 };
 
-/** A verdict as the mint's verification reports it (`cairn/merkle`'s `Verdict`). */
+/** A verdict as the mint's verification reports it (`cairn-solana/merkle`'s `Verdict`). */
 export type MintVerificationContext = {
   leaf: { valid: boolean; reason?: string };
   proof: { valid: boolean; reason?: string };

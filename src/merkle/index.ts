@@ -6,7 +6,7 @@
  * codecs, kernel loaders, the verifier's test options) stay private.
  *
  * @example
- * import { createVerifier } from 'cairn/merkle';
+ * import { createVerifier } from 'cairn-solana/merkle';
  * const v = createVerifier({ threads: 2 });
  * const verdicts = await v.verify('address-proof', await rpc.getMultipleNewAddressProofs(addrs));
  * await v.close();

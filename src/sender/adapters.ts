@@ -1,7 +1,7 @@
 /**
  * Clients users already have, as a sender's RPC: a web3.js `Connection` or a kit `Rpc` is mapped
  * onto the `SenderRpc` methods (src/sender/rpc.ts); cairn's own client, or anything with those
- * methods, passes through. Detected by shape: `cairn/sender` never loads web3.js or kit.
+ * methods, passes through. Detected by shape: `cairn-solana/sender` never loads web3.js or kit.
  *
  * A `Connection` or kit `Rpc` sends through its own RPC's `sendTransaction` (skipPreflight, no
  * retries: the sender rebroadcasts), not through a `/fast` host. Their errors become `CairnError`s.

@@ -1,6 +1,6 @@
 /**
- * The public surface of each entry point (`cairn`, `cairn/merkle`, `cairn/sender`, `cairn/devnet`,
- * `cairn/mint`) matches its reviewed listing in api/. An export added or removed, or a public
+ * The public surface of each entry point (`cairn-solana`, `cairn-solana/merkle`, `cairn-solana/sender`, `cairn-solana/devnet`,
+ * `cairn-solana/mint`) matches its reviewed listing in api/. An export added or removed, or a public
  * signature changed, fails here until the listing is regenerated on purpose with `npm run api:update`
  * (and the diff of api/ reviewed with the change).
  */
@@ -45,7 +45,7 @@ describe('API report', () => {
         const d = changedNames(want, got);
         const say = (label: string, names: string[]) => (names.length ? `\n  ${label}: ${names.join(', ')}` : '');
         throw new Error(
-          `The public API of ${entry === 'cairn' ? "'cairn'" : `'cairn/${entry}'`} changed:` +
+          `The public API of ${entry === 'cairn' ? "'cairn-solana'" : `'cairn-solana/${entry}'`} changed:` +
             say('added', d.added) +
             say('removed', d.removed) +
             say('signature changed', d.changed) +

@@ -1,6 +1,6 @@
 /**
  * `cairn verify` is a client of cairn's public API: src/cli/verify.ts imports nothing but Node's
- * modules, its own CLI helpers and the package's public entries (`cairn/merkle`, `cairn`) — no
+ * modules, its own CLI helpers and the package's public entries (`cairn-solana/merkle`, `cairn-solana`) — no
  * internal module, and so no hidden contract (a module-level cache) with the verifier.
  */
 import { describe, expect, it } from 'vitest';

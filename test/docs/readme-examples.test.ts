@@ -1,7 +1,7 @@
 /**
  * Every ```ts block of README.md type-checks against the repository's sources, as a user's file would
- * against the published package: `cairn`, `cairn/merkle`, `cairn/sender`, `cairn/devnet` and
- * `cairn/mint` map to src/ through `paths`. A block that uses names it does not define gets them from a
+ * against the published package: `cairn-solana`, `cairn-solana/merkle`, `cairn-solana/sender`, `cairn-solana/devnet` and
+ * `cairn-solana/mint` map to src/ through `paths`. A block that uses names it does not define gets them from a
  * prelude of declarations (below, keyed by the README section and the block's place in it), so a
  * snippet that calls something the API does not have fails here.
  *
@@ -21,16 +21,16 @@ const readme = readFileSync(join(root, 'README.md'), 'utf8');
 /** Free names each block uses without defining them, by `<section heading>#<n-th ts block in it>`. */
 const preludes: Record<string, string> = {
   'Sending transactions#1': `
-    import type { SendInput } from 'cairn/sender';
+    import type { SendInput } from 'cairn-solana/sender';
     declare const secretKey64: Uint8Array;
     declare const to: string;
     declare const inputs: SendInput[];`,
   'Minting compressed NFTs (deprecated method)#1': `
-    import type { CairnClient } from 'cairn';
+    import type { CairnClient } from 'cairn-solana';
     declare const client: CairnClient;
     declare const owner: string;`,
   'Verifying proofs offline#1': `
-    import type { CairnClient } from 'cairn';
+    import type { CairnClient } from 'cairn-solana';
     declare const client: CairnClient;
     declare const ids: string[];
     declare const hashes: string[];`,
@@ -42,7 +42,7 @@ const preludes: Record<string, string> = {
     declare const hash: string;
     declare const wallet: string;`,
   'The typed client#2': `
-    import type { Sender, SendInput } from 'cairn/sender';
+    import type { Sender, SendInput } from 'cairn-solana/sender';
     declare const sender: Sender;
     declare const input: SendInput;`,
   'The devnet#1': `
@@ -93,11 +93,11 @@ const tsconfig = JSON.stringify({
     skipLibCheck: true,
     resolveJsonModule: true,
     paths: {
-      cairn: ['../../../src/index.ts'],
-      'cairn/merkle': ['../../../src/merkle/index.ts'],
-      'cairn/sender': ['../../../src/sender/index.ts'],
-      'cairn/devnet': ['../../../src/devnet/index.ts'],
-      'cairn/mint': ['../../../src/mint/index.ts'],
+      'cairn-solana': ['../../../src/index.ts'],
+      'cairn-solana/merkle': ['../../../src/merkle/index.ts'],
+      'cairn-solana/sender': ['../../../src/sender/index.ts'],
+      'cairn-solana/devnet': ['../../../src/devnet/index.ts'],
+      'cairn-solana/mint': ['../../../src/mint/index.ts'],
     },
   },
   include: ['*.ts'],

@@ -20,7 +20,7 @@ const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
 };
 const entries = Object.keys(pkg.exports)
   .filter((k) => k !== './package.json')
-  .map((k) => (k === '.' ? 'cairn' : `cairn/${k.slice(2)}`));
+  .map((k) => (k === '.' ? 'cairn-solana' : `cairn-solana/${k.slice(2)}`));
 const tsc = join(repo, 'node_modules', 'typescript', 'bin', 'tsc');
 
 function run(cmd: string, args: string[], cwd: string, timeout = 60_000): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -40,7 +40,7 @@ let unpacked = '';
 function makeConsumer(dir: string, deps: string[]): void {
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  cpSync(unpacked, join(dir, 'node_modules', 'cairn'), { recursive: true });
+  cpSync(unpacked, join(dir, 'node_modules', 'cairn-solana'), { recursive: true });
   for (const d of deps) {
     const to = join(dir, 'node_modules', d);
     mkdirSync(dirname(to), { recursive: true });
@@ -112,7 +112,7 @@ describe('the packed tarball', () => {
 
   it('from CommonJS: the native addon and the verifier workers load beside the ESM build', async () => {
     const script = `
-      const m = require('cairn/merkle');
+      const m = require('cairn-solana/merkle');
       const v = m.createVerifier({ threads: 1 });
       v.verify('asset-proof', []).then(async (out) => { console.log(out.length, m.poseidonBackend()); await v.close(); });`;
     const r = await run(process.execPath, ['-e', script], consumer);
@@ -125,12 +125,12 @@ describe('the packed tarball', () => {
     // kernels resolve from dist/bundle/ through the rewritten import.meta.url
     const asset = join(repo, 'test', 'vectors', 'das', 'cnft_tests__mint_transfer_transfer.json');
     const script = `import { readFileSync } from 'node:fs';
-      const m = await import('cairn/merkle');
-      const same = [await import('cairn'), await import('cairn/sender'), await import('cairn/devnet'), await import('cairn/mint')].every((e) => e.CairnError === undefined || e.CairnError === m.CairnError);
+      const m = await import('cairn-solana/merkle');
+      const same = [await import('cairn-solana'), await import('cairn-solana/sender'), await import('cairn-solana/devnet'), await import('cairn-solana/mint')].every((e) => e.CairnError === undefined || e.CairnError === m.CairnError);
       const v = m.createVerifier({ threads: 1 });
       const out = await v.verify('asset-leaf', JSON.parse(readFileSync(${JSON.stringify(asset)}, 'utf8')));
       await v.close();
-      console.log(out.length, out[0].valid, same, (await import('cairn')).CairnError === m.CairnError);`;
+      console.log(out.length, out[0].valid, same, (await import('cairn-solana')).CairnError === m.CairnError);`;
     // a file, not -e: a worker inherits --input-type=module and would read the pool's CommonJS
     // bootstrap as ESM (a limit of merkle/pool.ts, not of the build)
     writeFileSync(join(consumer, 'worker-esm.mjs'), script);
@@ -143,15 +143,15 @@ describe('the packed tarball', () => {
   });
 
   it('the binary runs dist', async () => {
-    const r = await run(process.execPath, [join(consumer, 'node_modules', 'cairn', 'bin', 'cairn.js'), '--help'], consumer);
+    const r = await run(process.execPath, [join(consumer, 'node_modules', 'cairn-solana', 'bin', 'cairn.js'), '--help'], consumer);
     expect(r.stderr + r.stdout).not.toMatch(/not built|tsx/);
     expect(r.stderr + r.stdout).toMatch(/verify/);
   });
 
   it('without the optional peer litesvm, startDevnet names what to install', async () => {
-    const imported = await run(process.execPath, ['--input-type=module', '-e', `import('cairn'); import('cairn/merkle'); await import('cairn/devnet')`], bare);
+    const imported = await run(process.execPath, ['--input-type=module', '-e', `import('cairn-solana'); import('cairn-solana/merkle'); await import('cairn-solana/devnet')`], bare);
     expect(imported.stderr).toBe('');
-    const script = `import { startDevnet } from 'cairn/devnet';
+    const script = `import { startDevnet } from 'cairn-solana/devnet';
       try { await startDevnet({ port: 0 }); console.log('started'); } catch (e) { console.log(e.name, e.code, e.context.package, e.message); }`;
     const r = await run(process.execPath, ['--input-type=module', '-e', script], bare);
     expect(r.stdout).toMatch(/^CairnError DEVNET_DEPENDENCY_MISSING litesvm .*npm install --save-dev litesvm@/);
@@ -167,7 +167,7 @@ describe('the packed tarball', () => {
     mkdirSync(dir, { recursive: true });
     cpSync(join(repo, 'test', 'package', 'consumer', 'readme.ts'), join(dir, 'readme.ts'));
     // a CommonJS consumer too, where the resolution has one (bundler has no require side to check)
-    if (name !== 'bundler') writeFileSync(join(dir, 'require.cts'), `import cairn = require('cairn');\nimport merkle = require('cairn/merkle');\nexport const e: typeof cairn.CairnError = cairn.CairnError;\nexport const v: typeof merkle.createVerifier = merkle.createVerifier;\n`);
+    if (name !== 'bundler') writeFileSync(join(dir, 'require.cts'), `import cairn = require('cairn-solana');\nimport merkle = require('cairn-solana/merkle');\nexport const e: typeof cairn.CairnError = cairn.CairnError;\nexport const v: typeof merkle.createVerifier = merkle.createVerifier;\n`);
     const compilerOptions = { target: 'es2022', strict: true, noEmit: true, types: ['node'], skipLibCheck: false, ...settings[name] };
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts', '*.cts'] }));
     const r = await run(process.execPath, [tsc, '-p', dir], dir);

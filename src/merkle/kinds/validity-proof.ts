@@ -6,7 +6,7 @@
  * pooled run can use other sets than the default (Light's) and cross-check accounts.
  *
  * The pairing code (mcl-wasm, the key tables) is loaded by `prepare()` on the thread that verifies,
- * never when this registry is imported: `import 'cairn'` stays light. A batch's proofs are checked
+ * never when this registry is imported: `import 'cairn-solana'` stays light. A batch's proofs are checked
  * together (one final exponentiation per batch, groth16-batch.ts).
  */
 import { isPlainObject } from '../../assert.js';

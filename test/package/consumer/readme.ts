@@ -1,10 +1,10 @@
 // The README's snippets as a consumer of the published package writes them (imports by package name,
 // the free variables the README leaves to the reader bound to a devnet). pack.test.ts type-checks
 // this file under strict node16, bundler and exactOptionalPropertyTypes, then runs it.
-import { CairnError, createClient, createSender, generateSigner, isCairnError, transferInstruction } from 'cairn';
-import { createVerifier } from 'cairn/merkle';
-import { startDevnet } from 'cairn/devnet';
-import { mintCompressedNft } from 'cairn/mint';
+import { CairnError, createClient, createSender, generateSigner, isCairnError, transferInstruction } from 'cairn-solana';
+import { createVerifier } from 'cairn-solana/merkle';
+import { startDevnet } from 'cairn-solana/devnet';
+import { mintCompressedNft } from 'cairn-solana/mint';
 
 const devnet = await startDevnet({ port: 0, slotMs: 50 });
 try {
