@@ -49,6 +49,7 @@ export {
   MAX_ASSET_BATCH,
   MAX_PAGE_LIMIT,
   MAX_SIGNATURES_PER_STATUS_CALL,
+  MAX_SIGNATURES_PER_PAGE,
   MAX_MINT_ACCOUNTS,
   MAX_TRANSFERS_LIMIT,
   MAX_COMPRESSION_LIMIT,
@@ -147,6 +148,9 @@ export {
   type TokenBalanceList,
   type TokenBalancePage,
   type OwnerBalance,
+  type GetSignaturesForAddressParams,
+  type SignatureInfo,
+  type SignaturePaginators,
 } from './rpc/index.js';
 // The merkle part by module, not through cairn/merkle's index: that one also loads the Groth16
 // verifier and its BN254 curve, which only verifyValidityProof (below, loaded on first call) needs.

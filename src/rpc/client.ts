@@ -12,6 +12,8 @@ import { createCompressionPaginators, type CompressionPaginators } from './compr
 import type * as C from './compression-types.js';
 import * as zk from './compression-v2.js';
 import * as sigs from './compression-signatures.js';
+import { callMethod } from './call.js';
+import * as sfa from './solana-signatures.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
 import * as ext from './helius-extensions.js';
@@ -61,6 +63,7 @@ export interface CairnClient {
   // DAS
   getAsset: Fn<das.GetAssetParams, T.Asset>;
   getAssetBatch: Fn<{ ids: string[]; options?: das.GetAssetOptions }, (T.Asset | null)[]>;
+  getAssetProof: Fn<{ id: string }, T.AssetProof>;
   getAssetProofBatch: Fn<{ ids: string[] }, Record<string, T.AssetProof | null>>;
   getAssetsByOwner: Fn<das.GetAssetsByOwnerParams, T.AssetList>;
   getAssetsByCreator: Fn<das.GetAssetsByCreatorParams, T.AssetList>;
@@ -162,6 +165,16 @@ export interface CairnClient {
   getTransactionCount(params?: solana.CommitmentParams, opts?: CallOptions): Promise<number>;
   getVoteAccounts(params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.VoteAccounts>;
   getInflationReward(addresses: string[], params?: solana.CommitmentParams & { epoch?: number }, opts?: CallOptions): Promise<(solana.InflationReward | null)[]>;
+  /** One page of an address's signatures, newest first (`before`/`until` page; `paginate.getSignaturesForAddress` walks them all). */
+  getSignaturesForAddress(address: string, params?: sfa.GetSignaturesForAddressParams, opts?: CallOptions): Promise<sfa.SignatureInfo[]>;
+  /**
+   * Any other JSON-RPC method, on the JSON-RPC host through the same transport: `params` an array
+   * (positional) or an object (named), `[]` when omitted; the result parsed but not validated.
+   *
+   * @example
+   * const { 'solana-core': version } = await client.call<{ 'solana-core': string }>('getVersion');
+   */
+  call<R = unknown>(method: string, params?: unknown, opts?: CallOptions): Promise<R>;
   /**
    * Any JSON-RPC method, answered with the response body's bytes as received: the envelope is
    * checked (JSON, the id, `error` raised as `RpcError`) but nothing is parsed on this thread. Hand
@@ -173,7 +186,7 @@ export interface CairnClient {
    */
   callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array>;
   /** Async iterators over every paged method. */
-  readonly paginate: Paginators & CompressionPaginators & ext.HeliusExtensionPaginators;
+  readonly paginate: Paginators & CompressionPaginators & ext.HeliusExtensionPaginators & sfa.SignaturePaginators;
   /** Close the keep-alive connections (only of a transport the client created). */
   close(): Promise<void>;
 }
@@ -248,6 +261,7 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     endpoints: Object.freeze(shown),
     getAsset: async (p, o) => das.getAsset(ctx, p, at(o)),
     getAssetBatch: async (p, o) => das.getAssetBatch(ctx, p, at(o)),
+    getAssetProof: async (p, o) => das.getAssetProof(ctx, p, at(o)),
     getAssetProofBatch: async (p, o) => das.getAssetProofBatch(ctx, p, at(o)),
     getAssetsByOwner: async (p, o) => das.getAssetsByOwner(ctx, p, at(o)),
     getAssetsByCreator: async (p, o) => das.getAssetsByCreator(ctx, p, at(o)),
@@ -333,8 +347,10 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     getTransactionCount: async (p, o) => solana.getTransactionCount(ctx, p, at(o)),
     getVoteAccounts: async (p, o) => solana.getVoteAccounts(ctx, p, at(o)),
     getInflationReward: async (a, p, o) => solana.getInflationReward(ctx, a, p, at(o)),
+    getSignaturesForAddress: async (a, p, o) => sfa.getSignaturesForAddress(ctx, a, p, at(o)),
+    call: async <R = unknown>(method: string, params?: unknown, o?: CallOptions) => callMethod<R>(ctx, method, params, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
-    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx), ...ext.createHeliusExtensionPaginators(ctx) },
+    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx), ...ext.createHeliusExtensionPaginators(ctx), ...sfa.createSignaturePaginators(ctx) },
     async close() {
       if (ownTransport) await transport.close();
     },

@@ -180,6 +180,20 @@ export async function getAssetProofBatch(
   return parts.length === 1 ? parts[0] : Object.assign({}, ...parts);
 }
 
+/**
+ * The proof of one compressed asset (an unknown id is an `RpcError` from the service). Many at once:
+ * `getAssetProofBatch`.
+ *
+ * @example
+ * const proof = await client.getAssetProof({ id: assetId });
+ * verifyAssetProofJson(proof, { label: assetId }).valid;
+ */
+export async function getAssetProof(ctx: ClientContext, params: { id: string }, opts?: CallOptions): Promise<T.AssetProof> {
+  assertObject('params', params);
+  assertAddress('params.id', params.id);
+  return ctx.rpc.call({ method: 'getAssetProof', params: { id: params.id }, validate: S.assetProof }, opts);
+}
+
 /** One page of assets owned by `ownerAddress`. See `client.paginate.getAssetsByOwner` for all. */
 export async function getAssetsByOwner(ctx: ClientContext, params: GetAssetsByOwnerParams, opts?: CallOptions): Promise<T.AssetList> {
   return assetListCall(ctx, 'getAssetsByOwner', params, () => assertAddress('params.ownerAddress', params.ownerAddress), opts);

@@ -53,6 +53,7 @@ export {
 export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
 export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
 export type { MintCompressedNftParams } from './mint.js';
+export { MAX_SIGNATURES_PER_PAGE, type GetSignaturesForAddressParams, type SignatureInfo, type SignaturePaginators } from './solana-signatures.js';
 
 // The resources the methods answer with.
 export type {
