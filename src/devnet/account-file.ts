@@ -3,6 +3,8 @@
  * data: [base64, 'base64'], owner, executable, rentEpoch } }` — read into an account the devnet writes
  * at genesis (`cairn devnet --account ADDR FILE`, `startDevnet({ accounts })`).
  */
+import { parseLossless } from '../json/lossless.js';
+import { U64_MAX } from './u64-param.js';
 import { readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import type { LiteSVM } from 'litesvm';
@@ -21,7 +23,8 @@ import { decodeAddress } from './decode-address.js';
 export function readAccountFile(file: string, address?: string): GenesisAccount {
   let doc: unknown;
   try {
-    doc = JSON.parse(readFileSync(file, 'utf8'));
+    // lossless: a rentEpoch of u64::MAX (the usual value in dumped fixtures) stays exact
+    doc = parseLossless(readFileSync(file, 'utf8'), 'bigint');
   } catch (e) {
     throw new InputError('account', `${file}: not a readable JSON account file (${(e as Error).message})`, { got: file, cause: e });
   }
@@ -42,7 +45,11 @@ export function readAccountFile(file: string, address?: string): GenesisAccount 
   else if (Array.isArray(data) && data.length === 2 && typeof data[0] === 'string' && data[1] === 'base58') bytes = new Uint8Array(decodeBase58Data(data[0], file));
   else throw new InputError('account', `${field('data')}: expected [data, "base64"]`, { got: data });
   if (a.executable !== undefined && typeof a.executable !== 'boolean') throw new InputError('account', `${field('executable')}: expected a boolean`, { got: a.executable });
-  return { address: pubkey, lamports: BigInt(lamports), data: bytes, owner: a.owner, executable: a.executable === true };
+  const rentEpoch = a.rentEpoch;
+  if (rentEpoch !== undefined && !(typeof rentEpoch === 'bigint' && rentEpoch >= 0n && rentEpoch <= U64_MAX) && !(typeof rentEpoch === 'number' && Number.isSafeInteger(rentEpoch) && rentEpoch >= 0)) {
+    throw new InputError('account', `${field('rentEpoch')}: expected an integer in 0..18446744073709551615`, { got: String(rentEpoch) });
+  }
+  return { address: pubkey, lamports: BigInt(lamports), data: bytes, owner: a.owner, executable: a.executable === true, ...(rentEpoch !== undefined ? { rentEpoch: BigInt(rentEpoch) } : {}) };
 }
 
 function decodeBase58Data(s: string, file: string): Uint8Array {
@@ -62,5 +69,21 @@ export function writeDevnetAccount(svm: LiteSVM, a: GenesisAccount, field = 'acc
   decodeAddress(a.owner, `${field}.owner`);
   if (typeof a.lamports !== 'bigint' || a.lamports < 0n) throw new InputError(`${field}.lamports`, `expected a bigint ≥ 0, got ${String(a.lamports)}`);
   if (!(a.data instanceof Uint8Array)) throw new InputError(`${field}.data`, 'expected bytes');
+  const epochs = explicitRentEpochs(svm);
+  if (a.rentEpoch !== undefined) epochs.set(a.address, a.rentEpoch);
+  else epochs.delete(a.address);
   svm.setAccount({ address: a.address as never, lamports: a.lamports as never, programAddress: a.owner as never, executable: a.executable === true, data: a.data, space: BigInt(a.data.length) } as never);
+}
+
+const rentEpochs = new WeakMap<LiteSVM, Map<string, bigint>>();
+
+/**
+ * The rentEpochs accounts were written with (`--account FILE`, `control.setAccount`), served as
+ * given, as the test validator serves a loaded fixture's: LiteSVM's own store writes 0 for every
+ * account set from outside, so it cannot be asked.
+ */
+export function explicitRentEpochs(svm: LiteSVM): Map<string, bigint> {
+  let m = rentEpochs.get(svm);
+  if (!m) rentEpochs.set(svm, (m = new Map()));
+  return m;
 }

@@ -104,5 +104,5 @@ export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: 
       data = [Buffer.from(bytes).toString('base64'), 'base64'];
     }
   }
-  return { data, executable: a.executable, lamports: lamportsJson(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space };
+  return { data, executable: a.executable, lamports: lamportsJson(a.lamports), owner: a.owner, rentEpoch: a.rentEpoch ?? RENT_EXEMPT_EPOCH, space: a.space };
 }

@@ -10,6 +10,7 @@ import type { DevnetChain } from './devnet-chain.js';
 import { arr, bad, cfg, commitmentOf } from './solana-params.js';
 import { transactionJson } from './transaction-json.js';
 import { JSON_PARSED_TRANSACTIONS } from './transaction-methods.js';
+import { safeNumber, showParam, u64Param } from './u64-param.js';
 import { DevnetRpcError, type ExecutedTransaction } from './types.js';
 
 /** Slots whose block the devnet can still answer (as the chain keeps block times). */
@@ -37,10 +38,13 @@ export function createBlockHistory(chain: DevnetChain): BlockHistory {
   return { blockhash: (s) => hashes.get(s) ?? null, first: () => first, close: off };
 }
 
+/** A slot param, exact (u64-param.ts); a slot past 2^53 is past any the devnet has made, so it
+ * becomes `Infinity` for comparisons, and `slotText` keeps its digits for messages. */
 const slotParam = (v: unknown, field: string): number => {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad(`${field} must be a slot (an integer ≥ 0), got ${JSON.stringify(v)}`);
-  return v;
+  const s = u64Param(v, field);
+  return safeNumber(s) ?? Number.POSITIVE_INFINITY;
 };
+const slotText = (v: unknown, slot: number): string => (Number.isFinite(slot) ? String(slot) : showParam(v));
 
 /** Blocks exist from `confirmed` on: `processed` is refused as the real RPC refuses it. */
 function blockCommitment(c: Record<string, unknown>) {
@@ -50,8 +54,8 @@ function blockCommitment(c: Record<string, unknown>) {
 }
 
 /** Why a slot has no block to show: not reached at that commitment, or before the history. */
-function checkAvailable(chain: DevnetChain, history: BlockHistory, slot: number, highest: number): string {
-  if (slot > highest) throw new DevnetRpcError(-32004, `Block not available for slot ${slot}`);
+function checkAvailable(chain: DevnetChain, history: BlockHistory, slot: number, highest: number, shown: string): string {
+  if (slot > highest) throw new DevnetRpcError(-32004, `Block not available for slot ${shown}`);
   const hash = history.blockhash(slot);
   if (hash === null) throw new DevnetRpcError(-32001, `Block ${slot} cleaned up, does not exist on node. First available block: ${history.first()}`);
   return hash;
@@ -85,7 +89,7 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
   }
   const maxVersion = c.maxSupportedTransactionVersion;
   if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) throw bad('params[1].maxSupportedTransactionVersion must be 0');
-  const blockhash = checkAvailable(chain, history, slot, highest);
+  const blockhash = checkAvailable(chain, history, slot, highest, slotText(p[0], slot));
   const txs = transactionsInSlot(chain.ledger(), slot);
   const out: Record<string, unknown> = {
     blockHeight: slot,
@@ -116,7 +120,7 @@ export function getBlockTime(chain: DevnetChain, params: unknown): number {
   const p = arr(params, 'getBlockTime', 1);
   const slot = slotParam(p[0], 'params[0]');
   const t = slot <= chain.slot() ? chain.blockTime(slot) : null;
-  if (t === null) throw new DevnetRpcError(-32004, `Block not available for slot ${slot}`);
+  if (t === null) throw new DevnetRpcError(-32004, `Block not available for slot ${slotText(p[0], slot)}`);
   return t;
 }
 
@@ -124,7 +128,7 @@ export function getBlocks(chain: DevnetChain, history: BlockHistory, params: unk
   const p = arr(params, 'getBlocks', 1);
   const start = slotParam(p[0], 'params[0] (start slot)');
   // The end slot is optional: a config object may stand in its place.
-  const hasEnd = typeof p[1] === 'number';
+  const hasEnd = typeof p[1] === 'number' || typeof p[1] === 'bigint';
   const c = cfg(hasEnd ? p[2] : p[1], hasEnd ? 'params[2]' : 'params[1]');
   const highest = chain.slotAt(blockCommitment(c));
   const end = hasEnd ? slotParam(p[1], 'params[1] (end slot)') : highest;
@@ -137,10 +141,8 @@ export function getBlocks(chain: DevnetChain, history: BlockHistory, params: unk
 export function getBlocksWithLimit(chain: DevnetChain, history: BlockHistory, params: unknown): number[] {
   const p = arr(params, 'getBlocksWithLimit', 2);
   const start = slotParam(p[0], 'params[0] (start slot)');
-  const limit = p[1];
-  if (typeof limit !== 'number' || !Number.isSafeInteger(limit) || limit < 0 || limit > MAX_BLOCK_RANGE) {
-    throw bad(`params[1] (limit) must be an integer in 0..${MAX_BLOCK_RANGE}`);
-  }
+  const limit = u64Param(p[1], 'params[1] (limit)');
+  if (limit > BigInt(MAX_BLOCK_RANGE)) throw bad(`Limit too large; max ${MAX_BLOCK_RANGE}`);
   const highest = chain.slotAt(blockCommitment(cfg(p[2], 'params[2]')));
   const out: number[] = [];
   for (let s = Math.max(start, history.first()); s <= highest && out.length < limit; s++) out.push(s);

@@ -22,6 +22,9 @@ export interface GenesisAccount {
   data: Uint8Array;
   owner: string;
   executable: boolean;
+  /** The rentEpoch to serve for it (an account file's, kept as given); without it, u64::MAX as for
+   * any rent-exempt account. */
+  rentEpoch?: bigint;
 }
 
 /** A BPF program to deploy at genesis (`--bpf-program`): its ELF from a file or as bytes. */

@@ -12,6 +12,7 @@ import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { durableNonceFromBlockhash } from '../solana/nonce.js';
 import type { ParsedTransaction } from '../solana/wire.js';
+import { explicitRentEpochs } from './account-file.js';
 import { createChainGenesis, type GenesisAccount, type GenesisProgram } from './chain-genesis.js';
 import { createChainSlots } from './chain-slots.js';
 import { decodeAddress } from './decode-address.js';
@@ -88,6 +89,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     ...(resumeSlot > 0 ? { resumeSlot } : {}),
   });
   const slots = createChainSlots(svm, ring, finalizeSlots, resumeSlot);
+  const rentEpochs = explicitRentEpochs(svm);
   const statuses = createStatusCache(finalizeSlots);
   for (const tx of options.resume?.transactions ?? []) statuses.executed(tx);
   const transactions = createListeners<ExecutedTransaction>();
@@ -143,7 +145,8 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     account(address) {
       const a = svm.getAccount(address as never);
       if (!a.exists) return null;
-      return { lamports: BigInt(a.lamports), owner: a.programAddress, data: a.data, executable: a.executable, space: Number(a.space) };
+      const rentEpoch = rentEpochs.get(address);
+      return { lamports: BigInt(a.lamports), owner: a.programAddress, data: a.data, executable: a.executable, space: Number(a.space), ...(rentEpoch !== undefined ? { rentEpoch } : {}) };
     },
     minimumBalanceForRentExemption: (len) => svm.minimumBalanceForRentExemption(BigInt(len)),
     airdrop: (address, lamports) => chain.submit(airdropWire(faucet, address, lamports, ring.latest().bytes)).signature,

@@ -5,7 +5,8 @@
  * votes, no stake and no rewards (`getVoteAccounts`, `getInflationReward`).
  */
 import type { DevnetChain } from './devnet-chain.js';
-import { addressParam, arr, bad, cfg, commitmentOf } from './solana-params.js';
+import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from './solana-params.js';
+import { optionalU64, u64Param } from './u64-param.js';
 import { DevnetRpcError, type RpcHandler } from './types.js';
 
 export const SLOTS_PER_EPOCH = 432_000;
@@ -31,11 +32,19 @@ export function clusterMethods(chain: DevnetChain): Record<string, RpcHandler> {
     getSlotLeader: (params) => (commitmentSlot(chain, params, 'getSlotLeader'), identity),
     getSlotLeaders: (params) => {
       const p = arr(params, 'getSlotLeaders', 2);
-      if (typeof p[0] !== 'number' || !Number.isSafeInteger(p[0]) || p[0] < 0) throw bad('params[0] (start slot) must be an integer ≥ 0');
-      if (typeof p[1] !== 'number' || !Number.isSafeInteger(p[1]) || p[1] < 1 || p[1] > MAX_SLOT_LEADERS) {
-        throw bad(`params[1] (limit) must be an integer in 1..${MAX_SLOT_LEADERS}`);
+      const start = u64Param(p[0], 'params[0] (start slot)');
+      const limit = u64Param(p[1], 'params[1] (limit)');
+      if (limit > BigInt(MAX_SLOT_LEADERS)) throw badAgave(`Invalid limit; max ${MAX_SLOT_LEADERS}`);
+      // Agave reads the leader schedule of each epoch the range touches and refuses one it has not
+      // computed: a node knows its schedule up to the epoch after the current one
+      // (leaderScheduleSlotOffset is one epoch).
+      const n = Number(limit);
+      const last = n === 0 ? start : start + limit - 1n;
+      const known = BigInt(Math.floor(chain.slot() / SLOTS_PER_EPOCH) + 1);
+      for (let epoch = start / BigInt(SLOTS_PER_EPOCH); epoch <= last / BigInt(SLOTS_PER_EPOCH); epoch++) {
+        if (epoch > known) throw badAgave(`Invalid slot range: leader schedule for epoch ${epoch} is unavailable`);
       }
-      return new Array<string>(p[1]).fill(identity);
+      return new Array<string>(n).fill(identity);
     },
     getClusterNodes: () => [
       {
@@ -64,8 +73,15 @@ export function clusterMethods(chain: DevnetChain): Record<string, RpcHandler> {
       const p = arr(params, 'getInflationReward', 1);
       if (!Array.isArray(p[0])) throw bad('params[0] must be an array of addresses');
       p[0].forEach((a, i) => addressParam(a, `params[0][${i}]`));
-      commitmentOf(cfg(p[1], 'params[1]'));
-      // No stake and no votes: nothing is ever rewarded on the devnet.
+      const c = cfg(p[1], 'params[1]');
+      const slot = BigInt(chain.slotAt(commitmentOf(c)));
+      const perEpoch = BigInt(SLOTS_PER_EPOCH);
+      // Agave's default is the epoch before the current one (0 in epoch 0), and it reads an epoch's
+      // rewards from the first block of the next: until that block exists it answers -32004 for it.
+      const epoch = optionalU64(c.epoch, 'params[1].epoch') ?? (slot / perEpoch > 0n ? slot / perEpoch - 1n : 0n);
+      const boundary = (epoch + 1n) * perEpoch;
+      if (boundary > slot) throw new DevnetRpcError(-32004, `Block not available for slot ${boundary}`);
+      // No stake and no votes earn anything on a one-node devnet: every address has no reward.
       return p[0].map(() => null);
     },
   };

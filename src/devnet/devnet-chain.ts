@@ -22,6 +22,8 @@ export interface AccountView {
   data: Uint8Array;
   executable: boolean;
   space: number;
+  /** Set only for an account written with an explicit rentEpoch (account-file.ts); else u64::MAX is served. */
+  rentEpoch?: bigint;
 }
 
 /** What one transaction's submission looks like when it did not execute (not landed). */

@@ -4,6 +4,7 @@
  * body's caps (size, nesting, batch length — checked on the raw bytes before JSON.parse), then the
  * REST handler or JSON-RPC dispatch, whose answer is held to the response-size cap.
  */
+import { parseLossless } from '../json/lossless.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sleep } from '../abort.js';
 import { CairnError, redact } from '../errors.js';
@@ -207,7 +208,9 @@ async function readRequestJson(deps: RequestHandlerDeps, x: Exchange, req: Incom
     return { answered: true };
   }
   try {
-    return { answered: false, parsed: JSON.parse(raw.toString('utf8')) };
+    // JSON-RPC bodies are read losslessly: a u64 param past 2^53 (a slot, a lamport count) arrives
+    // as an exact bigint, as Agave's serde reads it, never as a rounded double.
+    return { answered: false, parsed: isRpc ? parseLossless(raw.toString('utf8'), 'bigint') : JSON.parse(raw.toString('utf8')) };
   } catch {
     if (isRpc) {
       record({ at, endpoint, method: 'parse-error', status: endpoint === 'fast' ? 400 : 200 });

@@ -10,12 +10,16 @@ import { CairnError } from '../errors.js';
 import type { ParsedTransaction } from '../solana/wire.js';
 import { decodeTransactionParam } from './fast.js';
 import { parseSubmitted } from './parse-submitted.js';
+import { u64Param } from './u64-param.js';
 import { DevnetRpcError, type Commitment } from './types.js';
 
 /** What a real cluster reports as rentEpoch for a rent-exempt account: u64::MAX, exact (a JS number would round it past 2^64). */
 export const RENT_EXEMPT_EPOCH = 18446744073709551615n;
 
 export const bad = (message: string) => new DevnetRpcError(-32602, `Invalid params: ${message}`);
+
+/** A −32602 worded exactly as Agave words it (its `Error::invalid_params(msg)` carries no prefix). */
+export const badAgave = (message: string) => new DevnetRpcError(-32602, message);
 
 export function arr(params: unknown, method: string, min: number): unknown[] {
   if (params === undefined || params === null) {
@@ -79,7 +83,6 @@ export function decodeOrThrow(wire: Uint8Array): ParsedTransaction {
  */
 export function checkMinContextSlot(chain: { slot(): number }, config: unknown): void {
   if (!isPlainObject(config) || config.minContextSlot === undefined) return;
-  const m = config.minContextSlot;
-  if (typeof m !== 'number' || !Number.isSafeInteger(m) || m < 0) throw bad(`minContextSlot must be a slot (an integer ≥ 0), got ${JSON.stringify(m)}`);
-  if (m > chain.slot()) throw new DevnetRpcError(-32016, 'Minimum context slot has not been reached', 200, { contextSlot: chain.slot() });
+  const m = u64Param(config.minContextSlot, 'minContextSlot');
+  if (m > BigInt(chain.slot())) throw new DevnetRpcError(-32016, 'Minimum context slot has not been reached', 200, { contextSlot: chain.slot() });
 }

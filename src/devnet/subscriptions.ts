@@ -4,6 +4,7 @@
  * `programSubscribe`, `rootSubscribe`: chain-watches.ts), with their unsubscribes, served on the
  * HTTP server's upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
  */
+import { parseLossless } from '../json/lossless.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -70,7 +71,7 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     }
     let msg: unknown;
     try {
-      msg = JSON.parse(bytes.toString('utf8'));
+      msg = parseLossless(bytes.toString('utf8'), 'bigint');
     } catch {
       return wsSend(ws, rpcError(null, -32700, 'Parse error'));
     }
@@ -123,6 +124,8 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
           return wsSend(ws, { jsonrpc: '2.0', id, result: sid });
         }
         if (typeof method === 'string' && Object.hasOwn(UNWATCH_METHODS, method)) {
+          // a u64 id past 2^53 (read exactly) was never issued: unknown, as any other
+          if (typeof p[0] === 'bigint' && p[0] >= 0n) return wsSend(ws, { jsonrpc: '2.0', id, result: false });
           if (typeof p[0] !== 'number') return wsSend(ws, rpcError(id, -32602, 'Invalid params: params[0] must be a subscription id'));
           return wsSend(ws, { jsonrpc: '2.0', id, result: watches.unsubscribe(UNWATCH_METHODS[method]!, p[0]) });
         }

@@ -7,7 +7,7 @@
 import type { AccountView, DevnetChain } from './devnet-chain.js';
 import { accountEncodingOf, accountJson } from './account-json.js';
 import { programAccounts, type KeyedAccount } from './program-accounts.js';
-import { addressParam, arr, bad, cfg, commitmentOf } from './solana-params.js';
+import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from './solana-params.js';
 import { isTokenProgram, readMint, readTokenAccount, tokenAmountJson } from './token-layout.js';
 
 /** The real RPC answers at most 20 accounts from getTokenLargestAccounts. */
@@ -17,9 +17,9 @@ const ctx = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' }
 
 function mintAt(chain: DevnetChain, address: string, field: string) {
   const a = chain.account(address);
-  if (!a) throw bad(`${field}: could not find mint`);
+  if (!a) throw badAgave('Invalid param: could not find mint');
   const m = readMint(a.owner, a.data);
-  if (!m || !m.isInitialized) throw bad(`${field}: not a Token mint`);
+  if (!m || !m.isInitialized) throw badAgave('Invalid param: not a Token mint');
   return { account: a, mint: m };
 }
 
@@ -28,9 +28,9 @@ export function getTokenAccountBalance(chain: DevnetChain, params: unknown) {
   const address = addressParam(p[0], 'params[0] (token account)');
   commitmentOf(cfg(p[1], 'params[1]'));
   const a = chain.account(address);
-  if (!a) throw bad('params[0]: could not find account');
+  if (!a) throw badAgave('Invalid param: could not find account');
   const t = readTokenAccount(a.owner, a.data);
-  if (!t || t.state === 'uninitialized') throw bad('params[0]: not a Token account');
+  if (!t || t.state === 'uninitialized') throw badAgave('Invalid param: not a Token account');
   const { mint } = mintAt(chain, t.mint, 'params[0] (its mint)');
   return { context: ctx(chain), value: tokenAmountJson(t.amount, mint.decimals) };
 }
@@ -67,12 +67,13 @@ function tokenFilter(chain: DevnetChain, v: unknown): { programs: string[]; mint
   if (f.mint !== undefined) {
     const mint = addressParam(f.mint, 'params[1].mint');
     const a = chain.account(mint);
-    if (!a || !readMint(a.owner, a.data)) throw bad('params[1].mint: could not find mint');
+    if (!a) throw badAgave('Invalid param: could not find mint');
+    if (!readMint(a.owner, a.data)) throw badAgave('Invalid param: Token mint could not be unpacked');
     return { programs: [a.owner], mint };
   }
   if (f.programId !== undefined) {
     const program = addressParam(f.programId, 'params[1].programId');
-    if (!isTokenProgram(program)) throw bad('params[1].programId: unrecognized Token program id');
+    if (!isTokenProgram(program)) throw badAgave('Invalid param: unrecognized Token program id');
     return { programs: [program], mint: null };
   }
   throw bad('params[1] must be { mint } or { programId }');

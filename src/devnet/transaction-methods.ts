@@ -7,6 +7,8 @@
 import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
 import { addressParam, arr, bad, cfg, commitmentOf, decodeOrThrow, RENT_EXEMPT_EPOCH, txBytesParam } from './solana-params.js';
+import { transactionErrorText } from './agave/transaction-error-text.js';
+import { verifySignature } from './agave/verify-signature.js';
 import { transactionJson } from './transaction-json.js';
 import { feeOf } from './transaction-fee.js';
 import { DevnetRpcError, type ExecutedTransaction } from './types.js';
@@ -38,9 +40,12 @@ export function sendTransaction(chain: DevnetChain, params: unknown, dropSend?: 
       });
     }
     const sim = chain.simulate(wire);
+    if (sim.err === 'SignatureFailure') {
+      // Agave verifies signatures before it simulates: its own -32003, with no simulation result.
+      throw new DevnetRpcError(-32003, 'Transaction signature verification failure');
+    }
     if (sim.err !== null) {
-      const what = sim.err === 'BlockhashNotFound' ? 'Blockhash not found' : sim.err === 'SignatureFailure' ? 'Transaction signature verification failure' : `Error processing Instruction: ${JSON.stringify(sim.err)}`;
-      throw new DevnetRpcError(-32002, `Transaction simulation failed: ${what}`, 200, {
+      throw new DevnetRpcError(-32002, `Transaction simulation failed: ${transactionErrorText(sim.err)}`, 200, {
         err: sim.err, logs: sim.logs, accounts: null, unitsConsumed: sim.unitsConsumed, returnData: null,
       });
     }
@@ -105,8 +110,7 @@ export function getSignatureStatuses(chain: DevnetChain, params: unknown) {
   const c = cfg(p[1], 'params[1]');
   const search = c.searchTransactionHistory === true;
   const value = p[0].map((s, i) => {
-    if (typeof s !== 'string') throw bad(`params[0][${i}] must be a signature string`);
-    const st = chain.status(s);
+    const st = chain.status(verifySignature(s));
     if (!st) return null;
     if (!search && chain.slot() - st.slot > STATUS_CACHE_SLOTS) return null;
     return { ...st, status: st.err === null ? { Ok: null } : { Err: st.err } };

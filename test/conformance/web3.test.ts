@@ -220,7 +220,8 @@ describe('@solana/web3.js against the devnet', () => {
     expect(await conn.getFirstAvailableBlock()).toBe(0);
     expect(await conn.getMinimumLedgerSlot()).toBe(0);
     expect((await conn.getVoteAccounts()).current).toEqual([]);
-    expect(await conn.getInflationReward([payer.publicKey])).toEqual([null]);
+    // as Agave: epoch 0's rewards live in epoch 1's first block, not made yet (-32004)
+    await expect(conn.getInflationReward([payer.publicKey])).rejects.toThrow(/Block not available for slot 432000/);
     expect(await conn.getTransactionCount()).toBeGreaterThan(0);
     expect((await conn.getBlocks(0, 2)).slice(0, 3)).toEqual([0, 1, 2]);
     const many = await conn.getMultipleAccountsInfo([payer.publicKey, mint.publicKey]);

@@ -88,10 +88,11 @@ describe('token methods', () => {
   });
 
   it('refuses what the real RPC refuses, naming the field', async () => {
-    await invalid('getTokenAccountBalance', [payer.address], /params\[0\].*not a Token account/);
-    await invalid('getTokenAccountBalance', [generateSigner().address], /params\[0\].*could not find account/);
-    await invalid('getTokenSupply', [tok.a.address], /params\[0\].*not a Token mint/);
-    await invalid('getTokenAccountsByOwner', [payer.address, { programId: payer.address }], /params\[1\]\.programId.*unrecognized Token program id/);
+    // Agave's exact words (issue 34 item 7): clients match on them, so they name no field
+    await invalid('getTokenAccountBalance', [payer.address], /^Invalid param: not a Token account$/);
+    await invalid('getTokenAccountBalance', [generateSigner().address], /^Invalid param: could not find account$/);
+    await invalid('getTokenSupply', [tok.a.address], /^Invalid param: not a Token mint$/);
+    await invalid('getTokenAccountsByOwner', [payer.address, { programId: payer.address }], /^Invalid param: unrecognized Token program id$/);
     await invalid('getTokenAccountsByOwner', [payer.address, {}], /params\[1\] must be \{ mint \} or \{ programId \}/);
     await invalid('getTokenAccountsByOwner', [payer.address], /at least 2/);
     await invalid('getAccountInfo', [tok.a.address, { encoding: 'base64+zstd' }], /params\[1\]\.encoding: base64\+zstd is not served/);
@@ -195,7 +196,8 @@ describe('cluster methods', () => {
     expect(node.pubkey).toBe(identity);
     expect(await result('getEpochSchedule', [])).toEqual({ slotsPerEpoch: 432000, leaderScheduleSlotOffset: 432000, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 });
     expect(await result('getVoteAccounts', [])).toEqual({ current: [], delinquent: [] });
-    expect(await result('getInflationReward', [[payer.address]])).toEqual([null]);
+    // Agave reads epoch 0's rewards from the first block of epoch 1, which a young devnet has not made (issue 34 item 7)
+    expect((await call('getInflationReward', [[payer.address]])).error).toEqual({ code: -32004, message: 'Block not available for slot 432000' });
     expect(await result('getTransactionCount', [])).toBeGreaterThan(0);
     expect((await call('getHighestSnapshotSlot', [])).error.code).toBe(-32008);
   });
