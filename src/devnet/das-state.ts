@@ -10,7 +10,7 @@ import { dasMethods } from './das-methods.js';
 import { mintCompressedNft, type MintResult } from './das-mint.js';
 import { createTokenAccountIndex } from './das-token-accounts.js';
 import { createAuthorityTxSender } from './das-transaction.js';
-import { createDasIndex, treeInfo, type DasTreeInfo } from './das-trees.js';
+import { createDasIndex, treeInfo, type DasTree, type DasTreeInfo } from './das-trees.js';
 import { keccakNode } from './das-leaf.js';
 import { createConcurrentMerkleTree } from './merkle-tree.js';
 import { InputError } from '../errors/index.js';
@@ -36,6 +36,8 @@ export interface DasState extends DevnetModule {
   /** The raw record of one asset (bytes, MetadataArgs), or null. */
   record(id: string): DasAssetRecord | null;
   trees(): DasTreeInfo[];
+  /** The live trees (the devnet writes their on-chain accounts from them, tree-accounts.ts). */
+  treeHandles(): readonly DasTree[];
   /** Mint directly (what the RPC method does), for the CLI demo and tests. */
   mintCompressedNft(params: unknown, signal?: AbortSignal): Promise<MintResult>;
   /** The state as the devnet's `--ledger` saves it: the trees' leaves and every asset record. */
@@ -69,6 +71,7 @@ export function createDasState(opts: DasStateOptions): DasState {
     assets: () => ix.inOrder.map((r) => assetJson(r, {})),
     record: (id) => ix.byId.get(id) ?? null,
     trees: () => treeInfo(ix),
+    treeHandles: () => ix.trees,
     mintCompressedNft: (params, signal) => mintCompressedNft(ix, sender, params, signal),
     exportState: () => ({
       shape: { depth: ix.depth, canopyDepth: ix.canopyDepth, maxBufferSize: ix.maxBufferSize },

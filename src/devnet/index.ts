@@ -27,6 +27,7 @@ import { defaultCacheDir } from '../prover/key-cache-dir.js';
 import { createProverWorker } from '../prover/prover-worker.js';
 import type { LiteSVM } from 'litesvm';
 import type { GenesisAccount, GenesisProgram } from './chain-genesis.js';
+import { createTreeAccountSync } from './tree-accounts.js';
 import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger.js';
 
 export type { DevnetKey } from './auth.js';
@@ -223,6 +224,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         throw new InputError('ledger', `${options.ledger}: its state does not load (${(e as Error).message}); start with --reset (reset: true) to begin again from genesis`, { got: options.ledger, cause: e });
       }
     }
+    // After the modules (and a ledger's state): their trees go on chain now and after each
+    // transaction, the listener running after theirs.
+    const trees = das || compression ? createTreeAccountSync(chain, das, compression) : null;
+    if (trees) modules.push({ methods: {}, close: () => trees.close() });
     if (options.ledger !== undefined) {
       const dir = options.ledger;
       writer = createLedgerWriter(
@@ -230,7 +235,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         () => ({
           seed,
           slot: chain.slot(),
-          accounts: snapshotAccounts(chain, touchedAddresses(chain, [...extraAddresses])),
+          // Tree accounts are rebuilt from the DAS and compression state: not saved twice (megabytes each).
+          accounts: snapshotAccounts(chain, touchedAddresses(chain, [...extraAddresses]).filter((a) => !trees?.written.has(a))),
           programs: allPrograms,
           transactions: [...chain.ledger()],
           das: das ? das.exportState() : saved?.das ?? null,
