@@ -40,6 +40,7 @@ export {
   type HttpErrorContext,
 } from './errors/index.js';
 export { DEFAULT_DEVNET_URL, resolveEndpoints, type Endpoints, type EndpointsInput } from './config.js';
+export { CLUSTER_HOSTS, SENDER_REGIONS, type Cluster, type ClusterHosts } from './clusters.js';
 export {
   createClient,
   createTransport,

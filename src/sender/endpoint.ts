@@ -4,6 +4,7 @@
  * `/ping` round trip. The ranking runs lazily under the sender's life signal, so `createSender`
  * stays synchronous and `close()` cuts the pings short.
  */
+import type { Cluster } from '../clusters.js';
 import { createClient } from '../rpc/client.js';
 import { InputError } from '../errors.js';
 import type { SenderRpc } from './rpc.js';
@@ -17,6 +18,11 @@ export interface EndpointConfig {
    * environment, default: the local devnet) and closes it on `close()`.
    */
   client?: SenderRpc;
+  /**
+   * For a client the sender creates: the service's production hosts of this cluster (with an
+   * `apiKey` and no host, `'mainnet'`); `region` or `senderUrl` still picks the `/fast` host.
+   */
+  cluster?: Cluster;
   url?: string;
   baseUrl?: string;
   senderUrl?: string;
@@ -42,6 +48,7 @@ export interface EndpointConfig {
  */
 export function senderClient(config: EndpointConfig, life: AbortSignal): { rpc: SenderRpc; owns: boolean } {
   const endpointOpts = {
+    ...(config.cluster !== undefined ? { cluster: config.cluster } : {}),
     ...(config.url ? { url: config.url } : {}),
     ...(config.baseUrl ? { baseUrl: config.baseUrl } : {}),
     ...(config.senderUrl ? { senderUrl: config.senderUrl } : {}),

@@ -14,16 +14,8 @@ import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError
 import { createTransport } from '../rpc/transport.js';
 import type { SenderRpc } from './rpc.js';
 
-/** The regional plain-HTTP hosts for servers (docs/sender.md). */
-export const SENDER_REGIONS: Readonly<Record<string, string>> = {
-  slc: 'http://slc-sender.helius-rpc.com',
-  ewr: 'http://ewr-sender.helius-rpc.com',
-  lon: 'http://lon-sender.helius-rpc.com',
-  fra: 'http://fra-sender.helius-rpc.com',
-  ams: 'http://ams-sender.helius-rpc.com',
-  sg: 'http://sg-sender.helius-rpc.com',
-  tyo: 'http://tyo-sender.helius-rpc.com',
-};
+// The regional plain-HTTP hosts live with the other production hosts (src/clusters.ts).
+export { SENDER_REGIONS } from '../clusters.js';
 
 export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: CairnError };
 
