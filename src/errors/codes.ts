@@ -22,6 +22,8 @@ export const ErrorCodes = {
   RPC_DEADLINE: 'RPC_DEADLINE',
   // plain http with an API key to a non-loopback host, without allowInsecureKey
   RPC_INSECURE_KEY: 'RPC_INSECURE_KEY',
+  // a call that changes state failed after it may have been acted on; not sent again (context.findOut says how to learn the outcome)
+  RPC_OUTCOME_UNKNOWN: 'RPC_OUTCOME_UNKNOWN',
   // sender
   SENDER_INVALID_TRANSACTION: 'SENDER_INVALID_TRANSACTION',
   SENDER_MISSING_TIP: 'SENDER_MISSING_TIP',
@@ -43,6 +45,8 @@ export const ErrorCodes = {
   // mint
   MINT_FAILED: 'MINT_FAILED',
   MINT_VERIFY_FAILED: 'MINT_VERIFY_FAILED',
+  // the mint journal cannot be used (damaged, failed write, or a different item under a journaled id)
+  MINT_JOURNAL: 'MINT_JOURNAL',
   // merkle
   MERKLE_INVALID_INPUT: 'MERKLE_INVALID_INPUT',
   MERKLE_FIELD_OVERFLOW: 'MERKLE_FIELD_OVERFLOW',

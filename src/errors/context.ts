@@ -32,6 +32,8 @@ export type HttpErrorContext = {
   retryAfterMs?: number;
   attempts?: number;
   body?: string;
+  /** A failed connection that never carried the request (refused, no such host): nothing was acted on. */
+  notSent?: boolean;
 };
 
 /** A response that does not match the interface: `path` names where (`result[3].ownership.owner`). */
@@ -64,6 +66,26 @@ export type DeadlineContext = {
   attempts: number;
   url?: string;
   method?: string;
+};
+
+/**
+ * A state-changing call failed after its request may have reached the service: `findOut` says what
+ * learns whether it was acted on; `sent` is true (the request was written before it failed).
+ */
+export type OutcomeUnknownContext = {
+  url?: string;
+  method?: string;
+  /** The client method or JSON-RPC method, e.g. `mintCompressedNft`. */
+  call: string;
+  attempts: number;
+  findOut: string;
+};
+
+/** A mint journal that cannot be used: `path` names it, `id` the intent when one is concerned. */
+export type MintJournalContext = {
+  path: string;
+  id?: string;
+  line?: number;
 };
 
 /** An API key would have gone over plain http to `host`; `field` names the URL option. */
@@ -278,6 +300,7 @@ export interface CairnErrorContext {
   RPC_SCHEMA: BadResponseContext;
   RPC_DEADLINE: DeadlineContext;
   RPC_INSECURE_KEY: InsecureKeyContext;
+  RPC_OUTCOME_UNKNOWN: OutcomeUnknownContext;
   SENDER_INVALID_TRANSACTION: InvalidTransactionContext;
   SENDER_MISSING_TIP: MissingTipContext;
   SENDER_MISSING_CU_PRICE: MissingCuPriceContext;
@@ -293,6 +316,7 @@ export interface CairnErrorContext {
   SENDER_ABORTED: SenderAbortContext;
   MINT_FAILED: MintContext;
   MINT_VERIFY_FAILED: MintVerifyFailedContext;
+  MINT_JOURNAL: MintJournalContext;
   MERKLE_INVALID_INPUT: MerkleInputContext;
   MERKLE_FIELD_OVERFLOW: FieldOverflowContext;
   MERKLE_WORKER_CRASHED: WorkerCrashedContext;

@@ -19,6 +19,7 @@ export {
   TimeoutError,
   DeadlineError,
   InsecureKeyError,
+  OutcomeUnknownError,
   BadResponseError,
   RpcError,
 } from './rpc.js';

@@ -26,6 +26,7 @@ import * as tokenMetadata from './token-metadata.js';
 import { createTransport, type Transport } from './transport.js';
 import type * as T from './types.js';
 import * as wallet from './wallet.js';
+import { createWebhook } from './webhook-create.js';
 import * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends EndpointsInput {
@@ -120,6 +121,13 @@ export interface CairnClient {
   /** @deprecated the asset queries replace it */
   getTokenMetadata: Fn<tokenMetadata.GetTokenMetadataParams, T.TokenMetadataRecord[]>;
   setWebhookActive: Fn<{ webhookID: string; active: boolean }, T.Webhook>;
+  /** Create a webhook; after an unknown outcome it finds the one made (same URL and addresses) before trying again. */
+  createWebhook: Fn<webhooks.WebhookParams, T.Webhook>;
+  getWebhook: Fn<{ webhookID: string }, T.Webhook>;
+  listWebhooks(opts?: CallOptions): Promise<T.Webhook[]>;
+  /** Change the fields given; the others are kept (the service's PUT takes the whole webhook). */
+  updateWebhook: Fn<{ webhookID: string } & Partial<webhooks.WebhookParams>, T.Webhook>;
+  deleteWebhook: Fn<{ webhookID: string }, void>;
   /** @deprecated the zero-knowledge compression methods replace it */
   mintCompressedNft: Fn<mint.MintCompressedNftParams, T.MintCompressedNftResult>;
   // standard Solana + sender host
@@ -312,6 +320,11 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     getWalletTransfers: async (p, o) => wallet.getWalletTransfers(ctx, p, at(o)),
     getTokenMetadata: async (p, o) => tokenMetadata.getTokenMetadata(ctx, p, at(o)),
     setWebhookActive: async (p, o) => webhooks.setWebhookActive(ctx, p, at(o)),
+    createWebhook: async (p, o) => createWebhook(ctx, p, at(o)),
+    getWebhook: async (p, o) => webhooks.getWebhook(ctx, p, at(o)),
+    listWebhooks: async (o) => webhooks.listWebhooks(ctx, at(o)),
+    updateWebhook: async (p, o) => webhooks.updateWebhook(ctx, p, at(o)),
+    deleteWebhook: async (p, o) => webhooks.deleteWebhook(ctx, p, at(o)),
     mintCompressedNft: async (p, o) => mint.mintCompressedNft(ctx, p, at(o)),
     getLatestBlockhash: async (p, o) => solana.getLatestBlockhash(ctx, p, at(o)),
     getBlockHeight: async (p, o) => solana.getBlockHeight(ctx, p, at(o)),

@@ -12,9 +12,12 @@ export class HttpFailure extends Error {
     message: string,
     /** For `too-large`: the bytes seen (or declared) when the cap was hit. */
     readonly got = 0,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; notSent?: boolean },
   ) {
     super(message, options);
     this.name = 'HttpFailure';
+    this.notSent = options?.notSent === true;
   }
+  /** A connection that failed before it was established: no byte of the request went out. */
+  readonly notSent: boolean;
 }

@@ -21,6 +21,11 @@ export interface PoolRequest {
   signal?: AbortSignal;
   /** Assemble the body in a `SharedArrayBuffer` (for bodies handed to worker threads; see `sharedBody`). */
   shared?: boolean;
+  /**
+   * False for a request that changes state: it never takes an idle connection (whose server may be
+   * closing it this instant) and is never sent again on its own after a connection died under it.
+   */
+  idempotent?: boolean;
 }
 
 export interface PoolResponse {

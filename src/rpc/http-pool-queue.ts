@@ -29,7 +29,9 @@ export function createPoolQueue(options: { keepAlive: boolean; maxSockets: numbe
     dispatch(job: Job): void {
       const o = job.origin;
       const now = performance.now();
-      while (o.idle.length > 0) {
+      // A request that changes state skips the idle connections: one the server is closing for its
+      // idle timeout would take the request down with it, and it could not be sent again safely.
+      while (o.idle.length > 0 && job.req.idempotent !== false) {
         const conn = o.idle.pop()!;
         if (conn.dead) continue;
         if (now > conn.expiresAt) {
@@ -39,6 +41,8 @@ export function createPoolQueue(options: { keepAlive: boolean; maxSockets: numbe
         conn.start(job);
         return;
       }
+      // no room for the fresh connection a state-changing request needs: close the coldest idle one
+      if (job.req.idempotent === false && o.count >= maxSockets && o.idle.length > 0) o.idle[0]!.kill();
       if (o.count < maxSockets) {
         o.count++;
         new Connection(o, queue).start(job);

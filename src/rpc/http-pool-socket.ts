@@ -40,6 +40,8 @@ export class Connection implements Conn {
   reused = false;
   expiresAt = Infinity;
   private gotBytes = false;
+  /** The TCP connection was established: a failure before it means no byte of a request went out. */
+  private connected = false;
   private readonly parser: ResponseParser;
 
   constructor(
@@ -49,6 +51,9 @@ export class Connection implements Conn {
     this.parser = new ResponseParser(host.keepAlive);
     this.socket = net.connect({ host: origin.hostname, port: origin.port });
     this.socket.setNoDelay(true);
+    this.socket.once('connect', () => {
+      this.connected = true;
+    });
     this.socket.on('data', (d: Buffer) => this.onData(d));
     this.socket.on('error', (e: Error) => this.onClose(e));
     this.socket.on('end', () => this.onClose(undefined));
@@ -91,7 +96,8 @@ export class Connection implements Conn {
       this.kill();
       return this.complete(job);
     }
-    const stale = job !== undefined && !this.gotBytes && this.reused && !job.resent;
+    // a request that changes state is not sent again: the server may have read it before closing
+    const stale = job !== undefined && !this.gotBytes && this.reused && !job.resent && job.req.idempotent !== false;
     this.kill();
     if (!job || job.settled) return;
     if (stale) {
@@ -103,7 +109,7 @@ export class Connection implements Conn {
       return settle(job, new HttpFailure('truncated', 'response body was cut off before its end', 0, { cause: err }));
     }
     const cause = err ?? Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
-    settle(job, new HttpFailure('network', cause.message, 0, { cause }));
+    settle(job, new HttpFailure('network', cause.message, 0, { cause, notSent: !this.connected }));
   }
 
   private onData(d: Buffer): void {

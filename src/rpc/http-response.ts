@@ -86,7 +86,7 @@ export function failureError(f: HttpFailure, display: string, req: RequestLike, 
     default: {
       const cause = f.cause ?? f;
       return new NetworkError(ErrorCodes.RPC_NETWORK, `${req.label ?? req.method} to ${display} failed: ${(cause as Error).message}`, {
-        context: { url: display, method: req.method },
+        context: { url: display, method: req.method, ...(f.notSent ? { notSent: true } : {}) },
         cause,
       });
     }

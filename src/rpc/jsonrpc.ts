@@ -6,6 +6,7 @@
  */
 import { BadResponseError, CairnError, ErrorCodes, HttpError, RpcError } from '../errors.js';
 import { parseJson, stringifyJson } from './json.js';
+import { rpcMethodSafety } from './idempotency.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
@@ -66,6 +67,8 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
   async function send(c: Omit<JsonRpcCall<unknown>, 'validate'>, opts: CallOptions, responseType: 'json' | 'bytes'): Promise<{ id: string; body: unknown }> {
     const id = prefix + (++seq).toString(36);
     const body = stringifyJson({ jsonrpc: '2.0', id, method: c.method, params: c.params });
+    // a call that changes state is never sent again in the dark (idempotency.ts, outcome.ts)
+    const safety = rpcMethodSafety(c.method);
     try {
       const res = await transport.request({
         url: c.url ?? defaultUrl,
@@ -79,6 +82,7 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
         deadlineMs: opts.deadlineMs,
         deadlineAt: opts.deadlineAt,
         retry: opts.retry,
+        ...(safety.changesState ? { idempotent: false, findOut: safety.findOut } : {}),
         ...(responseType === 'bytes' ? { responseType } : {}),
       });
       return { id, body: res.body };

@@ -8,6 +8,7 @@
 import { abortError } from '../abort.js';
 import { ErrorCodes, InputError } from '../errors/index.js';
 import { describe, type ReadResponse, type RequestLike } from './http-response.js';
+import { mayHaveActed, outcomeUnknown, stateChangingPolicy } from './outcome.js';
 import { checkDuration, deadlineError, resolveRetryPolicy, withRetry, type Deadline, type RetryPolicy } from './retry.js';
 
 /** One call's time limits and retry policy, resolved against the transport's defaults. */
@@ -27,6 +28,9 @@ export interface LimitsRequest {
   deadlineMs?: number;
   deadlineAt?: number;
   retry?: Partial<RetryPolicy>;
+  /** False for a request that changes state: retried only after a failure proving it was not acted on. */
+  idempotent?: boolean;
+  findOut?: string;
 }
 
 /**
@@ -40,7 +44,9 @@ export function callLimits(req: LimitsRequest, defaults: { timeoutMs: number; de
   const deadlineMs = req.deadlineMs === undefined ? defaults.deadlineMs : checkDuration(req.deadlineMs, 'deadlineMs', defaults.deadlineMs);
   const deadlineAt = req.deadlineAt ?? performance.now() + deadlineMs;
   if (typeof deadlineAt !== 'number' || Number.isNaN(deadlineAt)) throw new InputError('deadlineAt', 'expected a point on performance.now()\'s clock');
-  const policy = req.retry ? resolveRetryPolicy(defaults.policy, req.retry) : defaults.policy;
+  const base = req.retry ? resolveRetryPolicy(defaults.policy, req.retry) : defaults.policy;
+  // one place decides what a state-changing request may be retried after (outcome.ts)
+  const policy = req.idempotent === false ? stateChangingPolicy(base) : base;
   return { timeoutMs, deadlineMs, deadlineAt, policy };
 }
 
@@ -54,7 +60,7 @@ export type SendAttempt<R, T> = (target: T, req: R, timeoutMs: number) => Promis
  * @example
  * const res = await runAttempts(req, target, callLimits(req, defaults), send, console.error);
  */
-export async function runAttempts<R extends RequestLike, T extends { display: string }>(
+export async function runAttempts<R extends RequestLike & { idempotent?: boolean; findOut?: string }, T extends { display: string }>(
   req: R,
   target: T,
   limits: CallLimits,
@@ -90,6 +96,10 @@ export async function runAttempts<R extends RequestLike, T extends { display: st
     return { ...res, attempts };
   } catch (error) {
     log?.(`cairn rpc: ${label}${req.method} ${target.display} gave up after ${attempts} attempt(s): ${describe(error)}`);
+    if (req.idempotent === false && mayHaveActed(error)) {
+      const call = req.label ?? req.method;
+      throw outcomeUnknown({ call, findOut: req.findOut ?? `check whether ${call} took effect before sending it again`, url: target.display, method: req.method, attempts }, error);
+    }
     throw error;
   }
 }

@@ -62,6 +62,14 @@ export interface TransportRequest {
    */
   deadlineAt?: number;
   retry?: Partial<RetryPolicy>;
+  /**
+   * False for a request that changes state on the service (a mint, a webhook's creation): it is
+   * sent again only after a failure that proves it was not acted on (refused before it was written,
+   * a 429); any other failure after it was written is `RPC_OUTCOME_UNKNOWN`. Default true.
+   */
+  idempotent?: boolean;
+  /** With `idempotent: false`: what learns the outcome, for the `RPC_OUTCOME_UNKNOWN` error. */
+  findOut?: string;
 }
 
 export interface TransportResponse {
