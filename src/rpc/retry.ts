@@ -2,7 +2,10 @@
  * Retry policy as data, applied in exactly one place (`withRetry`). A policy says how many times to
  * retry, how long to wait before attempt N+1 and which errors deserve another try. The default
  * retries 429 (waiting `Retry-After` when the server sent one), 5xx, network errors and per-attempt
- * timeouts, with exponential backoff and jitter; it never retries an abort or another 4xx.
+ * timeouts, with exponential backoff and jitter; it never retries an abort or another 4xx. A request
+ * that changes state on the service is held to less (outcome.ts, applied by the transport over any
+ * policy): only a 429 or a connection refused before it was written is retried; anything else after
+ * it was written is `RPC_OUTCOME_UNKNOWN`.
  * A deadline bounds the whole: attempts, backoff and Retry-After waits together; a wait that would
  * end past it fails at once with `RPC_DEADLINE`. Waits use the global `setTimeout` and the clock the
  * global `performance.now()`, both looked up at call time, so fake timers drive them in tests.
