@@ -152,6 +152,17 @@ export {
   type GetSignaturesForAddressParams,
   type SignatureInfo,
   type SignaturePaginators,
+  type Subscriber,
+  type Subscription,
+  type SubscribeOptions,
+  type SubscriptionGap,
+  type AccountNotification,
+  type ProgramNotification,
+  type LogsNotification,
+  type LogsFilter,
+  type SignatureNotification,
+  type SlotNotification,
+  type SocketStats,
 } from './rpc/index.js';
 // The merkle part by module, not through cairn/merkle's index: that one also loads the Groth16
 // verifier and its BN254 curve, which only verifyValidityProof (below, loaded on first call) needs.

@@ -24,6 +24,10 @@ export const ErrorCodes = {
   RPC_INSECURE_KEY: 'RPC_INSECURE_KEY',
   // a call that changes state failed after it may have been acted on; not sent again (context.findOut says how to learn the outcome)
   RPC_OUTCOME_UNKNOWN: 'RPC_OUTCOME_UNKNOWN',
+  // a subscription may have missed notifications (socket reconnected, or its consumer fell behind) and nobody listened for gaps
+  RPC_SUBSCRIPTION_GAP: 'RPC_SUBSCRIPTION_GAP',
+  // a subscription's buffer filled up under overflow 'error': its consumer reads slower than notifications come
+  RPC_SUBSCRIPTION_OVERFLOW: 'RPC_SUBSCRIPTION_OVERFLOW',
   // sender
   SENDER_INVALID_TRANSACTION: 'SENDER_INVALID_TRANSACTION',
   SENDER_MISSING_TIP: 'SENDER_MISSING_TIP',

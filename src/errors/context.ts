@@ -281,6 +281,19 @@ export type InternalContext = {
   invariant: string;
 };
 
+/** What a subscription may have missed (subscription-stream.ts). */
+export interface SubscriptionGapContext {
+  reason: 'reconnect' | 'overflow';
+  lost?: number;
+  afterSlot?: number;
+  beforeSlot?: number;
+}
+
+/** A subscription's buffer filled up. */
+export interface SubscriptionOverflowContext {
+  bufferSize: number;
+}
+
 /** Each code's context. */
 export interface CairnErrorContext {
   INPUT_INVALID: InputErrorContext & IntentContext;
@@ -301,6 +314,8 @@ export interface CairnErrorContext {
   RPC_DEADLINE: DeadlineContext;
   RPC_INSECURE_KEY: InsecureKeyContext;
   RPC_OUTCOME_UNKNOWN: OutcomeUnknownContext;
+  RPC_SUBSCRIPTION_GAP: SubscriptionGapContext;
+  RPC_SUBSCRIPTION_OVERFLOW: SubscriptionOverflowContext;
   SENDER_INVALID_TRANSACTION: InvalidTransactionContext;
   SENDER_MISSING_TIP: MissingTipContext;
   SENDER_MISSING_CU_PRICE: MissingCuPriceContext;

@@ -25,6 +25,8 @@ import * as solana from './solana.js';
 import * as tokenMetadata from './token-metadata.js';
 import { createTransport, type Transport } from './transport.js';
 import type * as T from './types.js';
+import { createSubscriber, type Subscriber } from './subscribe.js';
+import { createMuxSocket } from './ws-socket.js';
 import * as wallet from './wallet.js';
 import { createWebhook } from './webhook-create.js';
 import * as webhooks from './webhooks.js';
@@ -55,6 +57,13 @@ export interface ClientOptions extends EndpointsInput {
   senderApiKey?: boolean | undefined;
   /** Reuse connections (default true). */
   keepAlive?: boolean | undefined;
+  /**
+   * The websocket `client.subscribe` uses (default: `baseUrl` with ws: for http: and wss: for
+   * https:, as the provider and the devnet serve it); the key goes in its `api-key` parameter.
+   */
+  wsUrl?: string | undefined;
+  /** The websocket's keep-alive: ping every `pingMs`, dead when no pong within `pongTimeoutMs` (defaults 10,000 / 5,000). */
+  websocket?: { pingMs?: number; pongTimeoutMs?: number; reconnectMinMs?: number; reconnectMaxMs?: number; requestTimeoutMs?: number } | undefined;
 }
 
 type Fn<P, R> = (params: P, opts?: CallOptions) => Promise<R>;
@@ -195,7 +204,16 @@ export interface CairnClient {
   callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array>;
   /** Async iterators over every paged method. */
   readonly paginate: Paginators & CompressionPaginators & ext.HeliusExtensionPaginators & sfa.SignaturePaginators;
-  /** Close the keep-alive connections (only of a transport the client created). */
+  /**
+   * Websocket subscriptions (account, program, logs, signature, slot, root) on one shared socket,
+   * opened on first use.
+   *
+   * @example
+   * const slots = await client.subscribe.slot({ signal });
+   * for await (const s of slots) console.log(s.slot);
+   */
+  readonly subscribe: Subscriber;
+  /** Close the keep-alive connections (only of a transport the client created) and the websocket. */
   close(): Promise<void>;
 }
 
@@ -264,6 +282,15 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     return { ...o, deadlineMs: ms, deadlineAt: performance.now() + ms };
   };
   const { apiKey: _key, ...shown } = endpoints;
+  const wsUrl = websocketUrl(options.wsUrl, endpoints.baseUrl);
+  if (endpoints.apiKey && options.allowInsecureKey !== true) refuseInsecureKey(new URL(wsUrl.replace(/^ws/, 'http')), 'wsUrl');
+  const ws = options.websocket ?? {};
+  for (const k of ['pingMs', 'pongTimeoutMs', 'reconnectMinMs', 'reconnectMaxMs', 'requestTimeoutMs'] as const) {
+    const x = ws[k];
+    if (x !== undefined && (!Number.isInteger(x) || x < 1 || x > 3_600_000)) throw new InputError(`websocket.${k}`, `expected an integer number of ms in 1..3600000, got ${String(x)}`);
+  }
+  // lazy: nothing connects until the first subscription
+  const socket = createMuxSocket({ url: wsUrl, apiKey: endpoints.apiKey, logger: options.logger, ...ws });
   // the methods are async so that a bad deadlineMs (thrown by `at`) rejects the call instead of throwing
   const methods: CairnClient = {
     endpoints: Object.freeze(shown),
@@ -364,11 +391,27 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     call: async <R = unknown>(method: string, params?: unknown, o?: CallOptions) => callMethod<R>(ctx, method, params, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
     paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx), ...ext.createHeliusExtensionPaginators(ctx), ...sfa.createSignaturePaginators(ctx) },
+    subscribe: createSubscriber(ctx, socket),
     async close() {
+      await socket.close();
       if (ownTransport) await transport.close();
     },
   };
   return acceptingKeys(methods);
+}
+
+/** The websocket URL: as given (ws/wss), or the JSON-RPC host's with its scheme swapped. */
+function websocketUrl(given: string | undefined, baseUrl: string): string {
+  if (given === undefined) return baseUrl.replace(/^http/, 'ws');
+  let u: URL;
+  try {
+    u = new URL(given);
+  } catch (cause) {
+    throw new InputError('wsUrl', `expected an absolute ws(s) URL, got ${JSON.stringify(given)}`, { cause });
+  }
+  if (u.protocol !== 'ws:' && u.protocol !== 'wss:') throw new InputError('wsUrl', `expected a ws: or wss: URL, got protocol ${u.protocol}`);
+  if (u.searchParams.has('api-key')) throw new InputError('wsUrl', 'put the API key in the apiKey option, not in the URL');
+  return given.replace(/\/+$/, '');
 }
 
 /**
@@ -383,5 +426,5 @@ function acceptingKeys(m: CairnClient): CairnClientAcceptingKeys {
     }
     return out as O;
   };
-  return { ...wrap(m), paginate: wrap(m.paginate) } as unknown as CairnClientAcceptingKeys;
+  return { ...wrap(m), paginate: wrap(m.paginate), subscribe: wrap(m.subscribe) } as unknown as CairnClientAcceptingKeys;
 }

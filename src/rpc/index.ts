@@ -20,6 +20,20 @@ export {
 export type { CallOptions } from './jsonrpc.js';
 export { DEFAULT_DEADLINE_MS, type RetryContext, type RetryPolicy } from './retry.js';
 export type { Paginators } from './paginate.js';
+// Websocket subscriptions (client.subscribe) and the shared socket's counters.
+export type {
+  Subscriber,
+  Subscription,
+  SubscribeOptions,
+  SubscriptionGap,
+  AccountNotification,
+  ProgramNotification,
+  LogsNotification,
+  LogsFilter,
+  SignatureNotification,
+  SlotNotification,
+} from './subscribe.js';
+export type { SocketStats } from './ws-socket.js';
 export type { CompressionPaginators } from './compression-paginate.js';
 
 // Each method's params, and the limits a call is split or refused at.
