@@ -236,14 +236,14 @@ describe('client.subscribe', () => {
     const wrong = 'wrong-key-Zp3vL9';
     const bad = createClient({ url: devnet.url, apiKey: wrong, wsUrl: devnet.wsUrl });
     clients.push(bad);
-    const e = await bad.subscribe.slot().catch((x: unknown) => x as Error & { code: string });
+    const e = (await bad.subscribe.slot().catch((x: unknown) => x)) as Error & { code: string };
     expect(e).toMatchObject({ code: 'RPC_UNAUTHORIZED' });
     expect(scanForLeaks(e, 'refused')).toEqual([]);
     expect(JSON.stringify(e)).not.toContain(wrong);
     expect(String((e as Error).stack)).not.toContain(wrong);
     const dead = createClient({ url: devnet.url, apiKey: KEY, wsUrl: 'ws://127.0.0.1:1' });
     clients.push(dead);
-    const d = await dead.subscribe.slot().catch((x: unknown) => x as Error & { code: string });
+    const d = (await dead.subscribe.slot().catch((x: unknown) => x)) as Error & { code: string };
     expect(d).toMatchObject({ code: 'RPC_NETWORK' });
     expect(d.message).toContain('ws://127.0.0.1:1');
     expect(scanForLeaks(d, 'dead')).toEqual([]);

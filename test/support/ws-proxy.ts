@@ -65,16 +65,17 @@ export async function startWsProxy(upstream: string): Promise<WsProxy> {
     client.on('error', () => {});
     server.on('error', () => {});
   });
+  const cut = (): void => {
+    for (const p of [...pairs]) {
+      p.client.terminate();
+      p.server.terminate();
+    }
+  };
   return {
     url: `ws://127.0.0.1:${(wss.address() as AddressInfo).port}`,
     counts,
     queries,
-    cut() {
-      for (const p of [...pairs]) {
-        p.client.terminate();
-        p.server.terminate();
-      }
-    },
+    cut,
     freeze(on) {
       frozen = on;
     },
@@ -85,7 +86,7 @@ export async function startWsProxy(upstream: string): Promise<WsProxy> {
       return pairs.size;
     },
     async close() {
-      this.cut();
+      cut();
       await new Promise<void>((r) => wss.close(() => r()));
     },
   };
