@@ -3,15 +3,19 @@
  * `getProgramAccounts`, `getTokenAccountsBy*`, account and program notifications): data in
  * `base64` or `base58` (with `dataSlice`), or `jsonParsed` for SPL Token / Token-2022 accounts and
  * mints (with the Token-2022 extensions of token-layout.ts). Data the devnet cannot parse falls back to base64, as the real RPC does for any program it
- * has no parser for. `base64+zstd` is refused: Node 20 has no zstd, and a base64 answer under that
- * name would be a wrong answer.
+ * has no parser for. `base64+zstd` compresses with zstd.ts (its wasm is loaded before a request
+ * asking for it runs). Without an `encoding` the HTTP methods answer Agave's default, its legacy
+ * "binary": a bare base58 string (rpc.rs `encoding.unwrap_or(UiAccountEncoding::Binary)`).
  */
 import bs58 from 'bs58';
 import type { AccountView } from './devnet-chain.js';
 import { bad, RENT_EXEMPT_EPOCH } from './solana-params.js';
+import { DevnetRpcError } from './types.js';
+import { showParam } from './u64-param.js';
+import { zstdCompress } from './zstd.js';
 import { readExtensions, readMint, readTokenAccount, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_LEN, tokenAmountJson } from './token-layout.js';
 
-export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed';
+export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed' | 'binary' | 'base64+zstd';
 
 export interface AccountEncodingConfig {
   encoding: AccountEncoding;
@@ -22,13 +26,10 @@ export interface AccountEncodingConfig {
 export const MAX_BASE58_BYTES = 128;
 
 /** Read `encoding` and `dataSlice` from a config object; `field` names it in errors (e.g. `params[1]`). */
-export function accountEncodingOf(c: Record<string, unknown>, field: string, def: AccountEncoding = 'base64'): AccountEncodingConfig {
+export function accountEncodingOf(c: Record<string, unknown>, field: string, def: AccountEncoding = 'binary'): AccountEncodingConfig {
   const e = c.encoding ?? def;
-  if (e === 'base64+zstd') {
-    throw bad(`${field}.encoding: base64+zstd is not served by the devnet (Node 20 has no zstd); ask for base64`);
-  }
-  if (e !== 'base64' && e !== 'base58' && e !== 'jsonParsed') {
-    throw bad(`${field}.encoding must be base58, base64 or jsonParsed, got ${JSON.stringify(e)}`);
+  if (e !== 'base64' && e !== 'base58' && e !== 'jsonParsed' && e !== 'binary' && e !== 'base64+zstd') {
+    throw bad(`${field}.encoding must be base58, base64, base64+zstd or jsonParsed, got ${showParam(e)}`);
   }
   let dataSlice: AccountEncodingConfig['dataSlice'] = null;
   if (c.dataSlice !== undefined && c.dataSlice !== null) {
@@ -36,10 +37,10 @@ export function accountEncodingOf(c: Record<string, unknown>, field: string, def
     if (typeof s !== 'object' || Array.isArray(s)) throw bad(`${field}.dataSlice must be { offset, length }`);
     for (const k of ['offset', 'length'] as const) {
       if (typeof s[k] !== 'number' || !Number.isSafeInteger(s[k]) || (s[k] as number) < 0) {
-        throw bad(`${field}.dataSlice.${k} must be an integer ≥ 0, got ${JSON.stringify(s[k])}`);
+        throw bad(`${field}.dataSlice.${k} must be an integer ≥ 0, got ${showParam(s[k])}`);
       }
     }
-    if (e === 'jsonParsed') throw bad(`${field}.dataSlice: sliced account data can only be encoded as base58 or base64`);
+    if (e === 'jsonParsed') throw new DevnetRpcError(-32600, 'Sliced account data can only be encoded using binary (base 58) or base64 encoding.');
     dataSlice = { offset: s.offset as number, length: s.length as number };
   }
   return { encoding: e, dataSlice };
@@ -95,11 +96,12 @@ export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: 
   if (enc.encoding === 'jsonParsed') data = parsedTokenData(a, mintOf);
   if (data === null) {
     const bytes = sliced(a.data, enc.dataSlice);
-    if (enc.encoding === 'base58') {
-      if (bytes.length > MAX_BASE58_BYTES) {
-        throw bad(`${field}.encoding: base58 is for data of at most ${MAX_BASE58_BYTES} bytes, this account holds ${bytes.length}; use base64`);
-      }
-      data = [bs58.encode(bytes), 'base58'];
+    if (enc.encoding === 'base58' || enc.encoding === 'binary') {
+      // Agave's words and code (-32600), which clients match on
+      if (bytes.length > MAX_BASE58_BYTES) throw new DevnetRpcError(-32600, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+      data = enc.encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
+    } else if (enc.encoding === 'base64+zstd') {
+      data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
     } else {
       data = [Buffer.from(bytes).toString('base64'), 'base64'];
     }

@@ -90,7 +90,8 @@ export function programAccountsQuery(chain: DevnetChain, params: unknown, method
   const program = addressParam(p[0], 'params[0] (program id)');
   const c = cfg(p[1], 'params[1]');
   commitmentOf(c, 'finalized');
-  const enc = accountEncodingOf(c, 'params[1]');
+  // Agave's default is its legacy bare base58; the provider's V2 methods keep base64
+  const enc = accountEncodingOf(c, 'params[1]', method.endsWith('V2') ? 'base64' : 'binary');
   const filters = filtersOf(c.filters, 'params[1].filters');
   const mintOf = (m: string) => chain.account(m);
   return {

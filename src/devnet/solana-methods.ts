@@ -19,6 +19,7 @@ import {
   simulateTransaction,
 } from './transaction-methods.js';
 import type { DevnetModule, RpcHandler } from './types.js';
+import { asksZstd, ensureZstd, zstdReady } from './zstd.js';
 import { accountEncodingOf, accountJson, type AccountEncodingConfig } from './account-json.js';
 import { createBlockHistory, getBlock, getBlocks, getBlocksWithLimit, getBlockTime } from './block-methods.js';
 import { clusterMethods, SLOTS_PER_EPOCH } from './cluster-methods.js';
@@ -143,6 +144,8 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
   for (const [name, h] of Object.entries(methods)) {
     methods[name] = (params, rctx) => {
       if (Array.isArray(params)) for (const p of params) checkMinContextSlot(chain, p);
+      // base64+zstd: the wasm loads on the first request that asks for it (~0.2 s), then serves sync
+      if (asksZstd(params) && !zstdReady()) return ensureZstd().then(() => h(params, rctx));
       return h(params, rctx);
     };
   }

@@ -5,6 +5,7 @@
  * HTTP server's upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
  */
 import { parseLossless } from '../json/lossless.js';
+import { asksZstd, ensureZstd, zstdReady } from './zstd.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
@@ -81,6 +82,11 @@ export function createSubscriptions(o: SubscriptionsOptions): Subscriptions {
     if (!isRpcId(id)) return wsSend(ws, rpcError(null, -32600, 'Invalid request: "id" must be a string, a number or null'));
     if (id === undefined || id === null) return; // notifications (web3.js sends "ping") need no answer
     const p = Array.isArray(params) ? params : [];
+    // an accountSubscribe / programSubscribe in base64+zstd waits for the wasm once, then runs as any
+    if (asksZstd(p) && !zstdReady()) {
+      void ensureZstd().then(() => onWsMessage(ws, data), () => wsSend(ws, rpcError(id, -32603, 'Internal error: zstd did not load')));
+      return;
+    }
     const subscribing = method === 'signatureSubscribe' || method === 'slotSubscribe' || (typeof method === 'string' && Object.hasOwn(WATCH_METHODS, method));
     if (subscribing && sigSubs.size + slotSubs.size + watches.size() >= limits.maxSubscriptions) {
       return wsSend(ws, rpcError(id, -32603, `Internal error: subscription refused: ${limits.maxSubscriptions} subscriptions are open (the devnet's maxSubscriptions)`));

@@ -96,7 +96,8 @@ export function tokenAccountsQuery(chain: DevnetChain, params: unknown, method: 
   const { programs, mint } = tokenFilter(chain, p[1]);
   const c = cfg(p[2], 'params[2]');
   commitmentOf(c);
-  const enc = accountEncodingOf(c, 'params[2]');
+  // Agave's default is its legacy bare base58; the provider's V2 methods keep base64
+  const enc = accountEncodingOf(c, 'params[2]', method.endsWith('V2') ? 'base64' : 'binary');
   const mintOf = (m: string): AccountView | null => chain.account(m);
   const matches: KeyedAccount[] = [];
   for (const program of programs) {

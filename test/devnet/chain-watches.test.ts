@@ -85,7 +85,7 @@ describe('accountSubscribe', () => {
     const bad = await s.request('accountSubscribe', ['nope']);
     expect(bad.error.code).toBe(-32602);
     expect(bad.error.message).toMatch(/params\[0\]/);
-    const enc = await s.request('accountSubscribe', [payer.address, { encoding: 'base64+zstd' }]);
+    const enc = await s.request('accountSubscribe', [payer.address, { encoding: 'hex' }]);
     expect(enc.error.message).toMatch(/params\[1\]\.encoding/);
     const c = await s.request('accountSubscribe', [payer.address, { commitment: 'soon' }]);
     expect(c.error.message).toMatch(/commitment/);
