@@ -13,7 +13,8 @@ import { abortError, linkSignals, sleep } from '../abort.js';
 import { CairnError, ErrorCodes, InputError } from '../errors.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
-import type { InstructionInput, LookupTableInput, TransactionVersion } from '../solana/wire.js';
+import { checkKitLookups, readInstructions, type InstructionLike } from '../solana/kit-instructions.js';
+import type { LookupTableInput, TransactionVersion } from '../solana/wire.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { SenderEvents } from './events.js';
 import { isLeaseLost, runWork, type WorkOptions, type WorkSummary } from './fleet-work.js';
@@ -32,7 +33,8 @@ import { asCairnError } from './send-many.js';
 export interface FleetIntent {
   /** Caller-chosen idempotency key: enqueuing a known id again changes nothing. */
   id: string;
-  instructions: readonly InstructionInput[];
+  /** web3.js-shaped or kit instructions (a kit meta's signer is not stored: the working processes sign). */
+  instructions: readonly InstructionLike[];
   /** The fee payer: its address (or a signer, of which only the address is stored). */
   payer: AddressInput | SignerLike;
   version?: TransactionVersion;
@@ -334,7 +336,9 @@ function planOf(it: FleetIntent, i: number) {
   const payer = typeof it.payer === 'string' || isPublicKeyLike(it.payer) ? toAddress(it.payer, `intents[${i}].payer`) : toSigner(it.payer, `intents[${i}].payer`).address;
   const version = it.version ?? (it.lookupTables?.length ? 0 : 'legacy');
   const nonce = it.nonce === undefined ? undefined : nonceOf(it.nonce, undefined, `intents[${i}].nonce`);
-  return planToJournal({ kind: 'plan', payer, instructions: [...it.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [], ...(nonce ? { nonce } : {}) });
+  const read = readInstructions(it.instructions, `intents[${i}].instructions`);
+  checkKitLookups(read, it.lookupTables, `intents[${i}].lookupTables`);
+  return planToJournal({ kind: 'plan', payer, instructions: [...read.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [], ...(nonce ? { nonce } : {}) });
 }
 
 /** Items published from now on, until the signal aborts or the consumer stops. */

@@ -13,6 +13,9 @@ export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
 export type { SendManyOptions } from './send-many.js';
 export type { ResumeOptions } from './resume.js';
 export type { SendInput, InstructionsInput, TransactionInput, WireInput, NonceInput } from './prepare.js';
+// What `{ transaction }` and `instructions` take besides web3.js's: kit's messages, transactions and instructions.
+export type { TransactionLike, Web3TransactionLike, Web3VersionedTransactionLike, KitTransactionMessageLike, KitTransactionLike } from './transaction-input.js';
+export type { InstructionLike, KitInstructionLike, KitAccountMetaLike, KitAccountRole } from '../solana/kit-instructions.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
 export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/wire.js';

@@ -4,20 +4,21 @@
  * bytes already checked against the `/fast` rules. Validated here, at the boundary.
  */
 import { InputError } from '../errors.js';
-import { addressText, type AddressLike } from '../solana/address.js';
-import { encodeBase58 } from '../solana/base58.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
+import { checkKitLookups, readInstructions, type InstructionLike } from '../solana/kit-instructions.js';
 import type { Signer } from '../solana/signer.js';
-import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../solana/wire.js';
+import type { InstructionInput, LookupTableInput, TransactionVersion } from '../solana/wire.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import { assertSendable } from './inspect.js';
+import { readTransaction, type TransactionLike } from './transaction-input.js';
 
 /** Instructions and signers: cairn builds the transaction. */
 export interface InstructionsInput {
-  instructions: readonly InstructionInput[];
+  /** web3.js-shaped (`TransactionInstruction`) or kit's (`{ programAddress, accounts, data }`), mixed freely. */
+  instructions: readonly InstructionLike[];
   /** Fee payer (signs). */
   payer: SignerLike;
-  /** Other signers the instructions need. */
+  /** Other signers the instructions need (kit account metas that carry a signer need not be repeated here). */
   signers?: readonly SignerLike[];
   version?: TransactionVersion;
   lookupTables?: readonly LookupTableInput[];
@@ -38,13 +39,15 @@ export interface NonceInput {
 }
 
 /**
- * An unsigned web3.js `Transaction` or `VersionedTransaction`: cairn keeps its instructions, adds
- * what is missing (CU limit, CU price, tip), puts in a fresh blockhash (so it knows the expiry) and
- * signs with `signers`.
+ * A transaction built elsewhere — a web3.js `Transaction` or `VersionedTransaction`, a kit transaction
+ * message or compiled `Transaction`: cairn keeps its instructions, adds what is missing (CU limit, CU
+ * price, tip), puts in a fresh blockhash (so it knows the expiry; a kit durable-nonce message keeps
+ * its nonce) and signs with `signers`.
  */
 export interface TransactionInput {
-  transaction: unknown;
-  signers: readonly SignerLike[];
+  transaction: TransactionLike;
+  /** Required, but for a kit message whose fee payer and metas carry their signers. */
+  signers?: readonly SignerLike[];
   /** Needed to rebuild a v0 message that uses lookup tables. */
   lookupTables?: readonly LookupTableInput[];
 }
@@ -78,13 +81,17 @@ export function prepareInput(input: SendInput, cfg: ResolvedSenderOptions): Prep
     if (!Array.isArray(input.instructions) || input.instructions.length === 0) {
       throw new InputError('input.instructions', 'expected a non-empty array of instructions');
     }
+    const read = readInstructions(input.instructions, 'input.instructions');
+    checkKitLookups(read, input.lookupTables, 'input.lookupTables');
     const payer = toSigner(input.payer, 'input.payer');
     const signers = [payer, ...(input.signers ?? []).map((s, i) => toSigner(s, `input.signers[${i}]`))];
+    // signers kit account metas carry, unless given already
+    for (const k of read.signers) if (!signers.some((s) => s.address === k.address)) signers.push(toSigner(k, `input.instructions signer ${k.address}`));
     const version = input.version ?? (input.lookupTables?.length ? 0 : 'legacy');
     const nonce = input.nonce === undefined ? undefined : nonceOf(input.nonce, signers);
-    return { kind: 'plan', payer: payer.address, instructions: [...input.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers, ...(nonce ? { nonce } : {}) };
+    return { kind: 'plan', payer: payer.address, instructions: [...read.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers, ...(nonce ? { nonce } : {}) };
   }
-  if ('transaction' in input) return fromWeb3(input);
+  if ('transaction' in input) return fromTransaction(input);
   throw new InputError('input', 'expected { instructions, payer }, { transaction, signers } or { wire }');
 }
 
@@ -110,55 +117,7 @@ export function nonceOf(n: NonceInput, signers: Signer[] | undefined, field = 'i
   return { account, authority };
 }
 
-function fromWeb3(input: TransactionInput): Prepared {
-  const tx = input.transaction as {
-    instructions?: InstructionInput[];
-    feePayer?: AddressLike;
-    message?: { serialize(): Uint8Array; version?: unknown };
-    version?: unknown;
-  };
-  if (!Array.isArray(input.signers) || input.signers.length === 0) throw new InputError('input.signers', 'expected at least the fee payer');
-  const signers = input.signers.map((s, i) => toSigner(s, `input.signers[${i}]`));
-  if (tx && Array.isArray(tx.instructions)) {
-    // legacy web3.js Transaction
-    const payer = tx.feePayer ? addressText(tx.feePayer, 'transaction.feePayer') : signers[0].address;
-    return { kind: 'plan', payer, instructions: [...tx.instructions], version: 'legacy', lookupTables: [], signers };
-  }
-  if (tx && tx.message && typeof tx.message.serialize === 'function') {
-    // VersionedTransaction: decompile its message back into instructions
-    const msg = tx.message.serialize();
-    const n = (msg[0] & 0x80 ? msg[1] : msg[0]) ?? 0;
-    const fake = new Uint8Array(1 + 64 * n + msg.length);
-    fake[0] = n; // < 128 signers always fits one compact-u16 byte
-    fake.set(msg, 1 + 64 * n);
-    const { parts } = parseTransaction(fake);
-    const keys: string[] = parts.staticKeys.map((k) => encodeBase58(k));
-    const h = parts.header;
-    const nStatic = keys.length;
-    const writable = (i: number): boolean =>
-      i < h.numRequiredSignatures ? i < h.numRequiredSignatures - h.numReadonlySignedAccounts : i < nStatic - h.numReadonlyUnsignedAccounts;
-    const flags = keys.map((_, i) => ({ signer: i < h.numRequiredSignatures, writable: writable(i) }));
-    const tables = input.lookupTables ?? [];
-    const looked: { key: string; w: boolean }[] = [];
-    const lw: string[] = [];
-    const lr: string[] = [];
-    for (const l of parts.lookups) {
-      const key = encodeBase58(l.key);
-      const table = tables.find((t) => addressText(t.key, 'lookupTables[].key') === key);
-      if (!table) throw new InputError('input.lookupTables', `the message uses lookup table ${key}; pass its addresses to rebuild it`);
-      const addrs = 'addresses' in table ? table.addresses : table.state.addresses;
-      for (const i of Array.from(l.writableIndexes)) lw.push(addressText(addrs[i], 'lookup address'));
-      for (const i of Array.from(l.readonlyIndexes)) lr.push(addressText(addrs[i], 'lookup address'));
-    }
-    for (const a of lw) looked.push({ key: a, w: true });
-    for (const a of lr) looked.push({ key: a, w: false });
-    const all = [...keys.map((k, i) => ({ key: k, signer: flags[i].signer, writable: flags[i].writable })), ...looked.map((l) => ({ key: l.key, signer: false, writable: l.w }))];
-    const instructions: InstructionInput[] = parts.instructions.map((ix) => ({
-      programId: keys[ix.programIdIndex],
-      keys: Array.from(ix.accounts).map((a) => ({ pubkey: all[a].key, isSigner: all[a].signer, isWritable: all[a].writable })),
-      data: new Uint8Array(ix.data),
-    }));
-    return { kind: 'plan', payer: keys[0], instructions, version: parts.version, lookupTables: [...tables], signers };
-  }
-  throw new InputError('input.transaction', 'expected a web3.js Transaction or VersionedTransaction');
+function fromTransaction(input: TransactionInput): Prepared {
+  const t = readTransaction(input.transaction, input.signers, input.lookupTables);
+  return { kind: 'plan', ...t };
 }

@@ -6,7 +6,7 @@
  */
 import { InputError } from '../errors/index.js';
 import { blockhashBytes, keyOf, type KeyMeta } from './compile-input.js';
-import type { CompiledInstruction, CompileInput, MessageParts } from './wire-types.js';
+import type { CompiledInstruction, CompileParts, MessageParts } from './wire-types.js';
 
 // web3.js sorts legacy keys with String#localeCompare(…, 'en', options); a Collator with the same
 // locale and options is the same comparison, built once.
@@ -20,7 +20,7 @@ const collator = new Intl.Collator('en', {
 });
 
 /** Compile into legacy message parts (input already checked by `compileMessage`). */
-export function compileLegacy(input: CompileInput): MessageParts {
+export function compileLegacy(input: CompileParts): MessageParts {
   const payer = keyOf(input.payer, 'payer');
   const ixs = input.instructions;
   const unique: KeyMeta[] = [];

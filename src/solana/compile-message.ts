@@ -8,15 +8,20 @@ import { InputError } from '../errors/index.js';
 import { checkInstructions } from './compile-input.js';
 import { compileLegacy } from './compile-legacy.js';
 import { compileV0 } from './compile-v0.js';
-import type { CompileInput, MessageParts } from './wire-types.js';
+import { checkKitLookups, readInstructions } from './kit-instructions.js';
+import type { CompileInput, CompileParts, MessageParts } from './wire-types.js';
 
 /**
- * Compile instructions into message parts, ordered exactly as web3.js 1.98 orders them.
+ * Compile instructions (web3.js's or kit's) into message parts, ordered exactly as web3.js 1.98 orders them.
  *
  * @example
  * const parts = compileMessage({ payer: payer.address, instructions, recentBlockhash, version: 0 });
  */
-export function compileMessage(input: CompileInput): MessageParts {
+export function compileMessage(compile: CompileInput): MessageParts {
+  // kit instructions are read into web3.js's shape once, here; a web3.js-only list is not copied
+  const read = readInstructions(compile.instructions, 'instructions');
+  checkKitLookups(read, compile.lookupTables, 'lookupTables');
+  const input: CompileParts = read.instructions === compile.instructions ? (compile as CompileParts) : { ...compile, instructions: read.instructions };
   checkInstructions(input.instructions);
   const version = input.version ?? 'legacy';
   if (version === 'legacy') {

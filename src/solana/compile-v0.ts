@@ -7,10 +7,10 @@
  */
 import { InputError } from '../errors/index.js';
 import { blockhashBytes, keyOf, tableOf, type KeyMeta } from './compile-input.js';
-import type { AddressTableLookup, CompiledInstruction, CompileInput, MessageParts } from './wire-types.js';
+import type { AddressTableLookup, CompiledInstruction, CompileParts, MessageParts } from './wire-types.js';
 
 /** Compile into v0 message parts (input already checked by `compileMessage`). */
-export function compileV0(input: CompileInput): MessageParts {
+export function compileV0(input: CompileParts): MessageParts {
   const payer = keyOf(input.payer, 'payer');
   const ixs = input.instructions;
   const map = new Map<string, KeyMeta>();

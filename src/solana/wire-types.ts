@@ -4,6 +4,7 @@
  * and what `parseTransaction` reads back.
  */
 import type { AddressLike } from './address.js';
+import type { InstructionLike } from './kit-instructions.js';
 
 /** The largest transaction a validator accepts (IPv6 MTU minus headers). */
 export const MAX_TRANSACTION_SIZE = 1232;
@@ -30,12 +31,16 @@ export type TransactionVersion = 'legacy' | 0;
 
 export interface CompileInput {
   payer: AddressLike;
-  instructions: readonly InstructionInput[];
+  /** web3.js-shaped instructions (`TransactionInstruction`) or kit's (`{ programAddress, accounts, data }`). */
+  instructions: readonly InstructionLike[];
   /** Base58 text or 32 bytes. */
   recentBlockhash: string | Uint8Array;
   version?: TransactionVersion;
   lookupTables?: readonly LookupTableInput[];
 }
+
+/** `CompileInput` with its instructions read into one shape (compile-message.ts does it once). */
+export type CompileParts = Omit<CompileInput, 'instructions'> & { instructions: readonly InstructionInput[] };
 
 export interface MessageHeader {
   numRequiredSignatures: number;
