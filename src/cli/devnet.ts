@@ -43,11 +43,12 @@ export const SPEC: CommandSpec = {
     'finalize-slots': { type: 'string', value: 'N', describe: 'slots from confirmed to finalized, 1–512 (default 3)' },
     seed: { type: 'string', value: 'N', describe: 'seed of the generated keys and faults, 0–2^32-1' },
     keys: { type: 'string', value: 'FILE', describe: 'API keys (JSON array of { key, rps?, burst?, endpoints?, allowIps?, wallet? }); none: no key needed' },
-    fault: { type: 'string', multiple: true, value: 'endpoint:key=value[,…]', describe: 'inject faults on an endpoint (repeatable)' },
+    fault: { type: 'string', multiple: true, value: 'endpoint:key=value[,…]', describe: 'inject faults on an endpoint (repeatable; lost=P for lost answers)' },
     limit: { type: 'string', multiple: true, value: 'key=value[,…]', describe: 'request caps (repeatable)' },
   },
   notes: `endpoints:  ${FAULT_ENDPOINTS.join(', ')}
-fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs
+fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs, lostRate
+            (lost=P alone: lostRate P on the JSON-RPC and REST hosts — served, then the answer lost)
 limit keys (defaults): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}
 example:    cairn devnet --slot-ms 200 --fault fast:dropRate=0.1 --fault rpc:latencyMs=50`,
   exits: [
@@ -67,6 +68,13 @@ function num(v: string | undefined, flag: string, min: number, max: number): num
 
 /** Parse `endpoint:key=value[,key=value]` into the faults map (merging repeated flags). */
 export function parseFault(spec: string, into: Partial<Record<FaultEndpoint, EndpointFaults>>): void {
+  // `lost=P`: answers lost after the request was served, on the JSON-RPC and REST hosts at once
+  const lost = /^lost=(.*)$/.exec(spec);
+  if (lost) {
+    const p = num(lost[1], '--fault lost', 0, 1);
+    for (const e of ['rpc', 'rest'] as const) into[e] = { ...(into[e] ?? {}), lostRate: p };
+    return;
+  }
   const m = /^([a-z]+):(.+)$/.exec(spec);
   if (!m) throw new InputError('--fault', `expected endpoint:key=value, got ${JSON.stringify(spec)}`);
   const endpoint = m[1] as FaultEndpoint;

@@ -1,7 +1,7 @@
 /**
  * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops of submitted
  * transactions (`/fast`, and `sendTransaction` on the JSON-RPC host), 429s with `Retry-After`, 5xx
- * answers and added latency. Every endpoint draws from its own PRNG stream seeded from the devnet's
+ * answers, answers lost after the request was served (`lostRate`) and added latency. Every endpoint draws from its own PRNG stream seeded from the devnet's
  * seed and the endpoint's name, and every request draws the same number of values whatever the
  * settings, so one endpoint's traffic never shifts another's decisions and a given seed replays the
  * exact same sequence of faults.
@@ -19,6 +19,8 @@ export interface FaultDecision {
   retryAfterSeconds?: number;
   /** `/fast`: answer with the signature but do not execute (the JSON-RPC host asks `dropSend`). */
   drop: boolean;
+  /** Serve the request, then cut the connection instead of answering (`lostRate`). */
+  lost?: boolean;
   latencyMs: number;
 }
 
@@ -47,7 +49,7 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
     throw new InputError('faults', `unknown endpoint ${JSON.stringify(endpoint)}; expected one of ${FAULT_ENDPOINTS.join(', ')}`);
   }
   if (f === null || typeof f !== 'object') throw new InputError(`faults.${endpoint}`, 'expected an object');
-  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'serverErrorStatus', 'latencyMs', 'latencyMaxMs']);
+  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'serverErrorStatus', 'latencyMs', 'latencyMaxMs', 'lostRate']);
   for (const [k, v] of Object.entries(f)) {
     if (!known.has(k)) throw new InputError(`faults.${endpoint}.${k}`, `unknown setting; expected one of ${[...known].join(', ')}`);
     if (v === undefined) continue;
@@ -66,8 +68,8 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
   if (f.latencyMaxMs !== undefined && f.latencyMaxMs < (f.latencyMs ?? 0)) {
     throw new InputError(`faults.${endpoint}.latencyMaxMs`, `expected ≥ latencyMs (${f.latencyMs ?? 0}), got ${f.latencyMaxMs}`);
   }
-  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0);
-  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate must be ≤ 1, got ${sum}`);
+  const sum = (f.serverErrorRate ?? 0) + (f.rateLimitRate ?? 0) + (f.dropRate ?? 0) + (f.lostRate ?? 0);
+  if (sum > 1 + 1e-9) throw new InputError(`faults.${endpoint}`, `serverErrorRate + rateLimitRate + dropRate + lostRate must be ≤ 1, got ${sum}`);
   return { ...f };
 }
 
@@ -112,6 +114,9 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
         d.retryAfterSeconds = f.retryAfterSeconds ?? 1;
       } else if (r < eDrop) {
         d.drop = true;
+      } else if (r < eDrop + (f.lostRate ?? 0)) {
+        // the same single draw, on the interval after the drops: [5xx | 429 | drop | lost | none]
+        d.lost = true;
       }
       return d;
     },

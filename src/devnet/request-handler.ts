@@ -1,7 +1,7 @@
 /**
  * One HTTP request through the devnet, in order: routing (`/`, `/fast`, `/ping`, the REST routes),
- * the API-key check (401/403/429), the fault injector (latency, 429, 5xx, drops on `/fast`), the
- * body's caps (size, nesting, batch length — checked on the raw bytes before JSON.parse), then the
+ * the API-key check (401/403/429), the fault injector (latency, 429, 5xx, drops on `/fast`, answers
+ * lost after the request was served), the body's caps (size, nesting, batch length — checked on the raw bytes before JSON.parse), then the
  * REST handler or JSON-RPC dispatch, whose answer is held to the response-size cap.
  */
 import { parseLossless } from '../json/lossless.js';
@@ -37,6 +37,8 @@ interface Exchange {
   /** The log's name for it: a REST route's pattern, never a concrete path. */
   label: string;
   signalOf(): AbortSignal;
+  /** The `lostRate` fault drew this request: serve it, then cut the connection instead of answering. */
+  lost: boolean;
 }
 
 type Matched = Exclude<RouteMatch, { allowed: string[] } | null>;
@@ -128,7 +130,7 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestHandler {
       if (fault.latencyMs > 0) await sleep(fault.latencyMs, signalOf()).catch(() => undefined);
       // Gone meanwhile (client left, or the devnet is stopping): nothing to answer.
       if (goneAway()) return;
-      const x: Exchange = { at, res, endpoint, label, signalOf };
+      const x: Exchange = { at, res, endpoint, label, signalOf, lost: fault.lost === true };
       if (fault.status) {
         const headers: Record<string, string> | undefined = fault.status === 429 ? { 'retry-after': String(fault.retryAfterSeconds ?? 1) } : undefined;
         const code = fault.status === 429 ? -32005 : fault.status === 503 ? -32002 : -32603;
@@ -228,6 +230,12 @@ function overCap(text: string, limits: DevnetLimits): boolean {
   return text.length * 3 > limits.maxResponseBytes && Buffer.byteLength(text) > limits.maxResponseBytes;
 }
 
+/** The answer of a served request, or (the `lostRate` fault) the connection cut instead: acted on, answer lost. */
+function reply(x: Exchange, status: number, body: string, headers?: Record<string, string>): void {
+  if (x.lost) return void x.res.destroy();
+  send(x.res, status, body, headers);
+}
+
 async function answerRest(deps: RequestHandlerDeps, x: Exchange, route: Matched, query: URLSearchParams | null, parsed: unknown): Promise<void> {
   const { limits, record } = deps;
   const { at, res, endpoint, label } = x;
@@ -236,23 +244,23 @@ async function answerRest(deps: RequestHandlerDeps, x: Exchange, route: Matched,
     const text = stringify(result ?? null);
     if (overCap(text, limits)) {
       record({ at, endpoint, method: label, status: 500 });
-      return send(res, 500, stringify({ error: `the response is larger than ${limits.maxResponseBytes} bytes (the devnet's maxResponseBytes)` }));
+      return reply(x, 500, stringify({ error: `the response is larger than ${limits.maxResponseBytes} bytes (the devnet's maxResponseBytes)` }));
     }
     record({ at, endpoint, method: label, status: 200 });
-    return send(res, 200, text);
+    return reply(x, 200, text);
   } catch (e) {
     if (e instanceof DevnetRpcError) {
       const status = e.httpStatus === 200 ? 400 : e.httpStatus;
       record({ at, endpoint, method: label, status });
-      return send(res, status, stringify({ error: redact(e.message) }));
+      return reply(x, status, stringify({ error: redact(e.message) }));
     }
     if (e instanceof CairnError && e.code === 'INPUT_INVALID') {
       record({ at, endpoint, method: label, status: 400 });
-      return send(res, 400, stringify({ error: e.message }));
+      return reply(x, 400, stringify({ error: e.message }));
     }
     deps.log(`devnet: internal error in ${label}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     record({ at, endpoint, method: label, status: 500 });
-    return send(res, 500, stringify({ error: 'internal error' }));
+    return reply(x, 500, stringify({ error: 'internal error' }));
   }
 }
 
@@ -275,7 +283,7 @@ async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown,
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) {
       record({ at, endpoint, method: 'batch', status: 200 });
-      return send(res, 200, stringify(rpcError(null, -32600, 'Invalid request: empty batch')));
+      return reply(x, 200, stringify(rpcError(null, -32600, 'Invalid request: empty batch')));
     }
     // Each answer becomes text as it comes and is counted: the batch stops at the first answer
     // that takes the response past maxResponseBytes, and the error says how many calls ran.
@@ -288,16 +296,16 @@ async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown,
       const text = answerText(r.body, r.method);
       bytes += Buffer.byteLength(text);
       if (bytes > limits.maxResponseBytes) {
-        return send(res, 200, tooLarge(null, { callsRun: i + 1 }, `; ${i + 1} of ${parsed.length} calls ran (their answers are dropped), the rest did not`));
+        return reply(x, 200, tooLarge(null, { callsRun: i + 1 }, `; ${i + 1} of ${parsed.length} calls ran (their answers are dropped), the rest did not`));
       }
       parts.push(text);
     }
     // Only notifications: no body at all, as Agave's jsonrpc-http-server answers (200, empty).
-    return send(res, 200, parts.length === 0 ? '' : `[${parts.join(',')}]`);
+    return reply(x, 200, parts.length === 0 ? '' : `[${parts.join(',')}]`);
   }
   const r = await deps.dispatch(parsed, call);
   logged(r);
-  if (r.body === null) return send(res, 200, '');
+  if (r.body === null) return reply(x, 200, '');
   const text = answerText(r.body, r.method);
-  return overCap(text, limits) ? send(res, 200, tooLarge(r.body.id)) : send(res, r.status, text);
+  return overCap(text, limits) ? reply(x, 200, tooLarge(r.body.id)) : reply(x, r.status, text);
 }

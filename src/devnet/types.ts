@@ -97,6 +97,11 @@ export { DevnetRpcError } from '../errors.js';
 export interface EndpointFaults {
   /** `/fast`, and `sendTransaction` on the JSON-RPC host: accept (answer with the signature) but never execute. */
   dropRate?: number;
+  /**
+   * Serve the request (it is acted on: a mint mints, a webhook is made), then lose the answer: the
+   * connection is cut instead of answered, as a timeout, a reset or a proxy restart looks to a client.
+   */
+  lostRate?: number;
   /** Answer 429 with `Retry-After: retryAfterSeconds`. */
   rateLimitRate?: number;
   retryAfterSeconds?: number;

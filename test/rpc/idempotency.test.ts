@@ -157,7 +157,7 @@ describe('what a failure proves', () => {
     await closed.close();
     const d = createClient({ url, logger: () => {}, retry: { ...noDelay, retries: 2 } });
     try {
-      const err = await d.mintCompressedNft(params).catch((e: unknown) => e as CairnError);
+      const err = (await d.mintCompressedNft(params).catch((e: unknown) => e)) as CairnError;
       expect(err.code).toBe('RPC_NETWORK');
       expect(err.context).toMatchObject({ attempts: 3, notSent: true });
     } finally {
