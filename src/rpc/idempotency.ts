@@ -136,6 +136,8 @@ export const CLIENT_METHODS: Readonly<Record<string, MethodSafety>> = {
   getTransactionCount: READ,
   getVoteAccounts: READ,
   getInflationReward: READ,
+  // websocket subscriptions: they watch, they change nothing on the service
+  subscribe: READ,
   callRaw: BY_METHOD,
   call: BY_METHOD,
 };
