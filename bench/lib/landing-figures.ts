@@ -5,6 +5,7 @@
  * could be silently wrong (percentiles, false failures, double landings) is tested on fixed inputs
  * (test/bench/landing-figures.test.ts).
  */
+import { percentile } from '../../src/bench/percentile.js';
 
 /** What the peer's caller was told about transfer `i`. */
 export interface PeerAnswer {
@@ -74,19 +75,8 @@ export interface Figures {
   cpuMsPerTx: number;
 }
 
-/**
- * Nearest-rank percentile of `values` (need not be sorted): the smallest value with at least p% of
- * the values at or below it; null for no values.
- *
- * @example
- * percentile([5, 1, 4, 2, 3], 50); // 3
- */
-export function percentile(values: readonly number[], p: number): number | null {
-  if (!(p > 0 && p <= 100)) throw new RangeError(`"p": expected a percentage in (0, 100], got ${p}`);
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.ceil((p / 100) * sorted.length) - 1]!;
-}
+/** Nearest-rank percentile: one definition with the shipped benchmarks (src/bench/percentile.ts). */
+export { percentile };
 
 const FAULTED = /^(rpc|fast) (429|5\d\d)$/;
 

@@ -4,7 +4,7 @@
  * and peer) and the README's landing table (written by bench/lib/summary.ts from the JSON, so the
  * README never holds a figure the results file does not).
  */
-import { barChart } from './svg-chart.js';
+import { barChart } from '../../src/bench/svg-chart.js';
 import type { Figures } from './landing-figures.js';
 
 export interface LandingScenario {

@@ -17,7 +17,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
   devnet: { summary: 'run the embedded LiteSVM devnet (JSON-RPC, /fast, DAS, compression) in the foreground', load: () => import('./devnet.js') },
   journal: { summary: "show or compact a sender's journal", load: () => import('./journal.js') },
   demo: { summary: 'the whole toolkit once, end to end, against a devnet it starts (npm start)', load: () => import('./demo.js') },
-  bench: { summary: 'run the benchmark families of a checkout (writes results only with --out)', load: () => import('./bench.js') },
+  bench: { summary: 'measure this machine and an endpoint: verify, sign, rpc, landing (tables, --json, --report)', load: () => import('./bench.js') },
 };
 
 export function mainHelp(): string {

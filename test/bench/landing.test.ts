@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { figures, percentile, requestTotals, type LedgerExecution, type PeerAnswer } from '../../bench/lib/landing-figures.js';
-import { barChart, escapeXml, niceMax } from '../../bench/lib/svg-chart.js';
+import { barChart, escapeXml, niceMax } from '../../src/bench/svg-chart.js';
 import { goalChecks, landingReadmeTable, landingSvg, type LandingResults, type LandingRun } from '../../bench/lib/landing-report.js';
 
 /** A small XML well-formedness check: balanced tags, quoted attributes, no raw `<` or `&` in text; counts opening tags. */
