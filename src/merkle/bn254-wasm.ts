@@ -6,6 +6,7 @@
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { bigToBe, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, isScalar, PointError, readCompressed } from './bn254-encoding.js';
 import { G2_B, psiConstants } from './bn254.js';
+import { noteSlowPath } from './slow-paths.js';
 
 type Mcl = typeof import('mcl-wasm');
 type Fp = InstanceType<Mcl['Fp']>;
@@ -63,7 +64,7 @@ export function loadBn254Wasm(): Promise<Bn254Wasm> {
   if (wasm) return Promise.resolve(wasm);
   loading ??= (async () => {
     try {
-      const mcl = (await import('mcl-wasm')) as Mcl;
+      const mcl = liveExports(await import('mcl-wasm'));
       await mcl.init(mcl.BN_SNARK1);
       wasm = makeWasm(mcl);
       return wasm;
@@ -78,9 +79,22 @@ export function loadBn254Wasm(): Promise<Bn254Wasm> {
   return loading;
 }
 
+/**
+ * mcl-wasm is CommonJS. Node's ESM loader gives an `import()` of it a namespace whose named exports
+ * are a snapshot taken when the module ran — before `init()`, so its `mod` (the raw emscripten module
+ * the multi-Miller loop needs) stays `undefined` there forever — and the live `module.exports` as
+ * `default`. tsx and vitest hand back the live object either way, which is why only the packed build
+ * lost the batch path (every batch threw, and each proof was checked alone). The live object it is.
+ */
+function liveExports(ns: unknown): Mcl {
+  const d = (ns as { default?: unknown }).default;
+  return (d !== null && typeof d === 'object' && typeof (d as Mcl).init === 'function' ? d : ns) as Mcl;
+}
+
 /** The decoders over an initialised mcl: each a function of the curve's constants, built once here. */
 function makeWasm(mcl: Mcl): Bn254Wasm {
   const c = curveConstants(mcl);
+  const mod = (mcl as unknown as { mod?: MclModule }).mod;
   return {
     mcl,
     g1: (bytes, field = 'g1') => decodeG1(c, bytes, field),
@@ -88,7 +102,7 @@ function makeWasm(mcl: Mcl): Bn254Wasm {
     fr: (bytes, off = 0) => decodeFr(mcl, bytes, off),
     g1ToBytes: (p, compressed) => encodeG1(c, p, compressed),
     inG2: (p) => inG2(c, p),
-    millerLoopVec: (g1s, g2s) => millerLoopVec(mcl, g1s, g2s),
+    millerLoopVec: (g1s, g2s) => (mod ? millerLoopVec(mcl, mod, g1s, g2s) : millerLoopEach(mcl, g1s, g2s)),
   };
 }
 
@@ -104,7 +118,7 @@ type Raw = { a_: Uint32Array };
 
 // mcl's C API has mclBn_millerLoopVec; its JS wrapper does not expose it. The points are copied into
 // one heap block (malloc, not the small emscripten stack: 64 pairs are ≈ 27 kB) and the result back.
-function millerLoopVec(mcl: Mcl, g1s: readonly MclG1[], g2s: readonly MclG2[]): MclGT {
+function millerLoopVec(mcl: Mcl, mod: MclModule, g1s: readonly MclG1[], g2s: readonly MclG2[]): MclGT {
   const n = g1s.length;
   if (n !== g2s.length) throw new RangeError(`millerLoopVec: ${n} G1 points but ${g2s.length} G2 points`);
   const e = new mcl.GT();
@@ -112,7 +126,6 @@ function millerLoopVec(mcl: Mcl, g1s: readonly MclG1[], g2s: readonly MclG2[]): 
     e.setInt(1);
     return e;
   }
-  const mod = (mcl as unknown as { mod: MclModule }).mod;
   const eLen = (e as unknown as Raw).a_.length * 4;
   const g1Len = (g1s[0] as unknown as Raw).a_.length * 4;
   const g2Len = (g2s[0] as unknown as Raw).a_.length * 4;
@@ -129,6 +142,16 @@ function millerLoopVec(mcl: Mcl, g1s: readonly MclG1[], g2s: readonly MclG2[]): 
   } finally {
     mod._free(base);
   }
+  return e;
+}
+
+/** `millerLoopVec` without mcl's raw module: one Miller loop per pair (the same value, slower; counted). */
+function millerLoopEach(mcl: Mcl, g1s: readonly MclG1[], g2s: readonly MclG2[]): MclGT {
+  if (g1s.length !== g2s.length) throw new RangeError(`millerLoopVec: ${g1s.length} G1 points but ${g2s.length} G2 points`);
+  noteSlowPath('groth16-miller-loop-vec');
+  let e = new mcl.GT();
+  e.setInt(1);
+  for (let i = 0; i < g1s.length; i++) e = mcl.mul(e, mcl.millerLoop(g1s[i]!, g2s[i]!));
   return e;
 }
 

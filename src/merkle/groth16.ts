@@ -19,6 +19,7 @@ import { InputError } from '../errors.js';
 import { BN254_R, isScalar } from './bn254-encoding.js';
 import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from './bn254-wasm.js';
 import { g1FromBytes, g2FromBytes, negateG1Bytes, type G1Point, type G2Point } from './bn254.js';
+import { noteSlowPath } from './slow-paths.js';
 
 /** A Groth16 verifying key; points as big-endian bytes, compressed or uncompressed. */
 export interface VerifyingKey {
@@ -112,10 +113,14 @@ export async function initGroth16(): Promise<Groth16Backend> {
   try {
     await loadBn254Wasm();
     return 'mcl';
-  } catch {
+  } catch (e) {
+    mclFailure = e;
     return 'noble';
   }
 }
+
+/** Why mcl did not load on this thread, once `initGroth16()` tried: from then on 'auto' counts each proof it sends to noble. */
+let mclFailure: unknown;
 
 /** The backend `auto` resolves to right now. */
 export function groth16Backend(): Groth16Backend {
@@ -125,7 +130,11 @@ export function groth16Backend(): Groth16Backend {
 export function pick(opts: Groth16Options | undefined): { kind: 'mcl'; w: Bn254Wasm } | { kind: 'noble' } {
   const want = opts?.backend ?? 'auto';
   const w = bn254WasmIfLoaded();
-  if (want === 'noble' || (want === 'auto' && !w)) return { kind: 'noble' };
+  if (want === 'noble') return { kind: 'noble' };
+  if (want === 'auto' && !w) {
+    if (mclFailure !== undefined) noteSlowPath('groth16-portable', 1, mclFailure);
+    return { kind: 'noble' };
+  }
   if (!w) throw new InputError('backend', "mcl is not loaded in this thread: await initGroth16() first, or use backend 'auto' / 'noble'");
   return { kind: 'mcl', w };
 }

@@ -92,6 +92,7 @@ export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './validity-response
 export type { ValidityVerdict, ValidityOptions } from './validity-types.js';
 export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16.js';
 export { verifyGroth16Batch, type Groth16BatchItem } from './groth16-batch.js';
+export { slowPaths, SLOW_PATHS, type SlowPath } from './slow-paths.js';
 export {
   SHIPPED_KEY_SETS,
   OPT_IN_KEY_SETS,

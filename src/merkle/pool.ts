@@ -17,6 +17,7 @@ import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedE
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
+import { warnOnce } from './slow-paths.js';
 
 // The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
 export { WorkerCrashedError, PoolClosedError };
@@ -111,6 +112,8 @@ export class WorkerPool {
   completedItems = 0;
   busyMs = 0;
   private readonly createdAt = performance.now();
+  /** Slower paths the workers took (slow-paths.ts), summed over their replies. */
+  private readonly slow = new Map<string, number>();
 
   constructor(options: PoolOptions = {}) {
     const n = options.threads ?? availableParallelism();
@@ -133,6 +136,11 @@ export class WorkerPool {
   get utilization(): number {
     const wall = performance.now() - this.createdAt;
     return wall > 0 ? Math.min(1, this.busyMs / (wall * this.threads)) : 0;
+  }
+
+  /** Slower paths the workers took and how often (slow-paths.ts); empty when every batch ran fast. */
+  get slowPaths(): Record<string, number> {
+    return Object.fromEntries(this.slow);
   }
 
   /** The hash kernels the workers chose (null until one has started). */
@@ -168,6 +176,14 @@ export class WorkerPool {
       this.startFailures = 0;
       this.kernels ??= msg.backends;
       return;
+    }
+    if (msg.slow) {
+      // Counted, and said once per process on this thread: a fallback that stays quiet is how the
+      // packed build ran validity proofs at a fifth of their speed unnoticed.
+      for (const [path, n] of msg.slow) {
+        this.slow.set(path, (this.slow.get(path) ?? 0) + n);
+        warnOnce(path);
+      }
     }
     // Replies come in posting order; look the task up by id all the same.
     const at = slot.tasks.findIndex((t) => t.id === msg.id);

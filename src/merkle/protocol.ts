@@ -19,12 +19,16 @@ export interface WorkerRequest {
 
 /**
  * A reply: `valid[i]` is 1 for a valid item; `extras` holds `[i, verdict]` for items with details;
- * `ms` is the time the batch took here (the pool's utilisation figure).
+ * `ms` is the time the batch took here (the pool's utilisation figure); `slow`, the slower paths it took.
  */
-export type WorkerReply =
+export type WorkerReply = (
   | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer; ids?: string; idLens?: Uint32Array }
   | { id: number; ms: number; bad: number; buf?: ArrayBuffer }
-  | { id: number; ms: number; error: { code: string; message: string; context: object } };
+  | { id: number; ms: number; error: { code: string; message: string; context: object } }
+) & {
+  /** Slower paths the worker took since its last reply, and how often (slow-paths.ts); absent when none. */
+  slow?: Array<[string, number]>;
+};
 
 /** What a worker says once its module and kernels are loaded. */
 export interface WorkerReady {

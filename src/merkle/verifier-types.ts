@@ -81,6 +81,13 @@ export interface Verifier {
   readonly kernels: { poseidon: string; keccak: string } | null;
   /** Items verified so far. */
   readonly completed: number;
+  /**
+   * Slower paths taken instead of the fast one, and how many times: `groth16-batch-error` (a batch of
+   * validity proofs checked one proof at a time), `groth16-portable` (mcl-wasm did not load: the
+   * portable pairing code, ≈ 3–4× slower), `groth16-miller-loop-vec`. Empty when every item took the
+   * fast path. The first of each per process is also a `process.emitWarning` (code `CAIRN_SLOW_PATH`).
+   */
+  readonly slowPaths: Readonly<Record<string, number>>;
   /** Stop every worker; nothing is left running. */
   close(): Promise<void>;
 }

@@ -44,6 +44,9 @@ export function createVerifier(options: InternalVerifierOptions = {}): Verifier 
     get completed() {
       return runner.completed;
     },
+    get slowPaths() {
+      return runner.slowPaths;
+    },
     async verify(kind, input, opts = {}) {
       const spec = getKind(kind);
       const parts = await answersOf(ctx, spec, input, opts.signal, (a) => verdictsOf(spec, a));

@@ -13,6 +13,7 @@ import { verifyJsonBatch } from './json/batch.js';
 import { poseidonBackend } from './hash/poseidon.js';
 import { keccakBackend } from './hash/keccak.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
+import { takeSlowPaths } from './slow-paths.js';
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
 const testHooks = data?.testHooks === true;
@@ -68,20 +69,23 @@ if (parentPort && data?.cairnVerifier === true) {
         if (!msg.shared) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, 'a JSON batch came without the response it points into');
         const r = verifyJsonBatch(msg.kind, msg.buf, new Uint8Array(msg.shared, msg.sharedAt ?? 0));
         const ms = performance.now() - t0;
-        if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf } satisfies WorkerReply, [msg.buf]);
+        const slow = takeSlowPaths();
+        if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf, ...(slow ? { slow } : {}) } satisfies WorkerReply, [msg.buf]);
         else {
-          reply = { id: msg.id, ms, valid: r.valid, extras: r.extras, buf: msg.buf, ids: r.ids, idLens: r.idLens };
+          reply = { id: msg.id, ms, valid: r.valid, extras: r.extras, buf: msg.buf, ids: r.ids, idLens: r.idLens, ...(slow ? { slow } : {}) };
           port.postMessage(reply, [r.valid.buffer as ArrayBuffer, r.idLens.buffer as ArrayBuffer, msg.buf]);
         }
         return;
       }
       const r = verifyBatch(msg.kind, msg.buf);
       // The batch buffer goes back too: the main thread packs the next batch into it.
-      reply = { id: msg.id, ms: performance.now() - t0, valid: r.valid, extras: r.extras, buf: msg.buf };
+      const slow = takeSlowPaths();
+      reply = { id: msg.id, ms: performance.now() - t0, valid: r.valid, extras: r.extras, buf: msg.buf, ...(slow ? { slow } : {}) };
       port.postMessage(reply, [r.valid.buffer as ArrayBuffer, msg.buf]);
     } catch (e) {
       const err = e instanceof CairnError ? e : new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, e instanceof Error ? e.message : String(e));
-      reply = { id: msg.id, ms: performance.now() - t0, error: { code: err.code, message: err.message, context: err.context } };
+      const slow = takeSlowPaths();
+      reply = { id: msg.id, ms: performance.now() - t0, error: { code: err.code, message: err.message, context: err.context }, ...(slow ? { slow } : {}) };
       port.postMessage(reply);
     }
   }

@@ -12,6 +12,7 @@
 import { isPlainObject } from '../../assert.js';
 import { CairnError, ErrorCodes } from '../../errors.js';
 import type { Verdict } from '../verdict.js';
+import { noteSlowPath } from '../slow-paths.js';
 import type { ValidityOptions } from '../validity-types.js';
 import { extractWith, str } from './extract.js';
 import { accountHashKind } from './account-hash.js';
@@ -124,13 +125,17 @@ export const validityProofKind: KindSpec = {
     const parts = ok.map((i) => items[i] as { value: unknown; opts: ValidityOptions });
     let verdicts: Verdict[];
     try {
-      verdicts = v.verifyValidityProofsSync(
+      // An item not usable at all (not an object, an unknown key-set name) gets its own verdict from
+      // `decode`; the others are still checked together.
+      verdicts = v.verifyValidityProofsGuarded(
         parts.map((p) => p.value),
         parts.map((p) => p.opts),
+        decode,
       );
-    } catch {
-      // One item is not usable at all (not an object, an unknown key-set name): each alone, so the
-      // error lands on that item only.
+    } catch (e) {
+      // The batch check itself failed (a kernel fault, a bug): each proof alone keeps the answers
+      // right, at several times the cost, so it is counted and warned about, never quiet.
+      noteSlowPath('groth16-batch-error', parts.length, e);
       verdicts = parts.map((p) => decode(() => v.verifyValidityProofSync(p.value, p.opts)));
     }
     ok.forEach((i, k) => (out[i] = verdicts[k]!));

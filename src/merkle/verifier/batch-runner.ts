@@ -9,6 +9,7 @@ import { isKindName, kinds } from '../kinds/index.js';
 import { verifyJsonBatch } from '../json/batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
 import type { JsonSource } from '../share-response.js';
+import { takeSlowPaths } from '../slow-paths.js';
 
 export interface BatchRunner {
   /**
@@ -18,6 +19,8 @@ export interface BatchRunner {
   run(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, repack: () => ArrayBuffer, json?: JsonSource): Promise<BatchResult>;
   /** Items verified so far. */
   readonly completed: number;
+  /** Slower paths taken and how often (slow-paths.ts): the workers', or this thread's inline. */
+  readonly slowPaths: Record<string, number>;
   /** Refuse batches from now on, and stop the pool's workers. */
   close(): Promise<void>;
 }
@@ -32,6 +35,10 @@ export interface BatchRunner {
 export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
   let inlineClosed = false;
   let inlineCompleted = 0;
+  const inlineSlow = new Map<string, number>();
+  const countSlow = (): void => {
+    for (const [path, n] of takeSlowPaths() ?? []) inlineSlow.set(path, (inlineSlow.get(path) ?? 0) + n);
+  };
 
   async function runInline(kind: string, buf: ArrayBuffer, items: number, signal: AbortSignal | undefined, json?: JsonSource): Promise<BatchResult> {
     if (inlineClosed) throw new PoolClosedError(kind);
@@ -41,15 +48,19 @@ export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
     // A kind that loads its code on first use (validity proofs: the pairing code) loads it here.
     if (isKindName(kind)) await kinds[kind].prepare?.();
     if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
-    if (json) {
-      const r = verifyJsonBatch(kind, buf, json.view);
-      if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
+    try {
+      if (json) {
+        const r = verifyJsonBatch(kind, buf, json.view);
+        if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
+        inlineCompleted += items;
+        return { ...r, buf };
+      }
+      const r = verifyBatch(kind, buf);
       inlineCompleted += items;
       return { ...r, buf };
+    } finally {
+      countSlow();
     }
-    const r = verifyBatch(kind, buf);
-    inlineCompleted += items;
-    return { ...r, buf };
   }
 
   return {
@@ -59,6 +70,9 @@ export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
     },
     get completed() {
       return pool ? pool.completedItems : inlineCompleted;
+    },
+    get slowPaths() {
+      return pool ? pool.slowPaths : Object.fromEntries(inlineSlow);
     },
     async close() {
       inlineClosed = true;
