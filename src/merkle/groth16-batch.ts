@@ -18,6 +18,7 @@ import { InputError } from '../errors.js';
 import type { MclFr, MclG1, MclG2 } from './bn254-wasm.js';
 import {
   checkPublicInputs,
+  countPairingCheck,
   mclKey,
   prepareProof,
   publicInputCount,
@@ -130,5 +131,6 @@ function combinedCheck(items: readonly PreparedBatchItem[]): boolean {
     const abk = mcl.pow(k.alphaBeta, sums[0]!);
     ab = ab ? mcl.mul(ab, abk) : abk;
   }
+  countPairingCheck();
   return mcl.mul(mcl.finalExp(ml), ab!).isOne();
 }

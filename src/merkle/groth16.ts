@@ -99,6 +99,27 @@ export function parseVerifyingKey(json: unknown, name?: string): VerifyingKey {
 /** Number of public inputs a key takes. */
 export const publicInputCount = (vk: VerifyingKey): number => vk.ic.length - 1;
 
+/** Pairing checks (final exponentiations) run on this thread: see `pairingChecks`. */
+let finalExps = 0;
+
+/**
+ * Pairing checks (final exponentiations, the bulk of a check's cost) run on this thread so far, one
+ * per proof checked alone and one per batch checked together (groth16-batch.ts counts its own through
+ * `countPairingCheck`). Not exported by the package: the tests read it to hold the verifier to one check
+ * per proof, whatever key set made it.
+ *
+ * @example
+ * const before = pairingChecks(); verifyValidityProofSync(v); pairingChecks() - before; // 1
+ */
+export function pairingChecks(): number {
+  return finalExps;
+}
+
+/** Count a pairing check made elsewhere (groth16-batch.ts's combined check). */
+export function countPairingCheck(): void {
+  finalExps++;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Backend selection
 
@@ -268,6 +289,7 @@ export function checkPublicInputs(inputs: readonly PublicInput[], expected: numb
  */
 export function verifyPrepared(pp: PreparedProof, publicInputs: readonly PublicInput[], vk: VerifyingKey): boolean {
   const inputs = checkPublicInputs(publicInputs, publicInputCount(vk));
+  finalExps++;
   if (pp.backend === 'mcl') {
     const { w } = pp;
     const { mcl } = w;

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16.js';
+import { initGroth16, pairingChecks, verifyGroth16 } from '../../src/merkle/groth16.js';
 import { negateG1Bytes } from '../../src/merkle/bn254.js';
 import {
   CAIRN_DEVNET,
@@ -101,5 +101,30 @@ describe('key sets: default, opt-in, by name, from a vk file', () => {
     expect(verifyValidityProofsSync(mixed, opts)).toEqual(mixed.map((v, i) => verifyValidityProofSync(v, opts[i])));
     // The portable backend gives the same verdicts (one proof at a time).
     expect(verifyValidityProofsSync([good, wrong], { backend: 'noble' })).toEqual([good, wrong].map((x) => verifyValidityProofSync(x)));
+  });
+
+  it('the key set that last verified a circuit goes first: one pairing check per proof, alone or in a batch, and the verdict names the same set', () => {
+    const value = e2eValidityValue();
+    const alone = verifyValidityProofSync(value);
+    expect(alone).toMatchObject({ valid: true, keySet: LIGHT_2024_06.version });
+    // Light's current set comes first in the defaults and does not verify this 2024 proof: trying
+    // it first again each time doubled the cost of every such proof.
+    let before = pairingChecks();
+    expect(verifyValidityProofSync(value)).toEqual(alone);
+    expect(pairingChecks() - before).toBe(1);
+    before = pairingChecks();
+    const many = verifyValidityProofsSync(Array.from({ length: 12 }, () => value));
+    expect(many.every((v) => v.valid && v.keySet === LIGHT_2024_06.version)).toBe(true);
+    expect(pairingChecks() - before).toBe(1);
+    // a proof the remembered set does not verify still finds its own, and is remembered in turn
+    const devnet = verifyValidityProofSync(devnetValidityValue(), { keySets: [LIGHT_2024_06, CAIRN_DEVNET] });
+    expect(devnet).toMatchObject({ valid: true, keySet: CAIRN_DEVNET.version });
+    before = pairingChecks();
+    expect(verifyValidityProofSync(devnetValidityValue(), { keySets: [LIGHT_2024_06, CAIRN_DEVNET] })).toEqual(devnet);
+    expect(pairingChecks() - before).toBe(1);
+    // a wrong proof is tried under every set, and says so in their order
+    const wrong = { ...value, leaves: [(value.leaves as string[])[0]!.replace(/.$/, (c) => (c === '1' ? '2' : '1'))] };
+    const nope = verifyValidityProofSync(wrong);
+    expect(nope).toMatchObject({ valid: false, tried: [LIGHT_CURRENT.version, LIGHT_2024_06.version] });
   });
 });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { e2eValidityValue } from '../support/merkle-json-fixtures.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as {
@@ -140,6 +141,34 @@ describe('the packed tarball', () => {
     // the ES modules ship bundled: besides dist/bundle and dist/cjs, only the one-line entry modules
     const loose = files(join(unpacked, 'dist')).filter((f) => f.endsWith('.js') && !f.startsWith('bundle/') && !f.startsWith('cjs/'));
     expect(loose.sort()).toEqual(['cli/main.js', 'devnet/index.js', 'index.js', 'merkle/index.js', 'merkle/worker.js', 'mint/index.js', 'prover/worker.js', 'sender/index.js']);
+  });
+
+  it('validity proofs keep the Groth16 batch path in the bundles, ESM and CommonJS: no slower path taken', async () => {
+    // The packed build once lost it (Node's ESM import of CommonJS mcl-wasm: merkle/bn254-wasm.ts
+    // liveExports) and checked each proof alone, 5× slower, with no sign of it. A batch check that
+    // throws now throws from verifyValidityProofsSync, and a pool counts any fallback in slowPaths.
+    writeFileSync(join(consumer, 'validity.json'), JSON.stringify(e2eValidityValue()));
+    const script = (load: string, pooled: boolean) => `${load}
+      const value = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(join(consumer, 'validity.json'))}, 'utf8'));
+      (async () => {
+        await m.initGroth16();
+        const out = { direct: m.verifyValidityProofsSync(Array(8).fill(value)).filter((x) => x.valid).length };
+        if (${pooled}) {
+          // the workers run the ESM bundle whichever build started them
+          const v = m.createVerifier({ threads: 1 });
+          out.pooled = (await v.verify('validity-proof', Array(32).fill(value))).filter((x) => x.valid).length;
+          await v.close();
+          out.workers = v.slowPaths;
+        }
+        console.log(JSON.stringify({ ...out, here: m.slowPaths() }));
+      })();`;
+    writeFileSync(join(consumer, 'validity-esm.mjs'), script(`import { createRequire } from 'node:module'; const require = createRequire(import.meta.url); const m = await import('cairn-solana/merkle');`, true));
+    writeFileSync(join(consumer, 'validity-cjs.cjs'), script(`const m = require('cairn-solana/merkle');`, false));
+    const [esm, cjs] = await Promise.all(['validity-esm.mjs', 'validity-cjs.cjs'].map((f) => run(process.execPath, [join(consumer, f)], consumer)));
+    expect(esm!.stderr).toBe('');
+    expect(JSON.parse(esm!.stdout)).toEqual({ direct: 8, pooled: 32, workers: {}, here: {} });
+    expect(cjs!.stderr).toBe('');
+    expect(JSON.parse(cjs!.stdout)).toEqual({ direct: 8, here: {} });
   });
 
   it('the binary runs dist', async () => {
