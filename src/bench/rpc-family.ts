@@ -11,8 +11,8 @@ import { InputError } from '../errors/index.js';
 import { latencySummary } from './percentile.js';
 import { newResult, stopReason, type FamilyContext, type FamilyResult } from './types.js';
 
-/** Read-only methods and the parameters each is called with. */
-export const RPC_METHODS: Record<string, unknown[]> = {
+/** Read-only methods and the parameters each is called with (the DAS and compression methods take an object). */
+export const RPC_METHODS: Record<string, unknown[] | Record<string, unknown>> = {
   getSlot: [],
   getBlockHeight: [],
   getLatestBlockhash: [{ commitment: 'confirmed' }],
@@ -25,9 +25,9 @@ export const RPC_METHODS: Record<string, unknown[]> = {
   getSignatureStatuses: [['5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW']],
   getRecentPrioritizationFees: [],
   getPriorityFeeEstimate: [{ options: { priorityLevel: 'Medium' } }],
-  getAssetsByOwner: [{ ownerAddress: '11111111111111111111111111111111', page: 1, limit: 10 }],
-  getCompressedAccountsByOwner: [{ owner: '11111111111111111111111111111111' }],
-  getIndexerHealth: [],
+  getAssetsByOwner: { ownerAddress: '11111111111111111111111111111111', page: 1, limit: 10 },
+  getCompressedAccountsByOwner: { owner: '11111111111111111111111111111111' },
+  getIndexerHealth: {},
 };
 
 export interface RpcBenchOptions {
@@ -76,7 +76,7 @@ export async function rpcFamily(o: RpcBenchOptions, ctx: FamilyContext): Promise
   return result;
 }
 
-async function timeMethod(t: Transport, url: string, method: string, params: unknown[], n: number, concurrency: number, seconds: number, signal: AbortSignal) {
+async function timeMethod(t: Transport, url: string, method: string, params: unknown[] | Record<string, unknown>, n: number, concurrency: number, seconds: number, signal: AbortSignal) {
   const ms: number[] = [];
   let errors = 0;
   let firstError: string | null = null;

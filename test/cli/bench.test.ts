@@ -92,6 +92,10 @@ describe('cairn bench: the families users run', () => {
     const result = JSON.parse(r.out);
     expect(result.rows).toHaveLength(2);
     for (const row of result.rows) expect(row).toMatchObject({ calls: 5, errors: 0, firstError: null, p50Ms: expect.any(Number), p99Ms: expect.any(Number) });
+    // every method it knows is one the service (here the devnet) answers
+    const all = JSON.parse((await bench(['rpc', '--url', devnet.url, '--requests', '2', '--json'])).out);
+    expect(all.rows.length).toBeGreaterThanOrEqual(15);
+    for (const row of all.rows) expect(row, row.name).toMatchObject({ calls: 2, errors: 0 });
     const bad = await bench(['rpc', '--url', devnet.url, '--methods', 'sendTransaction']);
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/"--methods": "sendTransaction" is not a read-only method/);
