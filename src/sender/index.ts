@@ -34,7 +34,10 @@ export {
 } from '../solana/nonce.js';
 export type { NonceAccountState } from '../solana/nonce.js';
 export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/signer.js';
-export type { Signer, SignerInput } from '../solana/signer.js';
+export type { Signer, SignerInput, KeySigner } from '../solana/signer.js';
+// Addresses and signatures typed as kit's, so they go into kit calls without a cast (kit-brands.ts says how).
+export { asAddress } from '../solana/kit-brands.js';
+export type { Address, Signature } from '../solana/kit-brands.js';
 // What a payer or signer parameter takes, and what backs the sender: cairn's client, a web3.js Connection or a kit Rpc.
 export type { AddressInput, PublicKeyLike, SignerLike, KeypairLike, KitSignerLike } from '../solana/inputs.js';
 export type { SenderClientInput } from './adapters.js';

@@ -17,6 +17,7 @@ import type { SendOutcome, SendTimings } from './outcome.js';
 import type { Prepared } from './prepare.js';
 import type { Commitment } from './rpc.js';
 import type { SignatureOwners } from './signature-owners.js';
+import type { Signature } from '../solana/kit-brands.js';
 
 export interface IntentDeps extends AttemptDeps {
   builder: Builder;
@@ -186,7 +187,7 @@ export function createDrive(d: IntentDeps): Drive {
           { state: 'confirmed', signature: cur.signature, slot: result.slot, what: `landed and ${result.commitment} in slot ${result.slot} (signature ${cur.signature})` },
         );
         events.emit('confirmed', { id, signature: cur.signature, slot: result.slot, commitment: result.commitment });
-        return { id, signature: cur.signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
+        return { id, signature: cur.signature as Signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
       }
       if (result.kind === 'failed') return failedOnChain(id, cur, result, o.signal);
       // Proven expired: the final status read after the height passed found nothing.

@@ -6,6 +6,7 @@
 import { CairnError, ErrorCodes } from '../errors.js';
 import { errorFromJournal } from './journal-error.js';
 import type { IntentView } from './journal.js';
+import type { Signature } from '../solana/kit-brands.js';
 import type { Commitment } from './rpc.js';
 
 export interface SendTimings {
@@ -21,7 +22,8 @@ export interface SendTimings {
 
 export interface SendOutcome {
   id: string;
-  signature: string;
+  /** Base58; typed as kit's `Signature` too, so it goes into a kit call as it is. */
+  signature: Signature;
   slot: number;
   commitment: Commitment;
   /** Signed versions of the intent (1, or more after re-signing expired ones). */
@@ -43,7 +45,7 @@ export function outcomeFromJournal(v: IntentView): SendOutcome | CairnError {
   if (end?.op === 'confirmed') {
     return {
       id: v.id,
-      signature: end.signature,
+      signature: end.signature as Signature,
       slot: end.slot,
       commitment: end.commitment as Commitment,
       attempts: v.attempts,

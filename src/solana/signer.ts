@@ -7,6 +7,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
 import { InputError } from '../errors.js';
 import { encodeAddress } from './address.js';
+import type { Address } from './kit-brands.js';
 
 /** Something that can sign a Solana message. */
 export interface Signer {
@@ -26,14 +27,24 @@ const PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 // SPKI wrapper for a raw ed25519 public key.
 const SPKI_PREFIX = Buffer.from('302a300506032b6570032100', 'hex');
 
-class NodeSigner implements Signer {
+/**
+ * A signer cairn made from a key: its `address` is typed as an `Address` kit's calls take without a
+ * cast (kit-brands.ts says why that needs no kit import), and its secret key can be written out.
+ */
+export interface KeySigner extends Signer {
+  readonly address: Address;
+  /** The 64-byte Solana secret key (seed ‖ public key), for writing keypair files. */
+  secretKey(): Uint8Array;
+}
+
+class NodeSigner implements KeySigner {
   readonly publicKey: Uint8Array;
-  readonly address: string;
+  readonly address: Address;
   readonly #key: KeyObject;
   constructor(key: KeyObject, publicKey: Uint8Array) {
     this.#key = key;
     this.publicKey = publicKey;
-    this.address = encodeAddress(publicKey);
+    this.address = encodeAddress(publicKey) as Address;
   }
   sign(message: Uint8Array): Uint8Array {
     return edSign(null, message, this.#key);
@@ -60,7 +71,7 @@ function publicKeyOf(key: KeyObject): Uint8Array {
  * const payer = signerFromSecretKey(Uint8Array.from(JSON.parse(readFileSync('id.json', 'utf8'))));
  * payer.address; // base58
  */
-export function signerFromSecretKey(secretKey: Uint8Array, field = 'secretKey'): Signer & { secretKey(): Uint8Array } {
+export function signerFromSecretKey(secretKey: Uint8Array, field = 'secretKey'): KeySigner {
   if (!(secretKey instanceof Uint8Array)) {
     throw new InputError(field, 'expected a Uint8Array of 64 (secret key) or 32 (seed) bytes', { got: typeof secretKey });
   }
@@ -77,7 +88,7 @@ export function signerFromSecretKey(secretKey: Uint8Array, field = 'secretKey'):
 }
 
 /** A fresh random signer. */
-export function generateSigner(): Signer & { secretKey(): Uint8Array } {
+export function generateSigner(): KeySigner {
   const { privateKey } = generateKeyPairSync('ed25519');
   return new NodeSigner(privateKey, publicKeyOf(privateKey));
 }

@@ -4,13 +4,16 @@
  * ones, their meta-carried signers used without being listed again; a kit transaction message (fee
  * payer signer, blockhash or durable-nonce lifetime) and a kit compiled `Transaction` in
  * `{ transaction }`; lookup metas needing their tables; and the refusals naming the field. Before,
- * each was refused with "expected a base58 address" for a field the caller never wrote.
+ * each was refused with "expected a base58 address" for a field the caller never wrote. Last, what
+ * cairn returns goes into kit's own calls without a cast (checked by `npm run typecheck`: the
+ * `@ts-expect-error` lines prove a plain string would not do).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AccountRole,
   address,
   appendTransactionMessageInstructions,
+  createSolanaRpc,
   createTransactionMessage,
   generateKeyPairSigner,
   getAddressEncoder,
@@ -26,10 +29,13 @@ import {
   type Instruction,
   type KeyPairSigner,
   type Nonce,
+  type Signature as KitSignature,
   type TransactionSigner,
 } from '@solana/kit';
 import { CairnError, ErrorCodes } from '../../src/errors.js';
-import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type Sender } from '../../src/sender/index.js';
+import { PublicKey } from '@solana/web3.js';
+import { expectTypeOf } from 'vitest';
+import { asAddress, createSender, generateSigner, resolveSenderConfig, transferInstruction, type Sender } from '../../src/sender/index.js';
 import { createNonceAccountInstructions, parseNonceAccount } from '../../src/solana/nonce.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
 import { compileMessage, parseTransaction } from '../../src/solana/wire.js';
@@ -210,5 +216,30 @@ describe('kit transaction messages and transactions in { transaction }', () => {
     expect(await fieldOf(() => sender.send({ transaction: v1, signers: [payer] }))).toBe('input.transaction.version');
     expect(await fieldOf(() => sender.send({ transaction: { messageBytes: 'abc' as never, signatures: {} }, signers: [payer] }))).toBe('input.transaction.messageBytes');
     expect(await fieldOf(() => sender.send({ transaction: 42 as never, signers: [payer] }))).toBe('input.transaction');
+  });
+});
+
+describe('what cairn returns, in kit calls without a cast', () => {
+  it("a signer's address and an outcome's signature go into kit's rpc as they are", async () => {
+    const rpc = createSolanaRpc(env.devnet.url);
+    const cairnPayer = generateSigner();
+    await env.devnet.control.airdrop(cairnPayer.address, 10n ** 9n);
+    expect((await rpc.getBalance(cairnPayer.address, { commitment: 'processed' }).send()).value).toBe(10n ** 9n);
+    const out = await sender.send({ instructions: [transferInstruction(cairnPayer.address, payer.address, 1_000n)], payer: cairnPayer });
+    const [status] = (await rpc.getSignatureStatuses([out.signature]).send()).value;
+    expect(status?.confirmationStatus).toMatch(/confirmed|finalized/);
+    expectTypeOf(cairnPayer.address).toMatchTypeOf<Address>();
+    expectTypeOf(out.signature).toMatchTypeOf<KitSignature>();
+    // @ts-expect-error a plain string is not a kit Address: the brand above is what makes the calls type-check
+    const plain: Address = String(cairnPayer.address);
+    expect(plain).toBe(cairnPayer.address);
+  });
+
+  it('asAddress checks and brands an address of any form (an RPC answer, a PublicKey)', async () => {
+    const rpc = createSolanaRpc(env.devnet.url);
+    const identity: string = await env.client.getIdentity(); // an answer's text: a plain string
+    expect((await rpc.getBalance(asAddress(identity)).send()).value).toBeGreaterThanOrEqual(0n);
+    expect(asAddress(new PublicKey(payer.address))).toBe(payer.address);
+    expect(await fieldOf(() => asAddress('not-an-address', 'owner'))).toBe('owner');
   });
 });

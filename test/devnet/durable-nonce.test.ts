@@ -39,7 +39,7 @@ const status = async (signature: string) =>
 const balance = async (address: string) => BigInt((await rpc(devnet.url, 'getBalance', [address])).body.result.value);
 const nonceState = (account: string) => parseNonceAccount(devnet.chain.account(account)!.data);
 
-function sign(instructions: InstructionInput[], recentBlockhash: string, signers: Signer[] = [payer], feePayer = payer.address) {
+function sign(instructions: InstructionInput[], recentBlockhash: string, signers: Signer[] = [payer], feePayer: string = payer.address) {
   const { wire, signatures } = signMessageParts(compileMessage({ payer: feePayer, instructions, recentBlockhash }), signers);
   return { wire, signature: encodeBase58(signatures[0]!) };
 }
