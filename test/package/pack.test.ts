@@ -222,3 +222,46 @@ describe('the packed tarball', () => {
     expect(r.code).toBe(0);
   });
 });
+
+describe('cairn bench from the installed package (issue 37): no checkout, no dev dependencies', () => {
+  const cairnBin = (): string => join(consumer, 'node_modules', 'cairn-solana', 'bin', 'cairn.js');
+
+  it('verify and sign need nothing else: tables, --json rows, and a --report page', async () => {
+    const report = join(tmp, 'bench.html');
+    const v = await run(process.execPath, [cairnBin(), 'bench', 'verify', '--kinds', 'asset-proof,account-proof', '--threads', '1', '--items', '50', '--seconds', '0.1', '--report', report], bare, 120_000);
+    expect(v.stderr).toMatch(/report written to/);
+    expect(v.code).toBe(0);
+    expect(v.stdout).toMatch(/asset-proof bytes ×1\s+asset-proof\s+bytes\s+1\s+[\d,]+/);
+    expect(readFileSync(report, 'utf8')).toMatch(/id="cairn-bench-data"/);
+    const s = await run(process.execPath, [cairnBin(), 'bench', 'sign', '--seconds', '0.1', '--json'], bare);
+    expect(s.code).toBe(0);
+    expect(JSON.parse(s.stdout).rows).toHaveLength(2);
+  });
+
+  it('rpc and landing against a devnet started by `cairn devnet`, and landing --devnet', async () => {
+    const { spawn } = await import('node:child_process');
+    const devnet = spawn(process.execPath, [cairnBin(), 'devnet', '--port', '0'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        devnet.stdout.on('data', (d: Buffer) => {
+          out += d;
+          const m = /devnet listening on (http:\/\/\S+)/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        devnet.on('exit', (c) => reject(new Error(`cairn devnet exited ${c}`)));
+      });
+      const rpc = await run(process.execPath, [cairnBin(), 'bench', 'rpc', '--url', url, '--requests', '3', '--methods', 'getSlot,getLatestBlockhash', '--json'], consumer);
+      expect(rpc.code).toBe(0);
+      expect(JSON.parse(rpc.stdout).rows.map((r: { errors: number }) => r.errors)).toEqual([0, 0]);
+      const landing = await run(process.execPath, [cairnBin(), 'bench', 'landing', '--url', url, '--transfers', '3', '--quiet'], consumer, 120_000);
+      expect(landing.code).toBe(0);
+      expect(landing.stdout).toMatch(/landedPct\s+100/);
+    } finally {
+      devnet.kill('SIGINT');
+    }
+    const embedded = await run(process.execPath, [cairnBin(), 'bench', 'landing', '--devnet', '--transfers', '2', '--json'], consumer, 120_000);
+    expect(embedded.code).toBe(0);
+    expect(JSON.parse(embedded.stdout).rows[0]).toMatchObject({ landed: 2, landedPct: 100 });
+  });
+});
