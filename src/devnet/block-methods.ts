@@ -9,7 +9,7 @@ import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
 import { arr, bad, cfg, commitmentOf } from './solana-params.js';
 import { transactionJson } from './transaction-json.js';
-import { JSON_PARSED_TRANSACTIONS } from './transaction-methods.js';
+import { accountsTransaction, jsonParsedTransaction } from './parsed/transaction.js';
 import { safeNumber, showParam, u64Param } from './u64-param.js';
 import { DevnetRpcError, type ExecutedTransaction } from './types.js';
 
@@ -81,11 +81,10 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
   const c = typeof p[1] === 'string' ? { encoding: p[1] } : cfg(p[1], 'params[1]');
   const highest = chain.slotAt(blockCommitment(c));
   const encoding = String(c.encoding ?? 'json');
-  if (encoding === 'jsonParsed') throw bad(JSON_PARSED_TRANSACTIONS);
-  if (!['json', 'base64', 'base58'].includes(encoding)) throw bad(`params[1].encoding must be json, base58 or base64, got ${JSON.stringify(c.encoding)}`);
+  if (!['json', 'jsonParsed', 'base64', 'base58'].includes(encoding)) throw bad(`params[1].encoding must be json, jsonParsed, base58 or base64, got ${showParam(c.encoding)}`);
   const details = c.transactionDetails ?? 'full';
-  if (details !== 'full' && details !== 'signatures' && details !== 'none') {
-    throw bad(`params[1].transactionDetails must be full, signatures or none (the devnet does not serve "accounts"), got ${JSON.stringify(details)}`);
+  if (details !== 'full' && details !== 'signatures' && details !== 'none' && details !== 'accounts') {
+    throw bad(`params[1].transactionDetails must be full, accounts, signatures or none, got ${showParam(details)}`);
   }
   const maxVersion = c.maxSupportedTransactionVersion;
   if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) throw bad('params[1].maxSupportedTransactionVersion must be 0');
@@ -99,9 +98,11 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
     // The genesis block is its own parent, as on a real cluster.
     previousBlockhash: slot === 0 ? blockhash : (history.blockhash(slot - 1) ?? bs58.encode(new Uint8Array(32))),
   };
-  if (details === 'full') {
+  if (details === 'full' || details === 'accounts') {
     out.transactions = txs.map((tx) => {
-      const j = transactionJson(chain, tx, encoding);
+      const j = transactionJson(chain, tx, encoding === 'jsonParsed' ? 'json' : encoding);
+      if (details === 'accounts') Object.assign(j, accountsTransaction(tx, c.rewards !== false));
+      else if (encoding === 'jsonParsed') Object.assign(j, jsonParsedTransaction(tx));
       if (j.version === 0 && (maxVersion === undefined || maxVersion === null)) {
         throw new DevnetRpcError(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
       }

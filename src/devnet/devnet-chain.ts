@@ -3,6 +3,7 @@
  * of types.ts plus slot time, blockhash validity, accounts, simulation and the listeners. Made by
  * `createChain` (chain.ts).
  */
+import type { SimulationMeta } from './simulation-meta.js';
 import type { LiteSVM } from 'litesvm';
 import type { ParsedTransaction } from '../solana/wire.js';
 import type { DevnetKeypair } from './keypair.js';
@@ -14,6 +15,8 @@ export interface SimulationResult {
   unitsConsumed: number;
   /** Post-simulation accounts for the requested addresses (null when absent). */
   accounts?: (AccountView | null)[];
+  /** Fee, balances, return data, inner instructions… (simulation-meta.ts); absent when LiteSVM never ran it. */
+  meta?: SimulationMeta;
 }
 
 export interface AccountView {

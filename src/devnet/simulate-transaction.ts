@@ -10,6 +10,7 @@ import { durableNonceAccountOf, withAdvancedNonce } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import { parseSubmitted } from './parse-submitted.js';
 import { txErrorToJson } from './transaction-errors.js';
+import { afterSimulation, beforeSimulation } from './simulation-meta.js';
 
 export interface SimulateOptions {
   sigVerify?: boolean;
@@ -47,6 +48,7 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
     if (account === null) return { err: 'BlockhashNotFound', logs: [], unitsConsumed: 0 };
     nonce = { account, next };
   }
+  const pre = beforeSimulation(d, deps.account);
   const sigVerify = opts.sigVerify ?? true;
   if (!sigVerify) inner.setSigverify(false);
   let r: unknown;
@@ -57,18 +59,19 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
   }
   if (r instanceof deps.FailedTransactionMetadata) {
     const m = r.meta();
-    return { err: txErrorToJson(r.err()), logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+    return { err: txErrorToJson(r.err()), logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()), meta: afterSimulation(d, pre, m as never, null) };
   }
   const info = r as { meta(): { logs(): string[]; computeUnitsConsumed(): bigint }; postAccounts(): { address: Uint8Array; account(): { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean } }[] };
   const m = info.meta();
-  const out: SimulationResult = { err: null, logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()) };
+  const post = new Map<string, AccountView>();
+  for (const pa of info.postAccounts()) {
+    const acc = pa.account();
+    const data = acc.data();
+    post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
+  }
+  const readPost = (a: string) => post.get(a) ?? deps.account(a);
+  const out: SimulationResult = { err: null, logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()), meta: afterSimulation(d, pre, m as never, readPost) };
   if (opts.accounts) {
-    const post = new Map<string, AccountView>();
-    for (const pa of info.postAccounts()) {
-      const acc = pa.account();
-      const data = acc.data();
-      post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
-    }
     out.accounts = opts.accounts.map((a) => {
       const view = post.get(a) ?? deps.account(a);
       return nonce !== null && a === nonce.account && view !== null ? withAdvancedNonce(view, nonce.next) : view;

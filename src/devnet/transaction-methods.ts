@@ -6,18 +6,16 @@
  */
 import bs58 from 'bs58';
 import type { DevnetChain } from './devnet-chain.js';
-import { addressParam, arr, bad, cfg, commitmentOf, decodeOrThrow, RENT_EXEMPT_EPOCH, txBytesParam } from './solana-params.js';
+import { addressParam, arr, bad, badAgave, cfg, commitmentOf, decodeOrThrow, txBytesParam } from './solana-params.js';
 import { transactionErrorText } from './agave/transaction-error-text.js';
 import { verifySignature } from './agave/verify-signature.js';
 import { transactionJson } from './transaction-json.js';
+import { simulationJson } from './simulation-json.js';
+import { accountEncodingOf, accountJson, type AccountEncodingConfig } from './account-json.js';
+import { jsonParsedTransaction } from './parsed/transaction.js';
 import { feeOf } from './transaction-fee.js';
 import { DevnetRpcError, type ExecutedTransaction } from './types.js';
 import { parseSubmitted } from './parse-submitted.js';
-
-/** Why `jsonParsed` transactions are refused: the real RPC parses every instruction of the System,
- * SPL, ATA, Memo, ALT, stake and vote programs, and an answer parsing only some would differ from
- * it without saying so. */
-export const JSON_PARSED_TRANSACTIONS = 'params[1].encoding: jsonParsed transactions are not served by the devnet (it does not parse instructions); ask for json';
 
 /** Signatures per `getSignatureStatuses` call (the real limit). */
 export const MAX_SIGNATURE_STATUSES = 256;
@@ -35,9 +33,7 @@ export function sendTransaction(chain: DevnetChain, params: unknown, dropSend?: 
   const signature = bs58.encode(d.signatures[0]!);
   if (c.skipPreflight !== true) {
     if (chain.status(signature)) {
-      throw new DevnetRpcError(-32002, 'Transaction simulation failed: This transaction has already been processed', 200, {
-        err: 'AlreadyProcessed', logs: [], accounts: null, unitsConsumed: 0, returnData: null,
-      });
+      throw new DevnetRpcError(-32002, 'Transaction simulation failed: This transaction has already been processed', 200, simulationJson({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 }));
     }
     const sim = chain.simulate(wire);
     if (sim.err === 'SignatureFailure') {
@@ -45,9 +41,7 @@ export function sendTransaction(chain: DevnetChain, params: unknown, dropSend?: 
       throw new DevnetRpcError(-32003, 'Transaction signature verification failure');
     }
     if (sim.err !== null) {
-      throw new DevnetRpcError(-32002, `Transaction simulation failed: ${transactionErrorText(sim.err)}`, 200, {
-        err: sim.err, logs: sim.logs, accounts: null, unitsConsumed: sim.unitsConsumed, returnData: null,
-      });
+      throw new DevnetRpcError(-32002, `Transaction simulation failed: ${transactionErrorText(sim.err)}`, 200, simulationJson(sim));
     }
   }
   if (dropSend?.()) return signature;
@@ -79,25 +73,29 @@ export function simulateTransaction(chain: DevnetChain, params: unknown) {
     throw bad('sigVerify and replaceRecentBlockhash cannot both be true');
   }
   let addresses: string[] | undefined;
-  if (c.accounts !== undefined) {
+  let accountsEncoding: AccountEncodingConfig = { encoding: 'base64', dataSlice: null };
+  if (c.accounts !== undefined && c.accounts !== null) {
     const a = cfg(c.accounts, 'params[1].accounts');
     if (!Array.isArray(a.addresses)) throw bad('params[1].accounts.addresses must be an array');
     addresses = a.addresses.map((x, i) => addressParam(x, `params[1].accounts.addresses[${i}]`));
+    accountsEncoding = accountEncodingOf(a, 'params[1].accounts', 'base64');
+    // Agave: "base58 encoding not supported" for simulated accounts
+    if (accountsEncoding.encoding === 'base58' || accountsEncoding.encoding === 'binary') throw badAgave('base58 encoding not supported');
   }
   const sim = chain.simulate(wire, {
     sigVerify: c.sigVerify === true,
     replaceRecentBlockhash: c.replaceRecentBlockhash === true,
     ...(addresses ? { accounts: addresses } : {}),
   });
-  const accounts = addresses
-    ? (sim.accounts ?? []).map((a) =>
-        a ? { data: [Buffer.from(a.data).toString('base64'), 'base64'], executable: a.executable, lamports: Number(a.lamports), owner: a.owner, rentEpoch: RENT_EXEMPT_EPOCH, space: a.space } : null,
-      )
-    : null;
+  const mintOf = (m: string) => chain.account(m);
+  const accounts = addresses ? (sim.accounts ?? []).map((a) => (a ? accountJson(a, accountsEncoding, mintOf, 'params[1].accounts') : null)) : null;
   return {
     context: ctxProcessed(chain),
-    value: { err: sim.err, logs: sim.logs, accounts, unitsConsumed: sim.unitsConsumed, returnData: null,
-      ...(c.replaceRecentBlockhash === true ? { replacementBlockhash: chain.latestBlockhash() } : {}) },
+    value: simulationJson(sim, {
+      accounts,
+      innerInstructions: c.innerInstructions === true,
+      replacementBlockhash: c.replaceRecentBlockhash === true ? chain.latestBlockhash() : null,
+    }),
   };
 }
 
@@ -125,14 +123,14 @@ export function getTransaction(chain: DevnetChain, params: unknown) {
   const commitment = commitmentOf(c, 'finalized');
   if (commitment === 'processed') throw bad('commitment processed is not supported for getTransaction');
   const encoding = String(c.encoding ?? 'json');
-  if (encoding === 'jsonParsed') throw bad(JSON_PARSED_TRANSACTIONS);
-  if (!['json', 'base64', 'base58'].includes(encoding)) throw bad(`unsupported encoding ${JSON.stringify(encoding)}`);
+  if (!['json', 'jsonParsed', 'base64', 'base58'].includes(encoding)) throw bad(`unsupported encoding ${JSON.stringify(encoding)}`);
   const tx = chain.transaction(p[0]);
   if (!tx) return null;
   const st = chain.status(p[0]);
   if (commitment === 'finalized' && st?.confirmationStatus !== 'finalized') return null;
   if (commitment === 'confirmed' && st?.confirmationStatus === 'processed') return null;
-  const out = transactionJson(chain, tx, encoding);
+  const out = transactionJson(chain, tx, encoding === 'jsonParsed' ? 'json' : encoding);
+  if (encoding === 'jsonParsed') Object.assign(out, jsonParsedTransaction(tx));
   if (out.version === 0 && (c.maxSupportedTransactionVersion === undefined || c.maxSupportedTransactionVersion === null)) {
     throw new DevnetRpcError(-32015, 'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0');
   }

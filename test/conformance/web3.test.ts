@@ -231,4 +231,22 @@ describe('@solana/web3.js against the devnet', () => {
     expect((await conn.getFeeForMessage(msg)).value).toBe(5_000);
     await expect(conn.getSupply()).rejects.toThrow(/not served by the devnet/);
   });
+
+  it('getParsedTransaction, getParsedBlock and simulateTransaction answer as Agave (issue 34)', async () => {
+    const to = Keypair.generate().publicKey;
+    const sig = await send([SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 2_000_000 })]);
+    const parsed = await conn.getParsedTransaction(sig, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    const ix = parsed!.transaction.message.instructions[0] as { program: string; parsed: { type: string; info: { lamports: number } } };
+    expect(ix).toMatchObject({ program: 'system', parsed: { type: 'transfer', info: { lamports: 2_000_000, destination: to.toBase58() } } });
+    expect(parsed!.transaction.message.accountKeys[0]).toMatchObject({ signer: true, writable: true, source: 'transaction' });
+    const block = await conn.getParsedBlock(parsed!.slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    expect(block.transactions.some((t) => t.transaction.signatures[0] === sig)).toBe(true);
+    const { blockhash } = await conn.getLatestBlockhash();
+    const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })] }).compileToV0Message();
+    const tx = new VersionedTransaction(msg);
+    tx.sign([payer]);
+    const sim = (await conn.simulateTransaction(tx, { commitment: 'confirmed' })).value as unknown as Record<string, unknown>;
+    expect(sim).toMatchObject({ err: null, fee: 5000, innerInstructions: null, replacementBlockhash: null, returnData: null });
+    expect(sim.preBalances).toHaveLength(3);
+  });
 });

@@ -154,10 +154,9 @@ describe('block methods', () => {
     expect(far.error).toEqual({ code: -32004, message: `Block not available for slot ${slot + 1000}` });
     await invalid('getBlock', [0, { commitment: 'processed' }], /commitment/);
     await invalid('getBlock', [-1], /params\[0\]/);
-    await invalid('getBlock', [0, { transactionDetails: 'accounts' }], /params\[1\]\.transactionDetails/);
-    // refused rather than half-parsed: the real RPC parses every instruction of the known programs
-    await invalid('getBlock', [0, { encoding: 'jsonParsed' }], /params\[1\]\.encoding: jsonParsed transactions are not served/);
-    await invalid('getTransaction', ['1'.repeat(64), { encoding: 'jsonParsed' }], /params\[1\]\.encoding: jsonParsed transactions are not served/);
+    // "accounts" and jsonParsed are served now (issue 34 item 2, test/devnet/agave/parsed-and-simulate.test.ts)
+    await invalid('getBlock', [0, { transactionDetails: 'some' }], /params\[1\]\.transactionDetails/);
+    await invalid('getBlock', [0, { encoding: 'hex' }], /params\[1\]\.encoding/);
   });
 
   it('getBlocks, getBlocksWithLimit, getBlockTime, getFirstAvailableBlock', async () => {
