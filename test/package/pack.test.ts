@@ -35,6 +35,7 @@ function run(cmd: string, args: string[], cwd: string, timeout = 60_000): Promis
 let tmp = '';
 let consumer = '';
 let bare = '';
+let typed = '';
 let unpacked = '';
 
 /** A consumer project: cairn unpacked into node_modules, `deps` symlinked from the repository. */
@@ -72,6 +73,9 @@ beforeAll(async () => {
   makeConsumer(consumer, [...runtime, ...Object.keys(pkg.peerDependencies), '@types/node']);
   bare = join(tmp, 'bare');
   makeConsumer(bare, runtime);
+  // what a TypeScript user has who never installed the optional peers (litesvm, pg)
+  typed = join(tmp, 'typed');
+  makeConsumer(typed, [...runtime, '@types/node']);
 }, 180_000);
 
 afterAll(() => {
@@ -202,6 +206,34 @@ describe('the packed tarball', () => {
     const r = await run(process.execPath, [tsc, '-p', dir], dir);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
+  });
+
+  // node10 finds the subpaths only through typesVersions (it ignores `exports`). TypeScript 7 removed
+  // node10 itself; the lookup it did is bundler with package.json `exports` and `imports` ignored.
+  const resolutions: Record<string, Record<string, unknown>> = {
+    node10: { module: 'esnext', moduleResolution: 'bundler', resolvePackageJsonExports: false, resolvePackageJsonImports: false },
+    node16: { module: 'node16', moduleResolution: 'node16' },
+    bundler: { module: 'esnext', moduleResolution: 'bundler' },
+  };
+  it.each(Object.keys(resolutions))('every entry point type-checks under strict %s, skipLibCheck off, without litesvm installed', async (name) => {
+    expect(existsSync(join(typed, 'node_modules', 'litesvm'))).toBe(false);
+    const dir = join(typed, `tc-${name}`);
+    mkdirSync(dir, { recursive: true });
+    cpSync(join(repo, 'test', 'package', 'consumer', 'entries.ts'), join(dir, 'entries.ts'));
+    const compilerOptions = { target: 'es2022', strict: true, noEmit: true, types: ['node'], skipLibCheck: false, ...resolutions[name] };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['entries.ts'] }));
+    const r = await run(process.execPath, [tsc, '-p', dir], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    // and with litesvm installed its types are the real ones: `svm` is not `any` there
+    if (name === 'node16') {
+      const strictSvm = join(consumer, 'tc-svm');
+      mkdirSync(strictSvm, { recursive: true });
+      writeFileSync(join(strictSvm, 'svm.ts'), `import type { Devnet } from 'cairn-solana/devnet';\nexport const n = (d: Devnet): number => d.svm.notAMethodOfLiteSvm();\n`);
+      writeFileSync(join(strictSvm, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions }, include: ['svm.ts'] }));
+      const typedSvm = await run(process.execPath, [tsc, '-p', strictSvm], strictSvm);
+      expect(typedSvm.stdout).toMatch(/notAMethodOfLiteSvm/);
+    }
   });
 
   it('the README snippets run', async () => {
