@@ -15,6 +15,7 @@ import { signMessagePartsAsync } from '../solana/inputs.js';
 import { advanceNonceInstruction } from '../solana/nonce.js';
 import { compileMessage, type InstructionInput } from '../solana/wire.js';
 import { createBuildInputs } from './build-inputs.js';
+import { failureHint } from './failure-hint.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import type { Prepared } from './prepare.js';
 import type { NonceRef } from './journal-records.js';
@@ -133,7 +134,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         const draft = await sign(1_400_000, 0);
         const r = await race(rpc.simulateTransaction(draft.wire, { sigVerify: false, replaceRecentBlockhash: true }, { signal: o.signal }), o.signal);
         if (r.err !== null) {
-          throw new TransactionFailedError(ErrorCodes.SENDER_TRANSACTION_FAILED, `simulation failed: ${JSON.stringify(r.err)}`, {
+          throw new TransactionFailedError(ErrorCodes.SENDER_TRANSACTION_FAILED, `simulation failed: ${JSON.stringify(r.err)}${failureHint(r.err, draft.wire)}`, {
             context: { signature: draft.signature, err: r.err, ...(r.logs ? { logs: r.logs } : {}) },
           });
         }

@@ -10,6 +10,7 @@
 import { abortError, sleep } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
 import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
+import { failureHint } from './failure-hint.js';
 import type { Builder } from './build.js';
 import type { TrackResult } from './confirm.js';
 import { journalFailure } from './journal-error.js';
@@ -110,7 +111,7 @@ export function createDrive(d: IntentDeps): Drive {
     }
     const err = new TransactionFailedError(
       ErrorCodes.SENDER_TRANSACTION_FAILED,
-      `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}`,
+      `transaction ${cur.signature} failed on chain in slot ${result.slot}: ${safeJson(result.err)}${failureHint(result.err, cur.wire)}`,
       { context: { signature: cur.signature, err: result.err, slot: result.slot, ...(logs ? { logs } : {}) } },
     );
     await journal.journaled(
