@@ -41,16 +41,19 @@ export function lineChart(s: Series, width = 720, height = 260): string {
 function chart(s: Series): string {
   if (s.kind === 'line') return lineChart(s);
   if (s.points.length === 0) return lineChart({ ...s, kind: 'line' });
-  return barChart([{ title: s.title, unit: '', groups: s.points.map((p) => String(p[0])), series: [s.yLabel], values: s.points.map((p) => [p[1]]) }]);
+  return barChart([{ title: s.title, unit: '', groups: s.labels ?? s.points.map((p) => String(p[0])), series: [s.yLabel], values: s.points.map((p) => [p[1]]) }]);
 }
 
 function section(r: FamilyResult, i: number): string {
   const cols = [...new Set(r.rows.flatMap((row) => Object.keys(row)))];
-  const table = r.rows.length
-    ? `<table><thead><tr>${cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${r.rows
-        .map((row, ri) => `<tr>${cols.map((c) => `<td data-family="${esc(r.family)}" data-row="${ri}" data-field="${esc(c)}">${esc(cell(row[c]))}</td>`).join('')}</tr>`)
-        .join('')}</tbody></table>`
-    : '<p>No figures: stopped before the first.</p>';
+  const td = (ri: number, c: string, v: Figure | undefined): string => `<td data-family="${esc(r.family)}" data-row="${ri}" data-field="${esc(c)}">${esc(cell(v))}</td>`;
+  // one row of many figures reads better standing up: a figure per line, as on the terminal
+  const table =
+    r.rows.length === 1
+      ? `<table class="one"><tbody>${cols.map((c) => `<tr><th>${esc(c)}</th>${td(0, c, r.rows[0]![c])}</tr>`).join('')}</tbody></table>`
+      : r.rows.length
+        ? `<table><thead><tr>${cols.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${r.rows.map((row, ri) => `<tr>${cols.map((c) => td(ri, c, row[c])).join('')}</tr>`).join('')}</tbody></table>`
+        : '<p>No figures: stopped before the first.</p>';
   const config = Object.entries(r.config)
     .map(([k, v]) => `${esc(k)}=${esc(Array.isArray(v) ? v.join(',') : String(v))}`)
     .join(' · ');
@@ -81,6 +84,7 @@ table { border-collapse: collapse; margin: 1rem 0; font-variant-numeric: tabular
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; }
 th { background: #f4f4f4; }
 td:first-child, th:first-child { text-align: left; }
+table.one th { text-align: left; font-weight: normal; }
 .meta { color: #555; font-size: 0.9rem; margin: 0.2rem 0; }
 .partial { color: #b00; font-size: 1rem; }
 figure { margin: 1rem 0; }

@@ -113,5 +113,7 @@ export function histogram(values: readonly number[], bins = 20): [number, number
   const width = hi > lo ? (hi - lo) / bins : 1;
   const counts = new Array<number>(bins).fill(0);
   for (const v of values) counts[Math.min(bins - 1, Math.floor((v - lo) / width))]!++;
-  return counts.map((c, i) => [Math.round((lo + i * width) * 100) / 100, c]);
+  // bin starts rounded to what the width can tell apart
+  const digits = width >= 10 ? 0 : width >= 1 ? 1 : 2;
+  return counts.map((c, i) => [Number((lo + i * width).toFixed(digits)), c]);
 }

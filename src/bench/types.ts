@@ -17,6 +17,8 @@ export interface Series {
   xLabel: string;
   yLabel: string;
   points: [x: number, y: number][];
+  /** Bars: a label per point instead of its x. */
+  labels?: string[];
 }
 
 export interface FamilyResult {
