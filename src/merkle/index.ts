@@ -107,3 +107,6 @@ export {
   type KeySetSpec,
   type PackedKeySet,
 } from './keys/index.js';
+// Anchored verification: the chain's tree accounts (spl-account-compression, Light v1 and v2) read.
+export type { AnchorOptions, AnchorRpc, AnchorCommitment } from './anchor/anchor-source.js';
+export { parseLightTreeAccount, encodeLightTreeAccount, type LightTreeAccount, type LightTreeInit, type LightTreeKind } from './light-tree-account.js';

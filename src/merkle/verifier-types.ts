@@ -5,6 +5,7 @@
 import type { KindName } from './kinds/index.js';
 import type { Verdict } from './verdict.js';
 import type { VerdictTable } from './verdict-table.js';
+import type { AnchorOptions } from './anchor/anchor-source.js';
 
 export interface VerifierOptions {
   /**
@@ -24,6 +25,14 @@ export interface VerifierOptions {
    * 32-bit); more is `INPUT_TOO_LARGE`, before anything is read. Parsed input is in memory already.
    */
   maxBytes?: number;
+  /**
+   * Check every proof's roots against the chain: `{ rpc: client | url, commitment?, cacheMs? }`.
+   * Tree accounts are read with `getMultipleAccounts` (≤ 100 per call, cached one slot); a root the
+   * tree's root history does not hold makes the verdict invalid (`unknown-root`), as do
+   * `tree-not-found` and `not-a-tree`; valid verdicts say `anchored: true`. Without it verdicts are
+   * self-consistency only (`anchored` absent).
+   */
+  anchor?: AnchorOptions;
 }
 
 /**
@@ -45,6 +54,8 @@ export interface InternalVerifierOptions extends VerifierOptions {
 
 export interface VerifyOptions {
   signal?: AbortSignal;
+  /** Anchor this call (overrides the verifier's anchor); `false` skips the verifier's anchor. */
+  anchor?: AnchorOptions | false;
 }
 
 export interface Verifier {
@@ -88,6 +99,8 @@ export interface Verifier {
    * fast path. The first of each per process is also a `process.emitWarning` (code `CAIRN_SLOW_PATH`).
    */
   readonly slowPaths: Readonly<Record<string, number>>;
+  /** True when the verifier anchors every call (`createVerifier({ anchor })`). */
+  readonly anchored: boolean;
   /** Stop every worker; nothing is left running. */
   close(): Promise<void>;
 }

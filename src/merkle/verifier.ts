@@ -8,7 +8,8 @@
  *
  * This file is the wiring; the steps are in verifier/: the options checked (verifier-settings), where
  * a batch runs (batch-runner), batch sizes (batch-plan), packing parsed items (parsed-chunk), the
- * raw-JSON path (json-chunk, json-answers), the input classified (answers) and streams (verdict-stream).
+ * raw-JSON path (json-chunk, json-answers), the input classified (answers) and streams (verdict-stream);
+ * checking the roots against the chain is a layer around it all (anchor/).
  */
 import { getKind } from './kinds/index.js';
 import { joinVerdicts, verdictsOf } from './batch-answer.js';
@@ -17,6 +18,7 @@ import type { InternalVerifierOptions, Verifier } from './verifier-types.js';
 import { createVerifierContext } from './verifier/verifier-context.js';
 import { answers, answersOf } from './verifier/answers.js';
 import { verdictStream } from './verifier/verdict-stream.js';
+import { withAnchor } from './anchor/anchored-verifier.js';
 
 /**
  * Create a verifier backed by `threads` worker threads.
@@ -33,7 +35,7 @@ import { verdictStream } from './verifier/verdict-stream.js';
 export function createVerifier(options: InternalVerifierOptions = {}): Verifier {
   const ctx = createVerifierContext(options);
   const { pool, runner } = ctx;
-  return {
+  const pooled: Verifier = {
     threads: ctx.threads,
     get utilization() {
       return pool ? pool.utilization : 0;
@@ -64,6 +66,9 @@ export function createVerifier(options: InternalVerifierOptions = {}): Verifier 
       // An unknown kind throws here, at the call, not at the first read.
       return verdictStream(ctx, getKind(kind), source, opts.signal);
     },
+    anchored: false,
     close: () => runner.close(),
   };
+  // Anchoring is a layer around the pool (anchor/anchored-verifier.ts): set here, or per call.
+  return withAnchor(pooled, options.anchor);
 }

@@ -1,0 +1,131 @@
+/**
+ * Where an anchored verifier reads tree accounts: `getMultipleAccounts` (at most 100 addresses per
+ * call, the method's limit; one call for a batch that touches ≤ 100 trees), through a cairn client
+ * or a URL. Answers are cached per slot: a tree read in the last `cacheMs` (one slot, 400 ms, by
+ * default) is not read again, so a stream of batches over the same few trees costs one read per
+ * slot, while a root the chain has just added is seen within a slot.
+ */
+import { InputError } from '../../errors.js';
+import { createClient } from '../../rpc/client.js';
+import type { CallOptions } from '../../rpc/jsonrpc.js';
+import { treeStateOf, type RawAccount, type TreeState } from './tree-state.js';
+
+/** The part of a client the anchor uses: cairn's `callRaw`, or any `getMultipleAccounts`. */
+export type AnchorRpc =
+  | { callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array> }
+  | { getMultipleAccounts(addresses: string[], params?: { encoding?: 'base64'; commitment?: AnchorCommitment }, opts?: { signal?: AbortSignal }): Promise<(RawAccount | null)[]> };
+
+export type AnchorCommitment = 'processed' | 'confirmed' | 'finalized';
+
+export interface AnchorOptions {
+  /** A cairn client (`createClient`), any object with `getMultipleAccounts`, or a JSON-RPC URL. */
+  rpc: AnchorRpc | string;
+  /** Commitment of the reads (default `confirmed`). */
+  commitment?: AnchorCommitment;
+  /** How long a tree read is reused, ms (default 400: one slot; 0 reads every batch). */
+  cacheMs?: number;
+}
+
+export interface AnchorSource {
+  /** The state of each tree, read (≤ 100 per call) unless cached. */
+  trees(addresses: readonly string[], signal?: AbortSignal): Promise<Map<string, TreeState>>;
+  /** getMultipleAccounts calls made so far. */
+  readonly calls: number;
+  close(): Promise<void>;
+}
+
+const MAX_PER_CALL = 100;
+const COMMITMENTS = ['processed', 'confirmed', 'finalized'];
+
+/** Check anchor options, naming the field. */
+export function checkAnchorOptions(a: unknown, field = 'anchor'): AnchorOptions {
+  if (a === null || typeof a !== 'object') throw new InputError(field, `expected { rpc, commitment? }, got ${a === null ? 'null' : typeof a}`);
+  const o = a as Record<string, unknown>;
+  const rpc = o.rpc;
+  if (typeof rpc === 'string') {
+    let u: URL;
+    try {
+      u = new URL(rpc);
+    } catch {
+      throw new InputError(`${field}.rpc`, `expected an http(s) URL, got ${JSON.stringify(rpc.replace(/api-key=[^&]*/g, 'api-key=…'))}`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InputError(`${field}.rpc`, `expected an http(s) URL, got ${u.protocol}`);
+  } else if (rpc === null || typeof rpc !== 'object' || (typeof (rpc as { callRaw?: unknown }).callRaw !== 'function' && typeof (rpc as { getMultipleAccounts?: unknown }).getMultipleAccounts !== 'function')) {
+    throw new InputError(`${field}.rpc`, 'expected a URL, a cairn client or an object with getMultipleAccounts');
+  }
+  if (o.commitment !== undefined && !COMMITMENTS.includes(o.commitment as string)) {
+    throw new InputError(`${field}.commitment`, `expected one of ${COMMITMENTS.join(', ')}, got ${JSON.stringify(o.commitment)}`);
+  }
+  if (o.cacheMs !== undefined && (typeof o.cacheMs !== 'number' || !Number.isFinite(o.cacheMs) || o.cacheMs < 0)) {
+    throw new InputError(`${field}.cacheMs`, `expected a number ≥ 0, got ${JSON.stringify(o.cacheMs)}`);
+  }
+  return a as AnchorOptions;
+}
+
+/**
+ * @example
+ * const src = createAnchorSource({ rpc: 'http://127.0.0.1:8899' });
+ * const states = await src.trees([treeId]); // Map { treeId → { status: 'ok', roots } }
+ */
+export function createAnchorSource(options: AnchorOptions): AnchorSource {
+  const o = checkAnchorOptions(options);
+  const commitment = o.commitment ?? 'confirmed';
+  const cacheMs = o.cacheMs ?? 400;
+  const own = typeof o.rpc === 'string' ? createClient({ url: o.rpc }) : null;
+  const rpc: AnchorRpc = own ?? (o.rpc as AnchorRpc);
+  const cache = new Map<string, { at: number; state: TreeState }>();
+  let calls = 0;
+
+  async function read(keys: string[], signal?: AbortSignal): Promise<TreeState[]> {
+    calls++;
+    const cfg = { encoding: 'base64' as const, commitment };
+    if ('callRaw' in rpc) {
+      const body = JSON.parse(Buffer.from(await rpc.callRaw('getMultipleAccounts', [keys, cfg], signal ? { signal } : {})).toString('utf8')) as {
+        result?: { context?: { slot?: number }; value?: (RawAccount | null)[] };
+        context?: { slot?: number };
+        value?: (RawAccount | null)[];
+      };
+      // callRaw answers the whole JSON-RPC envelope; tolerate a bare result too.
+      const result = body.result ?? body;
+      const value = result.value;
+      if (!Array.isArray(value) || value.length !== keys.length) throw new InputError('anchor.rpc', `getMultipleAccounts answered ${Array.isArray(value) ? value.length : 'no'} accounts for ${keys.length} addresses`);
+      const slot = typeof result.context?.slot === 'number' ? result.context.slot : -1;
+      return value.map((a) => treeStateOf(a, slot));
+    }
+    const value = await rpc.getMultipleAccounts(keys, cfg, signal ? { signal } : {});
+    return value.map((a) => treeStateOf(a, -1));
+  }
+
+  return {
+    get calls() {
+      return calls;
+    },
+    async trees(addresses, signal) {
+      const now = Date.now();
+      const out = new Map<string, TreeState>();
+      const want: string[] = [];
+      for (const a of new Set(addresses)) {
+        const c = cache.get(a);
+        if (c && now - c.at < cacheMs) out.set(a, c.state);
+        else want.push(a);
+      }
+      const chunks: string[][] = [];
+      for (let i = 0; i < want.length; i += MAX_PER_CALL) chunks.push(want.slice(i, i + MAX_PER_CALL));
+      const answers = await Promise.all(chunks.map((k) => read(k, signal)));
+      const at = Date.now();
+      chunks.forEach((keys, c) =>
+        keys.forEach((k, i) => {
+          const state = answers[c]![i]!;
+          out.set(k, state);
+          if (cacheMs > 0) cache.set(k, { at, state });
+        }),
+      );
+      // Old entries go, so a long-lived verifier over many trees does not keep them all.
+      if (cache.size > 10_000) for (const [k, v] of cache) if (at - v.at >= cacheMs) cache.delete(k);
+      return out;
+    },
+    close: async () => {
+      await own?.close();
+    },
+  };
+}
