@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
   journal: { summary: "show or compact a sender's journal", load: () => import('./journal.js') },
   demo: { summary: 'the whole toolkit once, end to end, against a devnet it starts (npm start)', load: () => import('./demo.js') },
   bench: { summary: 'measure this machine and an endpoint: verify, sign, rpc, landing (tables, --json, --report)', load: () => import('./bench.js') },
+  proxy: { summary: 'a JSON-RPC proxy that verifies and anchors every proof-bearing answer before passing it on', load: () => import('./proxy.js') },
 };
 
 export function mainHelp(): string {

@@ -49,6 +49,7 @@ export const SPEC: CommandSpec = {
   notes: `endpoints:  ${FAULT_ENDPOINTS.join(', ')}
 fault keys: dropRate (fast only), rateLimitRate, retryAfterSeconds, serverErrorRate, latencyMs, lostRate
             (lost=P alone: lostRate P on the JSON-RPC and REST hosts — served, then the answer lost)
+            lieRate (rpc only; lie=P alone: a share of proof items answered with self-consistent fabrications)
 limit keys (defaults): ${Object.entries(DEFAULT_LIMITS).map(([k, v]) => `${k}=${v}`).join(', ')}
 example:    cairn devnet --slot-ms 200 --fault fast:dropRate=0.1 --fault rpc:latencyMs=50`,
   exits: [
@@ -75,6 +76,8 @@ export function parseFault(spec: string, into: Partial<Record<FaultEndpoint, End
     for (const e of ['rpc', 'rest'] as const) into[e] = { ...(into[e] ?? {}), lostRate: p };
     return;
   }
+  // `lie=P` is short for `rpc:lieRate=P`: only the JSON-RPC host answers proofs.
+  if (/^lie=/.test(spec)) spec = `rpc:lieRate=${spec.slice(4)}`;
   const m = /^([a-z]+):(.+)$/.exec(spec);
   if (!m) throw new InputError('--fault', `expected endpoint:key=value, got ${JSON.stringify(spec)}`);
   const endpoint = m[1] as FaultEndpoint;

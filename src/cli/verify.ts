@@ -1,10 +1,12 @@
 /**
- * `cairn verify <kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]`
+ * `cairn verify <kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet] [--rpc URL]`
  * (validity-proof also `[--vk FILE]… [--key-set NAME]… [--accounts FILE] [--addresses FILE]`): verify, offline, every proof
  * in a file the service returned (a whole JSON-RPC response, a bare result, `{context, value}`, a
  * single item, an array, a paged list or an object keyed by id). Exit 0 when every item is valid, 1
  * when any is invalid, 2 on any error (unusable or too large input, a worker that died, an
  * interrupt), with a message saying why. The exit code is decided only once the verifier is closed.
+ * With `--rpc URL` every proof's roots are also checked against the chain (anchored: a root its tree's
+ * account does not hold is `unknown-root`); without, the summary says the verdicts are not anchored.
  */
 import { availableParallelism } from 'node:os';
 import { CairnError, createVerifier, DEFAULT_MAX_BYTES, InputError, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
@@ -36,7 +38,7 @@ const MAX_BYTES_CAP = 0xffffffff;
 export const SPEC: CommandSpec = {
   name: 'verify',
   summary: 'Verify, offline, every proof in a file the service returned.',
-  synopsis: '<kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet]',
+  synopsis: '<kind> <file|-> [--json] [--only-invalid] [--threads N] [--max-bytes N] [--quiet] [--rpc URL [--commitment C]]',
   positionals: [0, 2],
   flags: {
     json: JSON_FLAG,
@@ -44,6 +46,8 @@ export const SPEC: CommandSpec = {
     threads: { type: 'string', value: 'N', describe: 'worker threads 0–64 (default: by input size; 0 = the main thread)' },
     'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE` },
     quiet: QUIET_FLAG,
+    rpc: { type: 'string', value: 'URL', describe: "anchor: check every proof's roots against the tree accounts on chain at this JSON-RPC URL" },
+    commitment: { type: 'string', value: 'C', describe: 'anchor reads at processed, confirmed (default) or finalized' },
     vk: { type: 'string', multiple: true, value: 'FILE', describe: "validity-proof: verify against the keys in FILE (Light's verifying-key JSON) instead of the shipped sets" },
     'key-set': { type: 'string', multiple: true, value: 'NAME', describe: 'validity-proof: try the shipped set NAME (light-8ddf06ba, light-338e47405, cairn-devnet-1: the devnet set is tried only so)' },
     accounts: { type: 'string', value: 'FILE', describe: "validity-proof: compressed accounts or account proofs each proof's leaves must match" },
@@ -52,6 +56,9 @@ export const SPEC: CommandSpec = {
   notes: `kinds:   ${KIND_NAMES.join(', ')}
 input:   a JSON-RPC response, a bare result, {context, value}, an item, an array, a paged list
          or an object keyed by id, as the service returns them
+anchor:  without --rpc a verdict says only that the proof is self-consistent (its leaf and path
+         hash to the root it states); with --rpc the root must also be in its tree's root history
+         on chain (else unknown-root, tree-not-found or not-a-tree)
 keys:    validity-proof tries Light's shipped key sets unless --vk or --key-set names others;
          cairn's devnet set (forgeable: its setup seed is public) is tried only when named
 output:  a line per item (--json: one object), written as the items are verified; a progress
@@ -119,6 +126,10 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   if (vflags.any && kind !== 'validity-proof') {
     throw unusable(vflags.vk.length ? 'vk' : vflags.keySets.length ? 'key-set' : vflags.accounts !== undefined ? 'accounts' : 'addresses', '--vk, --key-set, --accounts and --addresses apply to validity-proof only');
   }
+  const rpc = typeof values.rpc === 'string' ? values.rpc : undefined;
+  const commitment = typeof values.commitment === 'string' ? values.commitment : undefined;
+  if (commitment !== undefined && rpc === undefined) throw unusable('commitment', '--commitment applies with --rpc only');
+  const anchor = rpc === undefined ? undefined : { rpc, ...(commitment === undefined ? {} : { commitment: commitment as 'confirmed' }) };
   const put = output(io.stdout);
 
   let bytes: Uint8Array;
@@ -151,7 +162,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
     const threads = threadsFlag ?? (body.batches <= 1 ? 0 : Math.min(availableParallelism(), body.batches));
-    const verifier = createVerifier({ threads, maxBytes });
+    const verifier = createVerifier({ threads, maxBytes, ...(anchor ? { anchor } : {}) });
     const progress = createProgress(io.stderr, { label: `${args.kind}: verified`, total: body.items, quiet: values.quiet === true });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
@@ -168,7 +179,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
             total++;
             continue;
           }
-          if (args.json) text += `${listed++ === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }), ...(details ? validityFields(v) : {}) })}`;
+          if (args.json) text += `${listed++ === 0 ? '' : ','}${JSON.stringify({ id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }), ...(details ? validityFields(v) : anchor && v.status ? { status: v.status } : {}), ...(anchor ? { anchored: v.anchored === true } : {}) })}`;
           else {
             const status = v.status ? ` [${v.status}]` : '';
             text += v.valid ? `ok       ${id}${status}${details ? validityDetails(v) : ''}\n` : `INVALID  ${id}${status}: ${v.reason ?? 'invalid'}\n`;
@@ -193,10 +204,12 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   }
 
   const valid = total - invalid;
-  const totals = `"total":${total},"valid":${valid},"invalid":${invalid}`;
+  const totals = `"total":${total},"valid":${valid},"invalid":${invalid},"anchored":${anchor !== undefined}`;
+  // The URL is not echoed: it may carry the api-key.
+  const anchorNote = anchor ? ' (anchored: roots checked against the chain)' : ' (not anchored: roots not checked against the chain; add --rpc URL to anchor)';
   {
     if (args.json) await put(total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
-    else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid\n`);
+    else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid${anchorNote}\n`);
   }
   return invalid > 0 ? 1 : 0;
 }

@@ -1,7 +1,7 @@
 /**
  * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops of submitted
  * transactions (`/fast`, and `sendTransaction` on the JSON-RPC host), 429s with `Retry-After`, 5xx
- * answers, answers lost after the request was served (`lostRate`) and added latency. Every endpoint draws from its own PRNG stream seeded from the devnet's
+ * answers, answers lost after the request was served (`lostRate`), added latency, and (`rpc`) lies: proof items answered with fabrications. Every endpoint draws from its own PRNG stream seeded from the devnet's
  * seed and the endpoint's name, and every request draws the same number of values whatever the
  * settings, so one endpoint's traffic never shifts another's decisions and a given seed replays the
  * exact same sequence of faults.
@@ -35,6 +35,13 @@ export interface Faults {
   dropSend(endpoint: 'rpc'): boolean;
   set(endpoint: FaultEndpoint, faults: EndpointFaults): void;
   get(endpoint: FaultEndpoint): EndpointFaults;
+  /**
+   * `rpc` only, once per proof item answered: true to answer it with a fabrication (`lieRate`).
+   * Its own stream, so lies never shift the other faults' sequence; `lieBytes` draws the made-up
+   * leaves and paths from another.
+   */
+  lie(): boolean;
+  readonly lieBytes: () => number;
 }
 
 function hashName(seed: number, name: string): number {
@@ -49,7 +56,7 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
     throw new InputError('faults', `unknown endpoint ${JSON.stringify(endpoint)}; expected one of ${FAULT_ENDPOINTS.join(', ')}`);
   }
   if (f === null || typeof f !== 'object') throw new InputError(`faults.${endpoint}`, 'expected an object');
-  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'serverErrorStatus', 'latencyMs', 'latencyMaxMs', 'lostRate']);
+  const known = new Set(['dropRate', 'rateLimitRate', 'retryAfterSeconds', 'serverErrorRate', 'serverErrorStatus', 'latencyMs', 'latencyMaxMs', 'lostRate', 'lieRate']);
   for (const [k, v] of Object.entries(f)) {
     if (!known.has(k)) throw new InputError(`faults.${endpoint}.${k}`, `unknown setting; expected one of ${[...known].join(', ')}`);
     if (v === undefined) continue;
@@ -65,6 +72,7 @@ export function validateFaults(endpoint: string, f: EndpointFaults): EndpointFau
   if (f.dropRate && endpoint !== 'fast' && endpoint !== 'rpc') {
     throw new InputError(`faults.${endpoint}.dropRate`, 'only /fast and the JSON-RPC host (its sendTransaction) can drop transactions');
   }
+  if (f.lieRate && endpoint !== 'rpc') throw new InputError(`faults.${endpoint}.lieRate`, 'only the JSON-RPC host answers proofs');
   if (f.latencyMaxMs !== undefined && f.latencyMaxMs < (f.latencyMs ?? 0)) {
     throw new InputError(`faults.${endpoint}.latencyMaxMs`, `expected ≥ latencyMs (${f.latencyMs ?? 0}), got ${f.latencyMaxMs}`);
   }
@@ -91,6 +99,8 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
     latency.set(e, mulberry32(hashName(seed, `${e}:latency`)));
   }
   const rpcSends = mulberry32(hashName(seed, 'fast'));
+  const lies = mulberry32(hashName(seed, 'lie'));
+  const lieBytes = mulberry32(hashName(seed, 'lie:bytes'));
   for (const [e, f] of Object.entries(initial)) if (f) settings.set(e as FaultEndpoint, validateFaults(e, f));
   return {
     decide(endpoint) {
@@ -130,5 +140,7 @@ export function createFaults(seed: number, initial: Partial<Record<FaultEndpoint
       settings.set(endpoint, validateFaults(endpoint, faults));
     },
     get: (endpoint) => ({ ...(settings.get(endpoint) ?? {}) }),
+    lie: () => lies() < (settings.get('rpc')?.lieRate ?? 0),
+    lieBytes,
   };
 }

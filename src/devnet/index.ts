@@ -28,6 +28,7 @@ import { createProverWorker } from '../prover/prover-worker.js';
 import type { LiteSVM } from 'litesvm';
 import type { GenesisAccount, GenesisProgram } from './chain-genesis.js';
 import { createTreeAccountSync } from './tree-accounts.js';
+import { installLies } from './lying-methods.js';
 import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger.js';
 
 export type { DevnetKey } from './auth.js';
@@ -227,6 +228,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     // After the modules (and a ledger's state): their trees go on chain now and after each
     // transaction, the listener running after theirs.
     const trees = das || compression ? createTreeAccountSync(chain, das, compression) : null;
+    // The `lieRate` fault: proof methods answer a share of items with fabrications (lying-methods.ts).
+    if (das) installLies(das.methods, faults, null);
+    if (compression) installLies(compression.methods, faults, compression.store, 'prover' in prover ? prover.prover : undefined);
     if (trees) modules.push({ methods: {}, close: () => trees.close() });
     if (options.ledger !== undefined) {
       const dir = options.ledger;

@@ -113,6 +113,12 @@ export interface EndpointFaults {
   latencyMs?: number;
   /** With it, each request's latency is drawn uniformly from `latencyMs ?? 0` to this (ms). */
   latencyMaxMs?: number;
+  /**
+   * `rpc` only: the share of proof items (asset, account and new-address proofs, validity proofs)
+   * answered with a self-consistent fabrication — a made-up leaf and path and the root they give
+   * (lies.ts) — as a lying or broken indexer would; only an anchored verifier tells.
+   */
+  lieRate?: number;
 }
 
 export type FaultEndpoint = 'rpc' | 'fast' | 'rest' | 'wallet';

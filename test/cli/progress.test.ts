@@ -77,7 +77,7 @@ describe('cairn verify progress, in process', () => {
     expect(r.code).toBe(1);
     const lines = r.out.trim().split('\n');
     expect(lines.slice(0, -1)).toEqual([99, 199, 299, 399, 499, 599].map((i) => expect.stringMatching(new RegExp(`^INVALID  #${i}: `))));
-    expect(lines.at(-1)).toBe('asset-proof: 600 item(s), 594 valid, 6 invalid');
+    expect(lines.at(-1)).toBe('asset-proof: 600 item(s), 594 valid, 6 invalid (not anchored: roots not checked against the chain; add --rpc URL to anchor)');
     const j = JSON.parse((await cli(['asset-proof', file, '--only-invalid', '--json'], false)).out);
     expect(j).toMatchObject({ total: 600, valid: 594, invalid: 6 });
     expect(j.items.map((i: { id: string }) => i.id)).toEqual(['99', '199', '299', '399', '499', '599']);

@@ -23,7 +23,7 @@ function judge(claims: RootClaim[], states: Map<string, TreeState>): { status: A
     if (s.status === 'not-a-tree') return { status: 'not-a-tree', reason: `${c.field}: ${c.tree} is not a ${c.family === 'spl' ? 'concurrent Merkle tree (spl-account-compression)' : 'Light state or address tree'}: ${s.reason}` };
     if (s.family !== c.family) return { status: 'not-a-tree', reason: `${c.field}: ${c.tree} is a ${s.kind} account, not the ${c.family === 'spl' ? 'spl-account-compression' : 'Light'} tree this proof needs` };
     if (!s.roots.has(c.root)) {
-      return { status: 'unknown-root', reason: `${c.field}: root ${c.rootText} is not in tree ${c.tree}'s root history on chain (the chain never held it, or no longer does)` };
+      return { status: 'unknown-root', reason: `${c.field === 'root' ? 'root' : `${c.field}: root`} ${c.rootText} is not in tree ${c.tree}'s root history on chain (the chain never held it, or no longer does)` };
     }
     slot = Math.max(slot, s.slot);
   }

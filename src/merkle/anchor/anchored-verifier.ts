@@ -92,11 +92,24 @@ export function withAnchor(inner: Verifier, anchor: AnchorOptions | undefined): 
       return tableOf(kind, await verify(kind, input, o));
     },
     async *verifyBatches(kind, input, o) {
-      if (!sourceFor(o).source) {
+      const { source, done } = sourceFor(o);
+      if (!source) {
         yield* inner.verifyBatches(kind, input, passOn(o));
         return;
       }
-      yield tableOf(kind, await verify(kind, input, o));
+      try {
+        // Each batch anchored as it comes (one getMultipleAccounts for its trees), in input order.
+        const items = itemsOf(kind, input);
+        let at = 0;
+        for await (const t of inner.verifyBatches(kind, input, passOn(o))) {
+          const verdicts = t.toArray();
+          const anchored = await anchorVerdicts(kind, items.slice(at, at + verdicts.length), verdicts, source, o?.signal);
+          at += verdicts.length;
+          yield tableOf(kind, anchored);
+        }
+      } finally {
+        await done();
+      }
     },
     async *verifyStream(kind, source, o) {
       const { source: anchorSource, done } = sourceFor(o);

@@ -1,0 +1,228 @@
+/**
+ * `startProxy`: a JSON-RPC (and REST pass-through) proxy that verifies every proof-bearing answer
+ * before passing it on. A call is forwarded to the upstream as it came (the upstream URL, with its
+ * own api-key, is the proxy's: a caller's `api-key` is never forwarded and the upstream's is never
+ * shown); the answer's proof items are verified in the worker pool and anchored against the chain
+ * (`rpc`, by default the upstream itself). A failing answer becomes a JSON-RPC error
+ * `PROOF_REJECTED_CODE` whose `data` names the method, the kind, each failing item and its reason —
+ * or, with `mode: 'annotate'`, passes unchanged with a `cairn` member in its envelope saying what
+ * failed. Every other call, and every REST path, passes through. Stateless (any number behind a load
+ * balancer); `/metrics` serves Prometheus text. Loopback by default; any other host requires a
+ * `token` of its own that callers send as `Authorization: Bearer <token>`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { InputError } from '../errors.js';
+import { createVerifier } from '../merkle/verifier.js';
+import type { AnchorCommitment } from '../merkle/anchor/anchor-source.js';
+import { checkAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
+import { createProxyMetrics, type ProxyMetrics } from './proxy-metrics.js';
+
+/** The JSON-RPC error code of an answer whose proofs failed (server-error range, -32000…-32099). */
+export const PROOF_REJECTED_CODE = -32040;
+
+export interface ProxyOptions {
+  /** The service to forward to (may carry `?api-key=`; it is never shown nor lent to callers). */
+  upstream: string;
+  /** Where tree accounts are read to anchor (default: the upstream). */
+  rpc?: string;
+  commitment?: AnchorCommitment;
+  port?: number;
+  /** Default 127.0.0.1. Anything else needs `token`. */
+  host?: string;
+  /** Callers must send `Authorization: Bearer <token>` (required off loopback). */
+  token?: string;
+  /** `refuse` (default): a failing answer becomes an error; `annotate`: it passes with a `cairn` note. */
+  mode?: 'refuse' | 'annotate';
+  /** Worker threads of the verifier (default 2). */
+  threads?: number;
+  /** Key sets for validity proofs (default Light's shipped ones; `cairn-devnet-1` for the devnet). */
+  keySets?: string[];
+  /** Largest request body, bytes (default 8 MiB); largest upstream answer (default 256 MiB). */
+  maxRequestBytes?: number;
+  maxResponseBytes?: number;
+}
+
+export interface Proxy {
+  url: string;
+  readonly metrics: ProxyMetrics;
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+type Json = Record<string, unknown>;
+
+function readBody(req: IncomingMessage, max: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let n = 0;
+    req.on('data', (c: Buffer) => {
+      n += c.length;
+      if (n > max) {
+        req.destroy();
+        resolve(null);
+      } else parts.push(c);
+    });
+    req.on('end', () => resolve(Buffer.concat(parts)));
+    req.on('error', reject);
+  });
+}
+
+/** The upstream URL for a caller's path and query: the upstream's own query (its key) wins. */
+function upstreamUrl(upstream: URL, reqUrl: string): URL {
+  const r = new URL(reqUrl, 'http://x');
+  const u = new URL(upstream.href);
+  if (r.pathname !== '/') u.pathname = (u.pathname.replace(/\/$/, '') + r.pathname).replace(/\/\/+/g, '/');
+  for (const [k, v] of r.searchParams) if (k !== 'api-key' && !u.searchParams.has(k)) u.searchParams.append(k, v);
+  return u;
+}
+
+function send(res: ServerResponse, status: number, body: string | Uint8Array, type = 'application/json'): void {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/**
+ * Start the proxy.
+ *
+ * @example
+ * const proxy = await startProxy({ upstream: 'https://mainnet.example/?api-key=…' });
+ * const conn = new Connection(proxy.url); // proof answers now arrive verified and anchored
+ */
+export async function startProxy(options: ProxyOptions): Promise<Proxy> {
+  let upstream: URL;
+  try {
+    upstream = new URL(options.upstream);
+  } catch {
+    throw new InputError('upstream', 'expected an http(s) URL');
+  }
+  if (upstream.protocol !== 'http:' && upstream.protocol !== 'https:') throw new InputError('upstream', `expected an http(s) URL, got ${upstream.protocol}`);
+  const host = options.host ?? '127.0.0.1';
+  if (!LOOPBACK.has(host) && !options.token) throw new InputError('token', `a proxy on ${host} (not loopback) must require a token of its own from callers: pass token (--token)`);
+  if (options.token !== undefined && (typeof options.token !== 'string' || options.token.length < 16)) throw new InputError('token', 'expected a string of at least 16 characters');
+  const mode = options.mode ?? 'refuse';
+  if (mode !== 'refuse' && mode !== 'annotate') throw new InputError('mode', `expected refuse or annotate, got ${JSON.stringify(mode)}`);
+  const maxRequest = options.maxRequestBytes ?? 8 * 1024 * 1024;
+  const maxResponse = options.maxResponseBytes ?? 256 * 1024 * 1024;
+  const metrics = createProxyMetrics();
+  const verifier = createVerifier({
+    threads: options.threads ?? 2,
+    anchor: { rpc: options.rpc ?? upstream.href, ...(options.commitment ? { commitment: options.commitment } : {}) },
+  });
+  const keySets = options.keySets ?? [];
+
+  async function forward(req: IncomingMessage, body: Buffer | null, signal: AbortSignal): Promise<{ status: number; type: string; bytes: Buffer }> {
+    const headers: Record<string, string> = {};
+    for (const h of ['content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];
+    const r = await fetch(upstreamUrl(upstream, req.url ?? '/'), { method: req.method ?? 'GET', headers, ...(body && body.length ? { body } : {}), signal });
+    const len = Number(r.headers.get('content-length') ?? 0);
+    if (len > maxResponse) throw new Error(`upstream answer of ${len} bytes is over ${maxResponse}`);
+    const bytes = Buffer.from(await r.arrayBuffer());
+    if (bytes.length > maxResponse) throw new Error(`upstream answer of ${bytes.length} bytes is over ${maxResponse}`);
+    return { status: r.status, type: r.headers.get('content-type') ?? 'application/json', bytes };
+  }
+
+  /** One call's answer checked: unchanged, refused (an error in its place) or annotated. */
+  async function judge(call: Json, answer: Json, signal: AbortSignal): Promise<Json> {
+    const method = typeof call.method === 'string' ? call.method : '';
+    metrics.request(method);
+    if (!(method in PROOF_METHODS) || !('result' in answer)) return answer;
+    let r: CheckResult | null;
+    try {
+      r = await checkAnswer(verifier, method, call.params, answer.result, { keySets, signal });
+    } catch (e) {
+      // An answer that cannot even be read as its kind is refused like a failing one.
+      r = { kind: PROOF_METHODS[method]!, items: 1, failed: [{ index: 0, reason: (e as Error).message, status: 'unreadable' }], anchored: false };
+    }
+    if (!r) return answer;
+    metrics.verified(r.kind, r.items);
+    if (r.failed.length === 0) return answer;
+    for (const f of r.failed) metrics.refused(f.status ?? 'invalid', 1);
+    const data = { method, kind: r.kind, items: r.failed };
+    if (mode === 'annotate') {
+      metrics.annotated();
+      return { ...answer, cairn: { verified: false, ...data } };
+    }
+    const first = r.failed[0]!;
+    return {
+      jsonrpc: '2.0',
+      id: answer.id ?? call.id ?? null,
+      error: { code: PROOF_REJECTED_CODE, message: `cairn proxy: ${r.failed.length} of ${r.items} ${r.kind} item(s) failed verification (item ${first.index}${first.id ? ` ${first.id}` : ''}: ${first.status ?? 'invalid'})`, data },
+    };
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    if (options.token) {
+      const auth = req.headers.authorization;
+      if (auth !== `Bearer ${options.token}`) return send(res, 401, JSON.stringify({ error: 'cairn proxy: missing or wrong Authorization: Bearer token' }));
+    }
+    if (req.method === 'GET' && path === '/metrics') return send(res, 200, metrics.text(), 'text/plain; version=0.0.4');
+    const body = req.method === 'GET' || req.method === 'HEAD' ? null : await readBody(req, maxRequest);
+    if (body === null && req.method !== 'GET' && req.method !== 'HEAD') return send(res, 413, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32600, message: `request body over ${maxRequest} bytes` } }));
+    let up;
+    try {
+      up = await forward(req, body, signal);
+    } catch (e) {
+      metrics.upstreamError();
+      return send(res, 502, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `cairn proxy: upstream failed: ${(e as Error).message}` } }));
+    }
+    // REST and anything not a JSON-RPC POST on / pass through as they came.
+    if (req.method !== 'POST' || path !== '/' || !up.type.includes('json')) return send(res, up.status, up.bytes, up.type);
+    let calls: unknown;
+    let answers: unknown;
+    try {
+      calls = JSON.parse(body!.toString('utf8'));
+      answers = JSON.parse(up.bytes.toString('utf8'));
+    } catch {
+      return send(res, up.status, up.bytes, up.type);
+    }
+    const t0 = performance.now();
+    let out: unknown;
+    if (Array.isArray(calls) && Array.isArray(answers)) {
+      const byId = new Map(calls.filter((c): c is Json => c !== null && typeof c === 'object').map((c) => [JSON.stringify(c.id), c]));
+      out = await Promise.all(answers.map((a) => (a && typeof a === 'object' ? judge(byId.get(JSON.stringify((a as Json).id)) ?? {}, a as Json, signal) : a)));
+    } else if (calls && typeof calls === 'object' && !Array.isArray(calls) && answers && typeof answers === 'object' && !Array.isArray(answers)) {
+      out = await judge(calls as Json, answers as Json, signal);
+    } else out = answers;
+    metrics.added((performance.now() - t0) / 1000);
+    if (out === answers) return send(res, up.status, up.bytes, up.type);
+    send(res, up.status, JSON.stringify(out));
+  }
+
+  const inflight = new Set<AbortController>();
+  const server = createServer((req, res) => {
+    const ac = new AbortController();
+    inflight.add(ac);
+    res.on('close', () => {
+      if (!res.writableFinished) ac.abort(new Error('client went away'));
+      inflight.delete(ac);
+    });
+    handle(req, res, ac.signal).catch((e) => {
+      if (!res.headersSent) send(res, 500, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32603, message: `cairn proxy: ${(e as Error).message}` } }));
+      else res.destroy();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const shownHost = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${shownHost}:${addr.port}`,
+    metrics,
+    close() {
+      closing ??= (async () => {
+        for (const ac of inflight) ac.abort(new Error('proxy closing'));
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeAllConnections();
+        });
+        await verifier.close();
+      })();
+      return closing;
+    },
+  };
+}
