@@ -204,9 +204,9 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   }
 
   const valid = total - invalid;
-  const totals = `"total":${total},"valid":${valid},"invalid":${invalid},"anchored":${anchor !== undefined}`;
-  // The URL is not echoed: it may carry the api-key.
-  const anchorNote = anchor ? ' (anchored: roots checked against the chain)' : ' (not anchored: roots not checked against the chain; add --rpc URL to anchor)';
+  const totals = `"total":${total},"valid":${valid},"invalid":${invalid}${anchor ? ',"anchored":true' : ''}`;
+  // What "valid" rests on, said where there are valid items. The URL is not echoed: it may carry the api-key.
+  const anchorNote = valid === 0 ? '' : anchor ? ' (anchored: roots checked against the chain)' : ' (not anchored: roots not checked against the chain; add --rpc URL to anchor)';
   {
     if (args.json) await put(total === 0 ? `{"kind":${JSON.stringify(args.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
     else await put(body.items === 0 ? `${args.kind}: nothing to verify (no items in the input)\n` : `${args.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid${anchorNote}\n`);
