@@ -135,7 +135,7 @@ describe('the proxy itself', () => {
   it('passes other methods and REST through, never forwards a caller api-key, and needs a token off loopback', async () => {
     const slot = await post(proxy.url, 'getSlot', []);
     expect(slot.result).toEqual(expect.any(Number));
-    const batch = await (await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'getSlot' }, { jsonrpc: '2.0', id: 2, method: 'getAssetProof', params: { id: assetId } }]) })).json();
+    const batch = await (await fetch(proxy.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'getSlot' }, { jsonrpc: '2.0', id: 2, method: 'getAssetProof', params: { id: assetId } }]) })).json() as any;
     expect(batch.map((a: any) => a.id)).toEqual([1, 2]);
     expect(batch[1].result.root).toEqual(expect.any(String));
     await expect(startProxy({ upstream: devnet.url, host: '0.0.0.0' })).rejects.toThrow(/token/);
