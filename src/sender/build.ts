@@ -49,6 +49,12 @@ export interface BuildOptions {
    * the fleet's (a PostgreSQL journal's signatures table): awaited before the signature is returned.
    */
   claim?: (signature: string, lastValidBlockHeight: number) => boolean | Promise<boolean>;
+  /**
+   * Awaited once the inputs are in and before anything is signed; a rejection ends the build
+   * unsigned. A fleet drive re-reads its intent here (intent.ts): a drive frozen while it fetched
+   * its blockhash must not sign for an intent another process signed meanwhile.
+   */
+  beforeSign?: () => Promise<void>;
 }
 
 export interface Builder {
@@ -94,6 +100,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         context: { lastValidBlockHeight: first.lastValidBlockHeight, blockHeight: o.minLastValidBlockHeight },
       });
     }
+    if (o.beforeSign) await o.beforeSign();
     let hash = first;
     const tipAccount = cfg.tipAccounts[Math.floor(Math.random() * cfg.tipAccounts.length)];
     let units: number | undefined;

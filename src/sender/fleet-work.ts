@@ -127,7 +127,7 @@ export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: n
     while (running.size > 0) await Promise.race(running);
   } finally {
     // Claimed ahead and never started: give them back at once rather than let their leases lapse.
-    for (const c of ready.splice(0)) await d.journal.release(c.view.id).catch(() => undefined);
+    for (const c of ready.splice(0)) await d.journal.release(c.view.id, c.fence).catch(() => undefined);
     await Promise.allSettled([...running]);
     link.release();
   }

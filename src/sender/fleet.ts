@@ -5,6 +5,9 @@
  * driven by the sender's usual steps (intent.ts), its records fenced by this process's claim: signed
  * bytes are durable before their first submission, a new signature only follows a proven expiry, and
  * a process whose claim lapsed can store nothing more — the file journal's invariant, fleet-wide.
+ * A drive belongs to the claim it began under: its records carry that claim's token, it re-reads
+ * the intent under it before signing, and a newer claim of this process never joins it (inflight.ts)
+ * but starts from what the table says — another process's `signed` bytes included, tracked as they are.
  * `send` / `sendMany` work on the same table: they enqueue, claim the id (or wait for the process
  * holding it) and drive it.
  */
@@ -19,7 +22,7 @@ import type { ResolvedSenderOptions } from './config.js';
 import type { SenderEvents } from './events.js';
 import { isLeaseLost, runWork, type WorkOptions, type WorkSummary } from './fleet-work.js';
 import type { Inflight } from './inflight.js';
-import type { Drive } from './intent.js';
+import type { Drive, DriveClaim } from './intent.js';
 import { planFromJournal, planToJournal } from './journal-plan.js';
 import { openPostgresJournal, type Claim, type FleetMetrics, type IntentStatus, type PostgresJournal } from './journal-postgres.js';
 import { isTerminal, type IntentState, type JournalRecord } from './journal-records.js';
@@ -117,9 +120,21 @@ export function createFleet(d: FleetDeps): Fleet {
     onExpired: o.onExpired ?? d.cfg.onExpired,
   });
 
+  /** A claim as its drive carries it: the token of its records, and the re-read before each signing. */
+  const bindClaim = (j: PostgresJournal, id: string, fence: number): DriveClaim => ({
+    fence,
+    beforeSign: (known, signal) => j.signable(id, fence, known, signal),
+  });
+
   /** Drive a claimed intent: built from its plan when nothing was signed yet, else continued from its bytes. */
-  const driveClaim = (c: Claim, signal: AbortSignal, prepared?: Prepared, o: Parameters<typeof opts>[1] = {}): Promise<SendOutcome> => {
+  const driveClaim = async (c: Claim, signal: AbortSignal, prepared?: Prepared, o: Parameters<typeof opts>[1] = {}): Promise<SendOutcome> => {
     const v = c.view;
+    const j = await journal();
+    if (!j.holds(v.id, c.fence)) {
+      // Claimed again since (a send of this process took it while this claim waited its turn): the newer claim drives it.
+      throw new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${v.id}: the claim under fencing token ${c.fence} is no longer held`, { context: { id: v.id, fence: c.fence } });
+    }
+    const claim = bindClaim(j, v.id, c.fence);
     if (c.takeover) d.events.emit('takeover', { id: v.id, fence: c.fence });
     if (v.state === 'created' || v.state === 'expired') {
       const extra = prepared?.kind === 'plan' ? prepared.signers : [];
@@ -131,9 +146,9 @@ export function createFleet(d: FleetDeps): Fleet {
         if (cannotSign.size < 10_000) cannotSign.add(v.id);
         return Promise.reject(new InputError('signers', `intent ${v.id} needs ${plan.missing.join(', ')}: pass them in createSender({ signers })`));
       }
-      if (v.state === 'created' && plan) return d.inflight.start(v.id, (s) => d.drive(v.id, plan, opts(s, o)), signal);
+      if (v.state === 'created' && plan) return d.inflight.start(v.id, (s) => d.drive(v.id, plan, { ...opts(s, o), claim }), signal, c.fence);
     }
-    return resumeIntent(d.resumeDeps, v, new Map(), opts(signal, o));
+    return resumeIntent(d.resumeDeps, v, new Map(), { ...opts(signal, o), claim });
   };
 
   /** One claim to its end, for work() and resume(); the claim is given back if it is still held after. */
@@ -153,12 +168,13 @@ export function createFleet(d: FleetDeps): Fleet {
       }
       const error = asCairnError(e);
       // Ended (failed, abandoned) when the journal no longer holds it for this process; else given back.
-      if (j.holds(id) || error.code === ErrorCodes.SENDER_ABORTED) return undefined;
+      if (j.holds(id, c.fence) || error.code === ErrorCodes.SENDER_ABORTED) return undefined;
       const item: SendManyItem = { index, id, ok: false, error };
       publish(item);
       return item;
     } finally {
-      await j.release(id);
+      // This claim only: a newer one of this process (which superseded this drive) goes on.
+      await j.release(id, c.fence);
     }
   };
 
@@ -197,7 +213,7 @@ export function createFleet(d: FleetDeps): Fleet {
           if (!isLeaseLost(e)) throw e;
           d.events.emit('leaseLost', { id });
         } finally {
-          await j.release(id);
+          await j.release(id, c.fence);
         }
       } else if (c && isTerminal(c.state)) {
         const r = outcomeFromJournal(c.view);

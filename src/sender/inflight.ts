@@ -3,6 +3,11 @@
  * first), each under a link to the sender's life and its caller's signal, released when it ends.
  * An abort is reported with what is known of the live attempt — `mayLand` once its bytes were
  * submitted — unless the intent had already reached a real outcome.
+ * In a fleet a run belongs to the claim it began under (its fencing token): a newer claim of this
+ * process never joins a run of an older one — that run may be a drive frozen past its lease while
+ * another process signed the intent, and joining it would store its records under the new token.
+ * The older run is aborted and the newer starts from what the table says; a start under an older
+ * token than the running one is refused.
  */
 import { abortError, linkSignals } from '../abort.js';
 import { AbortError, CairnError, ErrorCodes } from '../errors.js';
@@ -19,8 +24,11 @@ export interface LiveAttempt {
 }
 
 export interface Inflight {
-  /** Start (or join) one intent; the caller's signal is linked to the sender's life. */
-  start(id: string, run: (signal: AbortSignal) => Promise<SendOutcome>, signal?: AbortSignal): Promise<SendOutcome>;
+  /**
+   * Start (or join) one intent; the caller's signal is linked to the sender's life. With `fence`
+   * (a fleet claim's token) a run under an older token is aborted and replaced, never joined.
+   */
+  start(id: string, run: (signal: AbortSignal) => Promise<SendOutcome>, signal?: AbortSignal, fence?: number): Promise<SendOutcome>;
   get(id: string): Promise<SendOutcome> | undefined;
   readonly size: number;
   /** Resolves when every run started so far has ended. */
@@ -38,12 +46,27 @@ const OUTCOMES: ReadonlySet<string> = new Set([
 ]);
 
 export function createInflight(life: AbortSignal): Inflight {
-  const runs = new Map<string, Promise<SendOutcome>>();
+  const runs = new Map<string, { p: Promise<SendOutcome>; fence: number | undefined; abort: (r?: unknown) => void }>();
   const lives = new Map<string, LiveAttempt>();
+  /** Every run not yet ended, replaced ones included. */
+  const pending = new Set<Promise<SendOutcome>>();
   return {
-    start(id, run, signal) {
+    start(id, run, signal, fence) {
       const existing = runs.get(id);
-      if (existing) return existing;
+      if (existing) {
+        if (fence === undefined || existing.fence === undefined || existing.fence === fence) return existing.p;
+        if (existing.fence > fence) {
+          return Promise.reject(
+            new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${id}: a claim with fencing token ${fence} is older than the one this process drives it under (${existing.fence})`, {
+              context: { id, fence, current: existing.fence },
+            }),
+          );
+        }
+        // A drive of an older claim: it ends here (its records would be refused by its token anyway).
+        existing.abort(new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${id}: claimed again under fencing token ${fence}; the drive under ${existing.fence} ends`, { context: { id, fence: existing.fence, current: fence } }));
+        runs.delete(id);
+        lives.delete(id);
+      }
       const link = linkSignals(life, signal);
       const p = run(link.signal)
         .catch((e: unknown) => {
@@ -62,18 +85,24 @@ export function createInflight(life: AbortSignal): Inflight {
         })
         .finally(() => {
           link.release();
-          runs.delete(id);
-          lives.delete(id);
+          // A newer claim's run may have replaced this one: it keeps its entries.
+          if (runs.get(id)?.p === p) {
+            runs.delete(id);
+            lives.delete(id);
+          }
+          pending.delete(p);
         });
-      runs.set(id, p);
+      runs.set(id, { p, fence, abort: link.abort });
+      pending.add(p);
       return p;
     },
-    get: (id) => runs.get(id),
+    get: (id) => runs.get(id)?.p,
     get size() {
       return runs.size;
     },
     async settled() {
-      await Promise.allSettled([...runs.values()]);
+      // Replaced runs too: an aborted older drive still ends before the sender closes.
+      await Promise.allSettled([...pending]);
     },
     lives,
   };

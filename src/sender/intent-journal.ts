@@ -3,7 +3,9 @@
  * signatures), one `record` per state change, and `journaled` for the changes the caller must hear
  * about when they cannot be stored — mapped through `journalWriteError` to what is true.
  * Without a journal path every write is a no-op. With a PostgreSQL journal (a fleet) each record
- * is a fenced write of this process's claim on the intent (journal-postgres.ts).
+ * is a fenced write of this process's claim on the intent (journal-postgres.ts); a drive writes
+ * through `bound(fence)`, so its records carry the token of the claim it began under and are refused
+ * once that is not the intent's token — whatever this process claimed since.
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import type { ResolvedSenderOptions } from './config.js';
@@ -21,13 +23,18 @@ export interface IntentJournal {
   journaled(rec: JournalRecord, known: KnownState): Promise<void>;
   /** Close the journal if it was ever opened. */
   close(): Promise<void>;
+  /** This journal with every record written under fencing token `fence` (a fleet claim's); itself for a file journal. */
+  bound(fence: number | undefined): IntentJournal;
 }
 
 export function createIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners, postgres?: () => Promise<PostgresJournal>): IntentJournal {
   if (postgres) {
-    const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec);
-    // open() is the file journal's: a fleet's intents are looked up by claim (fleet.ts), never all in memory.
-    return { open: () => undefined, record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined };
+    const under = (fence: number | undefined): IntentJournal => {
+      const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec, fence);
+      // open() is the file journal's: a fleet's intents are looked up by claim (fleet.ts), never all in memory.
+      return { open: () => undefined, record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined, bound: under };
+    };
+    return under(undefined);
   }
   let journalP: Promise<Journal> | undefined;
   const open = (): Promise<Journal> | undefined => {
@@ -42,14 +49,17 @@ export function createIntentJournal(cfg: ResolvedSenderOptions, owners: Signatur
     const j = open();
     if (j) await (await j).append(rec);
   };
-  return {
+  const self: IntentJournal = {
     open,
     record,
     journaled: (rec, known) => journaledBy(record, rec, known),
     async close() {
       if (journalP) await journalP.then((j) => j.close(), () => undefined);
     },
+    // One process holds a file journal (its lock): there is no claim to bind to.
+    bound: () => self,
   };
+  return self;
 }
 
 /** Store a state change; a journal that cannot store it tells what is true instead (journalWriteError). */

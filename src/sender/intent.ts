@@ -6,12 +6,16 @@
  * lands twice. A durable-nonce intent's bytes have no window: they are proven dead only once their
  * nonce account moved past the signed value (confirm.ts), and re-signing takes the new value. A
  * build failure is final in the journal (nothing was signed, so nothing can land); journal write failures reach the caller through `journalWriteError`, saying what is true.
+ * In a fleet a drive belongs to the claim it began under (`DriveOptions.claim`): every record it
+ * writes carries that claim's fencing token, and before each signing it re-reads the intent under
+ * that token, so it never signs for an intent another process has signed since it began.
  */
 import { abortError, sleep } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
 import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
 import { failureHint } from './failure-hint.js';
 import type { Builder } from './build.js';
+import type { IntentJournal } from './intent-journal.js';
 import type { TrackResult } from './confirm.js';
 import { journalFailure } from './journal-error.js';
 import type { SendOutcome, SendTimings } from './outcome.js';
@@ -33,6 +37,17 @@ export interface DriveOptions {
   from?: Signed & { attempt: number };
   /** Continued from the journal (its bytes may have been sent by an earlier process). */
   resumed?: boolean;
+  /** The fleet claim this drive runs under (absent without a PostgreSQL journal). */
+  claim?: DriveClaim | undefined;
+  /** The intent's latest signature when the drive began without `from` (one proven expired), if any. */
+  known?: string | undefined;
+}
+
+/** A fleet claim as a drive sees it: the token its records carry, and the re-read before signing. */
+export interface DriveClaim {
+  fence: number;
+  /** Resolves only while the claim is still the intent's and its latest signature is `known`, proven expired (journal-postgres.ts `signable`). */
+  beforeSign(known: string | undefined, signal: AbortSignal): Promise<void>;
 }
 
 /** Drive one intent to an end. */
@@ -41,10 +56,10 @@ export type Drive = (id: string, prepared: Prepared | undefined, o: DriveOptions
 const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
 export function createDrive(d: IntentDeps): Drive {
-  const { cfg, events, journal } = d;
+  const { cfg, events } = d;
 
   /** The next signed version of the intent; `minHeight` is set after a proven expiry at that height. */
-  const signNext = async (id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings, staleNonce?: string): Promise<Signed> => {
+  const signNext = async (journal: IntentJournal, id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings, staleNonce: string | undefined, beforeSign: (() => Promise<void>) | undefined): Promise<Signed> => {
     if (!prepared) {
       throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `intent ${id}: cannot re-sign (no plan or signer available)`, {
         context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
@@ -70,6 +85,7 @@ export function createDrive(d: IntentDeps): Drive {
         freshBlockhash: minHeight !== undefined,
         ...(minHeight !== undefined ? { minLastValidBlockHeight: minHeight } : {}),
         ...(staleNonce !== undefined ? { staleNonce } : {}),
+        ...(beforeSign ? { beforeSign } : {}),
       });
       timings.buildMs = built.buildMs;
       return { wire: built.wire, signature: built.signature, lastValidBlockHeight: built.lastValidBlockHeight, ...(built.nonce ? { nonce: built.nonce } : {}) };
@@ -77,7 +93,8 @@ export function createDrive(d: IntentDeps): Drive {
       // Nothing was signed or sent, so nothing of this attempt can land: the failure is final,
       // in the journal as for the caller (a transient one can be reopened with retry(id)).
       // An abort is not a failure: the intent stays as it is and resume() finishes it.
-      if (signal.aborted) throw e;
+      // Neither is a claim superseded before signing: the intent is another claim's now.
+      if (signal.aborted || (e instanceof CairnError && e.code === ErrorCodes.SENDER_LEASE_LOST)) throw e;
       const err = e instanceof CairnError ? e : new CairnError(ErrorCodes.SENDER_INVALID_TRANSACTION, `building the transaction failed: ${(e as Error)?.message ?? String(e)}`, { context: { id }, cause: e });
       await journal.journaled({ op: 'failed', id, at: Date.now(), error: err.message, ...journalFailure(err) }, { state: minHeight === undefined ? 'created' : 'expired', what: `building failed (${err.code}: ${err.message})` });
       events.emit('failed', { id, error: err });
@@ -96,7 +113,7 @@ export function createDrive(d: IntentDeps): Drive {
   };
 
   /** A landed, failed transaction: journaled as failed (with its logs when asked for), then thrown. */
-  const failedOnChain = async (id: string, cur: Signed, result: Extract<TrackResult, { kind: 'failed' }>, signal: AbortSignal): Promise<never> => {
+  const failedOnChain = async (journal: IntentJournal, id: string, cur: Signed, result: Extract<TrackResult, { kind: 'failed' }>, signal: AbortSignal): Promise<never> => {
     let logs: string[] | undefined;
     if (cfg.fetchLogs) {
       // getTransaction has no 'processed' view: a failure seen at processed may need a slot.
@@ -123,7 +140,7 @@ export function createDrive(d: IntentDeps): Drive {
   };
 
   /** A proven expiry: journaled; thrown as final unless the intent may be signed again. */
-  const expired = async (id: string, cur: Signed, result: Extract<TrackResult, { kind: 'expired' }>, willResign: boolean): Promise<void> => {
+  const expired = async (journal: IntentJournal, id: string, cur: Signed, result: Extract<TrackResult, { kind: 'expired' }>, willResign: boolean): Promise<void> => {
     await journal.journaled(
       { op: 'expired', id, at: Date.now(), signature: cur.signature, lastValidBlockHeight: result.lastValidBlockHeight, blockHeight: result.blockHeight, ...(result.nonce ? { nonce: result.nonce } : {}) },
       { state: 'expired', signature: cur.signature, what: `expired unlanded (signature ${cur.signature})` },
@@ -155,11 +172,18 @@ export function createDrive(d: IntentDeps): Drive {
     /** The nonce value of the attempt proven dead: the next one never signs with it. */
     let staleNonce: string | undefined;
     let searchHistory = !!o.resumed;
+    // Every record of this drive carries the token of the claim it began under (a fleet's; none otherwise).
+    const journal = d.journal.bound(o.claim?.fence);
+    const ad: AttemptDeps = o.claim ? { ...d, journal } : d;
+    /** The intent's latest signature as this drive knows it: the next signing must find it in the table, proven expired. */
+    let known = o.from?.signature ?? o.known;
     for (;;) {
       if (o.signal.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'send');
       let fresh = false;
       if (!current) {
-        current = await signNext(id, prepared, o.signal, minHeight, timings, staleNonce);
+        const claim = o.claim;
+        const seen = known;
+        current = await signNext(journal, id, prepared, o.signal, minHeight, timings, staleNonce, claim ? () => claim.beforeSign(seen, o.signal) : undefined);
         attempt++;
         // Durable BEFORE the bytes leave: after a crash this record names the only live signature.
         // When the journal cannot store it, the bytes are never sent.
@@ -180,7 +204,8 @@ export function createDrive(d: IntentDeps): Drive {
         fresh = true;
       }
       const cur = current;
-      const { result, sends } = await runAttempt(d, { id, signed: cur, attempt, fresh, resumed: !!o.resumed, searchHistory, commitment: o.commitment, signal: o.signal, t0, timings });
+      known = cur.signature;
+      const { result, sends } = await runAttempt(ad, { id, signed: cur, attempt, fresh, resumed: !!o.resumed, searchHistory, commitment: o.commitment, signal: o.signal, t0, timings });
       if (result.kind === 'confirmed') {
         timings.confirmedMs = performance.now() - t0;
         await journal.journaled(
@@ -190,9 +215,9 @@ export function createDrive(d: IntentDeps): Drive {
         events.emit('confirmed', { id, signature: cur.signature, slot: result.slot, commitment: result.commitment });
         return { id, signature: cur.signature as Signature, slot: result.slot, commitment: result.commitment, attempts: attempt, sends, timings };
       }
-      if (result.kind === 'failed') return failedOnChain(id, cur, result, o.signal);
+      if (result.kind === 'failed') return failedOnChain(journal, id, cur, result, o.signal);
       // Proven expired: the final status read after the height passed found nothing.
-      await expired(id, cur, result, o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns);
+      await expired(journal, id, cur, result, o.onExpired === 'resign' && prepared?.kind === 'plan' && attempt <= cfg.maxResigns);
       staleNonce = cur.nonce?.value;
       current = undefined;
       minHeight = result.blockHeight;

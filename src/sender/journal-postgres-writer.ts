@@ -4,7 +4,10 @@
  * flush), and each caller's promise settles only when that statement has committed. Every change is
  * still fenced on its own: the statement updates an intent only where the token and owner match and
  * the lease has not lapsed, and returns the ids it updated; a record whose intent is missing from
- * that answer was refused (counted, `SENDER_LEASE_LOST`). Records of one intent in one batch are
+ * that answer was refused (counted, `SENDER_LEASE_LOST`). A record is written under the token it was
+ * appended with (the claim its drive began under), never under whatever this process holds at flush
+ * time: a record of an older claim than the one held is refused here, without a round trip, and one
+ * whose claim was taken over is refused by the statement. Records of one intent in one batch are
  * folded in order into one new view, and all of them are kept in the records table.
  * Up to `MAX_IN_FLIGHT` batches run at once (a record need not wait for the batch before it to
  * commit). No two batches ever hold the same intent, so each folds onto the view the database
@@ -31,7 +34,7 @@ export interface WriterDeps {
   q(text: string, values: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
 }
 
-type Pending = { rec: JournalRecord; resolve: () => void; reject: (e: unknown) => void };
+type Pending = { rec: JournalRecord; fence: number | undefined; resolve: () => void; reject: (e: unknown) => void };
 
 /** Batches in flight at once per journal (its pool also serves claims and renewals). */
 const MAX_IN_FLIGHT = 4;
@@ -39,9 +42,9 @@ const MAX_IN_FLIGHT = 4;
 /**
  * @example
  * const append = createFencedWriter({ t, owner, held, metrics, q });
- * await append({ op: 'signed', id, ... }); // durable, or SENDER_LEASE_LOST
+ * await append({ op: 'signed', id, ... }, claim.fence); // durable, or SENDER_LEASE_LOST
  */
-export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promise<void> {
+export function createFencedWriter(d: WriterDeps): (rec: JournalRecord, fence?: number) => Promise<void> {
   const { t, held } = d;
   let queue: Pending[] = [];
   let scheduled = false;
@@ -51,7 +54,7 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
   const flying = new Map<string, Promise<void>>();
 
   const refused = (rec: JournalRecord, fence: number | undefined): CairnError =>
-    new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${fence ?? 'none'}) lapsed; its ${rec.op} record was refused`, {
+    new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${rec.id}: this process's claim (fencing token ${fence ?? 'none'}) is no longer the intent's (lapsed, taken over or claimed again); its ${rec.op} record was refused`, {
       context: { id: rec.id, table: t.name, fence: fence ?? -1, op: rec.op },
     });
 
@@ -89,9 +92,10 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
     const byId = new Map<string, { fence: number; view: IntentView; recs: Pending[] }>();
     for (const p of batch) {
       const h = held.get(p.rec.id);
-      if (!h) {
-        // Never claimed here (or already ended): no fence to write under.
-        p.reject(refused(p.rec, undefined));
+      if (!h || h.fence !== p.fence) {
+        // Never claimed here (or already ended), or claimed again since its drive began: its token is not the intent's.
+        if (h) d.metrics.fencedRefused++;
+        p.reject(refused(p.rec, p.fence));
         continue;
       }
       let g = byId.get(p.rec.id);
@@ -149,9 +153,9 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
     }
   };
 
-  const enqueue = (rec: JournalRecord): Promise<void> =>
+  const enqueue = (rec: JournalRecord, fence: number | undefined): Promise<void> =>
     new Promise<void>((resolve, reject) => {
-      queue.push({ rec, resolve, reject });
+      queue.push({ rec, fence, resolve, reject });
       queued.add(rec.id);
       if (scheduled) return;
       // One macrotask later, so the records of a burst share one commit.
@@ -162,10 +166,16 @@ export function createFencedWriter(d: WriterDeps): (rec: JournalRecord) => Promi
       });
     });
 
-  const append = (rec: JournalRecord): Promise<void> => {
+  /** `fence`: the token the record's drive began under (default: the claim held now, as a caller of the journal itself means it). */
+  const append = (rec: JournalRecord, fence: number | undefined = held.get(rec.id)?.fence): Promise<void> => {
+    const h = held.get(rec.id);
+    if (h && fence !== undefined && h.fence !== fence) {
+      d.metrics.fencedRefused++;
+      return Promise.reject(refused(rec, fence));
+    }
     const ahead = flying.get(rec.id);
-    if (ahead && !queued.has(rec.id)) return ahead.then(() => append(rec));
-    return enqueue(rec);
+    if (ahead && !queued.has(rec.id)) return ahead.then(() => append(rec, fence));
+    return enqueue(rec, fence);
   };
   return append;
 }

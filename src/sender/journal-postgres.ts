@@ -78,8 +78,20 @@ export interface PostgresJournal {
   claim(n: number, signal?: AbortSignal, exclude?: readonly string[]): Promise<Claim[]>;
   /** Claim intent `id` when it is unfinished and free; else what the table says of it. */
   claimId(id: string, signal?: AbortSignal): Promise<Claim | IntentStatus | undefined>;
-  /** Store a state change of a claimed intent (fenced); ending it releases the claim. */
-  append(rec: JournalRecord): Promise<void>;
+  /**
+   * Store a state change of a claimed intent, fenced by `fence` — the token of the claim its drive
+   * began under (default: the claim held now). Refused (`SENDER_LEASE_LOST`) unless that token is
+   * still the intent's and this process's lease on it holds. Ending the intent releases the claim.
+   */
+  append(rec: JournalRecord, fence?: number): Promise<void>;
+  /**
+   * The re-read before signing, one statement: resolves only while `fence` is still the intent's
+   * token, this process's lease holds, and the latest signature the table knows of the intent is
+   * `known` (the one this drive began with or proved expired; none for an intent never signed) with
+   * its proof of expiry stored. Anything else — another process signed since — is
+   * `SENDER_LEASE_LOST`: this drive must sign nothing.
+   */
+  signable(id: string, fence: number, known: string | undefined, signal?: AbortSignal): Promise<void>;
   /**
    * Reopen an ended intent for `retry(id)` and claim it, in one statement: its `retried` record is
    * stored and its state becomes `created` only while it is still ended with fencing token `fence`
@@ -93,11 +105,12 @@ export interface PostgresJournal {
    * are signed for this one. Not fenced: owning a signature changes no intent's state.
    */
   claimSignature(id: string, signature: string, lastValidBlockHeight: number): Promise<boolean>;
-  /** Give a claim up without a state change (work stopped): the intent is free for any process at once. */
-  release(id: string): Promise<void>;
+  /** Give a claim up without a state change (work stopped): the intent is free for any process at once. With `fence`, only that claim (never a newer one). */
+  release(id: string, fence?: number): Promise<void>;
   /** Extend every held lease; returns the ids whose claim had lapsed (dropped from this process). */
   renew(signal?: AbortSignal): Promise<string[]>;
-  holds(id: string): boolean;
+  /** This process holds a live claim on `id` (with `fence`: that very claim). */
+  holds(id: string, fence?: number): boolean;
   status(id: string, signal?: AbortSignal): Promise<IntentStatus | undefined>;
   /** Unfinished intents in the table (held or not). */
   unfinished(signal?: AbortSignal): Promise<number>;
@@ -189,9 +202,9 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
     const r = await q(`SELECT id, state, view, owner, lease_until, fence FROM ${t.intents} WHERE id = $1`, [id], signal);
     return r.rows.length ? rowStatus(r.rows[0]!) : undefined;
   };
-  const release = async (id: string): Promise<void> => {
+  const release = async (id: string, fence?: number): Promise<void> => {
     const h = held.get(id);
-    if (!h) return;
+    if (!h || (fence !== undefined && h.fence !== fence)) return;
     held.delete(id);
     if (h.lost) return;
     await pool.query(`UPDATE ${t.intents} SET owner = NULL, lease_until = NULL WHERE id = $1 AND fence = $2 AND owner = $3`, [id, h.fence, owner]).catch(() => undefined);
@@ -267,9 +280,31 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       );
       return r.rows.length ? take(r.rows)[0] : undefined;
     },
-    async append(rec) {
+    async append(rec, fence) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
-      return write(rec);
+      return fence === undefined ? write(rec) : write(rec, fence);
+    },
+    async signable(id, fence, known, signal) {
+      const r = await q(
+        `SELECT fence, owner = $2 AND lease_until > now() AS mine, state, view->'signed'->>'signature' AS signed, view->'end'->>'op' AS end_op, view->'end'->>'signature' AS end_sig
+         FROM ${t.intents} WHERE id = $1`,
+        [id, owner],
+        signal,
+      );
+      const row = r.rows[0];
+      const signed = (row?.signed as string | null | undefined) ?? undefined;
+      const proven = row?.state === 'expired' && row.end_op === 'expired' && row.end_sig === known;
+      const ok = row !== undefined && Number(row.fence) === fence && row.mine === true && (signed === undefined ? known === undefined && row.state === 'created' : signed === known && proven);
+      if (ok) return;
+      metrics.fencedRefused++;
+      const what = !row
+        ? 'it is gone from the table'
+        : Number(row.fence) !== fence || row.mine !== true
+          ? `its claim moved on (token ${String(row.fence)}, this drive's ${fence})`
+          : `the table holds ${signed ? `signature ${signed}` : 'no signature'} (${String(row.state)}) where this drive knew ${known ?? 'none'}`;
+      throw new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${id}: not signed again under fencing token ${fence}: ${what}`, {
+        context: { id, table: t.name, fence, op: 'sign', ...(signed ? { signature: signed } : {}) },
+      });
     },
     async claimSignature(id, signature, lastValidBlockHeight) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
@@ -295,7 +330,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       metrics.leasesLost += lost.length;
       return lost;
     },
-    holds: (id) => held.has(id) && !held.get(id)!.lost,
+    holds: (id, fence) => held.has(id) && !held.get(id)!.lost && (fence === undefined || held.get(id)!.fence === fence),
     status,
     async unfinished(signal) {
       const r = await q(`SELECT count(*)::int AS n FROM ${t.intents} WHERE state NOT IN ${ENDED}`, [], signal);

@@ -9,7 +9,7 @@ import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Signed } from './attempt.js';
 import type { Inflight } from './inflight.js';
-import type { Drive } from './intent.js';
+import type { Drive, DriveClaim } from './intent.js';
 import type { IntentJournal } from './intent-journal.js';
 import { journalFailure } from './journal-error.js';
 import { planFromJournal } from './journal-plan.js';
@@ -58,7 +58,7 @@ export function resumeIntent(
   d: ResumeDeps,
   v: IntentView,
   extra: ReadonlyMap<string, Signer>,
-  o: { signal?: AbortSignal; commitment?: Commitment; onExpired?: 'fail' | 'resign' },
+  o: { signal?: AbortSignal; commitment?: Commitment; onExpired?: 'fail' | 'resign'; claim?: DriveClaim | undefined },
 ): Promise<SendOutcome> {
   const ring = new Map([...d.keyring, ...extra]);
   let prepared: Prepared | undefined;
@@ -67,13 +67,15 @@ export function resumeIntent(
     if ('kind' in p) prepared = p;
   }
   const from = v.state === 'signed' || v.state === 'landed' ? v.signed : undefined;
+  // A fleet claim's records carry its token (intent.ts); a file journal's need none.
+  const journal = d.journal.bound(o.claim?.fence);
   return d.inflight.start(
     v.id,
     async (signal) => {
       if (!from && !prepared && v.state !== 'expired') {
         // created but never signed, and nothing to build it from: nothing was ever sent.
         const err = new CairnError(ErrorCodes.SENDER_JOURNAL, `intent ${v.id} was never sent and cannot be rebuilt`, { context: { id: v.id } });
-        await d.journal.record({ op: 'abandoned', id: v.id, at: Date.now(), reason: err.message, ...journalFailure(err) });
+        await journal.record({ op: 'abandoned', id: v.id, at: Date.now(), reason: err.message, ...journalFailure(err) });
         throw err;
       }
       const onExpired = o.onExpired ?? d.cfg.onExpired;
@@ -84,7 +86,7 @@ export function resumeIntent(
           `transaction ${end.signature} expired (height ${end.blockHeight} > ${end.lastValidBlockHeight})${prepared ? '' : '; no signer to re-sign'}`,
           { context: { signature: end.signature, lastValidBlockHeight: end.lastValidBlockHeight, blockHeight: end.blockHeight } },
         );
-        await d.journal.record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message, ...journalFailure(err) });
+        await journal.record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message, ...journalFailure(err) });
         throw err;
       }
       return d.drive(v.id, prepared, {
@@ -92,10 +94,12 @@ export function resumeIntent(
         commitment: o.commitment ?? d.cfg.commitment,
         onExpired,
         resumed: true,
-        ...(from ? { from: signedOf(from) } : {}),
+        ...(from ? { from: signedOf(from) } : { known: v.signed?.signature }),
+        claim: o.claim,
       });
     },
     o.signal,
+    o.claim?.fence,
   );
 }
 
