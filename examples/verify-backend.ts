@@ -1,11 +1,14 @@
 /**
  * A backend that does not trust the service: it lists every compressed NFT of an owner page by page,
  * fetches their proofs in batches (as raw bytes, which the worker pool parses itself), and verifies
- * each proof offline before using the data; compressed token accounts the same way (hash recomputed, proof walked). Anything that does not verify is reported with
- * the reason and left out.
+ * each proof before using the data; compressed token accounts the same way (hash recomputed, proof walked).
+ * The proofs are anchored: each root must be in its tree's root history on chain, read with
+ * getMultipleAccounts (from CAIRN_ANCHOR_URL, a node of your own, or else the service itself), so an
+ * indexer's self-consistent fabrication is caught (`unknown-root`). Anything that does not verify is
+ * reported with the reason and left out.
  *
  *   npx tsx examples/verify-backend.ts               # starts its own devnet and fills it
- *   CAIRN_URL=https://… CAIRN_API_KEY=… npx tsx examples/verify-backend.ts <owner>
+ *   CAIRN_URL=https://… CAIRN_API_KEY=… [CAIRN_ANCHOR_URL=https://…] npx tsx examples/verify-backend.ts <owner>
  */
 import { startDevnet, type Devnet } from '../src/devnet/index.js';
 import { createClient } from '../src/rpc/client.js';
@@ -32,7 +35,9 @@ if (!url) {
 if (!owner) throw new Error('usage: verify-backend.ts <owner address> (with CAIRN_URL set)');
 
 const client = createClient({ url, apiKey: process.env.CAIRN_API_KEY });
-const verifier = createVerifier({ threads: 2 });
+// The chain is the authority on roots: read the tree accounts from a node of your own when you have one.
+const anchorUrl = process.env.CAIRN_ANCHOR_URL;
+const verifier = createVerifier({ threads: 2, anchor: { rpc: anchorUrl ?? client, commitment: 'confirmed' } });
 try {
   // 1. Compressed NFTs: every page of the owner's assets, proofs fetched 100 ids at a time.
   const ids: string[] = [];
@@ -49,7 +54,7 @@ try {
     trusted += table.validCount;
     for (const v of table.invalid()) console.log(`asset ${v.id}: NOT trusted, ${v.reason}`);
   }
-  console.log(`assets: ${trusted}/${ids.length} proofs verified offline`);
+  console.log(`assets: ${trusted}/${ids.length} proofs verified and anchored (roots found on chain)`);
 
   // 2. Compressed token accounts: every page (cursor-based), each account hash recomputed and its proof walked.
   const accounts: { hash: string }[] = [];
@@ -62,7 +67,8 @@ try {
   );
   const proofVerdicts = await verifier.verify('account-proof', proofs);
   const ok = proofVerdicts.filter((v, i) => v.valid && hashVerdicts[i]!.valid).length;
-  console.log(`compressed token accounts: ${ok}/${accounts.length} hashes and proofs verified offline`);
+  const anchored = proofVerdicts.filter((v) => v.anchored).length;
+  console.log(`compressed token accounts: ${ok}/${accounts.length} hashes and proofs verified, ${anchored} proofs anchored`);
 } finally {
   await verifier.close();
   await client.close();
