@@ -13,6 +13,7 @@ import { bad, RENT_EXEMPT_EPOCH } from './solana-params.js';
 import { DevnetRpcError } from './types.js';
 import { showParam } from './u64-param.js';
 import { zstdCompress } from './zstd.js';
+import { parsedAccountData } from './parsed/account.js';
 import { readExtensions, readMint, readTokenAccount, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_LEN, tokenAmountJson } from './token-layout.js';
 
 export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed' | 'binary' | 'base64+zstd';
@@ -91,9 +92,9 @@ export function parsedTokenData(a: AccountView, mintOf: (address: string) => Acc
 export const lamportsJson = (l: bigint): number | bigint => (l <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(l) : l);
 
 /** The account object of the real RPC; `mintOf` reads a mint (for a token account's decimals). */
-export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: (address: string) => AccountView | null, field = 'params[1]'): Record<string, unknown> {
+export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: (address: string) => AccountView | null, field = 'params[1]', address?: string): Record<string, unknown> {
   let data: unknown = null;
-  if (enc.encoding === 'jsonParsed') data = parsedTokenData(a, mintOf);
+  if (enc.encoding === 'jsonParsed') data = parsedAccountData(address ?? '', a, mintOf);
   if (data === null) {
     const bytes = sliced(a.data, enc.dataSlice);
     if (enc.encoding === 'base58' || enc.encoding === 'binary') {

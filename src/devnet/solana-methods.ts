@@ -44,7 +44,7 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
   const mintOf = (m: string) => chain.account(m);
   const accountOrNull = (address: string, enc: AccountEncodingConfig, field: string) => {
     const a = chain.account(address);
-    return a ? accountJson(a, enc, mintOf, field) : null;
+    return a ? accountJson(a, enc, mintOf, field, address) : null;
   };
   const history = createBlockHistory(chain);
 

@@ -107,7 +107,7 @@ export function tokenAccountsQuery(chain: DevnetChain, params: unknown, method: 
       matches.push(k);
     }
   }
-  return { config: c, matches, render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[2]') }) };
+  return { config: c, matches, render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[2]', k.pubkey) }) };
 }
 
 function tokenAccountsBy(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate') {

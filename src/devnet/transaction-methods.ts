@@ -88,7 +88,7 @@ export function simulateTransaction(chain: DevnetChain, params: unknown) {
     ...(addresses ? { accounts: addresses } : {}),
   });
   const mintOf = (m: string) => chain.account(m);
-  const accounts = addresses ? (sim.accounts ?? []).map((a) => (a ? accountJson(a, accountsEncoding, mintOf, 'params[1].accounts') : null)) : null;
+  const accounts = addresses ? (sim.accounts ?? []).map((a, i) => (a ? accountJson(a, accountsEncoding, mintOf, 'params[1].accounts', addresses[i]) : null)) : null;
   return {
     context: ctxProcessed(chain),
     value: simulationJson(sim, {
