@@ -62,6 +62,14 @@ export function checkAnchorOptions(a: unknown, field = 'anchor'): AnchorOptions 
   return a as AnchorOptions;
 }
 
+/** A client for a URL that may carry its `api-key`: the key goes where the client keeps keys. */
+function clientFor(url: string) {
+  const u = new URL(url);
+  const apiKey = u.searchParams.get('api-key') ?? undefined;
+  u.searchParams.delete('api-key');
+  return createClient({ url: u.href.replace(/\/$/, ''), ...(apiKey ? { apiKey } : {}) });
+}
+
 /**
  * @example
  * const src = createAnchorSource({ rpc: 'http://127.0.0.1:8899' });
@@ -71,7 +79,7 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
   const o = checkAnchorOptions(options);
   const commitment = o.commitment ?? 'confirmed';
   const cacheMs = o.cacheMs ?? 400;
-  const own = typeof o.rpc === 'string' ? createClient({ url: o.rpc }) : null;
+  const own = typeof o.rpc === 'string' ? clientFor(o.rpc) : null;
   const rpc: AnchorRpc = own ?? (o.rpc as AnchorRpc);
   const cache = new Map<string, { at: number; state: TreeState }>();
   let calls = 0;
