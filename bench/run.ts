@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: runs every benchmark family in bench/ one after the other (never in parallel: they
  * measure a 2-core machine), gathers their Markdown tables into bench/results/SUMMARY.md and rewrites the
- * README's table of ratios from bench/results/*.json (bench/lib/summary.ts).
+ * table of ratios in docs/benchmarks.md from bench/results/*.json (bench/lib/summary.ts).
  * Each family is a standalone script writing bench/results/<name>.{json,md}; pass names to run a subset:
  * `npm run bench -- keccak poseidon`. A family is a file directly in bench/; bench/lib/ holds what they
  * share and bench/tools/ the investigation scripts, run by hand (`npx tsx bench/tools/<name>.ts`).
@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
-import { writeReadmeTable } from './lib/summary.js';
+import { BENCH_DOC, writeReadmeTable } from './lib/summary.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const results = join(here, 'results');
@@ -47,6 +47,6 @@ for (const name of all) {
 }
 writeFileSync(join(results, 'SUMMARY.md'), parts.join('\n'));
 console.log(`\nsummary: bench/results/SUMMARY.md (${families.length - failed}/${families.length} families ran)`);
-// The README's table of ratios, from the results files as they now are (bench/lib/summary.ts).
-writeReadmeTable(join(here, '..', 'README.md'), results);
+// docs/benchmarks.md's table of ratios, from the results files as they now are (bench/lib/summary.ts).
+writeReadmeTable(join(here, '..', BENCH_DOC), results);
 process.exitCode = failed ? 1 : 0;

@@ -27,17 +27,19 @@ export function checkoutFamilies(): string[] {
 }
 
 /**
- * A scratch checkout: bench/ copied (without results) and README.md copied, everything else linked,
- * so a family writing `here/results` or the README writes into the scratch copy.
+ * A scratch checkout: bench/ copied (without results), README.md and docs/ copied, everything else
+ * linked, so a family writing `here/results` or the tables of docs/benchmarks.md writes into the
+ * scratch copy.
  */
 function scratchCheckout(): string {
   const dir = mkdtempSync(join(tmpdir(), 'cairn-bench-'));
   for (const entry of readdirSync(root)) {
-    if (entry === 'bench' || entry === 'README.md' || entry === '.git') continue;
+    if (entry === 'bench' || entry === 'README.md' || entry === 'docs' || entry === '.git') continue;
     symlinkSync(join(root, entry), join(dir, entry));
   }
   cpSync(join(root, 'bench'), join(dir, 'bench'), { recursive: true, filter: (src) => !src.startsWith(join(root, 'bench', 'results')) });
   cpSync(join(root, 'README.md'), join(dir, 'README.md'));
+  cpSync(join(root, 'docs'), join(dir, 'docs'), { recursive: true });
   return dir;
 }
 

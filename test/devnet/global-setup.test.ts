@@ -1,4 +1,4 @@
-// The README's vitest globalSetup recipe for startDevnet, run for real: a second vitest run (through
+// docs/devnet.md's vitest globalSetup recipe for startDevnet, run for real: a second vitest run (through
 // vitest's node API) whose global setup starts the devnet and whose test file reaches it by inject().
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';

@@ -1,83 +1,74 @@
 /**
- * Every ```ts block of README.md type-checks against the repository's sources, as a user's file would
- * against the published package: `cairn-solana`, `cairn-solana/merkle`, `cairn-solana/sender`, `cairn-solana/devnet` and
- * `cairn-solana/mint` map to src/ through `paths`. A block that uses names it does not define gets them from a
- * prelude of declarations (below, keyed by the README section and the block's place in it), so a
- * snippet that calls something the API does not have fails here.
+ * Every ```ts block of README.md and docs/*.md type-checks against the repository's sources, as a
+ * user's file would against the published package: `cairn-solana` and its subpaths map to src/
+ * through `paths`. A block that uses names it does not define gets them from a prelude of
+ * declarations (below, keyed by file, heading and the block's place under it), so a snippet that
+ * calls something the API does not have fails here. (readme-run.test.ts runs the README's blocks.)
  *
  * The checker is TypeScript's own API (typescript/unstable/sync: the compiler in a child process), fed
  * the snippets through a virtual file system, so nothing is written to disk.
  */
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { API } from 'typescript/unstable/sync';
-import { benchTable, TABLE_END, TABLE_START } from '../../bench/lib/summary.js';
+import { benchTable, BENCH_DOC, TABLE_END, TABLE_START } from '../../bench/lib/summary.js';
+import { documents, root, tsBlocks, type Block } from './doc-blocks.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const readme = readFileSync(join(root, 'README.md'), 'utf8');
-
-/** Free names each block uses without defining them, by `<section heading>#<n-th ts block in it>`. */
+/** Free names each block uses without defining them, by `<file>:<heading>#<n-th ts block under it>`. */
 const preludes: Record<string, string> = {
-  'Sending transactions#1': `
+  'README.md:cairn-solana#1': `
+    declare const secretKey64: Uint8Array;
+    declare const to: string;`,
+  'README.md:cairn-solana#2': `
+    import { createClient } from 'cairn-solana';`,
+  'README.md:A bot#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
+  'README.md:A mint script#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
+  'README.md:A backend that verifies#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
+  'README.md:A fleet#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;
+    declare const databaseUrl: string;`,
+  'README.md:Testing against the devnet#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
+  'README.md:Errors#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
+  'docs/sending.md:Sending transactions#1': `
     import type { SendInput } from 'cairn-solana/sender';
     declare const secretKey64: Uint8Array;
     declare const to: string;
     declare const inputs: SendInput[];`,
-  'Minting compressed NFTs (deprecated method)#1': `
-    import type { CairnClient } from 'cairn-solana';
-    declare const client: CairnClient;
-    declare const owner: string;`,
-  'Verifying proofs offline#1': `
+  'docs/verifying.md:Verifying proofs offline#1': `
     import type { CairnClient } from 'cairn-solana';
     declare const client: CairnClient;
     declare const ids: string[];
     declare const hashes: string[];`,
-  'The typed client#1': `
+  'docs/client.md:The typed client#1': `
     declare const baseUrl: string, restUrl: string, senderUrl: string, walletUrl: string;
     declare const id: string;
     declare const ids: string[];
     declare const ownerAddress: string;
     declare const hash: string;
     declare const wallet: string;`,
-  'The typed client#2': `
+  'docs/client.md:The typed client#2': `
     import type { Sender, SendInput } from 'cairn-solana/sender';
     declare const sender: Sender;
     declare const input: SendInput;`,
-  'The devnet#1': `
+  'docs/devnet.md:The devnet#1': `
     declare const payer: string;`,
 };
 
-interface Block {
-  key: string;
-  code: string;
-  line: number;
-}
-
-/** The ```ts blocks of `text`, each keyed by the nearest heading above it and its rank under it. */
-export function tsBlocks(text: string): Block[] {
-  const out: Block[] = [];
-  const lines = text.split('\n');
-  let heading = '';
-  const seen = new Map<string, number>();
-  for (let i = 0; i < lines.length; i++) {
-    const h = /^#{2,3} (.*)$/.exec(lines[i]!);
-    if (h && !/^#{2,3} /.test(lines[i - 1] ?? '')) {
-      if (/^## /.test(lines[i]!)) heading = h[1]!;
-      continue;
-    }
-    if (lines[i]!.trim() === '```ts') {
-      const start = i + 1;
-      let end = start;
-      while (end < lines.length && lines[end]!.trim() !== '```') end++;
-      const n = (seen.get(heading) ?? 0) + 1;
-      seen.set(heading, n);
-      out.push({ key: `${heading}#${n}`, code: lines.slice(start, end).join('\n'), line: start + 1 });
-      i = end;
-    }
-  }
-  return out;
+/** Every checked block: the README's, then each doc's. */
+export function allBlocks(): Block[] {
+  return documents().flatMap((d) => tsBlocks(d.text, d.file));
 }
 
 const dir = join(root, 'test', 'docs', '.readme-check');
@@ -157,8 +148,8 @@ export function checkBlocks(blocks: Block[], extra: Record<string, string> = {})
   }
 }
 
-describe('README.md', () => {
-  const blocks = tsBlocks(readme);
+describe('README.md and docs/', () => {
+  const blocks = allBlocks();
   let results: Checked[] = [];
   beforeAll(() => {
     results = checkBlocks(blocks);
@@ -175,19 +166,28 @@ describe('README.md', () => {
   });
 
   it('a snippet that uses a name the API does not have fails the check', () => {
-    const b = blocks.find((x) => x.key === 'Sending transactions#1')!;
+    const b = blocks.find((x) => x.key === 'README.md:A bot#1')!;
     const broken = { ...b, code: b.code.replace('sender.sendMany(', 'sender.sendAll(') };
     expect(broken.code).not.toBe(b.code);
     const [r] = checkBlocks([broken]);
     expect(r!.errors.join('\n')).toMatch(/sendAll/);
   }, 120_000);
 
-  it("the benchmark table is the one bench/lib/summary.ts makes from bench/results/", () => {
-    const a = readme.indexOf(TABLE_START);
-    const b = readme.indexOf(TABLE_END);
+  it(`the benchmark table of ${BENCH_DOC} is the one bench/lib/summary.ts makes from bench/results/`, () => {
+    const page = readFileSync(join(root, BENCH_DOC), 'utf8');
+    const a = page.indexOf(TABLE_START);
+    const b = page.indexOf(TABLE_END);
     expect(a).toBeGreaterThan(0);
-    expect(readme.slice(a + TABLE_START.length, b).trim()).toBe(benchTable(join(root, 'bench', 'results')));
-    expect(readme.slice(a, b).split('\n').length).toBeLessThanOrEqual(25);
+    expect(page.slice(a + TABLE_START.length, b).trim()).toBe(benchTable(join(root, 'bench', 'results')));
+    expect(page.slice(a, b).split('\n').length).toBeLessThanOrEqual(25);
+  });
+
+  it('the README stays a page for users: at most 300 lines, linking each doc it moved out', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+    for (const doc of ['docs/sending.md', 'docs/client.md', 'docs/verifying.md', 'docs/devnet.md', 'docs/benchmarks.md', 'docs/internals.md', 'docs/cli.md']) {
+      expect(readme).toContain(`](${doc})`);
+    }
   });
 });
 

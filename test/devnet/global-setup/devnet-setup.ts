@@ -1,4 +1,4 @@
-// The README's global-setup recipe, as a user's project would write it: one devnet for the whole
+// docs/devnet.md's global-setup recipe, as a user's project would write it: one devnet for the whole
 // run, its URL handed to the test files through vitest's provide/inject, stopped after the last file.
 import type { TestProject } from 'vitest/node';
 import { startDevnet } from '../../../src/devnet/index.js';
