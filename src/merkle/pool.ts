@@ -72,7 +72,6 @@ interface Task {
   resolve: (r: BatchResult) => void;
   reject: (e: unknown) => void;
   signal?: AbortSignal;
-  onAbort?: () => void;
   settled: boolean;
 }
 
@@ -112,6 +111,12 @@ export class WorkerPool {
   completedItems = 0;
   busyMs = 0;
   private readonly createdAt = performance.now();
+  /**
+   * The batches waiting on each caller's signal, behind ONE abort listener per signal: a listener per
+   * batch made Node print MaxListenersExceededWarning from 11 threads on (two batches in flight each),
+   * and a long-lived signal shared by many calls carried one per batch.
+   */
+  private readonly bySignal = new Map<AbortSignal, { tasks: Set<Task>; onAbort: () => void }>();
   /** Slower paths the workers took (slow-paths.ts), summed over their replies. */
   private readonly slow = new Map<string, number>();
 
@@ -252,8 +257,38 @@ export class WorkerPool {
   private settle(task: Task, fn: () => void): void {
     if (task.settled) return;
     task.settled = true;
-    if (task.signal && task.onAbort) task.signal.removeEventListener('abort', task.onAbort);
+    if (task.signal) this.unwatch(task, task.signal);
     fn();
+  }
+
+  /** Reject `task` when `signal` aborts, sharing the signal's one listener with its other batches. */
+  private watch(task: Task, signal: AbortSignal): void {
+    task.signal = signal;
+    let entry = this.bySignal.get(signal);
+    if (!entry) {
+      const tasks = new Set<Task>();
+      // An aborted batch already in a worker finishes there and its answer is dropped: batches are
+      // short, and killing the thread would cost more than it saves.
+      const onAbort = (): void => {
+        this.bySignal.delete(signal);
+        for (const t of [...tasks]) this.settle(t, () => t.reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true })));
+      };
+      entry = { tasks, onAbort };
+      this.bySignal.set(signal, entry);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    entry.tasks.add(task);
+  }
+
+  /** `task` no longer waits on `signal`; the signal's listener goes with its last batch. */
+  private unwatch(task: Task, signal: AbortSignal): void {
+    const entry = this.bySignal.get(signal);
+    if (!entry) return;
+    entry.tasks.delete(task);
+    if (entry.tasks.size === 0) {
+      signal.removeEventListener('abort', entry.onAbort);
+      this.bySignal.delete(signal);
+    }
   }
 
   private failQueue(err: CairnError): void {
@@ -298,13 +333,7 @@ export class WorkerPool {
     if (signal?.aborted) return Promise.reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true }));
     return new Promise<BatchResult>((resolve, reject) => {
       const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared, sharedAt: sharedAt ?? 0 } : {}) };
-      if (signal) {
-        task.signal = signal;
-        // An aborted batch already in a worker finishes there and its answer is dropped: batches are
-        // short, and killing the thread would cost more than it saves.
-        task.onAbort = () => this.settle(task, () => reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true })));
-        signal.addEventListener('abort', task.onAbort, { once: true });
-      }
+      if (signal) this.watch(task, signal);
       this.queue.push(task);
       this.pump();
     });
