@@ -45,6 +45,8 @@ export const ErrorCodes = {
   SENDER_CLOSED: 'SENDER_CLOSED',
   // a fleet journal refused a state change: this process's claim (lease + fencing token) on the intent lapsed
   SENDER_LEASE_LOST: 'SENDER_LEASE_LOST',
+  // an intent id offered again with other content (an id is an idempotency key); context names the id and the part
+  SENDER_ID_CONFLICT: 'SENDER_ID_CONFLICT',
   SENDER_ABORTED: 'SENDER_ABORTED',
   // mint
   MINT_FAILED: 'MINT_FAILED',

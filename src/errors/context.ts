@@ -174,6 +174,15 @@ export type LeaseLostContext = IntentContext & {
   op: string;
 };
 
+/** An intent id offered again with other content than the intent it names (an id is an idempotency key). */
+export type IdConflictContext = {
+  id: string;
+  /** The first differing part, as a field path (`payer`, `instructions[0].data`, `input.wire`, …). */
+  field: string;
+  /** The same, with a word on how it differs. */
+  part: string;
+};
+
 export type JournalLockedContext = {
   path: string;
   lockPath: string;
@@ -328,6 +337,7 @@ export interface CairnErrorContext {
   SENDER_PENDING: JournalWriteContext;
   SENDER_CLOSED: SenderClosedContext;
   SENDER_LEASE_LOST: LeaseLostContext;
+  SENDER_ID_CONFLICT: IdConflictContext;
   SENDER_ABORTED: SenderAbortContext;
   MINT_FAILED: MintContext;
   MINT_VERIFY_FAILED: MintVerifyFailedContext;

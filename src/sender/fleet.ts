@@ -22,6 +22,7 @@ import type { ResolvedSenderOptions } from './config.js';
 import type { SenderEvents } from './events.js';
 import { isLeaseLost, runWork, type WorkOptions, type WorkSummary } from './fleet-work.js';
 import type { Inflight } from './inflight.js';
+import { assertSameContent, intentKey } from './intent-key.js';
 import type { Drive, DriveClaim } from './intent.js';
 import { planFromJournal, planToJournal } from './journal-plan.js';
 import { openPostgresJournal, type Claim, type FleetMetrics, type IntentStatus, type PostgresJournal } from './journal-postgres.js';
@@ -34,7 +35,10 @@ import { asCairnError } from './send-many.js';
 
 /** One intent for `enqueue`: instructions and a payer the working processes can sign for (`createSender({ signers })`). */
 export interface FleetIntent {
-  /** Caller-chosen idempotency key: enqueuing a known id again changes nothing. */
+  /**
+   * Caller-chosen idempotency key: enqueuing a known id again with the same content changes nothing;
+   * with other content (instructions, payer, amounts) it is refused, `SENDER_ID_CONFLICT`.
+   */
   id: string;
   /** web3.js-shaped or kit instructions (a kit meta's signer is not stored: the working processes sign). */
   instructions: readonly InstructionLike[];
@@ -181,10 +185,12 @@ export function createFleet(d: FleetDeps): Fleet {
   const fleetSend: Fleet['send'] = async (input, o) => {
     const id = o.id ?? randomUUID();
     if (typeof id !== 'string' || id.length === 0 || id.length > 200) throw new InputError('options.id', 'expected a non-empty string ≤ 200 chars');
-    const joined = d.inflight.get(id);
-    if (joined) return joined;
     const prepared = prepareInput(input, d.cfg);
+    const plan = prepared.kind === 'plan' ? planToJournal(prepared) : undefined;
+    const key = intentKey(plan ?? { signature: prepared.kind === 'wire' ? prepared.signature : '' });
     const j = await journal();
+    // The id's content is checked against the table's before anything is joined, claimed or stored.
+    if (prepared.kind === 'wire') assertSameContent(id, (await j.status(id, o.signal))?.view.key, key, `in journal ${j.table}`);
     if (prepared.kind === 'wire' && !(await j.claimSignature(id, prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER))) {
       // Signed bytes cannot be made distinct: under a second id they would be reported as a second
       // payment while only one can land (fleet-wide, as a single sender refuses them).
@@ -195,7 +201,10 @@ export function createFleet(d: FleetDeps): Fleet {
     startRenewing(j);
     const link = linkSignals(d.life, o.signal);
     try {
-      await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' ? { plan: planToJournal(prepared) } : {}) } }], link.signal);
+      // Refused (SENDER_ID_CONFLICT) when the id is known with other content.
+      await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(plan ? { plan } : {}), key } }], link.signal);
+      const joined = d.inflight.get(id);
+      if (joined) return await joined;
       return await driveId(j, id, link.signal, prepared, o);
     } finally {
       link.release();
@@ -331,7 +340,10 @@ function createRenewer(events: SenderEvents, life: AbortSignal): { start(j: Post
 /** Intents as `created` records, checked at the boundary (ids unique within the call). */
 function enqueueItems(intents: Iterable<FleetIntent>): { id: string; rec: Extract<JournalRecord, { op: 'created' }> }[] {
   if (!intents || typeof (intents as Iterable<FleetIntent>)[Symbol.iterator] !== 'function') throw new InputError('intents', 'expected an iterable of { id, instructions, payer }');
-  const items = [...intents].map((it, i) => ({ id: intentId(it, i), rec: { op: 'created' as const, id: it.id, at: Date.now(), plan: planOf(it, i) } }));
+  const items = [...intents].map((it, i) => {
+    const plan = planOf(it, i);
+    return { id: intentId(it, i), rec: { op: 'created' as const, id: it.id, at: Date.now(), plan, key: intentKey(plan) } };
+  });
   const seen = new Set<string>();
   for (const [i, it] of items.entries()) {
     if (seen.has(it.id)) throw new InputError(`intents[${i}].id`, `duplicate id ${JSON.stringify(it.id)} in one call`);

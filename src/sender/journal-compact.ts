@@ -23,7 +23,7 @@ export interface Retention {
 export function recordsOf(v: IntentView): JournalRecord[] {
   const out: JournalRecord[] = [];
   const at = (v.end as { at?: number } | undefined)?.at ?? Date.now();
-  if (v.plan || v.state !== 'confirmed') out.push({ op: 'created', id: v.id, at, ...(v.plan ? { plan: v.plan } : {}) });
+  if (v.plan || v.key || v.state !== 'confirmed') out.push({ op: 'created', id: v.id, at, ...(v.plan ? { plan: v.plan } : {}), ...(v.key ? { key: v.key } : {}) });
   if (v.signed) out.push({ op: 'signed', id: v.id, at, ...v.signed });
   if (v.state === 'landed' && v.signed && v.landedSlot !== undefined) out.push({ op: 'landed', id: v.id, at, signature: v.signed.signature, slot: v.landedSlot });
   if (v.end) out.push(v.state === 'expired' ? v.end : ({ ...v.end, attempts: v.attempts } as unknown as JournalRecord));

@@ -16,6 +16,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
+import { idConflict, keyConflict, type IntentKey } from './intent-key.js';
 import { createSignatureClaimer } from './journal-postgres-signatures.js';
 import { createFencedWriter, type HeldClaim } from './journal-postgres-writer.js';
 import { ensureSchema, poolFor, prepared, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
@@ -72,7 +73,12 @@ export interface PostgresJournal {
   readonly owner: string;
   readonly leaseMs: number;
   readonly metrics: FleetMetrics;
-  /** Add intents (their `created` records); ids already known are left as they are. Returns how many were new. */
+  /**
+   * Add intents (their `created` records); ids already known with the same content are left as they
+   * are. Returns how many were new. An id known with other content (its `key`) is refused with
+   * `SENDER_ID_CONFLICT`, and then nothing of the call is added (bar a concurrent enqueue of that id
+   * with other content, which is found after the insert and refused too).
+   */
   enqueue(items: { id: string; rec: Extract<JournalRecord, { op: 'created' }> }[], signal?: AbortSignal): Promise<number>;
   /** Claim up to `n` unfinished intents nobody holds (or whose lease lapsed), oldest first, but none of `exclude`. */
   claim(n: number, signal?: AbortSignal, exclude?: readonly string[]): Promise<Claim[]>;
@@ -224,15 +230,40 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
         return JSON.stringify(m.get(i.id));
       });
       const recs = items.map((i) => JSON.stringify(i.rec));
+      const keys = items.map((i) => (i.rec.key ? JSON.stringify(i.rec.key) : null));
+      // One statement: nothing is added when a known id carries other content (jsonb equality ignores key order).
       const r = await q(
-        `WITH ins AS (
-           INSERT INTO ${t.intents} (id, state, view) SELECT id, 'created', view::jsonb FROM unnest($1::text[], $2::text[]) AS n(id, view)
-           ON CONFLICT (id) DO NOTHING RETURNING id)
-         INSERT INTO ${t.records} (id, fence, rec) SELECT n.id, 0, n.rec::jsonb FROM unnest($1::text[], $3::text[]) AS n(id, rec) JOIN ins ON ins.id = n.id`,
-        [ids, views, recs],
+        `WITH n AS (SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS n(id, view, rec, key, k)),
+         bad AS (
+           SELECT i.id, i.view->'key' AS stored FROM ${t.intents} i JOIN n ON n.id = i.id
+           WHERE n.key IS NOT NULL AND i.view ? 'key' AND i.view->'key' <> n.key::jsonb ORDER BY n.k LIMIT 1),
+         ins AS (
+           INSERT INTO ${t.intents} (id, state, view) SELECT id, 'created', view::jsonb FROM n WHERE NOT EXISTS (SELECT 1 FROM bad)
+           ON CONFLICT (id) DO NOTHING RETURNING id),
+         recs AS (INSERT INTO ${t.records} (id, fence, rec) SELECT n.id, 0, n.rec::jsonb FROM n JOIN ins ON ins.id = n.id)
+         SELECT (SELECT count(*) FROM ins)::int AS added, (SELECT coalesce(array_agg(id), '{}') FROM ins) AS ins_ids, (SELECT id FROM bad) AS bad_id, (SELECT stored FROM bad) AS bad_key`,
+        [ids, views, recs, keys],
         signal,
       );
-      return r.rowCount ?? 0;
+      const row = r.rows[0]!;
+      const byId = new Map(items.map((i) => [i.id, i.rec.key]));
+      const conflict = (id: string, stored: IntentKey): CairnError | undefined => {
+        const offered = byId.get(id);
+        const part = offered ? keyConflict(stored, offered) : undefined;
+        return part === undefined ? undefined : idConflict(id, part, `in journal ${t.name}`);
+      };
+      if (typeof row.bad_id === 'string') throw conflict(row.bad_id, row.bad_key as IntentKey) ?? idConflict(row.bad_id, 'content', `in journal ${t.name}`);
+      // Known ids the statement could not see yet (inserted by a statement running at the same time): read back.
+      const inserted = new Set(row.ins_ids as string[]);
+      const known = items.filter((i) => !inserted.has(i.id) && i.rec.key).map((i) => i.id);
+      if (known.length > 0) {
+        const back = await q(`SELECT id, view->'key' AS key FROM ${t.intents} WHERE id = ANY($1::text[]) AND view ? 'key'`, [known], signal);
+        for (const b of back.rows) {
+          const e = conflict(b.id as string, b.key as IntentKey);
+          if (e) throw e;
+        }
+      }
+      return Number(row.added);
     },
     async claim(n, signal, exclude = []) {
       if (n <= 0) return [];

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { CairnError, ErrorCodes } from '../errors.js';
+import type { IntentKey } from './intent-key.js';
 
 export type IntentState = 'created' | 'signed' | 'landed' | 'confirmed' | 'failed' | 'expired' | 'abandoned';
 
@@ -27,7 +28,8 @@ export interface NonceRef {
 }
 
 export type JournalRecord =
-  | { op: 'created'; id: string; at: number; plan?: JournalPlan }
+  // `key`: what the id stands for (intent-key.ts), so the id offered with other content is refused
+  | { op: 'created'; id: string; at: number; plan?: JournalPlan; key?: IntentKey }
   // A durable-nonce transaction has `nonce` and no `lastValidBlockHeight`: only the nonce moving ends it.
   | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number }
   | { op: 'landed'; id: string; at: number; signature: string; slot: number }
@@ -46,6 +48,8 @@ export interface IntentView {
   id: string;
   state: IntentState;
   plan?: JournalPlan;
+  /** The content its id stands for (kept after the plan is dropped; absent in journals older than keys). */
+  key?: IntentKey;
   /** Latest signed attempt (the only possibly live signature). */
   signed?: { signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number };
   /** Final record when the intent ended. */
@@ -75,6 +79,7 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
   switch (r.op) {
     case 'created':
       if (r.plan) v.plan = r.plan;
+      if (r.key) v.key = r.key;
       break;
     case 'signed':
       v.attempts = Math.max(v.attempts, r.attempt);

@@ -4,7 +4,8 @@
  * who owns which signature, the intents in flight (inflight.ts) — and hands them to the named steps:
  * an intent's life (intent.ts, attempt.ts), `sendMany` (send-many.ts), `resume` / `retry`
  * (resume.ts). Intent ids are idempotency keys: sending an id the journal already knows joins or
- * returns that intent instead of starting another.
+ * returns that intent instead of starting another — with the same content; other content under a
+ * known id (instructions, payer, amounts, signed bytes) is refused, `SENDER_ID_CONFLICT` (intent-key.ts).
  *
  * With a PostgreSQL journal the sender is one of a fleet (fleet.ts): `send` and `resume` go through
  * claims on the shared table, and `enqueue` / `work` / `status` / `outcomes` are added.
@@ -26,6 +27,7 @@ import { SenderEvents, type SenderEventName, type SenderListener } from './event
 import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet.js';
 import type { WorkOptions, WorkSummary } from './fleet-work.js';
 import { createInflight } from './inflight.js';
+import { assertSameContent, intentKey, type IntentKey } from './intent-key.js';
 import { createDrive } from './intent.js';
 import { createIntentJournal } from './intent-journal.js';
 import type { FleetMetrics, PostgresJournalOptions } from './journal-postgres.js';
@@ -167,6 +169,9 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     warmTimer.unref();
   }
 
+  /** The content of each intent this sender started and has not ended, by id (for a second caller of the id). */
+  const running = new Map<string, IntentKey>();
+
   const assertOpen = (): void => {
     if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'sender is closed');
   };
@@ -179,12 +184,17 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     const commitment = options.commitment ?? cfg.commitment;
     const onExpired = options.onExpired ?? cfg.onExpired;
     if (fleet) return fleet.send(input, { id, signal: options.signal, commitment, onExpired });
+    // Read first: the content an id is offered with is checked against the content it stands for.
+    const prepared = prepareInput(input, cfg);
+    const key = intentKey(prepared.kind === 'plan' ? planToJournal(prepared) : { signature: prepared.signature });
+    assertSameContent(id, running.get(id), key, 'being sent by this sender');
     const joined = inflight.get(id);
     if (joined) return joined;
     const jp = journal.open();
     if (jp) {
       const view = (await jp).intents().get(id);
       if (view) {
+        assertSameContent(id, view.key, key, 'in the journal');
         if (isTerminal(view.state)) {
           const r = outcomeFromJournal(view);
           if (r instanceof Error) throw r;
@@ -193,7 +203,10 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
         return resumeIntent(resumeDeps, view, new Map(), { ...(options.signal ? { signal: options.signal } : {}), commitment, onExpired });
       }
     }
-    const prepared = prepareInput(input, cfg);
+    // Checked again: another call may have started the id while the journal opened.
+    assertSameContent(id, running.get(id), key, 'being sent by this sender');
+    const again = inflight.get(id);
+    if (again) return again;
     if (prepared.kind === 'wire') {
       // Signed bytes cannot be made distinct: the same bytes under another id would be reported as a
       // second payment while only one can land.
@@ -205,14 +218,22 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
       }
       owners.claim(id, prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER);
     }
-    return inflight.start(
-      id,
-      async (signal) => {
-        await journal.journaled({ op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' && cfg.journal ? { plan: planToJournal(prepared) } : {}) }, { state: 'none', what: 'not started' });
-        return drive(id, prepared, { signal, commitment, onExpired });
-      },
-      options.signal,
-    );
+    running.set(id, key);
+    return inflight
+      .start(
+        id,
+        async (signal) => {
+          await journal.journaled(
+            { op: 'created', id, at: Date.now(), ...(prepared.kind === 'plan' && cfg.journal ? { plan: planToJournal(prepared) } : {}), ...(cfg.journal ? { key } : {}) },
+            { state: 'none', what: 'not started' },
+          );
+          return drive(id, prepared, { signal, commitment, onExpired });
+        },
+        options.signal,
+      )
+      .finally(() => {
+        if (running.get(id) === key) running.delete(id);
+      });
   };
 
   const sender: Sender = {

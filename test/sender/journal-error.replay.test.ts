@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockhashExpiredError, CairnError, TransactionFailedError } from '../../src/errors.js';
-import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
+import { createSender, generateSigner, transferInstruction, type SendInput } from '../../src/sender/index.js';
 import { errorFromJournal } from '../../src/sender/journal-error.js';
 import { readJournal } from '../../src/sender/journal.js';
 import { setup, type Env } from '../support/sender.js';
@@ -27,12 +27,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Send once with a journal, then ask a NEW sender on the same journal for the same id. */
-async function replay(journal: string, id: string, first: () => Promise<unknown>, extra: object = {}): Promise<{ original: unknown; replayed: unknown }> {
-  const original = await first().catch((e: unknown) => e);
+/** Send `input` once with a journal, then ask a NEW sender on the same journal for the same id and content (an id names one content). */
+async function replay(journal: string, id: string, input: SendInput, first: (input: SendInput) => Promise<unknown>, extra: object = {}): Promise<{ original: unknown; replayed: unknown }> {
+  const original = await first(input).catch((e: unknown) => e);
   const again = createSender({ client: env.client, ...fast, journal, ...extra });
   env.devnet.control.clearRequestLog();
-  const replayed = await again.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1)], payer: env.payer }, { id }).catch((e: unknown) => e);
+  const replayed = await again.send(input, { id }).catch((e: unknown) => e);
   // read back, not sent again
   expect(env.devnet.control.requestLog().filter((e) => e.endpoint === 'fast')).toHaveLength(0);
   await again.close();
@@ -45,9 +45,9 @@ describe('journal replay of ended intents', () => {
     const sender = createSender({ client: env.client, ...fast, journal });
     const poor = generateSigner();
     await env.devnet.control.airdrop(poor.address, 50_000_000n);
-    const { original, replayed } = await replay(journal, 'poor-1', async () => {
+    const { original, replayed } = await replay(journal, 'poor-1', { instructions: [transferInstruction(poor.address, generateSigner().address, 10n ** 12n)], payer: poor }, async (input) => {
       try {
-        return await sender.send({ instructions: [transferInstruction(poor.address, generateSigner().address, 10n ** 12n)], payer: poor }, { id: 'poor-1' });
+        return await sender.send(input, { id: 'poor-1' });
       } finally {
         await sender.close();
       }
@@ -72,9 +72,9 @@ describe('journal replay of ended intents', () => {
     env.devnet.control.setFaults('fast', { dropRate: 1 });
     let result;
     try {
-      result = await replay(journal, 'exp-1', async () => {
+      result = await replay(journal, 'exp-1', { instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer }, async (input) => {
         try {
-          return await sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer }, { id: 'exp-1' });
+          return await sender.send(input, { id: 'exp-1' });
         } finally {
           env.devnet.control.setFaults('fast', {});
           env.devnet.chain.setSlotMs(50);
@@ -100,9 +100,9 @@ describe('journal replay of ended intents', () => {
     const journal = join(dir, 'rejected.jsonl');
     const low = { minTipLamports: { dual: 1_000 }, tip: 1_000 } as const;
     const sender = createSender({ client: env.client, ...fast, ...low, journal });
-    const { original, replayed } = await replay(journal, 'rej-1', async () => {
+    const { original, replayed } = await replay(journal, 'rej-1', { instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer }, async (input) => {
       try {
-        return await sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer }, { id: 'rej-1' });
+        return await sender.send(input, { id: 'rej-1' });
       } finally {
         await sender.close();
       }
