@@ -101,8 +101,8 @@ describe('the caller and the journal agree', () => {
     expect(items.every((r) => !r.ok && (r.error as CairnError).code === 'RPC_SERVER')).toBe(true);
     const resumed = await sender.resume();
     expect(resumed).toEqual([]);
-    // asking again under the same id answers the same failure, without sending
-    await expect(sender.send({ instructions: [transferInstruction(env.payer.address, to, 1n)], payer: env.payer }, { id: 't-0' })).rejects.toMatchObject({ code: 'RPC_SERVER' });
+    // asking again under the same id (and content: an id names one content) answers the same failure, without sending
+    await expect(sender.send({ instructions: [transferInstruction(env.payer.address, to, 1_000_000n)], payer: env.payer }, { id: 't-0' })).rejects.toMatchObject({ code: 'RPC_SERVER' });
     await new Promise((r) => setTimeout(r, 1_000)); // anything that was going to land has landed
     expect(landedTo(to)).toHaveLength(0);
     const again = await sender.retry('t-3');
