@@ -4,12 +4,15 @@
  * offline before reporting success. Like every command it talks to the embedded devnet's default
  * address unless told otherwise (`--url`, or the CAIRN_* environment variables; the key only from
  * CAIRN_API_KEY or --api-key). Every item is checked before the first is sent, and errors name the
- * flag (`--seller-fee-bps`), not the API's field (`sellerFeeBasisPoints`).
+ * flag (`--seller-fee-bps`), not the API's field (`sellerFeeBasisPoints`). With `--journal FILE`
+ * each item is minted at most once (its id: the item's `id`, or its position in the file), whatever
+ * answers are lost or runs killed: run the same command again and it finishes what is left.
  */
 import { readFileSync, statSync } from 'node:fs';
 import { CairnError, InputError, InputTooLargeError } from '../errors.js';
 import { createClient } from '../rpc/client.js';
 import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
+import { openMintJournal, type MintJournal } from '../mint/mint-journal.js';
 import { exitCodeOf, describeError, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
 import { createProgress } from './progress.js';
 import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
@@ -33,6 +36,8 @@ export const SPEC: CommandSpec = {
     delegate: { type: 'string', value: 'ADDR', describe: 'delegate address' },
     file: { type: 'string', value: 'FILE', describe: 'mint many: a JSON array of mintCompressedNft params (API field names); all checked first' },
     'no-verify': { type: 'boolean', describe: 'do not fetch and verify the minted asset and proof' },
+    journal: { type: 'string', value: 'FILE', describe: 'mint each item at most once: intents journaled in FILE; run again to finish after a crash' },
+    'landing-slots': { type: 'string', value: 'N', describe: 'with --journal: slots after an unanswered mint before the indexer decides (default 180)' },
     json: JSON_FLAG,
     quiet: QUIET_FLAG,
     url: { type: 'string', value: 'URL', describe: 'one host for everything (default http://127.0.0.1:8899, the devnet)' },
@@ -41,7 +46,9 @@ export const SPEC: CommandSpec = {
   },
   notes: `environment: CAIRN_URL, CAIRN_API_KEY
 --file:      [{"name":"A","symbol":"S","description":"","owner":"ADDR","sellerFeeBasisPoints":500}, …]
-             a line per item (--json: one object with every result); progress on stderr on a terminal`,
+             a line per item (--json: one object with every result); progress on stderr on a terminal
+--journal:   an item's id is its "id" field (a string), else its position (0, 1, …); an answer lost
+             after the service minted is found through the indexer, never minted twice`,
   exits: [
     [0, 'minted (and verified, unless --no-verify); with --file, every item'],
     [1, 'a mint or its verification failed, or nothing answers at the URL'],
@@ -133,8 +140,14 @@ function paramsFromFlags(values: FlagValues): MintCompressedNftParams {
 /** The largest --file read: a mint list is small; a wrong file (a ledger, a log) is refused unread. */
 const MAX_FILE_BYTES = 16 << 20;
 
+/** An item of `--file`: its params and its intent id (its `id` field, else its position). */
+interface FileItem {
+  id: string;
+  params: MintCompressedNftParams;
+}
+
 /** Params from `--file` (many mints): a JSON array, every item checked before any is sent. */
-function paramsFromFile(path: string): MintCompressedNftParams[] {
+function paramsFromFile(path: string): FileItem[] {
   let items: unknown;
   try {
     const size = statSync(path).size;
@@ -145,15 +158,21 @@ function paramsFromFile(path: string): MintCompressedNftParams[] {
     throw new InputError('--file', `cannot read ${path} as JSON: ${(e as Error).message}`, { cause: e });
   }
   if (!Array.isArray(items) || items.length === 0) throw new InputError('--file', `expected a non-empty JSON array of mint params in ${path}`);
-  items.forEach((p, i) => {
+  const ids = new Set<string>();
+  return items.map((raw, i) => {
+    const { id, ...p } = (raw !== null && typeof raw === 'object' ? raw : {}) as { id?: unknown } & Record<string, unknown>;
+    if (id !== undefined && (typeof id !== 'string' || id.length === 0 || id.length > 200)) throw new InputError('--file', `item ${i}: "id" must be a non-empty string of at most 200 characters`);
+    const key = (id as string | undefined) ?? String(i);
+    if (ids.has(key)) throw new InputError('--file', `item ${i}: id ${JSON.stringify(key)} is used twice (an id names one item)`);
+    ids.add(key);
     try {
-      validateMintInput(p as MintCompressedNftParams);
+      validateMintInput((raw !== null && typeof raw === 'object' ? p : raw) as unknown as MintCompressedNftParams);
     } catch (e) {
       const d = describeError(e);
       throw new InputError(`--file`, `item ${i}: ${d.message}`, { cause: e });
     }
+    return { id: key, params: p as unknown as MintCompressedNftParams };
   });
-  return items as MintCompressedNftParams[];
 }
 
 export async function run(argv: string[], io: MintIo = { stdout: process.stdout, stderr: process.stderr }): Promise<number> {
@@ -164,7 +183,17 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
       if (single) throw new InputError(`--${single}`, 'not with --file (each item of the file carries its own)');
     }
     // Everything is checked before the client exists: a bad item sends nothing.
-    const items = file !== undefined ? paramsFromFile(file) : [paramsFromFlags(values)];
+    const fileItems = file !== undefined ? paramsFromFile(file) : undefined;
+    const items = fileItems ? fileItems.map((x) => x.params) : [paramsFromFlags(values)];
+    const journalPath = str(values, 'journal');
+    if (journalPath !== undefined && file === undefined) throw new InputError('--journal', 'goes with --file (each item of the file is an intent)');
+    const landingText = str(values, 'landing-slots');
+    if (landingText !== undefined && journalPath === undefined) throw new InputError('--landing-slots', 'goes with --journal');
+    if (landingText !== undefined && (!/^[0-9]+$/.test(landingText) || Number(landingText) < 1 || Number(landingText) > 10_000)) {
+      throw new InputError('--landing-slots', `expected an integer 1–10000, got ${JSON.stringify(landingText)}`);
+    }
+    let journal: MintJournal | undefined;
+    const once = (i: number) => (journal ? { id: fileItems![i]!.id, journal, ...(landingText ? { landingSlots: Number(landingText) } : {}) } : {});
     const url = str(values, 'url');
     const apiKey = str(values, 'api-key');
     const client = createClient({
@@ -181,6 +210,8 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
         ? '  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
         : undefined;
     try {
+      // taken here, inside the try, so the finally below always releases its lock
+      if (journalPath !== undefined) journal = await openMintJournal(journalPath);
       if (file === undefined) {
         const result = await mintCompressedNft(client, items[0]!, { verify, signal: ac.signal });
         io.stdout.write(json ? `${JSON.stringify(result)}\n` : describe(result));
@@ -191,7 +222,7 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
       let failed = 0;
       for (let i = 0; i < items.length; i++) {
         try {
-          const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, logger: () => {} });
+          const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, logger: () => {}, ...once(i) });
           results.push({ index: i, ...r });
           if (!json) io.stdout.write(`#${i} ${describe(r)}`);
         } catch (e) {
@@ -220,12 +251,14 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
     } finally {
       process.off('SIGINT', onSignal);
       await client.close();
+      await journal?.close();
     }
   });
 }
 
 function describe(result: MintResult): string {
-  let s = `minted ${result.assetId}\n  signature ${result.signature}\n`;
+  const how = result.fromJournal ? ' (already minted: journal)' : result.reconciled ? ' (its answer was lost: found through the indexer)' : '';
+  let s = `minted ${result.assetId}${how}\n  signature ${result.signature}\n`;
   if (result.verification) {
     for (const [k, v] of Object.entries(result.verification)) s += `  ${k.padEnd(8)} ${v.valid ? 'valid' : `INVALID: ${v.reason}`}\n`;
   }

@@ -10,3 +10,5 @@ export {
   type MintVerification,
   type MintInput,
 } from './mint-compressed-nft.js';
+export { openMintJournal, type MintJournal, type MintIntentView, type MintRecord } from './mint-journal.js';
+export { DEFAULT_LANDING_SLOTS, DEFAULT_MAX_ATTEMPTS, type MintOnceOptions, type MintOnceResult } from './mint-once.js';

@@ -4,7 +4,9 @@
  * would otherwise cost a round trip and a vague server error), the deprecation is announced once per
  * process with what replaces it, and with `verify` the freshly minted asset and its proof are fetched
  * and checked offline — the leaf recomputed from the asset, the proof walked to its root, and the
- * asset compared with what was asked for. Any disagreement is a `MINT_VERIFY_FAILED` error.
+ * asset compared with what was asked for. Any disagreement is a `MINT_VERIFY_FAILED` error. With
+ * `{ id, journal }` the mint happens at most once per id, whatever answers are lost or processes
+ * killed (mint-once.ts).
  */
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
@@ -17,6 +19,8 @@ import { warnDeprecatedOnce } from '../rpc/deprecation.js';
 import { verifyAssetLeaf } from '../merkle/asset-leaf.js';
 import { verifyAssetProofJson } from '../merkle/asset.js';
 import { bad, ok, type Verdict } from '../merkle/verdict.js';
+import type { MintJournal } from './mint-journal.js';
+import { mintOnce, type MintOnceClient } from './mint-once.js';
 
 export type { MintCompressedNftParams } from '../rpc/mint.js';
 
@@ -33,6 +37,14 @@ export interface MintOptions {
   logger?: (line: string) => void;
   /** How long `verify` waits for the indexer to show the asset (default 30 s). */
   verifyTimeoutMs?: number;
+  /** The intent's id in `journal`: with both, this item is minted at most once (see mint-once.ts). */
+  id?: string;
+  /** A journal from `openMintJournal(path)`. */
+  journal?: MintJournal;
+  /** With a journal: slots after an attempt by which it has landed or expired and is indexed (default 180). */
+  landingSlots?: number;
+  /** With a journal: mints sent per call at most, each after the indexer proved the last minted nothing (default 4). */
+  maxAttempts?: number;
 }
 
 export interface MintVerification {
@@ -50,6 +62,10 @@ export interface MintResult {
   assetId: string;
   /** Present when `verify` was set; every verdict is valid (otherwise the call throws). */
   verification?: MintVerification;
+  /** With a journal: found through the indexer after an answer was lost (or a crash), not answered. */
+  reconciled?: boolean;
+  /** With a journal: it was minted by an earlier call or run; nothing was sent now. */
+  fromJournal?: boolean;
 }
 
 type MintClient = Pick<CairnClient, 'mintCompressedNft' | 'getAsset' | 'getAssetProofBatch'>;
@@ -198,8 +214,24 @@ export async function mintCompressedNft(client: MintClient, input: MintInput, op
   warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, opts.logger);
   // Verifying needs the asset on chain: ask the service to answer only once it has landed.
   const sent: MintCompressedNftParams = opts.verify ? { ...params, confirmTransaction: true } : params;
-  const r = await client.mintCompressedNft(sent, { signal: opts.signal });
-  if (!opts.verify) return { signature: r.signature, minted: r.minted, assetId: r.assetId };
+  let r: { signature: string; minted: boolean; assetId: string };
+  let once: { reconciled: boolean; fromJournal: boolean } | undefined;
+  if (opts.journal !== undefined || opts.id !== undefined) {
+    if (opts.journal === undefined) throw new InputError('journal', 'an id needs a journal (openMintJournal) to be minted once');
+    if (opts.id === undefined) throw new InputError('id', 'a journal needs the intent\'s id');
+    const m = await mintOnce(client as unknown as MintOnceClient, sent, {
+      id: opts.id,
+      journal: opts.journal,
+      ...(opts.landingSlots !== undefined ? { landingSlots: opts.landingSlots } : {}),
+      ...(opts.maxAttempts !== undefined ? { maxAttempts: opts.maxAttempts } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    r = { signature: m.signature, minted: true, assetId: m.assetId };
+    once = { reconciled: m.reconciled, fromJournal: m.fromJournal };
+  } else {
+    r = await client.mintCompressedNft(sent, { signal: opts.signal });
+  }
+  if (!opts.verify) return { signature: r.signature, minted: r.minted, assetId: r.assetId, ...once };
   if (!r.minted) {
     throw new CairnError(ErrorCodes.MINT_FAILED, `the service answered minted: false for ${r.assetId}`, { context: { signature: r.signature, assetId: r.assetId } });
   }
@@ -231,5 +263,5 @@ export async function mintCompressedNft(client: MintClient, input: MintInput, op
       context: { signature: r.signature, assetId: r.assetId, verification },
     });
   }
-  return { signature: r.signature, minted: r.minted, assetId: r.assetId, verification };
+  return { signature: r.signature, minted: r.minted, assetId: r.assetId, verification, ...once };
 }
