@@ -51,7 +51,7 @@ export const SPEC: CommandSpec = {
              after the service minted is found through the indexer, never minted twice`,
   exits: [
     [0, 'minted (and verified, unless --no-verify); with --file, every item'],
-    [1, 'a mint or its verification failed, or nothing answers at the URL'],
+    [1, 'a mint or its verification failed, an outcome is still unknown (--journal: run again), or nothing answers at the URL'],
     [2, 'usage or unusable input (a bad flag or item, an API key refused for plain http); nothing was sent'],
   ],
 };
@@ -218,8 +218,9 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
         return 0;
       }
       const progress = createProgress(io.stderr, { label: 'mint: cNFTs', total: items.length, quiet: values.quiet === true });
-      const results: ({ index: number } & (MintResult | { error: ReturnType<typeof describeError> }))[] = [];
+      const results: ({ index: number } & (MintResult | { error: ReturnType<typeof describeError>; outcome?: 'unknown' }))[] = [];
       let failed = 0;
+      let unknown = 0;
       for (let i = 0; i < items.length; i++) {
         try {
           const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, logger: () => {}, ...once(i) });
@@ -229,8 +230,11 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
           if (ac.signal.aborted) throw e;
           failed++;
           const d = describeError(e);
-          results.push({ index: i, error: d });
-          if (!json) io.stdout.write(`#${i} FAILED [${d.code}] ${d.message}\n`);
+          // with a journal, an outcome the indexer could not settle is not a failure: the next run settles it
+          const unknownOutcome = e instanceof CairnError && e.code === 'RPC_OUTCOME_UNKNOWN';
+          if (unknownOutcome) unknown++;
+          results.push({ index: i, error: d, ...(unknownOutcome ? { outcome: 'unknown' as const } : {}) });
+          if (!json) io.stdout.write(`#${i} ${unknownOutcome ? 'OUTCOME UNKNOWN' : 'FAILED'} [${d.code}] ${d.message}\n`);
           // nothing listens: every other item would fail the same way
           if (e instanceof CairnError && e.code === 'RPC_NETWORK') {
             progress.done();
@@ -242,8 +246,11 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
         progress.tick();
       }
       progress.done();
-      if (json) io.stdout.write(`${JSON.stringify({ total: items.length, minted: items.length - failed, failed, items: results })}\n`);
-      else io.stdout.write(`${items.length - failed}/${items.length} minted${verify ? ' and verified' : ''}\n`);
+      if (json) io.stdout.write(`${JSON.stringify({ total: items.length, minted: items.length - failed, failed: failed - unknown, unknown, items: results })}\n`);
+      else {
+        const rest = unknown ? `; ${unknown} outcome(s) unknown: run the same command again, the journal settles them` : '';
+        io.stdout.write(`${items.length - failed}/${items.length} minted${verify ? ' and verified' : ''}${rest}\n`);
+      }
       return failed ? 1 : 0;
     } catch (e) {
       reportError('mint', e, io, json, hint(e));

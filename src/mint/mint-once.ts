@@ -65,8 +65,11 @@ export function sameItem(a: AssetLike, p: MintCompressedNftParams): boolean {
   return p.collection === undefined ? groups.length === 0 : groups.length === 1 && groups[0] === p.collection;
 }
 
+// Slots are read at `processed`: the attempt's slot must not lag behind the chain (the default,
+// `finalized`, is a few slots back, and an asset of the same content minted in between would pass
+// for one created after the intent).
 async function waitForSlot(client: MintOnceClient, slot: number, signal?: AbortSignal): Promise<void> {
-  for (let delay = 50; (await client.getSlot(undefined, { signal })) < slot; delay = Math.min(delay * 2, 1_000)) await sleep(delay, signal);
+  for (let delay = 50; (await client.getSlot({ commitment: 'processed' }, { signal })) < slot; delay = Math.min(delay * 2, 1_000)) await sleep(delay, signal);
 }
 
 /** The slot and signature of the transaction that created `id` (the oldest of its history). */
@@ -76,9 +79,12 @@ async function creation(client: MintOnceClient, id: string, signal?: AbortSignal
   if (page.total > limit) page = await client.getSignaturesForAsset({ id, limit, page: Math.ceil(page.total / limit) }, { signal });
   const signature = page.items.at(-1)?.[0];
   if (!signature) return undefined;
-  const tx = await client.getTransaction(signature, undefined, { signal });
-  const slot = typeof tx?.slot === 'number' ? tx.slot : Number(tx?.slot);
-  return Number.isFinite(slot) ? { slot, signature } : undefined;
+  // `confirmed`: the indexer shows what is confirmed, and at the default (finalized) a mint that
+  // landed moments ago is "not found". One the node cannot show yet is newer still: after the intent.
+  const tx = await client.getTransaction(signature, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 }, { signal });
+  if (tx === null) return { slot: Number.POSITIVE_INFINITY, signature };
+  const slot = typeof tx.slot === 'number' ? tx.slot : Number(tx.slot);
+  return Number.isFinite(slot) ? { slot, signature } : { slot: Number.POSITIVE_INFINITY, signature };
 }
 
 /**
@@ -131,14 +137,26 @@ export async function mintOnce(client: MintOnceClient, params: MintCompressedNft
     await journal.append({ op: 'minted', id, assetId: m.assetId, signature: m.signature, ...(reconciled ? { reconciled: true } : {}) });
     return { ...m, reconciled, fromJournal: false };
   };
+  // the indexer decides an unknown outcome; if it cannot be asked, the outcome stays unknown (never "failed")
+  const ask = async (v: MintIntentView): Promise<{ assetId: string; signature: string } | undefined> => {
+    try {
+      return await findMinted(client, v, journal, landingSlots, signal);
+    } catch (e) {
+      if (signal?.aborted || isAbortError(e)) throw e;
+      throw new CairnError(ErrorCodes.RPC_OUTCOME_UNKNOWN, `mint ${JSON.stringify(id)}: the outcome is unknown — an attempt was sent without an answer and the indexer could not be asked (${e instanceof Error ? e.message : String(e)})`, {
+        context: { call: 'mintCompressedNft', attempts: v.attempts.length, findOut: `run again with the same journal (${journal.path}): it asks the indexer about intent ${JSON.stringify(id)} before minting again` },
+        cause: e,
+      });
+    }
+  };
   // an attempt whose outcome was never learned (a crash, a lost answer): the indexer decides first
   if (view.attempts.length > 0 && !view.lastRefused) {
-    const m = await findMinted(client, view, journal, landingSlots, signal);
+    const m = await ask(view);
     if (m) return settle(m, true);
   }
   let lastError: unknown;
   for (let sent = 0; sent < maxAttempts; sent++) {
-    const slot = await client.getSlot(undefined, { signal });
+    const slot = await client.getSlot({ commitment: 'processed' }, { signal });
     await journal.append({ op: 'attempt', id, n: view.attempts.length + 1, slot });
     try {
       const r = await client.mintCompressedNft(params, { signal });
@@ -157,7 +175,7 @@ export async function mintOnce(client: MintOnceClient, params: MintCompressedNft
         throw e;
       }
       lastError = e;
-      const m = await findMinted(client, journal.get(id)!, journal, landingSlots, signal);
+      const m = await ask(journal.get(id)!);
       if (m) return settle(m, true);
     }
   }

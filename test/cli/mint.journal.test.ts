@@ -39,12 +39,20 @@ describe('cairn mint --journal', () => {
     const journal = join(dir, 'mints.jsonl');
     writeFileSync(file, JSON.stringify(items));
     devnet.control.setFaults('rpc', { lostRate: 0.25 });
-    const first = await cli(['--file', file, '--journal', journal, '--url', devnet.url, '--no-verify', '--landing-slots', '5', '--json']);
+    // at this rate a reconciliation's reads may all be lost too: such an item is reported "outcome
+    // unknown" (exit 1), and running the same command again settles it, as a user would
+    let reconciled = 0;
+    let code = 1;
+    for (let run = 0; run < 6 && code !== 0; run++) {
+      const r = await cli(['--file', file, '--journal', journal, '--url', devnet.url, '--no-verify', '--landing-slots', '5', '--json']);
+      code = r.code;
+      const report = JSON.parse(r.out) as { failed: number; items: { reconciled?: boolean }[] };
+      expect(report.failed, r.out.slice(0, 2000)).toBe(0);
+      reconciled += report.items.filter((x) => x.reconciled).length;
+    }
     devnet.control.setFaults('rpc', {});
-    expect(first.code, first.err).toBe(0);
-    const report = JSON.parse(first.out) as { minted: number; items: { reconciled?: boolean }[] };
-    expect(report.minted).toBe(12);
-    expect(report.items.some((r) => r.reconciled)).toBe(true);
+    expect(code).toBe(0);
+    expect(reconciled).toBeGreaterThan(0);
     const second = await cli(['--file', file, '--journal', journal, '--url', devnet.url, '--no-verify']);
     expect(second.code, second.err).toBe(0);
     expect(second.out.match(/already minted: journal/g)).toHaveLength(12);

@@ -91,7 +91,7 @@ describe('mintCompressedNft with { id, journal }', () => {
     const p = item(owner, 'Crash after');
     let journal = await openMintJournal(path);
     await journal.append({ op: 'intent', id: 'a', at: new Date().toISOString(), params: p });
-    await journal.append({ op: 'attempt', id: 'a', n: 1, slot: await direct.getSlot() });
+    await journal.append({ op: 'attempt', id: 'a', n: 1, slot: await direct.getSlot({ commitment: 'processed' }) });
     await direct.mintCompressedNft(p); // sent; the process "dies" before journaling the answer
     await journal.close();
     journal = await openMintJournal(path);
@@ -110,7 +110,7 @@ describe('mintCompressedNft with { id, journal }', () => {
     const p = item(owner, 'Crash before');
     let journal = await openMintJournal(path);
     await journal.append({ op: 'intent', id: 'b', at: new Date().toISOString(), params: p });
-    await journal.append({ op: 'attempt', id: 'b', n: 1, slot: await direct.getSlot() });
+    await journal.append({ op: 'attempt', id: 'b', n: 1, slot: await direct.getSlot({ commitment: 'processed' }) });
     await journal.close();
     journal = await openMintJournal(path);
     try {
