@@ -39,7 +39,7 @@ function scratchCheckout(): string {
   }
   cpSync(join(root, 'bench'), join(dir, 'bench'), { recursive: true, filter: (src) => !src.startsWith(join(root, 'bench', 'results')) });
   cpSync(join(root, 'README.md'), join(dir, 'README.md'));
-  cpSync(join(root, 'docs'), join(dir, 'docs'), { recursive: true });
+  cpSync(join(root, 'docs'), join(dir, 'docs'), { recursive: true, filter: (src) => !src.startsWith(join(root, 'docs', 'api')) });
   return dir;
 }
 
