@@ -132,15 +132,19 @@ async function open<N>(sock: MuxSocket, k: Kind<N>, o: SubscribeOptions<N> | und
   const signal = o?.signal;
   if (signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, signal, k.what);
   let closed = false;
+  /** The server ended it (a signature subscription notified once): no unsubscribe to send. */
+  let serverDone = false;
   const leave = (): void => {
     if (closed) return;
     closed = true;
     signal?.removeEventListener('abort', onAbort);
-    sock.unsubscribe(ch);
+    if (serverDone) sock.forget(ch);
+    else sock.unsubscribe(ch);
   };
   const stream = createStream<N>({ bufferSize, overflow, onGap: o?.onGap, onEnd: leave, what: k.what, slotOf: k.slotOf });
   const onAbort = (): void => stream.fail(abortError(ErrorCodes.RPC_ABORTED, signal, k.what));
   const deliver = (n: N): void => {
+    if (k.once && !n_reread(n)) serverDone = true;
     stream.push(n);
     if (k.once) stream.end();
   };
@@ -335,6 +339,9 @@ export function createSubscriber(ctx: ClientContext, sock: MuxSocket): Subscribe
     socket: sock,
   };
 }
+
+/** A notification the client re-read over HTTP (the server still holds its subscription). */
+const n_reread = (n: unknown): boolean => isPlainObject(n) && n.reread === true;
 
 /** Whether a status reached `commitment` (a status without confirmations is rooted). */
 export function reached(s: { confirmationStatus?: string | null; confirmations?: unknown }, commitment: T.Commitment): boolean {

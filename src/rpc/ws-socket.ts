@@ -59,6 +59,8 @@ export interface MuxSocket {
   subscribe(ch: Channel, signal?: AbortSignal): Promise<void>;
   /** Leave: the server is told when it knows the subscription. */
   unsubscribe(ch: Channel): void;
+  /** Leave without telling the server: it ended the subscription itself (a signature notified). */
+  forget(ch: Channel): void;
   /** Called with true when a socket opens, false when it drops. */
   onState(fn: (up: boolean) => void): () => void;
   readonly up: boolean;
@@ -132,47 +134,49 @@ export function createMuxSocket(o: SocketOptions): MuxSocket {
     ws.send(JSON.stringify(msg));
     return true;
   };
-  const request = (method: string, params: unknown[]): Promise<unknown> =>
-    new Promise((resolve, reject) => {
-      const id = nextId++;
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(socketError(`${method} got no answer in ${requestTimeoutMs} ms`));
-        // a socket that does not answer is as good as dead
-        ws?.terminate();
-      }, requestTimeoutMs);
-      pending.set(id, { resolve, reject, timer });
-      if (!send({ jsonrpc: '2.0', id, method, params })) {
-        clearTimeout(timer);
-        pending.delete(id);
-        reject(socketError('not connected'));
-      }
-    });
+  /**
+   * Send a request; `done` runs synchronously with the answer, so that a notification the server
+   * sends right behind its acknowledgement (a signature already landed) finds its channel mapped.
+   */
+  const request = (method: string, params: unknown[], done: (e: Error | undefined, result?: unknown) => void): void => {
+    const id = nextId++;
+    const timer = setTimeout(() => {
+      pending.delete(id);
+      done(socketError(`${method} got no answer in ${requestTimeoutMs} ms`));
+      // a socket that does not answer is as good as dead
+      ws?.terminate();
+    }, requestTimeoutMs);
+    pending.set(id, { resolve: (v) => done(undefined, v), reject: (e) => done(e), timer });
+    if (!send({ jsonrpc: '2.0', id, method, params })) {
+      clearTimeout(timer);
+      pending.delete(id);
+      done(socketError('not connected'));
+    }
+  };
 
   const sendSubscribe = (ch: Channel, again: boolean): void => {
     const sock = ws;
-    request(ch.method, ch.params).then(
-      (sid) => {
-        if (ws !== sock) return; // an answer from a socket since replaced
-        if (typeof sid !== 'number') return failChannel(ch, socketError(`${ch.method} answered ${JSON.stringify(sid)?.slice(0, 80)}, expected a subscription id`));
-        if (!channels.has(ch)) {
-          // left while the answer was on its way
-          send({ jsonrpc: '2.0', id: nextId++, method: ch.unsubscribeMethod, params: [sid] });
-          return;
-        }
-        channels.set(ch, sid);
-        byServerId.set(sid, ch);
-        const first = firstWaiters.get(ch);
-        if (first) {
-          firstWaiters.delete(ch);
-          first.resolve();
-        } else if (again) ch.onResubscribed();
-      },
-      (e: Error) => {
-        if (e instanceof RpcError) return failChannel(ch, e);
+    request(ch.method, ch.params, (e, sid) => {
+      if (e) {
+        if (e instanceof RpcError) failChannel(ch, e);
         // socket trouble: the close handler sends it again (or fails its first waiter)
-      },
-    );
+        return;
+      }
+      if (ws !== sock) return; // an answer from a socket since replaced
+      if (typeof sid !== 'number') return failChannel(ch, socketError(`${ch.method} answered ${JSON.stringify(sid)?.slice(0, 80)}, expected a subscription id`));
+      if (!channels.has(ch)) {
+        // left while the answer was on its way
+        send({ jsonrpc: '2.0', id: nextId++, method: ch.unsubscribeMethod, params: [sid] });
+        return;
+      }
+      channels.set(ch, sid);
+      byServerId.set(sid, ch);
+      const first = firstWaiters.get(ch);
+      if (first) {
+        firstWaiters.delete(ch);
+        first.resolve();
+      } else if (again) ch.onResubscribed();
+    });
   };
   const failChannel = (ch: Channel, e: Error): void => {
     if (!channels.has(ch)) return;
@@ -300,6 +304,18 @@ export function createMuxSocket(o: SocketOptions): MuxSocket {
     lingerTimer.unref();
   };
 
+  const leave = (ch: Channel, tell: boolean): void => {
+    if (!channels.has(ch)) return;
+    const sid = channels.get(ch);
+    channels.delete(ch);
+    firstWaiters.delete(ch);
+    if (sid !== undefined) {
+      byServerId.delete(sid);
+      if (tell) send({ jsonrpc: '2.0', id: nextId++, method: ch.unsubscribeMethod, params: [sid] });
+    }
+    maybeLinger();
+  };
+
   return {
     subscribe(ch, signal) {
       if (closed) return Promise.reject(socketError('the client is closed'));
@@ -325,15 +341,10 @@ export function createMuxSocket(o: SocketOptions): MuxSocket {
       });
     },
     unsubscribe(ch) {
-      if (!channels.has(ch)) return;
-      const sid = channels.get(ch);
-      channels.delete(ch);
-      firstWaiters.delete(ch);
-      if (sid !== undefined) {
-        byServerId.delete(sid);
-        send({ jsonrpc: '2.0', id: nextId++, method: ch.unsubscribeMethod, params: [sid] });
-      }
-      maybeLinger();
+      leave(ch, true);
+    },
+    forget(ch) {
+      leave(ch, false);
     },
     onState(fn) {
       stateFns.add(fn);

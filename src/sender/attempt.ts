@@ -1,9 +1,15 @@
 /**
  * One signed attempt on the wire: submit it (when fresh, or resumed from an earlier process),
- * rebroadcast the SAME bytes every `rebroadcastMs` until the signature shows up, and race that
+ * rebroadcast the SAME bytes until the signature shows up, and race that
  * against the shared tracker — in the style of @solana/kit's confirmation racers. The rebroadcasts
  * run under their own link, cut in `finally` when the track ends, so one still waiting out a
  * Retry-After never outlives its intent (or the sender).
+ *
+ * Rebroadcasts follow the slots while the tracker's websocket names them: the first
+ * `EARLY_REBROADCASTS` come `rebroadcastSlots` slots after the last submit was answered with no sign
+ * of landing (the slot that could hold it has been produced, and its processed notification would
+ * have come first), then the gap doubles each time; every `rebroadcastMs` the timer resends as
+ * before, whatever the socket does.
  */
 import { linkSignals } from '../abort.js';
 import { CairnError, ErrorCodes } from '../errors.js';
@@ -57,6 +63,9 @@ export interface AttemptRequest {
   timings: SendTimings;
 }
 
+/** Rebroadcasts paced by slots before the gap starts doubling. */
+export const EARLY_REBROADCASTS = 3;
+
 /** Submit, rebroadcast and track one attempt to its result; `sends` counts its submits. */
 export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ result: TrackResult; sends: number }> {
   const { id, signed: cur, timings } = a;
@@ -72,6 +81,8 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal);
     if (!r.ok && r.fatal) throw r.error;
   };
+  // Subscribed before the bytes leave: the first notification then names the slot that holds them.
+  const cancelWatch = a.fresh ? d.tracker.prewatch(cur.signature, a.commitment) : () => undefined;
   if (a.fresh || a.resumed) {
     try {
       await submit(a.signal);
@@ -79,7 +90,10 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
       // A refusal of bytes never sent before is final. Bytes an earlier process already sent
       // may have landed whatever this host says now: the tracker decides those.
       const refused = e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED;
-      if (!refused || a.fresh) rb.release();
+      if (!refused || a.fresh) {
+        rb.release();
+        cancelWatch();
+      }
       if (!refused) throw e;
       if (a.fresh) {
         await d.journal.journaled(
@@ -96,17 +110,38 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
   // Rebroadcast the same bytes until the signature shows up (or the track ends).
   // Never two submits of one intent in flight: a slow host must not turn rebroadcasting into a storm.
   let submitting = false;
-  const rebroadcast = setInterval(() => {
+  let lastAt = Date.now();
+  /** The latest slot named when the last submit was answered (undefined: none known). */
+  let answeredAt = d.tracker.slot;
+  let slotRebroadcasts = 0;
+  let gapSlots = d.cfg.rebroadcastSlots;
+  const resend = (): void => {
     if (landed || submitting || rb.signal.aborted) return;
     submitting = true;
     d.counters.rebroadcasts++;
+    lastAt = Date.now();
     submit(rb.signal)
       .then(
         () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
         () => undefined,
       )
-      .finally(() => (submitting = false));
+      .finally(() => {
+        submitting = false;
+        lastAt = Date.now();
+        answeredAt = d.tracker.slot;
+      });
+  };
+  const rebroadcast = setInterval(() => {
+    if (Date.now() - lastAt >= d.cfg.rebroadcastMs * 0.9) resend();
   }, d.cfg.rebroadcastMs);
+  const offSlot = d.tracker.onSlot((slot) => {
+    if (landed || submitting) return;
+    if (answeredAt === undefined) return void (answeredAt = slot);
+    if (slot - answeredAt < gapSlots) return;
+    slotRebroadcasts++;
+    if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
+    resend();
+  });
   try {
     const result = await d.tracker.track({
       signature: cur.signature,
@@ -124,7 +159,9 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     });
     return { result, sends };
   } finally {
+    cancelWatch();
     clearInterval(rebroadcast);
+    offSlot();
     rb.abort(new Error('the track ended'));
     rb.release();
   }

@@ -58,6 +58,18 @@ export interface SenderOptions {
   rebroadcastMs?: number | undefined;
   /** Tracker tick: status + block height poll period (default 400 ms). */
   pollMs?: number | undefined;
+  /**
+   * Race the client's websocket (`client.subscribe`) against the polls: signature notifications
+   * confirm, slot notifications time the polls and the early rebroadcasts (default true; a client
+   * without `subscribe`, or a socket that is down, leaves the polls alone).
+   */
+  websocket?: boolean | undefined;
+  /**
+   * Early rebroadcasts: resend after this many slots without a sign of landing, for the first 3
+   * resends, then twice as long each time up to `rebroadcastMs` (default 1: the slot after the one
+   * that could hold the transaction; needs the websocket, else `rebroadcastMs` alone applies).
+   */
+  rebroadcastSlots?: number | undefined;
   /** Commitment a send resolves at (default `'confirmed'`). */
   commitment?: Commitment | undefined;
   /** After a proven expiry: fail, or re-sign with a fresh blockhash (default `'fail'`). */
@@ -91,6 +103,8 @@ export interface ResolvedSenderOptions {
   swqosOnly: boolean;
   rebroadcastMs: number;
   pollMs: number;
+  websocket: boolean;
+  rebroadcastSlots: number;
   commitment: Commitment;
   onExpired: 'fail' | 'resign';
   maxResigns: number;
@@ -195,6 +209,8 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     swqosOnly,
     rebroadcastMs: posInt(o.rebroadcastMs ?? 1_500, 'rebroadcastMs', 10),
     pollMs: posInt(o.pollMs ?? 400, 'pollMs', 5),
+    websocket: bool(o.websocket ?? true, 'websocket'),
+    rebroadcastSlots: posInt(o.rebroadcastSlots ?? 1, 'rebroadcastSlots', 1, 150),
     commitment,
     onExpired,
     maxResigns: posInt(o.maxResigns ?? 3, 'maxResigns', 0, 100),
@@ -204,6 +220,11 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     blockhashTtlMs: posInt(o.blockhashTtlMs ?? 1_000, 'blockhashTtlMs', 0),
     fetchLogs,
   };
+}
+
+function bool(x: unknown, field: string): boolean {
+  if (typeof x !== 'boolean') throw new InputError(field, `expected a boolean, got ${typeof x}`);
+  return x;
 }
 
 /** The minimum tip of the routing mode. */

@@ -14,6 +14,12 @@
  * value the bytes were signed with — they can never land after that — the same final status read
  * decides between landed and `expired`.
  *
+ * With a websocket (confirm-watch.ts) the tracker races it against the polls: each signature is
+ * also subscribed (`processed`, and the caller's commitment), and a notification settles it at
+ * once; the polls then run right after a slot notification, at most every `pollMs`, instead of on
+ * a free-running timer. When the socket is down the timer takes over: the polls read every status,
+ * so nothing a dropped notification carried is lost.
+ *
  * Several callers may wait on one signature (the same signed bytes under two ids): each is a waiter
  * with its own signal and commitment; one leaving never strands the others, the signature stays
  * polled until its last waiter has left, and `close()` rejects every waiter.
@@ -23,6 +29,7 @@ import { CairnError, ErrorCodes } from '../errors.js';
 import type { NonceRef } from './journal-records.js';
 import { accountReader } from './nonce-read.js';
 import type { Commitment, SenderRpc, StatusLike } from './rpc.js';
+import type { Watch } from './confirm-watch.js';
 
 /** `getSignatureStatuses` takes at most this many signatures per call. */
 export const MAX_SIGNATURES_PER_STATUS_CALL = 256;
@@ -56,6 +63,8 @@ export interface TrackerStats {
   tickErrors: number;
   /** Most recent block height seen. */
   blockHeight: number;
+  /** Signatures settled (or first seen landed) by a websocket notification before any poll. */
+  byNotification: number;
 }
 
 export interface Tracker {
@@ -63,6 +72,18 @@ export interface Tracker {
   /** Signatures in flight. */
   readonly size: number;
   readonly stats: TrackerStats;
+  /** The latest slot the websocket named (undefined without one). */
+  readonly slot: number | undefined;
+  /** Slot notifications flow (the websocket is up). */
+  readonly live: boolean;
+  /** Called at each slot notification (never without a websocket). */
+  onSlot(fn: (slot: number) => void): () => void;
+  /**
+   * Subscribe to a signature before its bytes are sent, so its first notification is the one
+   * sent as its slot was produced (exact slot); `track` adopts it. Returns the cancel, for bytes
+   * that end up never tracked.
+   */
+  prewatch(signature: string, commitment: Commitment): () => void;
   /** Stop polling; pending tracks reject with SENDER_CLOSED. */
   close(): void;
 }
@@ -70,6 +91,8 @@ export interface Tracker {
 export interface TrackerOptions {
   rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses' | 'getMultipleAccounts' | 'getAccountInfo'>;
   pollMs: number;
+  /** The websocket side to race against the polls (confirm-watch.ts). */
+  watch?: Watch | undefined;
   /** Receives tick errors (already typed); the tracker keeps polling. */
   onError?: (e: unknown) => void;
 }
@@ -101,13 +124,18 @@ interface Entry {
   nonceSeenAt?: number;
   /** What the nonce account held once it had moved. */
   nonceNow?: string | null;
+  /** Stop the websocket watch of this signature. */
+  unwatch?: () => void;
 }
 
 /** Remove one waiter; the entry goes when its last waiter has left. */
 function leave(entries: Map<string, Entry>, e: Entry, w: Waiter): void {
   e.waiters.delete(w);
   w.unlisten?.();
-  if (e.waiters.size === 0 && entries.get(e.signature) === e) entries.delete(e.signature);
+  if (e.waiters.size === 0 && entries.get(e.signature) === e) {
+    entries.delete(e.signature);
+    e.unwatch?.();
+  }
 }
 
 /** Resolve every waiter of `e` for which `result` has an answer (undefined = keep waiting). */
@@ -128,9 +156,10 @@ function settle(entries: Map<string, Entry>, e: Entry, result: (w: Waiter) => Tr
  * const r = await tracker.track({ signature, lastValidBlockHeight, commitment: 'confirmed' });
  */
 export function createTracker(opts: TrackerOptions): Tracker {
-  const { rpc, pollMs } = opts;
+  const { rpc, pollMs, watch } = opts;
   const entries = new Map<string, Entry>();
-  const stats: TrackerStats = { ticks: 0, statusCalls: 0, heightCalls: 0, tickErrors: 0, blockHeight: 0 };
+  const stats: TrackerStats = { ticks: 0, statusCalls: 0, heightCalls: 0, tickErrors: 0, blockHeight: 0, byNotification: 0 };
+  let lastTickAt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
   let closed = false;
@@ -143,7 +172,10 @@ export function createTracker(opts: TrackerOptions): Tracker {
   };
 
   const schedule = (delay: number): void => {
-    if (closed || running || timer !== undefined || entries.size === 0) return;
+    if (closed || running || timer !== undefined) return;
+    if (entries.size === 0) return watch?.idle();
+    // While slot notifications flow they start the polls; the timer is the backstop if they stop.
+    if (watch?.live) delay = Math.max(delay, pollMs * 3);
     timer = setTimeout(() => {
       timer = undefined;
       void tick();
@@ -154,6 +186,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
     if (closed || entries.size === 0) return;
     running = true;
     const started = Date.now();
+    lastTickAt = started;
     stats.ticks++;
     // Snapshot: entries added during the tick wait for the next one.
     const batch = [...entries.entries()];
@@ -189,20 +222,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
           if (entries.get(sig) !== e) continue; // every waiter left meanwhile
           const s = statuses[i];
           if (s) {
-            if (e.landedSlot === undefined) {
-              e.landedSlot = s.slot;
-              for (const w of [...e.waiters]) w.req.onLanded?.(s.slot);
-            }
-            // A failure is final once it reached a waiter's commitment (a processed one could still
-            // be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
-            const failed = s.err !== null && s.err !== undefined;
-            settle(entries, e, (w) =>
-              !reached(s, w.req.commitment)
-                ? undefined
-                : failed
-                  ? { kind: 'failed', slot: s.slot, err: s.err, status: s }
-                  : { kind: 'confirmed', slot: s.slot, commitment: w.req.commitment, status: s },
-            );
+            applyStatus(entries, e, s);
             continue;
           }
           if (finalReads.has(e) && e.expiredAt !== undefined) {
@@ -235,6 +255,36 @@ export function createTracker(opts: TrackerOptions): Tracker {
     }
   };
 
+  // A poll right after a slot notification (a slot that can hold what was sent has just been
+  // produced), at most every pollMs so the JSON-RPC calls stay what the timer made them.
+  const offSlot = watch?.onSlot(() => {
+    if (closed || running || entries.size === 0) return;
+    if (Date.now() - lastTickAt < pollMs * 0.75) return;
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    void tick();
+  });
+  /** Watches opened ahead of `track` (prewatch), with what they told before it came. */
+  const early = new Map<string, { unwatch: () => void; told: StatusLike[]; entry?: Entry }>();
+  /** A status the socket told. */
+  const notified = (e: Entry, s: StatusLike, exact: boolean): void => {
+    if (closed || entries.get(e.signature) !== e) return;
+    // A notification names the slot it was sent at: the processed one, sent as the transaction's
+    // slot was produced, gives the landing slot, and later ones are read as that.
+    if (e.landedSlot !== undefined && s.slot > e.landedSlot) s = { ...s, slot: e.landedSlot };
+    else if (e.landedSlot === undefined && (s.confirmationStatus !== 'processed' || !exact)) {
+      // no exact landing slot known: let a poll read the exact status now
+      if (!running) {
+        if (timer !== undefined) clearTimeout(timer);
+        timer = undefined;
+        void tick();
+      }
+      return;
+    }
+    stats.byNotification++;
+    applyStatus(entries, e, s);
+  };
+
   return {
     track(req) {
       if (closed) return Promise.reject(new CairnError(ErrorCodes.SENDER_CLOSED, 'tracker is closed'));
@@ -252,6 +302,20 @@ export function createTracker(opts: TrackerOptions): Tracker {
         } else {
           e = { signature: req.signature, waiters: new Set(), lastValidBlockHeight: req.lastValidBlockHeight, searchHistory: !!req.searchHistory, ...(req.nonce ? { nonce: req.nonce } : {}) };
           entries.set(req.signature, e);
+          if (watch) {
+            const fresh = e;
+            watch.busy();
+            const ahead = early.get(req.signature);
+            if (ahead) {
+              early.delete(req.signature);
+              ahead.entry = fresh;
+              fresh.unwatch = ahead.unwatch;
+              // told before the caller was waiting: applied once it is (below, after the waiter joins)
+              queueMicrotask(() => {
+                for (const s of ahead.told.splice(0)) notified(fresh, s, true);
+              });
+            } else fresh.unwatch = watch.watchSignature(req.signature, req.commitment, (s, exact) => notified(fresh, s, exact));
+          }
         }
         const entry = e;
         entry.waiters.add(w);
@@ -273,9 +337,35 @@ export function createTracker(opts: TrackerOptions): Tracker {
       return entries.size;
     },
     stats,
+    get slot() {
+      return watch?.slot;
+    },
+    get live() {
+      return watch?.live ?? false;
+    },
+    onSlot: (fn) => watch?.onSlot(fn) ?? (() => undefined),
+    prewatch(signature, commitment) {
+      if (!watch || closed || entries.has(signature) || early.has(signature)) return () => undefined;
+      watch.busy();
+      const ahead: { unwatch: () => void; told: StatusLike[]; entry?: Entry } = { unwatch: () => undefined, told: [] };
+      ahead.unwatch = watch.watchSignature(signature, commitment, (s) => {
+        if (ahead.entry) notified(ahead.entry, s, true);
+        else ahead.told.push(s);
+      });
+      early.set(signature, ahead);
+      return () => {
+        if (early.get(signature) !== ahead) return;
+        early.delete(signature);
+        ahead.unwatch();
+      };
+    },
     close() {
       if (closed) return;
       closed = true;
+      offSlot?.();
+      for (const a of early.values()) a.unwatch();
+      early.clear();
+      watch?.close();
       if (timer !== undefined) clearTimeout(timer);
       timer = undefined;
       life.abort();
@@ -289,6 +379,24 @@ export function createTracker(opts: TrackerOptions): Tracker {
       }
     },
   };
+}
+
+/** A status seen for `e` (by a poll or a notification): tell `onLanded`, settle who it satisfies. */
+function applyStatus(entries: Map<string, Entry>, e: Entry, s: StatusLike): void {
+  if (e.landedSlot === undefined) {
+    e.landedSlot = s.slot;
+    for (const w of [...e.waiters]) w.req.onLanded?.(s.slot);
+  }
+  // A failure is final once it reached a waiter's commitment (a processed one could still
+  // be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
+  const failed = s.err !== null && s.err !== undefined;
+  settle(entries, e, (w) =>
+    !reached(s, w.req.commitment)
+      ? undefined
+      : failed
+        ? { kind: 'failed', slot: s.slot, err: s.err, status: s }
+        : { kind: 'confirmed', slot: s.slot, commitment: w.req.commitment, status: s },
+  );
 }
 
 /** Whether a status has reached `commitment` (no confirmations count means rooted). */

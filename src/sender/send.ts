@@ -22,6 +22,9 @@ import { toSenderRpc, type SenderClientInput } from './adapters.js';
 import { createBuilder } from './build.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm.js';
+import { createWatch, type WatchStats } from './confirm-watch.js';
+import type { Subscriber } from '../rpc/subscribe.js';
+import type { SocketStats } from '../rpc/ws-socket.js';
 import { senderClient, type EndpointConfig } from './endpoint.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
 import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet.js';
@@ -65,6 +68,8 @@ export interface SendOptions {
 
 export interface SenderStats {
   tracker: TrackerStats;
+  /** The websocket side of confirmation (absent without one): notifications and the socket's messages. */
+  websocket?: WatchStats & { socket: SocketStats };
   submits: number;
   rebroadcasts: number;
   inFlight: number;
@@ -137,7 +142,10 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
   const { rpc, owns: ownsClient } = senderClient({ ...endpointConfig, ...(client ? { client } : {}) }, life.signal);
   const events = new SenderEvents();
   const builder = createBuilder(rpc, cfg);
-  const tracker = createTracker({ rpc, pollMs: cfg.pollMs });
+  // The client's websocket, when it has one (cairn's client does; a Connection or kit Rpc adapted does not).
+  const subscriber = cfg.websocket ? (rpc as { subscribe?: Subscriber }).subscribe : undefined;
+  const watch = subscriber && typeof subscriber.signature === 'function' && typeof subscriber.slot === 'function' ? createWatch(subscriber) : undefined;
+  const tracker = createTracker({ rpc, pollMs: cfg.pollMs, watch });
   const inflight = createInflight(life.signal);
   const counters = { submits: 0, rebroadcasts: 0 };
   let closed = false;
@@ -253,7 +261,7 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     },
     on: (name, fn) => events.on(name, fn),
     get stats() {
-      return { tracker: { ...tracker.stats }, submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size, ...(fleet ? { fleet: fleet.metrics } : {}) };
+      return { tracker: { ...tracker.stats }, ...(watch && subscriber ? { websocket: { ...watch.stats, socket: { ...subscriber.socket.stats } } } : {}), submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size, ...(fleet ? { fleet: fleet.metrics } : {}) };
     },
     config: cfg,
     async close() {

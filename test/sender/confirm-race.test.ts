@@ -1,0 +1,107 @@
+/**
+ * Confirmation racing the websocket against the batched polls, on the devnet: signature
+ * notifications settle transfers before any poll could, the polls come right after slot
+ * notifications at most every pollMs, a socket cut mid-run loses nothing (the polls carry on
+ * alone), and rebroadcasts follow the slots — with the timer set to a minute, dropped sends still
+ * land within a few slots.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDevnet, type Devnet } from '../../src/devnet/index.js';
+import { createClient } from '../../src/rpc/client.js';
+import { createSender, generateSigner, transferInstruction, type Signer } from '../../src/sender/index.js';
+import { startWsProxy, type WsProxy } from '../support/ws-proxy.js';
+
+let devnet: Devnet;
+let proxy: WsProxy;
+let payer: Signer;
+const fast = { cuPrice: 200_000, cuLimit: 1_000 } as const;
+
+beforeAll(async () => {
+  devnet = await startDevnet({ port: 0, slotMs: 50, seed: 11, wsPortPlusOne: false });
+  payer = generateSigner();
+  await devnet.control.airdrop(payer.address, 1_000n * 10n ** 9n);
+  proxy = await startWsProxy(devnet.wsUrl);
+});
+afterAll(async () => {
+  await proxy?.close();
+  await devnet?.stop();
+});
+
+const client = () => createClient({ url: devnet.url, wsUrl: proxy.url, websocket: { pingMs: 200, pongTimeoutMs: 300, reconnectMinMs: 20, reconnectMaxMs: 100 } });
+const transfers = (n: number, lamports = 1_000_000n) => Array.from({ length: n }, () => ({ instructions: [transferInstruction(payer.address, generateSigner().address, lamports)], payer }));
+const fastRequests = () => devnet.control.requestLog().filter((e) => e.endpoint === 'fast').length;
+
+describe('confirmation races notifications against polls', () => {
+  it('notifications settle the transfers; the polls stay at most one per pollMs', async () => {
+    const c = client();
+    const sender = createSender({ client: c, ...fast, pollMs: 400 });
+    const t0 = performance.now();
+    let ok = 0;
+    for await (const item of sender.sendMany(transfers(20), { concurrency: 20 })) if (item.ok) ok++;
+    const ms = performance.now() - t0;
+    expect(ok).toBe(20);
+    const st = sender.stats;
+    expect(st.tracker.byNotification).toBeGreaterThan(0);
+    expect(st.websocket!.signatureNotifications).toBeGreaterThanOrEqual(20);
+    expect(st.websocket!.socket.received).toBeGreaterThan(0);
+    // the polls come at most every pollMs (plus the one a late notification may ask for)
+    expect(st.tracker.ticks).toBeLessThanOrEqual(Math.ceil(ms / 400) + 3);
+    await sender.close();
+    await c.close();
+  });
+
+  it('a socket cut mid-run loses nothing: every transfer confirms, the polls alone finishing', async () => {
+    const c = client();
+    const sender = createSender({ client: c, ...fast, pollMs: 100 });
+    let cut = false;
+    sender.on('sent', () => {
+      if (cut) return;
+      cut = true;
+      // down for good: only the polls can tell these transfers apart from lost ones
+      proxy.refuse(true);
+      proxy.cut();
+    });
+    let ok = 0;
+    for await (const item of sender.sendMany(transfers(15), { concurrency: 15 })) if (item.ok) ok++;
+    proxy.refuse(false);
+    expect(cut).toBe(true);
+    expect(ok).toBe(15);
+    expect(sender.stats.tracker.ticks).toBeGreaterThan(0);
+    await sender.close();
+    await c.close();
+  });
+
+  it('rebroadcasts follow the slots: with half the sends dropped and the timer at a minute, all land in a few slots', async () => {
+    devnet.control.setFaults('fast', { dropRate: 0.5 });
+    try {
+      const c = client();
+      const sender = createSender({ client: c, ...fast, pollMs: 100, rebroadcastMs: 60_000 });
+      const before = fastRequests();
+      const t0 = performance.now();
+      let ok = 0;
+      for await (const item of sender.sendMany(transfers(10), { concurrency: 10 })) if (item.ok) ok++;
+      expect(ok).toBe(10);
+      expect(sender.stats.rebroadcasts).toBeGreaterThan(0);
+      // far below the minute the timer alone would take
+      expect(performance.now() - t0).toBeLessThan(20_000);
+      // no storm: a resend only after a slot passed without the transfer showing
+      expect(fastRequests() - before).toBeLessThan(10 * 6);
+      await sender.close();
+      await c.close();
+    } finally {
+      devnet.control.setFaults('fast', {});
+    }
+  });
+
+  it('websocket: false keeps the polls alone', async () => {
+    const c = client();
+    const sender = createSender({ client: c, ...fast, pollMs: 50, websocket: false });
+    const out = await sender.send(transfers(1)[0]!);
+    expect(out.slot).toBeGreaterThan(0);
+    expect(sender.stats.websocket).toBeUndefined();
+    expect(sender.stats.tracker.byNotification).toBe(0);
+    await sender.close();
+    await c.close();
+    expect(() => createSender({ client: c, websocket: 'yes' as never })).toThrow(/websocket/);
+  });
+});
