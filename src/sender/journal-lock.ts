@@ -7,10 +7,17 @@
  * with another start time, i.e. the pid was reused). A lock from another host is never presumed
  * stale. Takeover is serialised by a short-lived `<journal>.lock.takeover` file, so two processes
  * that both find a stale lock cannot both take it.
+ *
+ * A lock file is written whole right after it is created; one that cannot be (a full disk) is
+ * removed before the error is thrown, so a failed open leaves no lock behind. A lock file found
+ * empty — created by a writer killed before it wrote, or left by a cairn older than that rule — is
+ * stale once it is older than `EMPTY_STALE_MS` and no process of this host has it open (by
+ * /proc/<pid>/fd): its writer is gone. Younger, it may be one being written this instant.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { hostname } from 'node:os';
 import { CairnError, ErrorCodes } from '../errors.js';
 
@@ -54,6 +61,43 @@ function isStale(h: LockHolder): boolean {
   return h.start !== undefined && now !== undefined && now !== h.start;
 }
 
+/** How old an empty lock file must be before it is stale (its writer would have written it in milliseconds). */
+export const EMPTY_STALE_MS = 5_000;
+
+/** True when some process of this host has `path` open (false when /proc cannot tell: no such platform). */
+function openByAnyProcess(path: string): boolean {
+  const target = resolve(path);
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d));
+  } catch {
+    return false;
+  }
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === target) return true;
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+  }
+  return false;
+}
+
+/** An empty lock file whose writer is gone: older than EMPTY_STALE_MS and open in no process here. */
+async function isEmptyAndStale(lockPath: string): Promise<boolean> {
+  const s = await stat(lockPath).catch(() => undefined);
+  if (!s || s.size !== 0 || Date.now() - s.mtimeMs < EMPTY_STALE_MS) return false;
+  return !openByAnyProcess(lockPath);
+}
+
 async function readHolder(lockPath: string): Promise<LockHolder | undefined> {
   try {
     const h = JSON.parse(await readFile(lockPath, 'utf8')) as LockHolder;
@@ -74,14 +118,23 @@ async function create(lockPath: string, me: LockHolder): Promise<boolean> {
   try {
     await fh.writeFile(JSON.stringify(me) + '\n');
     await fh.sync();
+  } catch (e) {
+    // A lock that names nobody would block the journal: it goes (ours, created just now) before the error does.
+    await fh.close().catch(() => undefined);
+    fh = undefined;
+    await rm(lockPath, { force: true }).catch(() => undefined);
+    // The caller names the journal and the cause ("the disk is full (ENOSPC)", journal.ts openError).
+    throw e;
   } finally {
-    await fh.close();
+    await fh?.close();
   }
   return true;
 }
 
 function lockedError(path: string, lockPath: string, h: LockHolder | undefined): CairnError {
-  const who = h ? `pid ${h.pid} on ${h.host} since ${h.since}` : 'an owner whose lock file cannot be read';
+  const who = h
+    ? `pid ${h.pid} on ${h.host} since ${h.since}`
+    : `an owner whose lock file cannot be read (an empty one is taken over once ${EMPTY_STALE_MS / 1000} s old and open in no process)`;
   return new CairnError(ErrorCodes.SENDER_JOURNAL_LOCKED, `journal ${path} is in use by ${who} (lock file ${lockPath}; remove it only if that process is gone)`, {
     context: { path, lockPath, ...(h ? { holder: { pid: h.pid, host: h.host, since: h.since } } : {}) },
   });
@@ -100,12 +153,13 @@ export async function lockJournal(path: string): Promise<JournalLock> {
   const me: LockHolder = { pid: process.pid, host: hostname(), ...(start ? { start } : {}), since: new Date().toISOString(), token: randomUUID() };
   if (!(await create(lockPath, me))) {
     const holder = await readHolder(lockPath);
-    if (!holder || !isStale(holder)) {
+    if (!holder && (await isEmptyAndStale(lockPath))) {
+      await takeOver(path, lockPath, undefined, me);
+    } else if (!holder || !isStale(holder)) {
       // An unreadable lock may be one being written this instant: look once more before refusing.
       const again = holder ?? (await new Promise((r) => setTimeout(r, 50)).then(() => readHolder(lockPath)));
       throw lockedError(path, lockPath, again);
-    }
-    await takeOver(path, lockPath, holder, me);
+    } else await takeOver(path, lockPath, holder, me);
   }
   heldHere.add(me.token);
   let released = false;
@@ -121,8 +175,8 @@ export async function lockJournal(path: string): Promise<JournalLock> {
   };
 }
 
-/** Replace a stale lock, one taker at a time. */
-async function takeOver(path: string, lockPath: string, stale: LockHolder, me: LockHolder): Promise<void> {
+/** Replace a stale lock (`stale` undefined: an empty one whose writer is gone), one taker at a time. */
+async function takeOver(path: string, lockPath: string, stale: LockHolder | undefined, me: LockHolder): Promise<void> {
   const gate = `${lockPath}.takeover`;
   if (!(await create(gate, me))) {
     // A taker that died mid-takeover leaves the gate behind; it is seconds old at most otherwise.
@@ -133,7 +187,8 @@ async function takeOver(path: string, lockPath: string, stale: LockHolder, me: L
   }
   try {
     const now = await readHolder(lockPath);
-    if (now && now.token !== stale.token) throw lockedError(path, lockPath, now);
+    if (now && now.token !== stale?.token) throw lockedError(path, lockPath, now);
+    if (!stale && !now && !(await isEmptyAndStale(lockPath).catch(() => false)) && (await stat(lockPath).then(() => true, () => false))) throw lockedError(path, lockPath, undefined);
     await rm(lockPath, { force: true });
     if (!(await create(lockPath, me))) throw lockedError(path, lockPath, await readHolder(lockPath));
   } finally {
