@@ -2,7 +2,8 @@
  * The cluster methods of the real RPC as a one-node devnet answers them truthfully: the node's
  * identity (the devnet's authority key, which leads every slot), its epoch schedule (no warm-up,
  * mainnet's 432,000 slots), the transaction count, and the empty answers of a cluster with no
- * votes, no stake and no rewards (`getVoteAccounts`, `getInflationReward`).
+ * stake and no rewards (`getInflationReward`); the node's contact info and vote account are
+ * one-node-methods.ts.
  */
 import type { DevnetChain } from './devnet-chain.js';
 import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from './solana-params.js';
@@ -46,28 +47,11 @@ export function clusterMethods(chain: DevnetChain): Record<string, RpcHandler> {
       }
       return new Array<string>(n).fill(identity);
     },
-    getClusterNodes: () => [
-      {
-        pubkey: identity,
-        gossip: null,
-        tpu: null,
-        tpuQuic: null,
-        rpc: null,
-        pubsub: null,
-        version: DEVNET_VERSION,
-        featureSet: DEVNET_FEATURE_SET,
-        shredVersion: 0,
-      },
-    ],
     getTransactionCount: (params) => (commitmentSlot(chain, params, 'getTransactionCount'), chain.ledger().length),
     getMaxRetransmitSlot: () => chain.slot(),
     getMaxShredInsertSlot: () => chain.slot(),
     getHighestSnapshotSlot: () => {
       throw new DevnetRpcError(-32008, 'No snapshot');
-    },
-    getVoteAccounts: (params) => {
-      commitmentOf(cfg(arr(params, 'getVoteAccounts', 0)[0], 'params[0]'));
-      return { current: [], delinquent: [] };
     },
     getInflationReward: (params) => {
       const p = arr(params, 'getInflationReward', 1);

@@ -202,7 +202,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   try {
     const auth = createAuth(keys);
     const faults = createFaults(seed, options.faults ?? {});
-    modules.push(createSolanaMethods({ chain }));
+    // the node's contact info names the servers once they listen (getClusterNodes)
+    let listening: { rpc: string; pubsub: string } | null = null;
+    modules.push(createSolanaMethods({ chain, endpoints: () => listening ?? { rpc: null, pubsub: null } }));
     const das = options.stateModules === false ? null : createDasState({ chain, ...(options.dasTree ? { tree: options.dasTree } : {}) });
     // The prover thread starts on the first getValidityProof(V2), not here; compression.close() ends it.
     const prover = options.validityProofs === 'fake' ? {} : { prover: createProverWorker({ cacheDir: options.proverCacheDir ?? defaultCacheDir() }) };
@@ -267,6 +269,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
       limits,
       log,
     });
+    listening = { rpc: new URL(server.url).host, pubsub: new URL(server.wsUrl).host };
 
     let stopped: Promise<void> | null = null;
     const control: DevnetControl = {

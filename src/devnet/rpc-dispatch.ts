@@ -44,15 +44,7 @@ export interface RpcDispatchDeps {
  * its -32601 gives: an honest refusal rather than a made-up answer.
  */
 export const UNSERVED: Readonly<Record<string, string>> = {
-  getSupply: 'it cannot count every lamport LiteSVM holds',
-  getLargestAccounts: 'LiteSVM cannot list every account',
-  getStakeMinimumDelegation: 'the devnet runs no stake',
-  getInflationGovernor: 'the devnet has no inflation schedule',
-  getInflationRate: 'the devnet has no inflation schedule',
-  getLeaderSchedule: 'a one-node devnet has no leader schedule to show',
-  getRecentPerformanceSamples: 'the devnet keeps no performance samples',
   getBlockCommitment: 'the devnet has no votes',
-  getBlockProduction: 'the devnet keeps no block-production record',
 };
 
 /** Run one JSON-RPC call; returns the response object (null for a notification) and the HTTP status it asks for. */

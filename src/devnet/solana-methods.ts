@@ -24,6 +24,7 @@ import { accountEncodingOf, accountJson, type AccountEncodingConfig } from './ac
 import { createBlockHistory, getBlock, getBlocks, getBlocksWithLimit, getBlockTime } from './block-methods.js';
 import { clusterMethods, SLOTS_PER_EPOCH } from './cluster-methods.js';
 import { getProgramAccounts } from './program-accounts.js';
+import { oneNodeMethods, type OneNodeEndpoints } from './one-node-methods.js';
 import { heliusV2Methods } from './helius-v2-methods.js';
 import { getTokenAccountBalance, getTokenAccountsByDelegate, getTokenAccountsByOwner, getTokenLargestAccounts, getTokenSupply } from './token-methods.js';
 
@@ -35,7 +36,8 @@ import { getTokenAccountBalance, getTokenAccountsByDelegate, getTokenAccountsByO
  * const { methods } = createSolanaMethods({ chain });
  * await methods.getSlot!([], ctx); // 42
  */
-export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetModule {
+export function createSolanaMethods({ chain, endpoints }: { chain: DevnetChain; endpoints?: () => OneNodeEndpoints }): DevnetModule {
+  const oneNode = oneNodeMethods(chain, endpoints ?? (() => ({ rpc: null, pubsub: null })));
   // Account state is LiteSVM's latest: the context reports the slot that state belongs to, whatever
   // commitment was asked for (the commitment is still validated).
   const context = (c: Record<string, unknown>) => (commitmentOf(c, 'finalized'), { slot: chain.slot(), apiVersion: '2.2.0' });
@@ -136,6 +138,8 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
     getFirstAvailableBlock: () => history.first(),
     minimumLedgerSlot: () => history.first(),
     ...clusterMethods(chain),
+    // leader schedule, block production, supply, inflation, vote accounts, samples, nodes: one-node-methods.ts
+    ...oneNode.methods,
     // the provider's paged and filtered extensions (getProgramAccountsV2, …): helius-v2-methods.ts
     ...heliusV2Methods(chain),
   };
@@ -149,5 +153,11 @@ export function createSolanaMethods({ chain }: { chain: DevnetChain }): DevnetMo
       return h(params, rctx);
     };
   }
-  return { methods, close: () => history.close() };
+  return {
+    methods,
+    close: () => {
+      history.close();
+      oneNode.close();
+    },
+  };
 }

@@ -102,7 +102,9 @@ describe('blocks and the cluster', () => {
     expect(await client.getSlotLeader()).toBe(identity);
     expect((await client.getClusterNodes())[0]!.pubkey).toBe(identity);
     expect(await client.getTransactionCount()).toBeGreaterThan(0);
-    expect(await client.getVoteAccounts()).toEqual({ current: [], delinquent: [] });
-    expect(await client.getInflationReward([payer.address])).toEqual([null]);
+    // as a test validator (issue 34): the node's own vote account; epoch 0's rewards are read from
+    // epoch 1's first block, which a young devnet has not made (-32004)
+    expect((await client.getVoteAccounts()).current.map((v) => v.nodePubkey)).toEqual([identity]);
+    await expect(client.getInflationReward([payer.address])).rejects.toThrow(/Block not available for slot 432000/);
   });
 });
