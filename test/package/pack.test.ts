@@ -236,6 +236,44 @@ describe('the packed tarball', () => {
     }
   });
 
+  it("the README's production snippet, as written, works from the packed package with the service's host names redirected to a devnet", async () => {
+    const { tsBlocks } = await import('../docs/doc-blocks.js');
+    const block = tsBlocks(readFileSync(join(repo, 'README.md'), 'utf8')).find((b) => b.key === 'README.md:cairn-solana#1')!;
+    expect(block.code).toMatch(/createClient\(\{ apiKey: process\.env\.CAIRN_API_KEY \}\)/);
+    const { startDevnet } = await import('../../src/devnet/index.js');
+    const { generateSigner } = await import('../../src/sender/index.js');
+    const { CLUSTER_HOSTS, SENDER_REGIONS } = await import('../../src/clusters.js');
+    const key = 'pack-production-key-9d2b';
+    const devnet = await startDevnet({ port: 0, slotMs: 50, keys: [{ key, name: 'pack' }] });
+    try {
+      const payer = generateSigner();
+      await devnet.control.airdrop(payer.address, 10n ** 9n);
+      // the snippet is plain JavaScript too: only the names it leaves to the reader are bound around it
+      const script = `const secretKey64 = Uint8Array.from(JSON.parse(process.env.SECRET));\nconst to = process.env.TO;\n${block.code}\nconsole.log('signature', signature);\nawait sender.close();\nawait client.close();\n`;
+      writeFileSync(join(consumer, 'production.mjs'), script);
+      const hosts = [...new Set([...Object.values(CLUSTER_HOSTS.mainnet), ...Object.values(SENDER_REGIONS)].map((u) => new URL(u).hostname))];
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          process.execPath,
+          ['--import', join(repo, 'test', 'support', 'redirect-hosts-preload.mjs'), join(consumer, 'production.mjs')],
+          {
+            cwd: consumer,
+            timeout: 60_000,
+            env: { ...process.env, CAIRN_API_KEY: key, SECRET: JSON.stringify([...payer.secretKey()]), TO: generateSigner().address, CAIRN_TEST_REDIRECT_TARGET: devnet.url, CAIRN_TEST_REDIRECT_HOSTS: JSON.stringify(hosts) },
+          },
+          (e, stdout, stderr) => resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(r.stderr).not.toMatch(/refused/);
+      expect(r.stderr).toMatch(/https:\/\/mainnet\.helius-rpc\.com:443/);
+      expect(r.stderr).toMatch(/https:\/\/sender\.helius-rpc\.com:443/);
+      expect(r.stdout).toMatch(/^signature [1-9A-HJ-NP-Za-km-z]{64,88}$/m);
+      expect(r.code).toBe(0);
+    } finally {
+      await devnet.stop();
+    }
+  });
+
   it('the README snippets run', async () => {
     const dir = join(consumer, 'run');
     mkdirSync(dir, { recursive: true });
