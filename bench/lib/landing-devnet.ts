@@ -7,12 +7,17 @@
  * Orders: `start` (slot time, faults, funded accounts, keys) → `{ url, wsUrl }`; `judge` (payer,
  * recipient, amounts) → each transfer's executions on the ledger and the request counts; `stop`.
  * Also `--self-test`, for nothing but starting and stopping once.
+ *
+ * Peers reach the devnet's websocket through a counting proxy on loopback (test/support/ws-proxy.ts,
+ * one more hop for every peer alike), so the websocket messages each peer cost are reported beside
+ * its JSON-RPC calls.
  */
 import { intentKey } from '../../soak/intents.js';
 import { executionsByKey, settleLedger } from '../../soak/ledger.js';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.js';
 import { compileMessage, computeUnitPriceInstruction, signMessageParts, signerFromSecretKey, transferInstruction } from '../../src/sender/index.js';
 import type { LedgerExecution, RequestCounts } from './landing-figures.js';
+import { startWsProxy, type WsProxy } from '../../test/support/ws-proxy.js';
 
 export type DevnetOrder =
   | { op: 'start'; slotMs: number; faults: DevnetOptions['faults']; funded: string[]; keys: string[]; seed: number; primeCuPrice: number }
@@ -21,11 +26,12 @@ export type DevnetOrder =
 
 export type DevnetReply =
   | { op: 'started'; url: string; wsUrl: string }
-  | { op: 'judged'; paid: LedgerExecution[][]; requests: RequestCounts; cuPrices: number[] }
+  | { op: 'judged'; paid: LedgerExecution[][]; requests: RequestCounts; cuPrices: number[]; wsMessages: number }
   | { op: 'stopped' }
   | { op: 'error'; message: string };
 
 let devnet: Devnet | null = null;
+let proxy: WsProxy | null = null;
 // Executes a few transfers at the benchmark's CU price before a run, so `getPriorityFeeEstimate`
 // (percentiles of recent prices) answers that price: helius-sdk takes its price from it, the others
 // are given it, and all pay the same.
@@ -49,6 +55,9 @@ async function stopCurrent(): Promise<void> {
   drain = null;
   const d = devnet;
   devnet = null;
+  const p = proxy;
+  proxy = null;
+  await p?.close();
   await d?.stop();
 }
 
@@ -77,7 +86,8 @@ async function handle(o: DevnetOrder): Promise<DevnetReply> {
     }
     await devnet.chain.waitForSlot(devnet.chain.slot() + 2);
     drain = setInterval(drainLog, 250);
-    return { op: 'started', url: devnet.url, wsUrl: devnet.wsUrl };
+    proxy = await startWsProxy(devnet.wsUrl);
+    return { op: 'started', url: devnet.url, wsUrl: proxy.url };
   }
   if (o.op === 'judge') {
     if (!devnet) throw new Error('judge: no devnet running');
@@ -92,6 +102,7 @@ async function handle(o: DevnetOrder): Promise<DevnetReply> {
       paid: o.amounts.map((a) => (paid.get(intentKey(o.recipient, BigInt(a))) ?? []).map((e) => ({ signature: e.signature, slot: e.slot, ok: e.ok }))),
       requests,
       cuPrices,
+      wsMessages: proxy ? proxy.counts.up + proxy.counts.down : 0,
     };
   }
   await stopCurrent();

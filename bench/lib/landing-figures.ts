@@ -39,6 +39,8 @@ export interface RunData {
   cpuMs: number;
   /** Wall time of the run, ms. */
   wallMs: number;
+  /** Websocket messages both ways through the devnet's counting proxy (absent: not counted). */
+  wsMessages?: number;
 }
 
 export interface Figures {
@@ -69,6 +71,10 @@ export interface Figures {
   fastCallsPerConfirmed: number | null;
   /** `sendTransaction` calls served (either host) per confirmed transfer: first sends plus rebroadcasts. */
   sendsPerConfirmed: number | null;
+  /** Websocket messages (both ways, pings excluded) per confirmed transfer; null when not counted. */
+  wsMessagesPerConfirmed: number | null;
+  /** `/fast` requests per transfer landed on the ledger. */
+  fastCallsPerLanded: number | null;
   /** Requests answered with an injected 429 or 5xx. */
   faulted: number;
   /** Client CPU per offered transfer, ms. */
@@ -151,6 +157,8 @@ export function figures(run: RunData): Figures {
     rpcCallsPerConfirmed: per(t.rpc),
     fastCallsPerConfirmed: per(t.fast),
     sendsPerConfirmed: per(t.sends),
+    wsMessagesPerConfirmed: run.wsMessages === undefined ? null : per(run.wsMessages),
+    fastCallsPerLanded: landed ? t.fast / landed : null,
     faulted: t.faulted,
     cpuMsPerTx: n ? run.cpuMs / n : 0,
   };
