@@ -106,6 +106,18 @@ async function fleetJournal(a: { cmd: string; postgres: string; table: string; o
 }
 
 async function journal(args: { cmd: 'status' | 'compact'; file: string; json: boolean }, io: JournalCliIo): Promise<number> {
+  // A mistyped path is not an empty journal: status would say "0 unfinished" and compact would create it.
+  let isFile = false;
+  try {
+    isFile = statSync(args.file).isFile();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? String(e)})`;
+    throw new CairnError('SENDER_JOURNAL', `${args.file}: ${why}; a sender creates its journal on first use, so there is nothing to ${args.cmd === 'status' ? 'look into' : 'compact'}`, {
+      context: { field: 'FILE', path: args.file, ...(code ? { errno: code } : {}) },
+    });
+  }
+  if (!isFile) throw new CairnError('SENDER_JOURNAL', `${args.file}: not a file (a journal is one JSON-lines file)`, { context: { field: 'FILE', path: args.file } });
   const sizeOf = (): number => {
     try {
       return statSync(args.file).size;

@@ -2,7 +2,7 @@
  * `cairn journal status|compact`: counts by state without taking the lock, compaction that keeps
  * every unfinished intent, a journal in use refused with exit 1, usage errors exit 2.
  */
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,5 +66,18 @@ describe('cairn journal', () => {
     expect(u.err.join('')).toMatch(/expected status, compact, init or gc/);
     expect(await run(['status'], io().io)).toBe(2);
     expect(await run(['status', path, '--nope'], io().io)).toBe(2);
+  });
+  it('a journal FILE that does not exist fails clearly (exit 1) and compact does not create it', async () => {
+    const missing = join(dir, 'nope.jsonl');
+    for (const cmd of ['status', 'compact']) {
+      const t = io();
+      expect(await run([cmd, missing], t.io)).toBe(1);
+      expect(t.out.join('')).toBe('');
+      expect(t.err.join('')).toMatch(/nope\.jsonl: no such file/);
+      expect(existsSync(missing)).toBe(false);
+    }
+    const d = io();
+    expect(await run(['status', dir], d.io)).toBe(1);
+    expect(d.err.join('')).toMatch(/not a file/);
   });
 });
