@@ -64,16 +64,21 @@ export function resolveEndpoints(input: EndpointsInput = {}, env: NodeJS.Process
     CHAIN_HOST_ENV.some((k) => env[k] !== undefined && env[k] !== '');
   const preset = cluster !== undefined ? CLUSTER_HOSTS[cluster] : apiKey !== undefined && !chainHost ? CLUSTER_HOSTS.mainnet : undefined;
   const common = input.url ?? env.CAIRN_URL;
-  const pick = (v: string | undefined, envName: string, field: keyof typeof CLUSTER_HOSTS.mainnet): string => {
-    const raw = v ?? env[envName] ?? common ?? preset?.[field] ?? DEFAULT_DEVNET_URL;
+  const pick = (v: string | undefined, envName: string, key: keyof typeof CLUSTER_HOSTS.mainnet): string => {
+    const raw = v ?? env[envName] ?? common ?? preset?.[key] ?? DEFAULT_DEVNET_URL;
+    // blame what the caller wrote: `url` (or CAIRN_URL) when the host came from it, not a field never given
+    const field = v !== undefined ? key : env[envName] !== undefined ? envName : input.url !== undefined ? 'url' : env.CAIRN_URL !== undefined ? 'CAIRN_URL' : key;
+    // `localhost:8899` parses as a URL of protocol "localhost:": say what is missing instead
+    const schemeless = /^[a-z0-9.-]+:\d+(\/.*)?$/i.test(raw) || !raw.includes('://');
+    const hint = schemeless ? ` (a URL needs its scheme: did you mean http://${raw}?)` : '';
     let u: URL;
     try {
       u = new URL(raw);
     } catch (cause) {
-      throw new InputError(field, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}`, { cause });
+      throw new InputError(field, `expected an absolute http(s) URL, got ${JSON.stringify(raw)}${hint}`, { cause });
     }
     if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-      throw new InputError(field, `expected an http(s) URL, got protocol ${u.protocol}`);
+      throw new InputError(field, `expected an http(s) URL, got ${JSON.stringify(raw)}${hint || ` (protocol ${u.protocol})`}`);
     }
     if (u.searchParams.has('api-key')) {
       throw new InputError(field, 'put the API key in the apiKey option, not in the URL');

@@ -212,7 +212,7 @@ export type { Devnet, DevnetOptions };
  * @example
  * const verdict = await verifyValidityProof(await client.getValidityProof({ hashes }));
  */
-export function verifyValidityProof(value: unknown, opts?: ValidityOptions): Promise<ValidityVerdict> | ValidityVerdict {
+export function verifyValidityProof(value: unknown, opts?: ValidityOptions): Promise<ValidityVerdict> {
   return import('./merkle/index.js').then((m) => m.verifyValidityProof(value, opts));
 }
 

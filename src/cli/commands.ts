@@ -55,7 +55,8 @@ export async function dispatch(argv: string[], io: CliStreams = { stdout: proces
     io.stdout.write(mainHelp());
     return 0;
   }
-  if (name === '--version' || name === '-V' || name === 'version') {
+  // -v too: most CLIs take it for the version, and cairn has no verbose flag it could mean
+  if (name === '--version' || name === '-V' || name === '-v' || name === 'version') {
     io.stdout.write(`cairn ${cairnVersion()}\n`);
     return 0;
   }

@@ -40,7 +40,7 @@ export const SPEC: CommandSpec = {
     'landing-slots': { type: 'string', value: 'N', describe: 'with --journal: slots after an unanswered mint before the indexer decides (default 180)' },
     json: JSON_FLAG,
     quiet: QUIET_FLAG,
-    url: { type: 'string', value: 'URL', describe: 'one host for everything (default http://127.0.0.1:8899, the devnet)' },
+    url: { type: 'string', short: 'u', value: 'URL', describe: 'one host for everything (default http://127.0.0.1:8899, the devnet)' },
     'api-key': { type: 'string', value: 'KEY', describe: 'the API key (prefer CAIRN_API_KEY: arguments are visible to other users)' },
     'allow-insecure-key': { type: 'boolean', describe: 'send the key over plain http to a host that is not loopback (refused otherwise)' },
   },
@@ -209,11 +209,13 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
       e instanceof CairnError && e.code === 'RPC_NETWORK' && !url && !process.env.CAIRN_URL
         ? '  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
         : undefined;
+    // the deprecation, once, in cairn's words on this command's stderr; --quiet says nothing
+    const notice = { deprecationWarnings: values.quiet !== true, logger: (line: string) => void io.stderr.write(`${line}\n`) };
     try {
       // taken here, inside the try, so the finally below always releases its lock
       if (journalPath !== undefined) journal = await openMintJournal(journalPath);
       if (file === undefined) {
-        const result = await mintCompressedNft(client, items[0]!, { verify, signal: ac.signal });
+        const result = await mintCompressedNft(client, items[0]!, { verify, signal: ac.signal, ...notice });
         io.stdout.write(json ? `${JSON.stringify(result)}\n` : describe(result));
         return 0;
       }
@@ -223,7 +225,7 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
       let unknown = 0;
       for (let i = 0; i < items.length; i++) {
         try {
-          const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, logger: () => {}, ...once(i) });
+          const r = await mintCompressedNft(client, items[i]!, { verify, signal: ac.signal, ...notice, ...once(i) });
           results.push({ index: i, ...r });
           if (!json) io.stdout.write(`#${i} ${describe(r)}`);
         } catch (e) {

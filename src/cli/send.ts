@@ -204,11 +204,20 @@ export function parseSendArgs(values: FlagValues, json: boolean, env: NodeJS.Pro
 
 /** Read a keypair file: a JSON array of 64 bytes. */
 export function readKeypairFile(path: string): Signer {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (cause) {
+    // say why it could not be read (no such file, a directory, permissions), not "as JSON"
+    const code = (cause as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'a directory, not a keypair file' : code === 'EACCES' ? 'permission denied' : `cannot be read (${code ?? String(cause)})`;
+    throw new InputError('--keypair', `${path}: ${why}`, { cause, ...(code ? { got: code } : {}) });
+  }
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(path, 'utf8'));
+    raw = JSON.parse(text);
   } catch (cause) {
-    throw new InputError('--keypair', `cannot read ${path} as JSON`, { cause });
+    throw new InputError('--keypair', `${path} is not JSON (${(cause as Error).message}); expected a JSON array of 64 bytes, as solana-keygen writes`, { cause });
   }
   if (!Array.isArray(raw) || raw.length !== 64 || !raw.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) {
     throw new InputError('--keypair', `expected a JSON array of 64 bytes in ${path}`);

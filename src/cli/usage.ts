@@ -44,7 +44,7 @@ export const COMMON_FLAGS: Record<string, FlagSpec> = {
 
 /** `--json` and `--quiet`, for the commands that have them. */
 export const JSON_FLAG: FlagSpec = { type: 'boolean', describe: 'machine-readable output on stdout; errors too, as {"error":{"code","message","field"}}' };
-export const QUIET_FLAG: FlagSpec = { type: 'boolean', short: 'q', describe: 'no progress line on stderr (shown only when stderr is a terminal)' };
+export const QUIET_FLAG: FlagSpec = { type: 'boolean', short: 'q', describe: 'no progress line (shown only when stderr is a terminal) and no deprecation notice on stderr' };
 
 /** The help of one command, as `cairn <cmd> --help` and `cairn help <cmd>` print it. */
 export function helpText(spec: CommandSpec): string {

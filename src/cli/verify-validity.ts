@@ -58,7 +58,8 @@ export async function validityBundle(bytes: Uint8Array, flags: ValidityFlags, ma
   for (const file of flags.vk) {
     const json = await readJson(file, 'vk', maxBytes);
     try {
-      keySets.push(keySetFromJson(json, `vk:${basename(file)}`).packed);
+      // a bare key (Light's layout or snarkjs's verification_key.json) is named by its file: v1_inclusion_26_1.json
+      keySets.push(keySetFromJson(json, `vk:${basename(file)}`, basename(file).replace(/\.json$/i, '')).packed);
     } catch (e) {
       throw unusable('vk', `--vk ${file}: ${(e as Error).message}`, e);
     }

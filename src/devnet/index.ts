@@ -11,7 +11,8 @@ import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain } from './chain.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { resolveFastRules, type FastRules } from './fast.js';
-import { toAddress, type AddressInput } from '../solana/inputs.js';
+import { isPublicKeyLike, toAddress, type AddressInput } from '../solana/inputs.js';
+import { encodeAddress } from '../solana/address.js';
 import { airdropAndWait } from './faucet.js';
 import { createFaults, validateFaults } from './faults.js';
 import { resolveLimits } from './limits.js';
@@ -116,8 +117,12 @@ export interface DevnetControl {
   /** `accountAddresses` as base58 text, web3.js PublicKeys or kit Addresses. */
   createWebhook(input: Omit<WebhookInput, 'accountAddresses'> & { accountAddresses: AddressInput[] }): Webhook;
   webhooks(): Webhook[];
-  /** Airdrop through a real transfer from the devnet's faucet; resolves once it has executed. */
-  airdrop(address: AddressInput, lamports: bigint, signal?: AbortSignal): Promise<string>;
+  /**
+   * Airdrop through a real transfer from the devnet's faucet; resolves once it has executed. `to` is
+   * an address (text, PublicKey, kit Address) or anything that has one: a cairn or kit signer
+   * (`.address`), a web3.js Keypair (`.publicKey`).
+   */
+  airdrop(to: AddressInput | { readonly address: string } | { readonly publicKey: AddressInput }, lamports: bigint | number, signal?: AbortSignal): Promise<string>;
   ledger(): readonly ExecutedTransaction[];
   /** Write an account (lamports, data, owner) now; with `ledger` it is saved with the others. */
   setAccount(account: DevnetAccount): void;
@@ -288,7 +293,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
         ),
       webhooks: () => webhooks.list(),
       ledger: () => chain.ledger(),
-      airdrop: async (address, lamports, signal) => airdropAndWait(chain, toAddress(address, 'address'), lamports, signal),
+      airdrop: async (to, lamports, signal) => airdropAndWait(chain, airdropTarget(to), airdropLamports(lamports), signal),
       setAccount(account) {
         writeDevnetAccount(chain.svm, account);
         extraAddresses.add(account.address);
@@ -330,4 +335,25 @@ function checkFinalizeSlots(n: unknown): number {
     throw new InputError('finalizeSlots', `expected an integer in 1..512, got ${String(n)}`);
   }
   return n;
+}
+
+/** The address an airdrop goes to: an address, or the one a signer or Keypair carries. */
+function airdropTarget(to: unknown): string {
+  if (to !== null && typeof to === 'object' && !isPublicKeyLike(to)) {
+    if (typeof (to as { address?: unknown }).address === 'string') return toAddress((to as { address: string }).address, 'to.address');
+    if ('publicKey' in to) return toAddress(toPublicKeyInput((to as { publicKey: unknown }).publicKey), 'to.publicKey');
+  }
+  return toAddress(to, 'to');
+}
+
+/** A Keypair's `publicKey` (a PublicKey) as is; cairn's signers keep 32 bytes there, given as base58. */
+function toPublicKeyInput(k: unknown): unknown {
+  return k instanceof Uint8Array && k.length === 32 ? encodeAddress(k) : k;
+}
+
+/** Whole lamports as a bigint; a number is taken when it is a safe non-negative integer. */
+function airdropLamports(l: bigint | number): bigint {
+  if (typeof l === 'bigint' && l > 0n) return l;
+  if (typeof l === 'number' && Number.isSafeInteger(l) && l > 0) return BigInt(l);
+  throw new InputError('lamports', `expected a positive whole number of lamports (bigint or safe integer), got ${typeof l === 'bigint' ? `${l}n` : String(l)}`, { got: String(l) });
 }

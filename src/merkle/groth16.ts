@@ -20,6 +20,7 @@ import { BN254_R, isScalar } from './bn254-encoding.js';
 import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from './bn254-wasm.js';
 import { g1FromBytes, g2FromBytes, negateG1Bytes, type G1Point, type G2Point } from './bn254.js';
 import { noteSlowPath } from './slow-paths.js';
+import { fromSnarkjsKey, isSnarkjsKey } from './snarkjs-key.js';
 
 /** A Groth16 verifying key; points as big-endian bytes, compressed or uncompressed. */
 export interface VerifyingKey {
@@ -70,7 +71,8 @@ function hexField(json: Record<string, unknown>, key: string, lens: readonly num
 /**
  * Parse a verifying key from the big-endian hex layout of groth16-solana / light-protocol
  * (`vk_alpha_g1`, `vk_beta_g2`, `vk_gamma_g2` — or groth16-solana's `vk_gamme_g2` — `vk_delta_g2`,
- * `vk_ic[]`, optional `nr_pubinputs`). Shape is checked here; points are checked when first used.
+ * `vk_ic[]`, optional `nr_pubinputs`), or from snarkjs's `verification_key.json` (converted). Shape
+ * is checked here; points are checked when first used.
  *
  * @example
  * const vk = parseVerifyingKey(json.keys.v1_inclusion_26_1, 'v1_inclusion_26_1');
@@ -78,11 +80,15 @@ function hexField(json: Record<string, unknown>, key: string, lens: readonly num
 export function parseVerifyingKey(json: unknown, name?: string): VerifyingKey {
   const f = name ?? 'vk';
   if (!isPlainObject(json)) throw new InputError(f, 'expected a verifying-key object');
-  const o = json as Record<string, unknown>;
+  // snarkjs's verification_key.json is read into this layout first (snarkjs-key.ts)
+  const o = isSnarkjsKey(json) ? fromSnarkjsKey(json, f) : (json as Record<string, unknown>);
   const gammaKey = 'vk_gamma_g2' in o ? 'vk_gamma_g2' : 'vk_gamme_g2';
   const icRaw = o.vk_ic;
   if (!Array.isArray(icRaw) || icRaw.length < 1) throw new InputError(`${f}.vk_ic`, 'expected a non-empty array of G1 points');
   const ic = icRaw.map((_, i) => hexField(icRaw as unknown as Record<string, unknown>, String(i), [32, 64], `${f}.vk_ic[${i}]`));
+  if (o.nr_pubinputs !== undefined && typeof o.nr_pubinputs !== 'number') {
+    throw new InputError(`${f}.nr_pubinputs`, `expected a number, got the ${typeof o.nr_pubinputs} ${JSON.stringify(o.nr_pubinputs)}: a ${typeof o.nr_pubinputs} where a number belongs`, { expected: 'number', got: typeof o.nr_pubinputs });
+  }
   if (o.nr_pubinputs !== undefined && o.nr_pubinputs !== ic.length - 1) {
     throw new InputError(`${f}.nr_pubinputs`, `says ${String(o.nr_pubinputs)} public inputs but vk_ic has ${ic.length} points`);
   }

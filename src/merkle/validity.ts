@@ -345,18 +345,18 @@ function verifiedBy(p: PendingProof, set: KeySet): ValidityVerdict {
 
 /**
  * Verify a `getValidityProof(V2)` value (bare, `{context, value}` or a whole JSON-RPC response; parsed,
- * or its raw JSON bytes as `client.callRaw` returns them). Returns
- * the verdict directly when the fast backend is already loaded (or not needed), else a promise that
- * loads it first; `await` works on both.
+ * or its raw JSON bytes as `client.callRaw` returns them). Always a promise (it may load the fast
+ * backend first); the answer is the same as `verifyValidityProofSync`'s, which answers in line, and
+ * bad input rejects with the error that one throws.
  *
  * @example
  * const v = await verifyValidityProof(json);
  * if (v.valid) console.log(`verified by ${v.keySet} (${v.circuit})`);
  * else console.log(v.status, v.reason);
  */
-export function verifyValidityProof(value: unknown, opts: ValidityOptions = {}): Promise<ValidityVerdict> | ValidityVerdict {
+export async function verifyValidityProof(value: unknown, opts: ValidityOptions = {}): Promise<ValidityVerdict> {
   const backend = opts.backend ?? 'auto';
-  if (opts.structureOnly || backend === 'noble' || bn254WasmIfLoaded()) return verifyValidityProofSync(value, opts);
-  return initGroth16().then(() => verifyValidityProofSync(value, opts));
+  if (!(opts.structureOnly || backend === 'noble' || bn254WasmIfLoaded())) await initGroth16();
+  return verifyValidityProofSync(value, opts);
 }
 

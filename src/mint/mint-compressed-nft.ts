@@ -33,8 +33,10 @@ export interface MintOptions {
   /** Fetch the asset and its proof after minting and verify both offline (implies confirmTransaction). */
   verify?: boolean;
   signal?: AbortSignal;
-  /** Receives the one-time deprecation notice; by default it goes to `process.emitWarning`. */
+  /** Receives the one-time deprecation notice; by default it is one `cairn: …` line on stderr. */
   logger?: (line: string) => void;
+  /** false: say no deprecation notice (for the client's call either); default true. */
+  deprecationWarnings?: boolean;
   /** How long `verify` waits for the indexer to show the asset (default 30 s). */
   verifyTimeoutMs?: number;
   /** The intent's id in `journal`: with both, this item is minted at most once (see mint-once.ts). */
@@ -210,8 +212,8 @@ export async function mintCompressedNft(client: MintClient, input: MintInput, op
   validateMintInput(params);
   if (opts.signal?.aborted) throw new CairnError(ErrorCodes.RPC_ABORTED, 'mintCompressedNft aborted before sending', { cause: opts.signal.reason });
   // One notice per process, shared with the client's own call (same code), so a process sees one
-  // DeprecationWarning in all; a logger, when given, receives the line too.
-  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, opts.logger);
+  // in all; a logger, when given, receives it instead of stderr.
+  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, opts.logger, opts.deprecationWarnings !== false);
   // Verifying needs the asset on chain: ask the service to answer only once it has landed.
   const sent: MintCompressedNftParams = opts.verify ? { ...params, confirmTransaction: true } : params;
   let r: { signature: string; minted: boolean; assetId: string };

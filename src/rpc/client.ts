@@ -51,6 +51,11 @@ export interface ClientOptions extends EndpointsInput {
   batchConcurrency?: number | undefined;
   /** One line per retry, failure and deprecation, already redacted. */
   logger?: ((line: string) => void) | undefined;
+  /**
+   * Say once per process that a deprecated method (mintCompressedNft, token-metadata) is deprecated
+   * and what replaces it — one `cairn: …` line on stderr, or to `logger` (default true; false: never).
+   */
+  deprecationWarnings?: boolean | undefined;
   /** Bring your own transport (tests, the devnet). The client will not close it. */
   transport?: Transport | undefined;
   /** Send the API key to the /fast host too (only for custom-TPS plans; default false). */
@@ -271,6 +276,7 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     batchConcurrency,
     senderApiKey,
     logger: options.logger,
+    deprecationWarnings: options.deprecationWarnings !== false,
   };
   /**
    * The call's options with its deadline fixed as a point in time, so every request of a call split

@@ -16,4 +16,6 @@ export interface ClientContext {
   /** Send the API key to the /fast host too (only users with custom TPS limits need it). */
   senderApiKey: boolean;
   logger?: (line: string) => void;
+  /** Say a deprecated method's notice (once per process; default true). */
+  deprecationWarnings?: boolean;
 }

@@ -81,6 +81,6 @@ export function validateMintParams(params: MintCompressedNftParams): void {
  */
 export async function mintCompressedNft(ctx: ClientContext, params: MintCompressedNftParams, opts?: CallOptions): Promise<T.MintCompressedNftResult> {
   validateMintParams(params);
-  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, ctx.logger);
+  warnDeprecatedOnce(MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, ctx.logger, ctx.deprecationWarnings !== false);
   return ctx.rpc.call({ method: 'mintCompressedNft', params, validate: S.mintResult }, opts);
 }

@@ -45,6 +45,7 @@ export async function getTokenMetadata(
     'CAIRN_DEP_TOKEN_METADATA',
     'the token-metadata lookup (POST /v0/token-metadata) is deprecated; the asset queries (getAsset, getAssetBatch) replace it',
     ctx.logger,
+    ctx.deprecationWarnings !== false,
   );
   if (params.mintAccounts.length === 0) return [];
   const parts = await mapLimit(chunk(params.mintAccounts, MAX_MINT_ACCOUNTS), ctx.batchConcurrency, opts.signal, async (mintAccounts, _i, signal) => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
@@ -46,7 +46,7 @@ describe('mintCompressedNft (src/mint)', () => {
     expect(r.minted).toBe(true);
   });
 
-  it('warns once per process, through the logger or process.emitWarning', async () => {
+  it('warns once per process, in its own words, through the logger or stderr (never a Node DeprecationWarning)', async () => {
     resetMintDeprecationWarning();
     const lines: string[] = [];
     await mintCompressedNft(client, base(), { logger: (l) => lines.push(l) });
@@ -58,16 +58,25 @@ describe('mintCompressedNft (src/mint)', () => {
     const seen: unknown[] = [];
     const original = process.emitWarning;
     process.emitWarning = ((w: unknown, o: unknown) => void seen.push([w, o])) as typeof process.emitWarning;
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     try {
       await mintCompressedNft(client, base());
       await mintCompressedNft(client, base());
+      // One line in all: ours (which names the replacement), not repeated by the client.
+      const ours = stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('deprecated'));
+      expect(ours).toHaveLength(1);
+      expect(ours[0]).toMatch(/^cairn: mintCompressedNft is deprecated.*getValidityProof/);
+      expect(seen).toEqual([]);
+      // told to be quiet: nothing, from the workflow or the client call it makes
+      resetMintDeprecationWarning();
+      stderr.mockClear();
+      await mintCompressedNft(client, base(), { deprecationWarnings: false });
+      await mintCompressedNft(client, base());
+      expect(stderr.mock.calls.map((c) => String(c[0])).filter((l) => l.includes('deprecated'))).toEqual([]);
     } finally {
       process.emitWarning = original;
+      stderr.mockRestore();
     }
-    // One DeprecationWarning in all: ours (which names the replacement), not repeated by the client.
-    const ours = seen.filter((s) => JSON.stringify(s).includes('CAIRN_DEP_MINT_COMPRESSED_NFT'));
-    expect(ours).toHaveLength(1);
-    expect(String((ours[0] as unknown[])[0])).toMatch(/deprecated.*getValidityProof/);
   });
 
   it('refuses bad input before sending anything, naming the field', async () => {

@@ -93,17 +93,38 @@ describe('legacy token metadata (POST {restUrl}/v0/token-metadata)', () => {
     expect(out.map((x) => x.account)).toEqual(mints);
   });
 
-  it('warns once per process that it is deprecated', async () => {
+  it('warns once per process that it is deprecated, in its own words (to the logger, else stderr), never as a Node DeprecationWarning', async () => {
     resetDeprecationWarnings();
     const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
     srv.handler = (req) => ({ body: req.body.mintAccounts.map(record) });
     await client.getTokenMetadata({ mintAccounts: [addr(1)] });
     await client.getTokenMetadata({ mintAccounts: [addr(2)] });
-    expect(warn).toHaveBeenCalledTimes(1);
-    expect(String(warn.mock.calls[0][0])).toMatch(/deprecated.*getAssetBatch/);
-    expect(warn.mock.calls[0][1]).toMatchObject({ type: 'DeprecationWarning', code: 'CAIRN_DEP_TOKEN_METADATA' });
-    expect(logs.filter((l) => l.includes('deprecated'))).toHaveLength(1);
+    expect(warn).not.toHaveBeenCalled();
+    const said = logs.filter((l) => l.includes('deprecated'));
+    expect(said).toHaveLength(1);
+    expect(said[0]).toMatch(/^cairn: .*deprecated.*getAssetBatch/);
     warn.mockRestore();
+  });
+
+  it('says it on stderr without a logger, and nothing with deprecationWarnings: false', async () => {
+    srv.handler = (req) => ({ body: req.body.mintAccounts.map(record) });
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      for (const [options, times] of [[{}, 1], [{ deprecationWarnings: false }, 0]] as const) {
+        resetDeprecationWarnings();
+        stderr.mockClear();
+        const c = createClient({ baseUrl: `${srv.url}/rpc`, restUrl: `${srv.url}/rest`, walletUrl: `${srv.url}/wallet`, senderUrl: `${srv.url}/sender`, apiKey: API_KEY, ...options });
+        await c.getTokenMetadata({ mintAccounts: [addr(1)] });
+        await c.getTokenMetadata({ mintAccounts: [addr(2)] });
+        await c.close();
+        const lines = stderr.mock.calls.map((x) => String(x[0])).filter((l) => l.includes('deprecated'));
+        expect(lines).toHaveLength(times);
+        if (times) expect(lines[0]).toMatch(/^cairn: the token-metadata lookup .* is deprecated.*\n$/);
+        expect(stderr.mock.calls.map((x) => String(x[0])).join('')).not.toMatch(/DeprecationWarning|trace-deprecation/);
+      }
+    } finally {
+      stderr.mockRestore();
+    }
   });
 
   it('a missing record is an error, never a silently dropped item', async () => {

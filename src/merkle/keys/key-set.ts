@@ -13,6 +13,10 @@ import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../bn2
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors.js';
 import { parseVerifyingKey, type VerifyingKey } from '../groth16.js';
+import { isSnarkjsKey } from '../snarkjs-key.js';
+
+// Light's circuit names: v1_inclusion_26_1, v2_combined_32_40_2_1, …
+const CIRCUIT_NAME = /^v\d+_[a-z]+(_[a-z]+)*(_\d+)+$/;
 
 /** The stored form of a key set. */
 export interface PackedKeySet {
@@ -140,7 +144,8 @@ export function packedKeySetModule(exportName: string, p: PackedKeySet, doc: str
 
 /**
  * A key set from Light's verifying-key JSON, `{ "keys": { "v1_inclusion_26_1": { vk_alpha_g1,
- * vk_beta_g2, vk_gamma_g2, vk_delta_g2, vk_ic }, … } }` (or one bare key, named by `name`), labelled
+ * vk_beta_g2, vk_gamma_g2, vk_delta_g2, vk_ic }, … } }` (or one bare key, named by `name`; snarkjs's
+ * `verification_key.json` layout is taken for any key), labelled
  * `version`. Every point is decoded and checked here: a bad file fails now, naming the element.
  *
  * @example
@@ -151,8 +156,13 @@ export function keySetFromJson(json: unknown, version: string, name?: string): K
   const o = json as Record<string, unknown>;
   let entries: Array<[string, unknown]>;
   if (isPlainObject(o.keys)) entries = Object.entries(o.keys as Record<string, unknown>);
-  else if ('vk_alpha_g1' in o && name !== undefined) entries = [[name, o]];
-  else throw new InputError('vk.keys', `expected an object of verifying keys by circuit name${'vk_alpha_g1' in o ? ' (a bare key needs its circuit name)' : ''}`);
+  else if ('vk_alpha_g1' in o || isSnarkjsKey(o)) {
+    // one bare key: its circuit comes from `name` (the CLI: the file's name), and must look like one
+    if (name === undefined || !CIRCUIT_NAME.test(name)) {
+      throw new InputError('vk.keys', `a bare key needs its circuit name: name the file <circuit>.json (e.g. v1_inclusion_26_1.json) or wrap it as { "keys": { "<circuit>": … } }${name === undefined ? '' : `; "${name}" is not a circuit name`}`);
+    }
+    entries = [[name, o]];
+  } else throw new InputError('vk.keys', 'expected an object of verifying keys by circuit name');
   if (entries.length === 0) throw new InputError('vk.keys', 'holds no key');
   const keys: Record<string, VerifyingKey> = {};
   for (const [circuit, k] of entries) keys[circuit] = parseVerifyingKey(k, circuit);
