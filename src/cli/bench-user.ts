@@ -98,13 +98,23 @@ export function planUserBench(families: UserFamily[], values: FlagValues, env: N
   const rpcUrl = str(values, 'rpc-url');
   const senderUrl = str(values, 'sender-url');
   const wantsEndpoint = families.includes('rpc') || families.includes('landing');
-  const given = url !== undefined || rpcUrl !== undefined || env.CAIRN_URL !== undefined || env.CAIRN_RPC_URL !== undefined;
-  if (values.devnet === true && (url !== undefined || rpcUrl !== undefined)) throw new InputError('--devnet', 'not with --url / --rpc-url: one endpoint at a time');
+  const cluster = str(values, 'cluster');
+  const apiKey = str(values, 'api-key') ?? env.CAIRN_API_KEY;
+  // an endpoint is given by a URL, a cluster, or (as createClient reads it) an API key alone: mainnet
+  const given = url !== undefined || rpcUrl !== undefined || cluster !== undefined || ['CAIRN_URL', 'CAIRN_RPC_URL', 'CAIRN_CLUSTER'].some((k) => env[k] !== undefined) || apiKey !== undefined;
+  if (values.devnet === true && (url !== undefined || rpcUrl !== undefined || cluster !== undefined)) throw new InputError('--devnet', 'not with --url / --rpc-url / --cluster: one endpoint at a time');
   const embedded = wantsEndpoint && (values.devnet === true || !given);
   let endpoints: ReturnType<typeof resolveEndpoints> | undefined;
   if (wantsEndpoint && !embedded) {
-    const apiKey = str(values, 'api-key');
-    endpoints = resolveEndpoints({ ...(url ? { url } : {}), ...(rpcUrl ? { baseUrl: rpcUrl } : {}), ...(senderUrl ? { senderUrl } : {}), ...(apiKey ? { apiKey } : {}) }, env);
+    const keyFlag = str(values, 'api-key');
+    try {
+      endpoints = resolveEndpoints({ ...(url ? { url } : {}), ...(rpcUrl ? { baseUrl: rpcUrl } : {}), ...(senderUrl ? { senderUrl } : {}), ...(keyFlag ? { apiKey: keyFlag } : {}), ...(cluster ? { cluster: cluster as 'mainnet' } : {}) }, env);
+    } catch (e) {
+      // the resolver names its own fields; the user typed flags
+      const field = (e as { context?: { field?: string } }).context?.field;
+      const flag = ({ cluster: '--cluster', url: '--url', baseUrl: '--rpc-url', senderUrl: '--sender-url', apiKey: '--api-key' } as Record<string, string>)[field ?? ''];
+      throw flag && e instanceof InputError ? new InputError(flag, e.message.replace(/^"[^"]*": /, ''), { cause: e }) : e;
+    }
   }
   // The payer: read now (a file, no request); a real endpoint needs one and a cap.
   let keypair = str(values, 'keypair');

@@ -26,6 +26,7 @@ export const SPEC: CommandSpec = {
   positionals: [0, 64],
   flags: {
     url: { type: 'string', short: 'u', value: 'URL', describe: 'the endpoint of rpc and landing (JSON-RPC and /fast); default: a devnet embedded in the process' },
+    cluster: { type: 'string', value: 'NAME', describe: "the service's production hosts: mainnet or devnet (an API key alone means mainnet)" },
     'rpc-url': { type: 'string', value: 'URL', describe: 'the JSON-RPC endpoint, when not --url' },
     'sender-url': { type: 'string', value: 'URL', describe: 'the /fast endpoint, when not --url' },
     devnet: { type: 'boolean', describe: 'run rpc and landing against an embedded devnet (needs the optional litesvm)' },
@@ -60,7 +61,7 @@ export const SPEC: CommandSpec = {
 spending: landing fixes its prices first and prints the most it can spend; against an endpoint that
           is not on loopback it refuses to start without --max-spend covering that, and it stops
           starting transfers the moment one more could pass the cap (the payer's balance is watched).
-environment: CAIRN_URL, CAIRN_RPC_URL, CAIRN_SENDER_URL, CAIRN_API_KEY, CAIRN_KEYPAIR
+environment: CAIRN_URL, CAIRN_RPC_URL, CAIRN_SENDER_URL, CAIRN_CLUSTER, CAIRN_API_KEY, CAIRN_KEYPAIR
 Ctrl-C:   stops the run; transfers in flight get 20 s to finish, then what was measured is printed`,
   exits: [
     [0, 'every family ran to the end'],

@@ -19,15 +19,15 @@ import type { FamilyContext } from '../../src/bench/types.js';
 import { createClient } from '../../src/rpc/client.js';
 import { generateSigner } from '../../src/sender/index.js';
 
-function capture(signal?: AbortSignal) {
+function capture(signal?: AbortSignal, env: NodeJS.ProcessEnv = {}) {
   let out = '';
   let err = '';
-  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env: {}, ...(signal ? { signal } : {}) };
+  const io = { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) }, env, ...(signal ? { signal } : {}) };
   return { io, out: () => out, err: () => err };
 }
 
-async function bench(argv: string[], signal?: AbortSignal) {
-  const c = capture(signal);
+async function bench(argv: string[], signal?: AbortSignal, env?: NodeJS.ProcessEnv) {
+  const c = capture(signal, env);
   const code = await run(argv, c.io);
   return { code, out: c.out(), err: c.err() };
 }
@@ -155,6 +155,22 @@ describe('cairn bench landing: what it may spend', () => {
     expect(k.code).toBe(2);
     expect(k.err).toMatch(/"--keypair": required against http:\/\/127\.0\.0\.2/);
     expect(requests).toBe(0);
+  });
+
+  it('the production hosts (--cluster, or an API key alone) are a real endpoint: the same refusals, the key never shown', async () => {
+    const key = 'bench-secret-key-0123456789';
+    for (const argv of [['landing', '--cluster', 'mainnet'], ['landing']]) {
+      const r = await bench([...argv, '--transfers', '5'], undefined, { CAIRN_API_KEY: key });
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/"--max-spend": this run can spend up to 0\.00502505 SOL/);
+      expect(r.out + r.err).not.toContain(key);
+    }
+    const k = await bench(['landing', '--cluster', 'devnet', '--transfers', '5', '--max-spend', '0.01'], undefined, { CAIRN_API_KEY: key });
+    expect(k.err).toMatch(/"--keypair": required against https:\/\/devnet\.helius-rpc\.com/);
+    expect(k.err).not.toContain(key);
+    const c = await bench(['rpc', '--cluster', 'testnet']);
+    expect(c.code).toBe(2);
+    expect(c.err).toMatch(/"--cluster": expected 'mainnet' or 'devnet'/);
   });
 
   it('stops at the cap when the payer spends faster than the run (another spender on the same key)', async () => {
