@@ -166,4 +166,22 @@ describe('@solana/kit against the devnet', () => {
     expect((await rpc.getMultipleAccounts([payer.address, mint.address], { encoding: 'base64' }).send()).value[1]!.owner).toBe(TOKEN);
     expect((await rpc.getTokenAccountsByDelegate(payer.address, { programId: TOKEN }).send()).value).toEqual([]);
   });
+
+  it('answers jsonParsed transactions and the one-node methods as a test validator (issue 34)', async () => {
+    const sig = await send([{ programAddress: MEMO, accounts: [signerMeta(payer, false)], data: new TextEncoder().encode('parsed by kit') }]);
+    const tx = await rpc.getTransaction(sig as never, { commitment: 'confirmed', maxSupportedTransactionVersion: 0, encoding: 'jsonParsed' }).send();
+    expect(tx!.transaction.message.instructions[0]).toMatchObject({ program: 'spl-memo', parsed: 'parsed by kit' });
+    expect(tx!.transaction.message.accountKeys[0]).toMatchObject({ pubkey: payer.address, signer: true, writable: true, source: 'transaction' });
+    const { identity } = await rpc.getIdentity().send();
+    const votes = await rpc.getVoteAccounts().send();
+    expect(votes.current.map((v) => v.nodePubkey)).toEqual([identity]);
+    const supply = (await rpc.getSupply({ excludeNonCirculatingAccountsList: true }).send()).value;
+    expect(supply.total).toBe(supply.circulating);
+    expect((await rpc.getInflationGovernor().send()).initial).toBe(0.08);
+    expect(typeof (await rpc.getStakeMinimumDelegation().send()).value).toBe('bigint');
+    const production = (await rpc.getBlockProduction().send()).value;
+    expect(production.byIdentity[identity]![0]).toBe(production.byIdentity[identity]![1]);
+    const [node] = await rpc.getClusterNodes().send();
+    expect(node!.rpc).toBe(new URL(devnet.url).host);
+  });
 });
