@@ -15,6 +15,7 @@ import { intFlag, runCommand, type CliWriter, type CommandContext } from './args
 import { createProgress } from './progress.js';
 import { didYouMean, JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 import { validityBundle, validityDetails, validityFlags } from './verify-validity.js';
+import { shouldStream, verifyStreamed } from './verify-stream.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -131,6 +132,9 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   if (commitment !== undefined && rpc === undefined) throw unusable('commitment', '--commitment applies with --rpc only');
   const anchor = rpc === undefined ? undefined : { rpc, ...(commitment === undefined ? {} : { commitment: commitment as 'confirmed' }) };
   const put = output(io.stdout);
+  const streamArgs = { kind, file: args.file, json: args.json, onlyInvalid: args.onlyInvalid, anchor, maxBytes, threadsFlag, quiet: values.quiet === true, put, io };
+  // Devices and large files: read item by item, memory bounded whatever the size.
+  if (kind !== 'validity-proof' && !vflags.any && (await shouldStream(args.file))) return streamed(streamArgs);
 
   let bytes: Uint8Array;
   try {
@@ -148,6 +152,8 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     body = inspectBody(kind, bytes);
   } catch (e) {
     const notJson = e instanceof InputError && e.context.field === 'json';
+    // Not one JSON document: NDJSON (one per line) is read as a stream.
+    if (notJson && kind !== 'validity-proof' && !vflags.any && args.file !== '-' && looksLikeNdjson(bytes)) return streamed(streamArgs);
     throw unusable(notJson ? 'file' : 'kind', `${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}`, e);
   }
 
@@ -218,4 +224,61 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
 function validityFields(v: { status?: string }): Record<string, unknown> {
   const x = v as { status?: string; circuit?: string; keySet?: string };
   return { ...(x.status === undefined ? {} : { status: x.status }), ...(x.circuit === undefined ? {} : { circuit: x.circuit }), ...(x.keySet === undefined ? {} : { keySet: x.keySet }) };
+}
+
+/** A first line that is a whole JSON object followed by another line: NDJSON. */
+function looksLikeNdjson(bytes: Uint8Array): boolean {
+  const nl = bytes.indexOf(0x0a);
+  if (nl < 0 || nl === bytes.length - 1) return false;
+  try {
+    JSON.parse(Buffer.from(bytes.subarray(0, nl)).toString('utf8'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The streamed run (verify-stream.ts), printed and summed up as the whole-input path does. */
+async function streamed(a: {
+  kind: KindName;
+  file: string;
+  json: boolean;
+  onlyInvalid: boolean;
+  anchor: { rpc: string; commitment?: 'confirmed' } | undefined;
+  maxBytes: number;
+  threadsFlag: number | undefined;
+  quiet: boolean;
+  put: (s: string) => Promise<void>;
+  io: CliIo;
+}): Promise<number> {
+  const progress = createProgress(a.io.stderr, { label: `${a.kind}: verified`, quiet: a.quiet });
+  const ac = new AbortController();
+  const onSignal = (): void => ac.abort(new Error('interrupted'));
+  process.once('SIGINT', onSignal);
+  let counts;
+  try {
+    counts = await verifyStreamed({
+      kind: a.kind,
+      file: a.file,
+      stdin: a.io.stdin,
+      maxBytes: a.maxBytes,
+      threads: a.threadsFlag ?? Math.min(availableParallelism(), 2),
+      ...(a.anchor ? { anchor: a.anchor } : {}),
+      json: a.json,
+      onlyInvalid: a.onlyInvalid,
+      signal: ac.signal,
+      put: a.put,
+      tick: (n) => progress.tick(n),
+    });
+  } finally {
+    progress.done();
+    process.off('SIGINT', onSignal);
+  }
+  const { total, invalid } = counts;
+  const valid = total - invalid;
+  const totals = `"total":${total},"valid":${valid},"invalid":${invalid}${a.anchor ? ',"anchored":true' : ''}`;
+  const note = valid === 0 ? '' : a.anchor ? ' (anchored: roots checked against the chain)' : ' (not anchored: roots not checked against the chain; add --rpc URL to anchor)';
+  if (a.json) await a.put(total === 0 ? `{"kind":${JSON.stringify(a.kind)},${totals},"items":[]}\n` : `],${totals}}\n`);
+  else await a.put(total === 0 ? `${a.kind}: nothing to verify (no items in the input)\n` : `${a.kind}: ${total} item(s), ${valid} valid, ${invalid} invalid${note}\n`);
+  return invalid > 0 ? 1 : 0;
 }

@@ -110,3 +110,5 @@ export {
 // Anchored verification: the chain's tree accounts (spl-account-compression, Light v1 and v2) read.
 export type { AnchorOptions, AnchorRpc, AnchorCommitment } from './anchor/anchor-source.js';
 export { parseLightTreeAccount, encodeLightTreeAccount, type LightTreeAccount, type LightTreeInit, type LightTreeKind } from './light-tree-account.js';
+// Items of a JSON/NDJSON byte stream one by one (bounded memory), for verifyStream.
+export { readItems, type StreamedItem, type ItemStreamOptions } from './json/item-stream.js';
