@@ -36,7 +36,7 @@ describe('fleet enqueue with kit instructions', () => {
     const to = generateSigner().address;
     const kitTransfer: Instruction = {
       programAddress: SYSTEM,
-      accounts: [{ address: env.payer.address, role: AccountRole.WRITABLE_SIGNER }, { address: address(to), role: AccountRole.WRITABLE }],
+      accounts: [{ address: address(env.payer.address), role: AccountRole.WRITABLE_SIGNER }, { address: address(to), role: AccountRole.WRITABLE }],
       data: Uint8Array.from([2, 0, 0, 0, ...u64(1_234_567n)]),
     };
     expect(await fleet.enqueue([{ id: 'kit-1', instructions: [kitTransfer], payer: env.payer.address }])).toEqual({ added: 1, known: 0 });
