@@ -16,6 +16,8 @@ const ROOT = join(import.meta.dirname, '..');
 
 export interface FleetProcess {
   label: string;
+  /** Its process id (the middle of its journal `owner`, host:pid:random). */
+  pid: number;
   run: ChildRun;
   /** The latest figures it printed (a killed process keeps those of its last quarter second). */
   metrics: FleetMetrics | undefined;
@@ -40,6 +42,7 @@ export function spawnFleetProcess(job: FleetChildJob, jobPath: string, label: st
   const run: ChildRun = { answers: [], fatal: [], rejections: [], killed: false, hung: false, lingered: false, exit: null, stderr: '', ms: 0 };
   const p: FleetProcess = {
     label,
+    pid: child.pid ?? -1,
     run,
     metrics: undefined,
     ready: false,

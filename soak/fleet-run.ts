@@ -1,10 +1,11 @@
 /**
  * `npm run soak:fleet`: the fleet's chaos campaign (soak/fleet.ts) at full size — 3 processes,
  * 3,000 intents, 20 SIGKILLs, one process paused past its lease, PostgreSQL restarted mid-run —
- * judged by the devnet's ledger. Prints the figures, writes them as JSON, and exits non-zero when a
- * must-be-0 figure is not 0 or a fault could not be applied.
+ * then its durable-nonce phase: 300 intents each on its own nonce account, under 6 SIGKILLs, a pause
+ * past the lease and a restart. Both are judged by the devnet's ledger. Prints the figures, writes
+ * them as JSON, and exits non-zero when a must-be-0 figure is not 0 or a fault could not be applied.
  *
- *   npm run soak:fleet -- [--intents 3000] [--processes 3] [--kills 20] [--lease-ms 2000] [--seed S] [--out soak/results/fleet.json]
+ *   npm run soak:fleet -- [--intents 3000] [--processes 3] [--kills 20] [--lease-ms 2000] [--nonce-intents 300] [--nonce-kills 6] [--seed S] [--out soak/results/fleet.json]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -19,6 +20,8 @@ const { values } = parseArgs({
     'lease-ms': { type: 'string' },
     concurrency: { type: 'string' },
     seed: { type: 'string' },
+    'nonce-intents': { type: 'string' },
+    'nonce-kills': { type: 'string' },
     out: { type: 'string', default: join(import.meta.dirname, 'results', 'fleet.json') },
   },
 });
@@ -39,7 +42,7 @@ export function mustBeZero(c: FleetCampaign): Record<string, number> {
 export function formatFleet(c: FleetCampaign): string {
   const v = c.verdict;
   return [
-    `fleet chaos: ${c.options.processes} processes at a time, ${c.processes} started, ${v.offered} intents, ${(c.ms / 1000).toFixed(1)} s (${c.confirmedPerSecond} confirmed/s)`,
+    `fleet chaos${c.options.nonce ? ' (durable-nonce intents)' : ''}: ${c.options.processes} processes at a time, ${c.processes} started, ${v.offered} intents, ${(c.ms / 1000).toFixed(1)} s (${c.confirmedPerSecond} confirmed/s)`,
     `  faults: ${c.kills} SIGKILLs (each replaced); ${c.paused ? `${c.paused.label} SIGSTOPped ${c.paused.ms} ms (lease ${c.options.leaseMs} ms): ${c.paused.fencedRefused} fenced writes refused, ${c.paused.leasesLost} leases found lost` : 'no pause'}; PostgreSQL restarted ${c.postgresRestarts}×`,
     `  ledger: ${v.landedOnce} landed once, ${v.landedTwice} landed twice, ${v.lost} lost, ${v.provenExpired} proven expired, ${v.failed} failed, ${v.reportedFailedButLanded} reported failed but landed, ${v.executedWithError} executed with error`,
     `  table: ${Object.entries(c.tableStates).map(([s, n]) => `${s} ${n}`).join(', ')}`,
@@ -50,24 +53,27 @@ export function formatFleet(c: FleetCampaign): string {
 }
 
 if (import.meta.filename === resolve(process.argv[1] ?? '')) {
-  const c = await runFleetCampaign({
+  const seed = int(values.seed, ((Math.random() * 2 ** 31) >>> 0) || 1, 'seed');
+  const common = {
     processes: int(values.processes, 3, 'processes'),
-    intents: int(values.intents, 3_000, 'intents'),
-    kills: int(values.kills, 20, 'kills'),
-    killGapMs: [200, 700],
+    killGapMs: [200, 700] as [number, number],
     pause: true,
     restart: true,
     leaseMs: int(values['lease-ms'], 2_000, 'lease-ms'),
     concurrency: int(values.concurrency, 32, 'concurrency'),
-    seed: int(values.seed, ((Math.random() * 2 ** 31) >>> 0) || 1, 'seed'),
+    seed,
     timeoutMs: 15 * 60_000,
-    log: (l) => console.log(l),
-  });
-  console.log('\n' + formatFleet(c));
-  const zero = mustBeZero(c);
+    log: (l: string) => console.log(l),
+  };
+  const main = await runFleetCampaign({ ...common, intents: int(values.intents, 3_000, 'intents'), kills: int(values.kills, 20, 'kills') });
+  console.log('\n' + formatFleet(main) + '\n');
+  const nonce = await runFleetCampaign({ ...common, intents: int(values['nonce-intents'], 300, 'nonce-intents'), kills: int(values['nonce-kills'], 6, 'nonce-kills'), nonce: true, base: 80_000_000n });
+  console.log('\n' + formatFleet(nonce));
+  const zero = { main: mustBeZero(main), nonce: mustBeZero(nonce) };
   const out = resolve(values.out);
   mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), ...c, mustBeZero: zero }, null, 2) + '\n');
+  const plain = (c: FleetCampaign) => ({ ...c, options: { ...c.options, base: c.options.base?.toString() } });
+  writeFileSync(out, JSON.stringify({ at: new Date().toISOString(), seed, main: plain(main), nonce: plain(nonce), mustBeZero: zero }, null, 2) + '\n');
   console.log(`figures written to ${out}`);
-  process.exitCode = Object.values(zero).every((n) => n === 0) ? 0 : 1;
+  process.exitCode = [...Object.values(zero.main), ...Object.values(zero.nonce)].every((n) => n === 0) ? 0 : 1;
 }

@@ -6,6 +6,10 @@
  * one past its lease and then lets it go on (its late state changes must be refused by the fence),
  * and restarts PostgreSQL. Then the ledger is judged by soak/judge.ts, with the answers the processes
  * printed plus what the table says of every intent at the end (what a caller asking `status(id)` gets).
+ * The pause and the restart are made to meet work by construction, not by timing: the process paused
+ * is one the table shows holding live claims on unfinished intents, and PostgreSQL is stopped only
+ * while a working process holds such claims, and stays down until some process has waited it out.
+ * With `nonce`, every intent is a durable-nonce one with its own nonce account (issue 29's nonce phase).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +18,7 @@ import { sleep } from '../src/abort.js';
 import { startDevnet } from '../src/devnet/index.js';
 import { mulberry32 } from '../src/devnet/mulberry32.js';
 import { errorFromJournal } from '../src/sender/journal-error.js';
-import { createSender, generateSigner, transferInstruction, type FleetMetrics, type IntentView } from '../src/sender/index.js';
+import { createNonceAccountInstructions, createSender, generateSigner, transferInstruction, type FleetMetrics, type IntentView } from '../src/sender/index.js';
 import { startPostgres } from '../test/support/postgres-server.js';
 import type { FleetChildJob } from './fleet-child.js';
 import { spawnFleetProcess, type FleetProcess } from './fleet-processes.js';
@@ -39,6 +43,10 @@ export interface FleetCampaignOptions {
   concurrency: number;
   seed: number;
   timeoutMs: number;
+  /** Durable-nonce intents, each with a nonce account of its own (created before the processes start). */
+  nonce?: boolean;
+  /** Amounts start here (phases of one run use disjoint ranges). */
+  base?: bigint;
   log?: (line: string) => void;
 }
 
@@ -92,9 +100,17 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
   let postgresRestarts = 0;
   let paused: FleetCampaign['paused'];
   try {
-    const intents = makeIntents('fleet', o.intents, 70_000_000n, recipients);
-    await admin.enqueue(intents.map((it) => ({ id: it.id, instructions: [transferInstruction(payer.address, it.to, BigInt(it.lamports))], payer: payer.address })));
-    log(`devnet ${devnet.url}, postgres ${pg.url}, ${o.intents} intents enqueued, seed ${o.seed}`);
+    const intents = makeIntents(o.nonce ? 'fleet-nonce' : 'fleet', o.intents, o.base ?? 70_000_000n, recipients);
+    const nonces = o.nonce ? await createNonceAccounts(devnet.url, payer, o.intents, devnet.chain.minimumBalanceForRentExemption(80)) : [];
+    await admin.enqueue(
+      intents.map((it, i) => ({
+        id: it.id,
+        instructions: [transferInstruction(payer.address, it.to, BigInt(it.lamports))],
+        payer: payer.address,
+        ...(o.nonce ? { nonce: { account: nonces[i]!, authority: payer.address } } : {}),
+      })),
+    );
+    log(`devnet ${devnet.url}, postgres ${pg.url}, ${o.intents} ${o.nonce ? 'durable-nonce ' : ''}intents enqueued, seed ${o.seed}`);
     const job: FleetChildJob = { url: devnet.url, postgres: pg.url, table: TABLE, payer: Buffer.from(payer.secretKey()).toString('hex'), leaseMs: o.leaseMs, concurrency: o.concurrency, pollMs: 100, rebroadcastMs: 500 };
     const spawnOne = (): void => {
       const label = `p${procs.length}`;
@@ -104,10 +120,17 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     // -1 while the database is down (the restart): unknown, so nothing is decided on it.
     const unfinished = async (): Promise<number> =>
       pg.query(`SELECT count(*)::int AS n FROM ${TABLE} WHERE state NOT IN ('confirmed', 'failed', 'abandoned')`).then((r) => r[0]!.n as number, () => -1);
+    /** The processes the table shows holding a live claim on an unfinished intent (by the pid in `owner`). */
+    const holders = async (): Promise<Set<number>> =>
+      pg
+        .query(`SELECT DISTINCT owner FROM ${TABLE} WHERE state NOT IN ('confirmed', 'failed', 'abandoned') AND owner IS NOT NULL AND lease_until > now()`)
+        .then((rows) => new Set(rows.map((r) => Number(String(r.owner).split(':').at(-2)))), () => new Set<number>());
     const deadline = Date.now() + o.timeoutMs;
     let kills = 0;
     let pausing: Promise<void> | undefined;
     let restarting: Promise<void> | undefined;
+    // No kill while PostgreSQL is down: the processes holding claims are the ones that meet the gap.
+    let pgDown = false;
     const pauseAt = Math.max(1, Math.floor(o.kills / 3));
     const restartAt = Math.max(1, Math.floor((2 * o.kills) / 3));
     // Chaos while there is work: a kill every few hundred ms, a pause and a restart on the way.
@@ -119,15 +142,16 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
         continue;
       }
       let victim: FleetProcess | undefined;
-      if (kills < o.kills) {
+      if (kills < o.kills && !pgDown) {
         victim = working[Math.floor(random() * working.length)]!;
         victim.kill();
         kills++;
         spawnOne();
       }
+      const holding = (o.pause && !pausing && kills >= pauseAt) || (o.restart && !restarting && kills >= restartAt) ? await holders() : new Set<number>();
       if (o.pause && !pausing && kills >= pauseAt) {
         // A process that holds claims right now: its drives are mid-way when it stops.
-        const target = working.find((p) => p !== victim && (p.metrics?.claims ?? 0) > 0);
+        const target = working.find((p) => p !== victim && p.alive() && holding.has(p.pid));
         if (target) {
           const ms = Math.round(2.5 * o.leaseMs);
           paused = { label: target.label, ms, fencedRefused: 0, leasesLost: 0 };
@@ -136,18 +160,24 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
           pausing = sleep(ms).then(() => target.cont());
         }
       }
-      // Restart only while some process is up and working, so the gap is met (not slept through by
-      // processes still booting or paused).
-      const meets = working.some((p) => p !== victim && p.label !== paused?.label && p.alive());
+      // Restart only while a process that is up and working holds claims on unfinished intents: it
+      // renews them every third of a lease, so it meets the gap (not slept through by processes still
+      // booting, paused or idle).
+      const meets = working.some((p) => p !== victim && p.label !== paused?.label && p.alive() && holding.has(p.pid));
       if (o.restart && !restarting && kills >= restartAt && meets) {
-        log('restarting PostgreSQL (down for 1 s)');
-        // Down long enough that renewals, claims and state changes in flight all meet the gap.
+        log('restarting PostgreSQL (down for 1 s, and until a process has waited it out)');
         restarting = (async () => {
+          const before = sumMetrics(procs).reconnects;
+          pgDown = true;
           await pg.halt();
-          await sleep(1_000);
+          const down = Date.now();
+          // Down long enough that renewals, claims and state changes in flight all meet the gap, and
+          // until some process reported waiting it out (bounded at 5 s: the figure is checked at the end).
+          while (Date.now() - down < 1_000 || (sumMetrics(procs).reconnects === before && Date.now() - down < 5_000)) await sleep(100);
           await pg.start();
+          pgDown = false;
           postgresRestarts++;
-          log('PostgreSQL is back');
+          log(`PostgreSQL is back after ${Date.now() - down} ms`);
         })();
       }
     }
@@ -202,6 +232,19 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
     await devnet.stop();
     await pg.stop();
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** `count` nonce accounts with `payer` as authority, created through a plain sender (no journal: not the fleet's intents). */
+async function createNonceAccounts(url: string, payer: ReturnType<typeof generateSigner>, count: number, lamports: bigint): Promise<string[]> {
+  const setup = createSender({ url, cuPrice: 200_000, cuLimit: 1_000, pollMs: 100 });
+  try {
+    const keys = Array.from({ length: count }, () => generateSigner());
+    const inputs = keys.map((key) => ({ instructions: createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), payer, signers: [key] }));
+    for await (const r of setup.sendMany(inputs, { concurrency: 64 })) if (!r.ok) throw r.error;
+    return keys.map((k) => k.address);
+  } finally {
+    await setup.close();
   }
 }
 

@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import { CairnError, ErrorCodes } from '../errors.js';
 import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
 import { idConflict, keyConflict, type IntentKey } from './intent-key.js';
+import { createSignableCheck } from './journal-postgres-signable.js';
 import { createSignatureClaimer } from './journal-postgres-signatures.js';
 import { createFencedWriter, type HeldClaim } from './journal-postgres-writer.js';
 import { ensureSchema, poolFor, prepared, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './journal-postgres-schema.js';
@@ -189,6 +190,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
   const held = new Map<string, HeldClaim>();
   const write = createFencedWriter({ t, owner, held, metrics, q: (text, values) => q(text, values) });
   const claimSignature = createSignatureClaimer({ t, q: (text, values) => q(text, values) });
+  const signable = createSignableCheck({ t, owner, metrics, q: (text, values) => q(text, values) });
   let closed = false;
 
   const take = (rows: Record<string, unknown>[]): Claim[] =>
@@ -315,28 +317,8 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
       return fence === undefined ? write(rec) : write(rec, fence);
     },
-    async signable(id, fence, known, signal) {
-      const r = await q(
-        `SELECT fence, owner = $2 AND lease_until > now() AS mine, state, view->'signed'->>'signature' AS signed, view->'end'->>'op' AS end_op, view->'end'->>'signature' AS end_sig
-         FROM ${t.intents} WHERE id = $1`,
-        [id, owner],
-        signal,
-      );
-      const row = r.rows[0];
-      const signed = (row?.signed as string | null | undefined) ?? undefined;
-      const proven = row?.state === 'expired' && row.end_op === 'expired' && row.end_sig === known;
-      const ok = row !== undefined && Number(row.fence) === fence && row.mine === true && (signed === undefined ? known === undefined && row.state === 'created' : signed === known && proven);
-      if (ok) return;
-      metrics.fencedRefused++;
-      const what = !row
-        ? 'it is gone from the table'
-        : Number(row.fence) !== fence || row.mine !== true
-          ? `its claim moved on (token ${String(row.fence)}, this drive's ${fence})`
-          : `the table holds ${signed ? `signature ${signed}` : 'no signature'} (${String(row.state)}) where this drive knew ${known ?? 'none'}`;
-      throw new CairnError(ErrorCodes.SENDER_LEASE_LOST, `intent ${id}: not signed again under fencing token ${fence}: ${what}`, {
-        context: { id, table: t.name, fence, op: 'sign', ...(signed ? { signature: signed } : {}) },
-      });
-    },
+    // Batched: the re-reads of a burst of builds share one statement (journal-postgres-signable.ts).
+    signable: (id, fence, known) => signable(id, fence, known),
     async claimSignature(id, signature, lastValidBlockHeight) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
       return (await claimSignature(id, signature, lastValidBlockHeight)) === id;
