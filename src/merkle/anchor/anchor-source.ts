@@ -1,14 +1,17 @@
 /**
  * Where an anchored verifier reads tree accounts: `getMultipleAccounts` (at most 100 addresses per
  * call, the method's limit; one call for a batch that touches ≤ 100 trees), through a cairn client
- * or a URL. Answers are cached per slot: a tree read in the last `cacheMs` (one slot, 400 ms, by
+ * or a URL (plain `fetch`: merkle/ imports nothing from rpc/). Answers are cached per slot: a tree read in the last `cacheMs` (one slot, 400 ms, by
  * default) is not read again, so a stream of batches over the same few trees costs one read per
  * slot, while a root the chain has just added is seen within a slot.
  */
 import { InputError } from '../../errors.js';
-import { createClient } from '../../rpc/client.js';
-import type { CallOptions } from '../../rpc/jsonrpc.js';
 import { treeStateOf, type RawAccount, type TreeState } from './tree-state.js';
+
+/** What `callRaw` takes (cairn's client's call options; merkle/ does not import rpc/). */
+interface CallOptions {
+  signal?: AbortSignal;
+}
 
 /** The part of a client the anchor uses: cairn's `callRaw`, or any `getMultipleAccounts`. */
 export type AnchorRpc =
@@ -62,12 +65,28 @@ export function checkAnchorOptions(a: unknown, field = 'anchor'): AnchorOptions 
   return a as AnchorOptions;
 }
 
-/** A client for a URL that may carry its `api-key`: the key goes where the client keeps keys. */
-function clientFor(url: string) {
-  const u = new URL(url);
-  const apiKey = u.searchParams.get('api-key') ?? undefined;
-  u.searchParams.delete('api-key');
-  return createClient({ url: u.href.replace(/\/$/, ''), ...(apiKey ? { apiKey } : {}) });
+/**
+ * A `callRaw` over plain `fetch` for a URL (merkle/ imports nothing from rpc/: a cairn client can be
+ * passed instead). The URL may carry its `api-key`; no message ever shows the URL.
+ */
+function urlCaller(url: string): { callRaw(method: string, params: unknown, opts?: CallOptions): Promise<Uint8Array> } {
+  let id = 0;
+  return {
+    async callRaw(method, params, opts = {}) {
+      let res: Response;
+      try {
+        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++id, method, params }), ...(opts.signal ? { signal: opts.signal } : {}) });
+      } catch (e) {
+        if (opts.signal?.aborted) throw opts.signal.reason;
+        throw new InputError('anchor.rpc', `${method} failed: ${(e as Error).name === 'TypeError' ? 'the anchor RPC could not be reached' : (e as Error).message}`);
+      }
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (!res.ok) throw new InputError('anchor.rpc', `${method}: the anchor RPC answered HTTP ${res.status}`);
+      const body = JSON.parse(Buffer.from(bytes).toString('utf8')) as { error?: { code?: number; message?: string } };
+      if (body.error) throw new InputError('anchor.rpc', `${method}: the anchor RPC answered error ${body.error.code}: ${String(body.error.message).slice(0, 200)}`);
+      return bytes;
+    },
+  };
 }
 
 /**
@@ -79,8 +98,7 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
   const o = checkAnchorOptions(options);
   const commitment = o.commitment ?? 'confirmed';
   const cacheMs = o.cacheMs ?? 400;
-  const own = typeof o.rpc === 'string' ? clientFor(o.rpc) : null;
-  const rpc: AnchorRpc = own ?? (o.rpc as AnchorRpc);
+  const rpc: AnchorRpc = typeof o.rpc === 'string' ? urlCaller(o.rpc) : o.rpc;
   const cache = new Map<string, { at: number; state: TreeState }>();
   let calls = 0;
 
@@ -132,8 +150,6 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
       if (cache.size > 10_000) for (const [k, v] of cache) if (at - v.at >= cacheMs) cache.delete(k);
       return out;
     },
-    close: async () => {
-      await own?.close();
-    },
+    close: async () => {},
   };
 }
