@@ -6,7 +6,9 @@
  * cairn compiles with TypeScript 7, which has no JavaScript compiler API; TypeDoc needs one (5.x or
  * 6.x). So TypeDoc's `import "typescript"` is pointed, by a module resolution hook for TypeDoc's own
  * files only, at the devDependency `typescript-5` (npm:typescript@5.9); package.json's `overrides`
- * lets TypeDoc's peer range accept the project's TypeScript so `npm ci` resolves.
+ * lets TypeDoc's peer range accept the project's TypeScript so `npm ci` resolves. typescript-5 has a
+ * `tsc` bin as well, so node_modules/.bin/tsc may be either version: the project's scripts and tests
+ * run node_modules/typescript/bin/tsc by path (`npm run typecheck` included).
  */
 import { register } from 'node:module';
 import { dirname, join } from 'node:path';

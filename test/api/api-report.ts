@@ -31,7 +31,9 @@ export const UPDATE_COMMAND = 'npm run api:update';
 /** Emit the declarations of src/ into a fresh directory; returns it (the caller removes it). */
 export function emitDeclarations(): string {
   const out = mkdtempSync(join(tmpdir(), 'cairn-api-'));
-  const tsc = join(ROOT, 'node_modules', '.bin', 'tsc');
+  // the project's TypeScript by path, never node_modules/.bin/tsc: the devDependency typescript-5 (for
+  // TypeDoc, scripts/api-docs.mjs) has a `tsc` bin too, and which of the two npm links there is not fixed
+  const tsc = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
   try {
     execFileSync(tsc, ['-p', join(ROOT, 'tsconfig.build.json'), '--declaration', '--emitDeclarationOnly', '--sourceMap', 'false', '--outDir', out], {
       cwd: ROOT,
