@@ -55,6 +55,8 @@ export interface BuildOptions {
    * its blockhash must not sign for an intent another process signed meanwhile.
    */
   beforeSign?: () => Promise<void>;
+  /** Add no tip (a bundle's transactions but its last: the bundle tips once). */
+  noTip?: boolean;
 }
 
 export interface Builder {
@@ -118,7 +120,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
       if (salt > 0) {
         const p2 = have.price ? undefined : apart(price, 0n, cfg.maxCuPrice);
         const u2 = p2 === undefined && limit !== undefined ? apart(BigInt(limit), 1n, 1_400_000n) : undefined;
-        const t2 = p2 === undefined && u2 === undefined && have.tip === undefined ? apart(tip, minimumTip(cfg), cfg.maxTipLamports) : undefined;
+        const t2 = p2 === undefined && u2 === undefined && have.tip === undefined && !o.noTip ? apart(tip, minimumTip(cfg), cfg.maxTipLamports) : undefined;
         if (p2 !== undefined) cuPrice = p2;
         else if (u2 !== undefined) cuUnits = Number(u2);
         else if (t2 !== undefined) tipLamports = t2;
@@ -129,7 +131,7 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
       if (cuUnits !== undefined) ixs.push(computeUnitLimitInstruction(cuUnits));
       if (!have.price) ixs.push(computeUnitPriceInstruction(cuPrice));
       ixs.push(...p.instructions);
-      if (have.tip === undefined) ixs.push(transferInstruction(p.payer, tipAccount, tipLamports));
+      if (have.tip === undefined && !o.noTip) ixs.push(transferInstruction(p.payer, tipAccount, tipLamports));
       const parts = compileMessage({ payer: p.payer, instructions: ixs, recentBlockhash: hash.blockhash, version: p.version, lookupTables: p.lookupTables });
       const { wire, signatures } = await signMessagePartsAsync(parts, p.signers, o.signal);
       return { wire, signature: encodeBase58(signatures[0]), price: cuPrice, tip: tipLamports, ...(cuUnits !== undefined ? { units: cuUnits } : {}) };

@@ -11,6 +11,9 @@ export { openPostgresJournal } from './journal-postgres.js';
 export type { PostgresJournal, PostgresJournalOptions, PgPoolLike, FleetMetrics, Claim, IntentStatus } from './journal-postgres.js';
 export type { SendOutcome, SendManyItem, SendTimings } from './outcome.js';
 export type { SendManyOptions } from './send-many.js';
+export { MAX_BUNDLE_TRANSACTIONS } from './bundle.js';
+export type { BundleOptions, BundleOutcome } from './bundle.js';
+export type { WatchStats } from './confirm-watch.js';
 export type { ResumeOptions } from './resume.js';
 export type { SendInput, InstructionsInput, TransactionInput, WireInput, NonceInput } from './prepare.js';
 // What `{ transaction }` and `instructions` take besides web3.js's: kit's messages, transactions and instructions.

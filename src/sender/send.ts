@@ -41,6 +41,7 @@ import { prepareInput, type SendInput } from './prepare.js';
 import { keyringOf, resumeAll, resumeIntent, retryIntent, type ResumeDeps, type ResumeOptions } from './resume.js';
 import type { Commitment } from './rpc.js';
 import { sendMany, type SendManyOptions } from './send-many.js';
+import { sendBundleOf, type BundleOptions, type BundleOutcome } from './bundle.js';
 import { createSignatureOwners } from './signature-owners.js';
 
 /** EndpointConfig's fields with `undefined` taken as absent (exactOptionalPropertyTypes), the client widened below. */
@@ -80,6 +81,16 @@ export interface SenderStats {
 export interface Sender {
   send(input: SendInput, options?: SendOptions): Promise<SendOutcome>;
   sendMany(inputs: Iterable<SendInput> | AsyncIterable<SendInput>, options?: SendManyOptions): AsyncIterableIterator<SendManyItem>;
+  /**
+   * Up to 5 transactions as one `/fast` bundle (all or none): cairn builds each on one blockhash
+   * with a CU price, tips once in the last, and resolves when all of them reached the commitment.
+   * Not journaled yet: a sender with a journal refuses it (InputError naming `journal`).
+   *
+   * @example
+   * const b = await sender.sendBundle([{ instructions: [a], payer }, { instructions: [b], payer }]);
+   * console.log(b.signatures, b.slots);
+   */
+  sendBundle(inputs: readonly SendInput[], options?: BundleOptions): Promise<BundleOutcome>;
   /** Drive every unfinished intent of the journal to an end. */
   resume(options?: Omit<ResumeOptions, 'signers'> & { signers?: readonly SignerLike[] | undefined }): Promise<SendManyItem[]>;
   /**
@@ -247,6 +258,10 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
   const sender: Sender = {
     send,
     sendMany: (inputs, o) => sendMany({ assertOpen, concurrency: cfg.concurrency, send }, inputs, o),
+    sendBundle: async (inputs, o) => {
+      assertOpen();
+      return sendBundleOf({ rpc, cfg, builder, tracker, counters, life: life.signal }, inputs, o);
+    },
     resume: async (o) => {
       assertOpen();
       if (fleet) return fleet.resume({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) });
