@@ -115,6 +115,7 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
     },
     nextDurableNonce: () => durableNonceFromBlockhash(ring.latest().bytes),
     storeNonce: (address, nonce) => storeAdvancedNonce(svm, address, nonce),
+    bankBlockhash: () => ring.latest().bytes,
   });
   const tick = (): void => {
     if (!stopped) produceBlock({ slots, queue, executor, statuses, transactions, newSlots, waiters });

@@ -10,6 +10,7 @@ import { durableNonceAccountOf, withAdvancedNonce } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import { parseSubmitted } from './parse-submitted.js';
 import { txErrorToJson } from './transaction-errors.js';
+import { withBankBlockhash } from './nonce-blockhash.js';
 import { afterSimulation, beforeSimulation } from './simulation-meta.js';
 
 export interface SimulateOptions {
@@ -49,7 +50,15 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
     nonce = { account, next };
   }
   const pre = beforeSimulation(d, deps.account);
-  const sigVerify = opts.sigVerify ?? true;
+  let sigVerify = opts.sigVerify ?? true;
+  // a nonce instruction reads the bank's blockhash, as it will when the transaction executes
+  if (nonce === null && !opts.replaceRecentBlockhash) {
+    const bankWire = withBankBlockhash(d, wire, deps.latestBlockhashBytes(), sigVerify);
+    if (bankWire) {
+      w = bankWire;
+      sigVerify = false;
+    }
+  }
   if (!sigVerify) inner.setSigverify(false);
   let r: unknown;
   try {

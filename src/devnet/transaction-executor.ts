@@ -6,6 +6,7 @@
  * block on a real cluster, so it gets no status and no ledger entry. A durable-nonce transaction that
  * landed, failed or not, leaves its nonce advanced as a validator does (durable-nonce.ts).
  */
+import { withBankBlockhash } from './nonce-blockhash.js';
 import type { FailedTransactionMetadata as FailedTx } from 'litesvm';
 import { address58 } from '../solana/base58.js';
 import { durableNonceAccountOf } from './durable-nonce.js';
@@ -30,6 +31,8 @@ export interface TransactionExecutorDeps {
   nextDurableNonce(): string;
   /** Store `nonce` in the nonce account at `address`, its lamports as they stand. */
   storeNonce(address: string, nonce: string): void;
+  /** The devnet's blockhash for the block being executed (nonce-blockhash.ts). */
+  bankBlockhash?(): Uint8Array;
 }
 
 export interface TransactionExecutor {
@@ -92,14 +95,19 @@ export function createTransactionExecutor(deps: TransactionExecutorDeps): Transa
     const withTokens = touchesTokenProgram(allKeys);
     const invoked = withTokens ? new Set(d.parts.instructions.map((ix) => ix.programIdIndex)) : null;
     const preTokenBalances = invoked ? tokenBalances(allKeys, invoked, readAccount) : [];
+    // A nonce instruction under a recent blockhash reads the bank's blockhash, not the message's
+    // (nonce-blockhash.ts): its bytes go in with the devnet's, the signatures checked here.
+    const bankWire = nonceAccount === null && deps.bankBlockhash ? withBankBlockhash(d, p.wire, deps.bankBlockhash()) : null;
+    const verified = p.verified === true || bankWire !== null;
     // Signatures already checked by the verifier thread are not checked twice (see VERIFIER_SOURCE).
     // The switch is flipped only when it changes; executeBatch() turns verification back on at the end.
     if (p.verified === true) preverified++;
-    if (p.verified === true ? sigverifyOn : !sigverifyOn) {
+    if (verified ? sigverifyOn : !sigverifyOn) {
       sigverifyOn = !sigverifyOn;
       inner.setSigverify(sigverifyOn);
     }
-    const r = version === 'legacy' ? inner.sendLegacyTransaction(p.wire) : inner.sendVersionedTransaction(p.wire);
+    const wire = bankWire ?? p.wire;
+    const r = version === 'legacy' ? inner.sendLegacyTransaction(wire) : inner.sendVersionedTransaction(wire);
     // The runtime refuses any lamport change on a read-only account, so only the writable ones (by
     // the message header) are read again.
     const writableSigned = header.numRequiredSignatures - header.numReadonlySignedAccounts;

@@ -1,7 +1,9 @@
 /**
  * A durable nonce made in one slot advances in a later one (issue 34 item 8), as on a test
- * validator: by a plain AdvanceNonceAccount under a recent blockhash, and by a durable-nonce
- * transaction signed with the stored nonce. Only a second advance within one slot is refused.
+ * validator: by a plain AdvanceNonceAccount under a recent blockhash — the same one the creation was
+ * signed with, still valid, which LiteSVM alone would refuse (Custom 7: it derives the value from
+ * the message's blockhash, not the bank's) — and by a durable-nonce transaction signed with the
+ * stored nonce.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
@@ -42,12 +44,14 @@ describe('a nonce made in one slot', () => {
   it('advances in a later slot, by a plain advance and by a durable-nonce transaction', { timeout: 20_000 }, async () => {
     const key = generateSigner();
     const lamports = devnet.chain.minimumBalanceForRentExemption(80);
-    const made = await landed(sign(createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), await blockhash(), [payer, key]));
+    const recent = await blockhash();
+    const made = await landed(sign(createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), recent, [payer, key]));
     expect(made.err).toBeNull();
     const first = nonceOf(key.address);
     await new Promise((r) => setTimeout(r, 500));
 
-    const plain = await landed(sign([advanceNonceInstruction(key.address, payer.address)], await blockhash()));
+    // the creation's blockhash, slots later: the value compared is this block's, not the message's
+    const plain = await landed(sign([advanceNonceInstruction(key.address, payer.address)], recent));
     expect(plain.err).toBeNull();
     const second = nonceOf(key.address);
     expect(second).not.toBe(first);
