@@ -30,18 +30,36 @@ function judge(claims: RootClaim[], states: Map<string, TreeState>): { status: A
   return { slot };
 }
 
+/** The trees `items` name (read ahead, while the pool verifies). */
+export function treesOf(kind: KindName, items: readonly unknown[]): string[] {
+  if (!anchorable(kind)) return [];
+  const trees = new Set<string>();
+  for (const it of items) for (const c of claimsOf(kind, it) ?? []) trees.add(c.tree);
+  return [...trees];
+}
+
 /**
- * Anchor `verdicts` (one per item, in order) for `items` of `kind`.
+ * Anchor `verdicts` (one per item, in order) for `items` of `kind`; `prefetched`: tree states read
+ * ahead (treesOf), so the read overlaps the verification instead of following it.
  *
  * @example
  * const anchored = await anchorVerdicts('asset-proof', items, await v.verify('asset-proof', items), source);
  */
-export async function anchorVerdicts(kind: KindName, items: readonly unknown[], verdicts: readonly Verdict[], source: AnchorSource, signal?: AbortSignal): Promise<Verdict[]> {
+export async function anchorVerdicts(
+  kind: KindName,
+  items: readonly unknown[],
+  verdicts: readonly Verdict[],
+  source: AnchorSource,
+  signal?: AbortSignal,
+  prefetched?: Promise<Map<string, TreeState>>,
+): Promise<Verdict[]> {
   if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
   const claims: (RootClaim[] | null)[] = verdicts.map((v, i) => (v.valid ? claimsOf(kind, items[i]) : null));
   const trees = new Set<string>();
   for (const c of claims) for (const x of c ?? []) trees.add(x.tree);
-  const states = trees.size ? await source.trees([...trees], signal) : new Map<string, TreeState>();
+  const got = prefetched ? await prefetched : new Map<string, TreeState>();
+  const missing = [...trees].filter((t) => !got.has(t));
+  const states = missing.length ? new Map([...got, ...(await source.trees(missing, signal))]) : got;
   return verdicts.map((v, i) => {
     const c = claims[i];
     if (!v.valid || !c || c.length === 0) return { ...v, anchored: false };

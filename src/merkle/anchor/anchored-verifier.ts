@@ -12,7 +12,7 @@ import { VerdictTable } from '../verdict-table.js';
 import type { BatchAnswer } from '../batch-answer.js';
 import type { Verdict } from '../verdict.js';
 import type { Verifier, VerifyOptions } from '../verifier-types.js';
-import { anchorVerdicts } from './anchor-verdicts.js';
+import { anchorVerdicts, treesOf } from './anchor-verdicts.js';
 import { checkAnchorOptions, createAnchorSource, type AnchorOptions, type AnchorSource } from './anchor-source.js';
 
 /** Items of `input` in the order the verifier answers them (raw JSON is parsed: anchoring needs the roots). */
@@ -59,9 +59,14 @@ export function withAnchor(inner: Verifier, anchor: AnchorOptions | undefined): 
   async function verify(kind: KindName, input: unknown, o?: VerifyOptions): Promise<Verdict[]> {
     const { source, done } = sourceFor(o);
     try {
+      if (!source) return await inner.verify(kind, input, passOn(o));
+      // The tree accounts are read while the pool verifies: the chain's round trip overlaps the work.
+      const items = itemsOf(kind, input);
+      const trees = treesOf(kind, items);
+      const ahead = trees.length ? source.trees(trees, o?.signal) : undefined;
+      ahead?.catch(() => {}); // awaited below; never an unhandled rejection if verify throws first
       const verdicts = await inner.verify(kind, input, passOn(o));
-      if (!source) return verdicts;
-      return await anchorVerdicts(kind, itemsOf(kind, input), verdicts, source, o?.signal);
+      return await anchorVerdicts(kind, items, verdicts, source, o?.signal, ahead);
     } finally {
       await done();
     }
