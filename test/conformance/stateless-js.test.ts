@@ -207,4 +207,13 @@ describe('stateless.js 0.23 against the devnet', () => {
     expect(featureFlags.isV2()).toBe(false);
     await exercise(v1, STATE_TREE_V1, ADDRESS_TREE_V1);
   }, 60_000);
+
+  it("its Rpc (a web3.js Connection) reads the mint's transaction jsonParsed and the one-node methods (issue 34)", async () => {
+    const tx = await rpc.getParsedTransaction(v2.mintSig, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
+    expect(tx!.transaction.message.accountKeys[0]).toMatchObject({ signer: true, writable: true, source: 'transaction' });
+    expect(tx!.transaction.message.instructions.length).toBeGreaterThan(0);
+    const identity = (await rpc.getSlotLeader()).toString();
+    expect((await rpc.getVoteAccounts()).current.map((v) => v.nodePubkey)).toEqual([identity]);
+    expect((await rpc.getSupply()).value.total).toBeGreaterThan(0);
+  });
 });
