@@ -35,6 +35,9 @@ const preludes: Record<string, string> = {
     import type { Devnet } from 'cairn-solana/devnet';
     declare const devnet: Devnet;
     declare const databaseUrl: string;`,
+  'README.md:Subscriptions and bundles#1': `
+    import type { Devnet } from 'cairn-solana/devnet';
+    declare const devnet: Devnet;`,
   'README.md:Testing against the devnet#1': `
     import type { Devnet } from 'cairn-solana/devnet';
     declare const devnet: Devnet;`,

@@ -60,6 +60,13 @@ const harness: Record<string, Harness> = {
     before: 'const { devnet, databaseUrl } = (globalThis as any).__readme;',
     expect: (out) => expect(out).toContain('1 confirmed'),
   },
+  'README.md:Subscriptions and bundles#1': {
+    before: shared,
+    expect: (out) => {
+      expect(out.join('\n')).toMatch(/^bundle of 2 confirmed$/m);
+      expect(out.join('\n')).toMatch(/^payer holds \d+$/m);
+    },
+  },
   'README.md:Testing against the devnet#1': { before: shared, expect: (out) => expect(out.join('\n')).toMatch(/^verified v1_inclusion_26_1$/m) },
   'README.md:Errors#1': { before: shared, expect: (out) => expect(out.join('\n')).toMatch(/^bad field: params\.id$/m) },
 };
