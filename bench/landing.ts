@@ -40,7 +40,10 @@ const ALL_SCENARIOS: LandingScenario[] = [
   { id: '429-10', label: '10% 429 + Retry-After', slotMs: FAULT_SLOT_MS, faults: both({ rateLimitRate: 0.1, retryAfterSeconds: 1 }) },
   { id: '503-5', label: '5% 503', slotMs: FAULT_SLOT_MS, faults: both({ serverErrorRate: 0.05, serverErrorStatus: 503 }) },
   { id: 'latency', label: '0–200 ms latency', slotMs: FAULT_SLOT_MS, faults: both({ latencyMs: 0, latencyMaxMs: 200 }) },
+  // bundles of 2 through /fast sendBundle: cairn's sendBundle against helius-sdk's sendBundleWithSender (kit and web3.js have none)
+  { id: 'bundle', label: 'bundles of 2, 20% dropped', slotMs: FAULT_SLOT_MS, faults: both({ dropRate: 0.2 }), bundle: true },
 ];
+const BUNDLE_PEERS: readonly string[] = ['cairn', 'helius-sdk'];
 const pick = <T extends { id?: string }>(all: readonly T[], env: string | undefined, key: (t: T) => string): T[] => {
   if (!env) return [...all];
   const want = env.split(',').map((s) => s.trim());
@@ -125,13 +128,14 @@ const runs: LandingRun[] = [];
 try {
   for (const s of scenarios) {
     for (const peer of peers) {
+      if (s.bundle && !BUNDLE_PEERS.includes(peer)) continue;
       const t = performance.now();
       const { url, wsUrl } = await ask(
         { op: 'start', slotMs: s.slotMs, faults: s.faults, funded: [payer, recipient], keys: peer === 'helius-sdk' ? [API_KEY] : [], seed: SEED, primeCuPrice: CU_PRICE },
         'started',
       );
       const limit = timeLimitMs(s);
-      const job: PeerJob = { peer, url, wsUrl, payerSeed: payerSeed.toString('hex'), recipient, amounts, concurrency: CONCURRENCY, tipLamports: TIP_LAMPORTS, tipAccount: '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE', cuPrice: CU_PRICE, cuLimit: CU_LIMIT, apiKey: API_KEY, timeLimitMs: limit };
+      const job: PeerJob = { peer, url, wsUrl, payerSeed: payerSeed.toString('hex'), recipient, amounts, concurrency: CONCURRENCY, tipLamports: TIP_LAMPORTS, tipAccount: '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE', cuPrice: CU_PRICE, cuLimit: CU_LIMIT, apiKey: API_KEY, timeLimitMs: limit, ...(s.bundle ? { bundle: true } : {}) };
       const { result, stderrTail } = await runPeer(job);
       const judged = await ask({ op: 'judge', payer, recipient, amounts }, 'judged');
       const r: PeerResult = result ?? { answers: [], cpuMs: 0, wallMs: limit, unhandledRejections: { count: 0 } };

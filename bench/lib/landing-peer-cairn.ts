@@ -9,7 +9,7 @@
 import { createClient } from '../../src/rpc/client.js';
 import { createSender, signerFromSecretKey, transferInstruction } from '../../src/sender/index.js';
 import type { CreatePeer } from './landing-peer.js';
-import { errorText } from './landing-peer.js';
+import { bundlePool, errorText } from './landing-peer.js';
 
 export const createPeer: CreatePeer = async (job) => {
   const payer = signerFromSecretKey(Buffer.from(job.payerSeed, 'hex'));
@@ -24,6 +24,11 @@ export const createPeer: CreatePeer = async (job) => {
   });
   return {
     async run(answer, signal) {
+      if (job.bundle) {
+        // sendBundle: the pair on one blockhash, the tip once in the second, confirmed as one
+        const leg = (i: number) => ({ instructions: [transferInstruction(payer.address, job.recipient, BigInt(job.amounts[i]!))], payer });
+        return bundlePool(job, async (k, s) => void (await sender.sendBundle([leg(2 * k), leg(2 * k + 1)], { signal: s })), answer, signal);
+      }
       const inputs = job.amounts.map((a) => ({ instructions: [transferInstruction(payer.address, job.recipient, BigInt(a))], payer }));
       for await (const item of sender.sendMany(inputs, { concurrency: job.concurrency, signal })) {
         if (item.ok) answer({ i: item.index, ok: true, ms: item.outcome.timings.confirmedMs ?? Number.NaN });

@@ -9,7 +9,7 @@
  * anything not on loopback is refused.
  */
 import type { CreatePeer } from './landing-peer.js';
-import { pool } from './landing-peer.js';
+import { bundlePool, pool } from './landing-peer.js';
 
 export const createPeer: CreatePeer = async (job) => {
   // Order matters: the redirect defines the WebSocket class kit picks when it is first evaluated.
@@ -46,8 +46,42 @@ export const createPeer: CreatePeer = async (job) => {
       priorityFeeCap: job.cuPrice,
     });
   };
+  // Bundles: two kit transactions on one blockhash (CU limit and price in each, the tip in the
+  // second), signed, then `sendBundleWithSender` as its docs show (it polls the signatures).
+  const chain = kit.createSolanaRpc(`${job.url}/?api-key=${job.apiKey}`);
+  const le = (n: number, v: bigint | number): number[] => {
+    const b = new Uint8Array(n);
+    const dv = new DataView(b.buffer);
+    if (n === 4) dv.setUint32(0, Number(v), true);
+    else dv.setBigUint64(0, BigInt(v), true);
+    return [...b];
+  };
+  const budget = kit.address('ComputeBudget111111111111111111111111111111');
+  const payerMeta = { address: payer.address, role: kit.AccountRole.WRITABLE_SIGNER, signer: payer };
+  const pay = (to: string, lamports: bigint | number) => ({ programAddress: system, accounts: [payerMeta, { address: kit.address(to), role: kit.AccountRole.WRITABLE }], data: Uint8Array.from([2, 0, 0, 0, ...le(8, lamports)]) });
+  const pair = async (k: number, signal: AbortSignal): Promise<void> => {
+    const { value: latest } = await chain.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal: signal });
+    const signed = await Promise.all(
+      [2 * k, 2 * k + 1].map((i, n) => {
+        const ixs = [
+          { programAddress: budget, data: Uint8Array.from([2, ...le(4, job.cuLimit)]) },
+          { programAddress: budget, data: Uint8Array.from([3, ...le(8, job.cuPrice)]) },
+          pay(job.recipient, BigInt(job.amounts[i]!)),
+          ...(n === 1 ? [pay(job.tipAccount, job.tipLamports)] : []),
+        ];
+        const m = kit.pipe(
+          kit.createTransactionMessage({ version: 0 }),
+          (x) => kit.setTransactionMessageFeePayerSigner(payer, x),
+          (x) => kit.setTransactionMessageLifetimeUsingBlockhash(latest, x),
+          (x) => kit.appendTransactionMessageInstructions(ixs as Parameters<typeof kit.appendTransactionMessageInstructions>[0], x),
+        );
+        return kit.signTransactionMessageWithSigners(m);
+      }),
+    );
+    await tx.sendBundleWithSender(signed as Parameters<typeof tx.sendBundleWithSender>[0], { region: 'Default' });
+  };
   return {
-    run: (answer, signal) => pool(job, one, answer, signal),
+    run: (answer, signal) => (job.bundle ? bundlePool(job, pair, answer, signal) : pool(job, one, answer, signal)),
     async close() {
       if (Object.hasOwn(helius, 'close')) (helius as unknown as { close(): void }).close();
       if (redirect.refused.length) console.error(`helius-sdk: refused off-loopback requests: ${[...new Set(redirect.refused)].join(', ')}`);

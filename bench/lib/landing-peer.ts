@@ -31,6 +31,8 @@ export interface PeerJob {
   apiKey: string;
   /** Transfers not answered by then are left unanswered. */
   timeLimitMs: number;
+  /** Send the transfers in bundles of 2 through /fast `sendBundle` (transfers 2k and 2k+1 together). */
+  bundle?: boolean;
 }
 
 export interface PeerResult {
@@ -69,6 +71,26 @@ export async function pool(job: PeerJob, one: (i: number, signal: AbortSignal) =
     }
   };
   await Promise.all(Array.from({ length: Math.min(job.concurrency, job.amounts.length) }, worker));
+}
+
+/** `pool` for bundles: each worker sends transfers 2k and 2k+1 as one bundle and answers both. */
+export async function bundlePool(job: PeerJob, one: (k: number, signal: AbortSignal) => Promise<void>, answer: (a: PeerAnswer) => void, signal: AbortSignal): Promise<void> {
+  const pairs = Math.floor(job.amounts.length / 2);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < pairs && !signal.aborted) {
+      const k = next++;
+      const t0 = performance.now();
+      try {
+        await one(k, signal);
+        for (const i of [2 * k, 2 * k + 1]) answer({ i, ok: true, ms: performance.now() - t0 });
+      } catch (e) {
+        if (signal.aborted) return;
+        for (const i of [2 * k, 2 * k + 1]) answer({ i, ok: false, ms: performance.now() - t0, error: errorText(e) });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(Math.floor(job.concurrency / 2), pairs)) }, worker));
 }
 
 /** An error as the caller would log it (code first when there is one), bounded. */

@@ -13,6 +13,8 @@ export interface LandingScenario {
   slotMs: number;
   /** The devnet's fault settings, by endpoint (bench/landing.ts applies the same to `rpc` and `fast`). */
   faults: Record<string, Record<string, number>>;
+  /** Transfers go in bundles of 2 (only the peers with a bundle API run it). */
+  bundle?: boolean;
 }
 
 /** One run: one peer in one scenario. */
