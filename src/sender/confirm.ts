@@ -256,10 +256,12 @@ export function createTracker(opts: TrackerOptions): Tracker {
   };
 
   // A poll right after a slot notification (a slot that can hold what was sent has just been
-  // produced), at most every pollMs so the JSON-RPC calls stay what the timer made them.
+  // produced), spaced by 1.5 × pollMs while the socket tells: notifications settle the transfers and
+  // the polls are the safety net (at 400 ms slots, every slot would be twice the calls; measured
+  // 0.19 calls per transfer against kit's 3.69 before the spacing).
   const offSlot = watch?.onSlot(() => {
     if (closed || running || entries.size === 0) return;
-    if (Date.now() - lastTickAt < pollMs * 0.75) return;
+    if (Date.now() - lastTickAt < pollMs * 1.5) return;
     if (timer !== undefined) clearTimeout(timer);
     timer = undefined;
     void tick();
