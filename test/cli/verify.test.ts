@@ -162,9 +162,10 @@ describe('cairn verify: output, exit codes and input forms', () => {
     expect(JSON.parse(r.out)).toMatchObject({ total: 12, valid: 12, invalid: 0 });
   });
 
-  it('runs as `npx cairn verify` from the project root', async () => {
+  // npx runs a package's bin by the package's name: `npx cairn-solana verify` (the bin `cairn` once it is installed)
+  it('runs as `npx cairn-solana verify` from the project root', async () => {
     const r = await new Promise<{ code: number; out: string }>((resolve) => {
-      execFile('npx', ['cairn', 'verify', 'address-proof', `${V}/photon/mock_tests__get_multiple_new_address_proofs_interop.json`, '--json'], { timeout: 60_000 }, (e, out) =>
+      execFile('npx', ['cairn-solana', 'verify', 'address-proof', `${V}/photon/mock_tests__get_multiple_new_address_proofs_interop.json`, '--json'], { timeout: 60_000 }, (e, out) =>
         resolve({ code: e ? ((e as { code?: number }).code ?? 99) : 0, out }),
       );
     });
