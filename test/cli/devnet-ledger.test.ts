@@ -11,9 +11,10 @@ import { newAddress, rpc } from '../support/devnet.js';
 const root = mkdtempSync(join(tmpdir(), 'cairn-devnet-cli-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
+// bigints written as plain digits, as the Solana CLI writes u64s (a JS number cannot hold u64::MAX)
 const accountFile = (name: string, body: unknown): string => {
   const f = join(root, name);
-  writeFileSync(f, JSON.stringify(body));
+  writeFileSync(f, JSON.stringify(body, (_k, v: unknown) => (typeof v === 'bigint' ? `<u64:${v}>` : v)).replace(/"<u64:(\d+)>"/g, '$1'));
   return f;
 };
 
@@ -57,7 +58,7 @@ describe('cairn devnet: test-validator habits', () => {
     const addr = newAddress();
     const f = accountFile('acc.json', { pubkey: newAddress(), account: { lamports: 5000, data: [Buffer.from([1, 2, 3]).toString('base64'), 'base64'], owner, executable: false, rentEpoch: 0 } });
     const o = parseDevnetArgs(['--account', addr, f]);
-    expect(o !== 'help' && o.accounts).toEqual([{ address: addr, lamports: 5000n, data: Uint8Array.from([1, 2, 3]), owner, executable: false }]);
+    expect(o !== 'help' && o.accounts).toEqual([{ address: addr, lamports: 5000n, data: Uint8Array.from([1, 2, 3]), owner, executable: false, rentEpoch: 0n }]);
     expect(() => parseDevnetArgs(['--account', addr])).toThrow(/"--account": expected two values: ADDR FILE/);
     const bad = accountFile('bad.json', { pubkey: addr, account: { lamports: -1, data: ['', 'base64'], owner } });
     expect(() => parseDevnetArgs(['--account', addr, bad])).toThrow(/"--account".*lamports/);
@@ -94,7 +95,7 @@ describe('cairn devnet: test-validator habits', () => {
     await lib.stop();
     const so = join(root, 'token.so');
     writeFileSync(so, elf);
-    const accJson = accountFile('loaded.json', { pubkey: accAddr, account: { lamports: 1_000_000, data: [Buffer.from('hello').toString('base64'), 'base64'], owner, executable: false, rentEpoch: 18446744073709551615 } });
+    const accJson = accountFile('loaded.json', { pubkey: accAddr, account: { lamports: 1_000_000, data: [Buffer.from('hello').toString('base64'), 'base64'], owner, executable: false, rentEpoch: 18446744073709551615n } });
 
     let assetId = '';
     const first = await withCli(['-p', '0', '--slot-ms', '20', '--ledger', dir, '--bpf-program', progAddr, so, '--account', accAddr, accJson], async (url) => {
