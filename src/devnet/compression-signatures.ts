@@ -20,6 +20,7 @@ import { listParams, notFound, required } from './compression-params.js';
 import type { AccountRecord, CompressionStore, CompressionTxRecord } from './compression-store.js';
 import { b58, compareBytes, describe, invalid, paramsObject } from './das-params.js';
 import type { Chain, ExecutedTransaction, RpcHandler } from './types.js';
+import { transactionErrorText as agaveErrorText } from './agave/transaction-error-text.js';
 
 const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
 const CURSOR_BYTES = 8 + 64;
@@ -120,72 +121,13 @@ function touching(store: CompressionStore, touches: (a: AccountRecord) => boolea
 
 const sameBytes = (a: Uint8Array | null, b: Uint8Array) => a !== null && compareBytes(a, b) === 0;
 
-// The runtime's Display text for its errors (what Photon stores: `err.to_string()`), for the common ones.
-const TX_TEXT: Record<string, string> = {
-  AccountInUse: 'Account in use',
-  AccountLoadedTwice: 'Account loaded twice',
-  AccountNotFound: 'Attempt to debit an account but found no record of a prior credit.',
-  ProgramAccountNotFound: 'Attempt to load a program that does not exist',
-  InsufficientFundsForFee: 'Insufficient funds for fee',
-  InvalidAccountForFee: 'This account may not be used to pay transaction fees',
-  AlreadyProcessed: 'This transaction has already been processed',
-  BlockhashNotFound: 'Blockhash not found',
-  CallChainTooDeep: 'Loader call chain is too deep',
-  MissingSignatureForFee: 'Transaction requires a fee but has no signature present',
-  InvalidAccountIndex: 'Transaction contains an invalid account reference',
-  SignatureFailure: 'Transaction did not pass signature verification',
-  InvalidProgramForExecution: 'This program may not be used for executing instructions',
-  SanitizeFailure: 'Transaction failed to sanitize accounts offsets correctly',
-};
-const IX_TEXT: Record<string, string> = {
-  GenericError: 'generic instruction error',
-  InvalidArgument: 'invalid program argument',
-  InvalidInstructionData: 'invalid instruction data',
-  InvalidAccountData: 'invalid account data for instruction',
-  AccountDataTooSmall: 'account data too small for instruction',
-  InsufficientFunds: 'insufficient funds for instruction',
-  IncorrectProgramId: 'incorrect program id for instruction',
-  MissingRequiredSignature: 'missing required signature for instruction',
-  AccountAlreadyInitialized: 'instruction requires an uninitialized account',
-  UninitializedAccount: 'instruction requires an initialized account',
-  UnbalancedInstruction: 'sum of account balances before and after instruction do not match',
-  ExternalAccountLamportSpend: 'instruction spent from the balance of an account it does not own',
-  ReadonlyLamportChange: 'instruction changed the balance of a read-only account',
-  NotEnoughAccountKeys: 'insufficient account keys for instruction',
-  ComputationalBudgetExceeded: 'Computational budget exceeded',
-  ProgramFailedToComplete: 'Program failed to complete',
-  InvalidAccountOwner: 'Invalid account owner',
-  ArithmeticOverflow: 'Program arithmetic overflowed',
-  IllegalOwner: 'Provided owner is not allowed',
-  MissingAccount: 'An account required by the instruction is missing',
-  InvalidSeeds: 'Provided seeds do not result in a valid address',
-  PrivilegeEscalation: 'Cross-program invocation with unauthorized signer or writable account',
-};
-
-function instructionText(e: unknown): string {
-  if (typeof e === 'string') return IX_TEXT[e] ?? e;
-  const o = e as Record<string, unknown> | null;
-  if (o && typeof o.Custom === 'number') return `custom program error: 0x${o.Custom.toString(16)}`;
-  if (o && typeof o.BorshIoError === 'string') return `Failed to serialize or deserialize account data: ${o.BorshIoError}`;
-  return JSON.stringify(e);
-}
-
 /**
  * A transaction's `err` (the RPC's JSON) as the text Photon gives in `error`: the runtime's Display
- * message where the devnet knows it, the variant name (or the JSON) otherwise; null on success.
+ * message where the devnet knows it, the variant name (or the JSON) otherwise; null on success. The
+ * text is the runtime's, so it comes from the one table the devnet's JSON-RPC errors use.
  */
 export function transactionErrorText(err: unknown): string | null {
-  if (err === null || err === undefined) return null;
-  if (typeof err === 'string') return TX_TEXT[err] ?? err;
-  const o = err as Record<string, unknown>;
-  if (Array.isArray(o.InstructionError)) {
-    const [index, inner] = o.InstructionError as [number, unknown];
-    return `Error processing Instruction ${index}: ${instructionText(inner)}`;
-  }
-  const rent = o.InsufficientFundsForRent as { account_index?: number } | undefined;
-  if (rent) return `Transaction results in an account (${rent.account_index}) with insufficient funds for rent`;
-  if (typeof o.DuplicateInstruction === 'number') return `Transaction contains a duplicate instruction (${o.DuplicateInstruction}) that is not allowed`;
-  return JSON.stringify(err);
+  return err === null || err === undefined ? null : agaveErrorText(err);
 }
 
 const isVote = (t: ExecutedTransaction) => t.accountKeys.includes(VOTE_PROGRAM);
