@@ -10,6 +10,7 @@
  */
 import { CairnError, ErrorCodes } from '../errors.js';
 import type { Tables } from './journal-postgres-schema.js';
+import { batchPerTurn } from './batch-per-turn.js';
 
 type Pending = { id: string; fence: number; known: string | undefined; resolve: () => void; reject: (e: unknown) => void };
 
@@ -28,8 +29,6 @@ export interface SignableDeps {
  */
 export function createSignableCheck(d: SignableDeps): (id: string, fence: number, known: string | undefined) => Promise<void> {
   const { t } = d;
-  let queue: Pending[] = [];
-  let scheduled = false;
   const sql = `
     SELECT id, fence, owner = $2 AND lease_until > now() AS mine, state, view->'signed'->>'signature' AS signed,
       view->'end'->>'op' AS end_op, view->'end'->>'signature' AS end_sig
@@ -63,17 +62,6 @@ export function createSignableCheck(d: SignableDeps): (id: string, fence: number
     }
   };
 
-  return (id, fence, known) =>
-    new Promise<void>((resolve, reject) => {
-      queue.push({ id, fence, known, resolve, reject });
-      if (scheduled) return;
-      scheduled = true;
-      // One macrotask later, so the checks of a burst share one statement.
-      setImmediate(() => {
-        scheduled = false;
-        const batch = queue;
-        queue = [];
-        void flush(batch);
-      });
-    });
+  const offer = batchPerTurn(flush);
+  return (id, fence, known) => new Promise<void>((resolve, reject) => offer({ id, fence, known, resolve, reject }));
 }

@@ -9,6 +9,7 @@
  * of builds pays one round trip, not one each.
  */
 import type { Tables } from './journal-postgres-schema.js';
+import { batchPerTurn } from './batch-per-turn.js';
 
 type Pending = { id: string; signature: string; lastValid: number; resolve: (owner: string) => void; reject: (e: unknown) => void };
 
@@ -25,8 +26,6 @@ export interface ClaimerDeps {
  */
 export function createSignatureClaimer(d: ClaimerDeps): (id: string, signature: string, lastValid: number) => Promise<string> {
   const { t } = d;
-  let queue: Pending[] = [];
-  let scheduled = false;
   // `ins` answers for rows this statement inserted; `s` (the statement's snapshot) for rows committed
   // before it. A row another process inserted while this statement ran is in neither: read it after.
   const sql = `
@@ -58,17 +57,6 @@ export function createSignatureClaimer(d: ClaimerDeps): (id: string, signature: 
     }
   };
 
-  return (id, signature, lastValid) =>
-    new Promise<string>((resolve, reject) => {
-      queue.push({ id, signature, lastValid, resolve, reject });
-      if (scheduled) return;
-      scheduled = true;
-      // One macrotask later, so the claims of a burst share one statement.
-      setImmediate(() => {
-        scheduled = false;
-        const batch = queue;
-        queue = [];
-        void flush(batch);
-      });
-    });
+  const offer = batchPerTurn(flush);
+  return (id, signature, lastValid) => new Promise<string>((resolve, reject) => offer({ id, signature, lastValid, resolve, reject }));
 }
