@@ -340,10 +340,11 @@ function checkFinalizeSlots(n: unknown): number {
 /** The address an airdrop goes to: an address, or the one a signer or Keypair carries. */
 function airdropTarget(to: unknown): string {
   if (to !== null && typeof to === 'object' && !isPublicKeyLike(to)) {
-    if (typeof (to as { address?: unknown }).address === 'string') return toAddress((to as { address: string }).address, 'to.address');
-    if ('publicKey' in to) return toAddress(toPublicKeyInput((to as { publicKey: unknown }).publicKey), 'to.publicKey');
+    if (typeof (to as { address?: unknown }).address === 'string') return toAddress((to as { address: string }).address, 'address.address');
+    if ('publicKey' in to) return toAddress(toPublicKeyInput((to as { publicKey: unknown }).publicKey), 'address.publicKey');
   }
-  return toAddress(to, 'to');
+  // errors name the parameter as the control API has always called it
+  return toAddress(to, 'address');
 }
 
 /** A Keypair's `publicKey` (a PublicKey) as is; cairn's signers keep 32 bytes there, given as base58. */

@@ -110,7 +110,7 @@ describe('the library', () => {
     expect(devnet.chain.balance(cairn.address)).toBe(1_000_000n);
     expect(devnet.chain.balance(kit.address)).toBe(2_000_000n);
     expect(devnet.chain.balance(web3.publicKey.toBase58())).toBe(3_000_001n);
-    await expect(devnet.control.airdrop({ address: 'nope' }, 1n)).rejects.toMatchObject({ context: { field: 'to.address' } });
+    await expect(devnet.control.airdrop({ address: 'nope' }, 1n)).rejects.toMatchObject({ context: { field: 'address.address' } });
     await expect(devnet.control.airdrop(cairn, 0.5)).rejects.toMatchObject({ context: { field: 'lamports' } });
   });
 

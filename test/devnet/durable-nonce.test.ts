@@ -67,6 +67,10 @@ async function nonceAccount(key = generateSigner(), extra = 0n): Promise<string>
   const ixs = createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports });
   const s = await land(sign(ixs, devnet.chain.latestBlockhash().blockhash, [payer, key]));
   expect(s.err).toBeNull();
+  // A nonce holds its block's value from creation (the bank's blockhash, as on a validator since issue
+  // 34), and advances at most once per slot: it is used from the next slot on.
+  const created = devnet.chain.slot();
+  while (devnet.chain.slot() <= created) await new Promise((r) => setTimeout(r, 5));
   return key.address;
 }
 
