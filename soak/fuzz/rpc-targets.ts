@@ -59,7 +59,10 @@ const tokenAmount = { amount: '1500', decimals: 3, uiAmount: 1.5, uiAmountString
 const fee = { priorityFeeEstimate: 1000, priorityFeeLevels: { min: 0, low: 10, medium: 100, high: 1000, veryHigh: 10_000, unsafeMax: 100_000 } };
 
 /** How to call each client method (valid params) and a valid result for it. */
-const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; result: unknown }> = {
+// `list`: what a REST GET of a list answers within the same call (createWebhook reads the list before its POST)
+const WEBHOOK = { webhookID: UUID, webhookURL: 'http://127.0.0.1:9/h', wallet: ADDR, transactionTypes: ['ANY'], accountAddresses: [ADDR], webhookType: 'enhanced', active: true };
+
+const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; result: unknown; list?: unknown }> = {
   getAsset: { call: (c) => c.getAsset({ id: ADDR }), result: asset },
   getAssetBatch: { call: (c) => c.getAssetBatch({ ids: [ADDR, ADDR] }), result: [asset, null] },
   getAssetProofBatch: { call: (c) => c.getAssetProofBatch({ ids: [ADDR] }), result: { [ADDR]: proof, other: null } },
@@ -91,10 +94,19 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
     call: (c) => c.getTokenMetadata({ mintAccounts: [ADDR] }),
     result: [{ account: ADDR, onChainAccountInfo: { error: '' }, onChainMetadata: null, offChainMetadata: null, legacyMetadata: null }],
   },
-  setWebhookActive: {
-    call: (c) => c.setWebhookActive({ webhookID: UUID, active: true }),
-    result: { webhookID: UUID, webhookURL: 'http://127.0.0.1:9/h', wallet: ADDR, transactionTypes: ['ANY'], accountAddresses: [ADDR], webhookType: 'enhanced', active: true },
+  setWebhookActive: { call: (c) => c.setWebhookActive({ webhookID: UUID, active: true }), result: WEBHOOK },
+  getAssetProof: { call: (c) => c.getAssetProof({ id: ADDR }), result: proof },
+  createWebhook: {
+    call: (c) => c.createWebhook({ webhookURL: 'http://127.0.0.1:9/h', transactionTypes: ['ANY'], accountAddresses: [ADDR], webhookType: 'enhanced' }),
+    result: WEBHOOK,
+    list: [],
   },
+  getWebhook: { call: (c) => c.getWebhook({ webhookID: UUID }), result: WEBHOOK },
+  listWebhooks: { call: (c) => c.listWebhooks(), result: [WEBHOOK] },
+  updateWebhook: { call: (c) => c.updateWebhook({ webhookID: UUID, accountAddresses: [ADDR] }), result: WEBHOOK },
+  deleteWebhook: { call: (c) => c.deleteWebhook({ webhookID: UUID }), result: {} },
+  getSignaturesForAddress: { call: (c) => c.getSignaturesForAddress(ADDR, { limit: 2 }), result: [{ signature: SIG, slot: 1, err: null, memo: null, blockTime: null, confirmationStatus: 'finalized' }] },
+  call: { call: (c) => c.call('getSlot', []), result: 456 },
   mintCompressedNft: { call: (c) => c.mintCompressedNft({ name: 'n', symbol: 's', description: 'd', owner: ADDR }), result: { signature: SIG, minted: true, assetId: ADDR } },
   getLatestBlockhash: { call: (c) => c.getLatestBlockhash(), result: ctx({ blockhash: ADDR, lastValidBlockHeight: 100 }) },
   getBlockHeight: { call: (c) => c.getBlockHeight(), result: 123 },
@@ -200,6 +212,7 @@ const PAGERS: Record<string, { call: (c: CairnClient) => AsyncIterable<unknown>;
   // its pages carry no cursor: the iterator builds one from the last item, so a full page repeated must end it
   getLatestNonVotingSignatures: { call: (c) => c.paginate.getLatestNonVotingSignatures({ limit: withError.length }), result: ctx({ items: withError }) },
   searchAssets: { call: (c) => c.paginate.searchAssets({ ownerAddress: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [asset] } },
+  getSignaturesForAddress: { call: (c) => c.paginate.getSignaturesForAddress(ADDR, { limit: 2 }), result: METHODS.getSignaturesForAddress!.result },
   getSignaturesForAsset: { call: (c) => c.paginate.getSignaturesForAsset({ id: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [[SIG, 'MintV1']] } },
   getProgramAccountsV2: { call: (c) => c.paginate.getProgramAccountsV2(ADDR, { limit: 1 }), result: METHODS.getProgramAccountsV2!.result },
   getTokenAccountsByOwnerV2: { call: (c) => c.paginate.getTokenAccountsByOwnerV2(ADDR, { mint: ADDR }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR }) },
@@ -362,10 +375,11 @@ export async function rpcTargets({ skip }: GroupOptions): Promise<TargetGroup> {
   }
 
   // Every client method, through a transport answering the case's result.
-  let answer: { body?: unknown; result?: unknown } = {};
+  let answer: { body?: unknown; result?: unknown; list?: unknown } = {};
   const transport: Transport = {
     async request(req: TransportRequest) {
       if ('body' in answer) return { status: 200, headers: {}, body: req.responseType === 'text' ? textOf(answer.body) : answer.body, attempts: 1 };
+      if ('list' in answer && req.method === 'GET') return { status: 200, headers: {}, body: req.responseType === 'text' ? textOf(answer.list) : answer.list, attempts: 1 };
       const rpc = req.body ? (JSON.parse(req.body) as { jsonrpc?: string; id?: string }) : null;
       const body = rpc?.jsonrpc === '2.0' ? { jsonrpc: '2.0', id: rpc.id, result: answer.result } : answer.result;
       const shaped = req.responseType === 'bytes' ? Buffer.from(toJsonText(body)) : req.responseType === 'text' ? textOf(body) : body;
@@ -380,7 +394,7 @@ export async function rpcTargets({ skip }: GroupOptions): Promise<TargetGroup> {
   if (pagersMissing.length) throw new Error(`paginator(s) without a fuzz target: ${pagersMissing.join(', ')}`);
 
   for (const [name, m] of Object.entries(METHODS)) {
-    answer = { result: m.result };
+    answer = { result: m.result, ...('list' in m ? { list: m.list } : {}) };
     try {
       await m.call(client);
     } catch (e) {
@@ -391,7 +405,7 @@ export async function rpcTargets({ skip }: GroupOptions): Promise<TargetGroup> {
       arb: fc.oneof({ weight: 6, arbitrary: wireCaseArb }, { weight: 1, arbitrary: wireArb.map((envelope) => ({ envelope })) }),
       async run(input) {
         const c = input as Case;
-        answer = 'envelope' in c ? { body: c.envelope } : { result: 'any' in c ? c.any : applyEdits(m.result, c.edits!).value };
+        answer = 'envelope' in c ? { body: c.envelope } : { result: 'any' in c ? c.any : applyEdits(m.result, c.edits!).value, ...('list' in m ? { list: m.list } : {}) };
         await m.call(client);
         return 'ok' as const;
       },
