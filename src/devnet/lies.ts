@@ -14,7 +14,7 @@ import { indexedLeaf } from '../merkle/address.js';
 import type { CircuitInputs, CircuitShape } from '../prover/circuits/index.js';
 import { shapeFor } from '../prover/circuits/index.js';
 import type { ProverWorker } from '../prover/prover-worker.js';
-import { fromBytes32 } from './merkle-tree.js';
+import { fromBytes32, toBytes32 } from './merkle-tree.js';
 import type { CompressionStore } from './compression-store.js';
 
 type Json = Record<string, unknown>;
@@ -102,7 +102,7 @@ export async function fabricateValidityProof(value: Json, store: CompressionStor
     const np = at.merkle.nonInclusionProof(value);
     const path = nodes(draw, at.merkle.tree.depth, true);
     const low = np.lowElement;
-    const leaf = indexedLeaf(at.version, toBytes(low.value), BigInt(low.nextIndex), toBytes(low.nextValue));
+    const leaf = indexedLeaf(at.version, toBytes32(low.value), BigInt(low.nextIndex), toBytes32(low.nextValue));
     const root = poseidonPathRoot(leaf, concat(path), np.lowElementIndex);
     e.set(bs58.encode(root));
     inputs.nonInclusion.push({ root: fromBytes32(root), value, lowValue: low.value, nextValue: low.nextValue, nextIndex: BigInt(low.nextIndex), lowIndex: np.lowElementIndex, pathElements: path.map(fromBytes32) });
@@ -110,15 +110,5 @@ export async function fabricateValidityProof(value: Json, store: CompressionStor
   const shape: CircuitShape = shapeFor(accounts.length, addresses.length, version);
   const p = await prover.prove(shape, inputs, signal ? { signal } : {});
   out.compressedProof = { a: Array.from(p.a), b: Array.from(p.b), c: Array.from(p.c) };
-  return out;
-}
-
-function toBytes(v: bigint): Uint8Array {
-  const out = new Uint8Array(32);
-  let x = v;
-  for (let i = 31; i >= 0 && x > 0n; i--) {
-    out[i] = Number(x & 0xffn);
-    x >>= 8n;
-  }
   return out;
 }
