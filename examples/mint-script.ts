@@ -13,7 +13,7 @@ import { startDevnet, type Devnet } from '../src/devnet/index.js';
 import { createClient } from '../src/rpc/client.js';
 import { mintCompressedNft, type MintCompressedNftParams } from '../src/mint/mint-compressed-nft.js';
 import { generateSigner } from '../src/sender/index.js';
-import { CairnError } from '../src/errors.js';
+import { CairnError } from '../src/errors/index.js';
 
 let devnet: Devnet | undefined;
 let url = process.env.CAIRN_URL;

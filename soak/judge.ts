@@ -4,7 +4,7 @@
  * but landed" when any caller got an error for it (other than "pending", or an abort in a process
  * that was then killed) while the ledger shows it paid.
  */
-import { ErrorCodes } from '../src/errors.js';
+import { ErrorCodes } from '../src/errors/index.js';
 import type { ChildAnswer } from './job.js';
 import { intentKey, type Intent } from './intents.js';
 import type { Execution } from './ledger.js';

@@ -9,7 +9,7 @@
  * - probes: two processes opening one journal at once, and identical inputs in one `sendMany`.
  */
 import { join } from 'node:path';
-import { ErrorCodes } from '../src/errors.js';
+import { ErrorCodes } from '../src/errors/index.js';
 import { mountSmallDisk } from './full-disk.js';
 import type { ChildJob } from './job.js';
 import { judge, type Verdict } from './judge.js';

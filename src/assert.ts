@@ -3,7 +3,7 @@
  * `InputError` naming the field (`"ids[3]": expected a base58 address …`), in the noble style: the
  * wrong thing, what was expected, what was found.
  */
-import { InputError } from './errors.js';
+import { InputError } from './errors/index.js';
 
 /** The spec's pattern for wallet addresses (and every base58 account id). */
 export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;

@@ -8,7 +8,7 @@
  * CAIRN_CLUSTER, CAIRN_API_KEY.
  */
 import { CLUSTER_HOSTS, isCluster, type Cluster } from './clusters.js';
-import { InputError, registerSecret } from './errors.js';
+import { InputError, registerSecret } from './errors/index.js';
 
 export const DEFAULT_DEVNET_PORT = 8899;
 export const DEFAULT_DEVNET_URL = `http://127.0.0.1:${DEFAULT_DEVNET_PORT}`;

@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CairnError, fromSerialized, redact, registerSecret } from '../src/errors.js';
+import { CairnError, fromSerialized, redact, registerSecret } from '../src/errors/index.js';
 import { findSecret, secretForms } from './support/secret-scan.js';
 
 // a key with every character the encodings disagree on: ~ ( ) ! * ' " \ and a space

@@ -5,7 +5,7 @@
  * Not part of a normal run: `npx tsx soak/fuzz.ts --group selftest`, and test/fuzz/harness.test.ts.
  */
 import fc from 'fast-check';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { Broken, type Target, type TargetGroup } from './target.js';
 
 function misbehaving(name: string, act: (input: unknown) => void | Promise<void>): Target {

@@ -5,7 +5,7 @@
  * `TypeError`, a `RangeError` from the stack), or a property the target checks (`Broken`).
  */
 import type fc from 'fast-check';
-import { CairnError, ErrorCodes } from '../../src/errors.js';
+import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import type { CheckName } from './protocol.js';
 
 /** How a case ended when it did not fail. */

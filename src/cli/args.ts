@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { COMMON_FLAGS, didYouMean, helpText, type CommandSpec, type FlagSpec } from './usage.js';
 
 /** Where a command writes. `isTTY` on stderr turns the progress line on (progress.ts). */

@@ -12,7 +12,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import type { CliWriter } from './args.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { resolveEndpoints } from '../config.js';
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { createClient } from '../rpc/client.js';
 import { generateSigner, type Signer } from '../solana/signer.js';
 import { addressText } from '../solana/address.js';

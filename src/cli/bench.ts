@@ -9,7 +9,7 @@
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { renderTable } from '../bench/table.js';
 import { reportHtml } from '../bench/report-html.js';
 import type { FamilyResult } from '../bench/types.js';

@@ -5,7 +5,7 @@
  */
 import { cairnVersion, type CliStreams } from './args.js';
 import { didYouMean } from './usage.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 type Run = (argv: string[]) => Promise<number>;
 

@@ -6,7 +6,7 @@
  * command's do, and are all checked — the files they name read — before anything starts.
  */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { loadKeysFile } from '../devnet/auth.js';
 import { FAULT_ENDPOINTS } from '../devnet/faults.js';
 import { readAccountFile, startDevnet, type DevnetOptions } from '../devnet/index.js';

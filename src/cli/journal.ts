@@ -8,7 +8,7 @@
  * older than `--older-than`). The URL is never printed (it may hold a password).
  * Exit 0 done, 1 the journal is locked or cannot be read, 2 usage.
  */
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import { runCommand, type CliWriter } from './args.js';
 import { didYouMean, JSON_FLAG, type CommandSpec } from './usage.js';
 import { statSync } from 'node:fs';

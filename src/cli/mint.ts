@@ -9,7 +9,7 @@
  * answers are lost or runs killed: run the same command again and it finishes what is left.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { CairnError, InputError, InputTooLargeError } from '../errors.js';
+import { CairnError, InputError, InputTooLargeError } from '../errors/index.js';
 import { createClient } from '../rpc/client.js';
 import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
 import { openMintJournal, type MintJournal } from '../mint/mint-journal.js';

@@ -4,7 +4,7 @@
  * verified and anchored, or as a JSON-RPC error naming the failing item (`--mode annotate`: passed
  * on with a `cairn` note). Until Ctrl-C / SIGTERM; exit 0 once stopped, 2 on bad usage.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { startProxy, PROOF_REJECTED_CODE, type ProxyOptions } from '../proxy/proxy-server.js';
 import { intFlag, runCommand, str, type CliWriter } from './args.js';
 import { isLoopback } from './devnet.js';

@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveEndpoints, type Endpoints } from '../config.js';
-import { CairnError, InputError, InputTooLargeError } from '../errors.js';
+import { CairnError, InputError, InputTooLargeError } from '../errors/index.js';
 import { createClient } from '../rpc/client.js';
 import { addressText } from '../solana/address.js';
 import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../sender/index.js';

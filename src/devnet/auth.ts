@@ -7,7 +7,7 @@
  * `/ping` need no key; a key given on `/fast` must be valid and its rate applies (custom-TPS users).
  */
 import { readFileSync } from 'node:fs';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { FaultEndpoint } from './types.js';
 
 export interface DevnetKey {

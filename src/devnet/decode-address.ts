@@ -3,7 +3,7 @@
  * its 32 bytes, refused as an `InputError` on the caller's field when it is not one.
  */
 import { base58TooLong } from '../base58-bound.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { base58Bytes } from '../solana/base58.js';
 
 export function decodeAddress(address: string, field: string): Uint8Array {

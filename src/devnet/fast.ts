@@ -10,7 +10,7 @@
 import { createHash } from 'node:crypto';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong, maxBase58Length } from '../base58-bound.js';
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { base58Bytes, encodeBase58 } from '../solana/base58.js';
 import { readFastRules, type TipAccounts } from '../solana/fast-rules.js';
 import type { ParsedTransaction } from '../solana/wire.js';

@@ -3,7 +3,7 @@
  * signed by the same code as the sender's transfers, so they execute, cost a fee and show in the
  * ledger like any other transaction. `airdropAndWait` is what `control.airdrop` offers bots.
  */
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { transferInstruction } from '../solana/instructions.js';
 import { compileMessage, signMessageParts } from '../solana/wire.js';
 import { decodeAddress } from './decode-address.js';

@@ -6,7 +6,7 @@
  * settings, so one endpoint's traffic never shifts another's decisions and a given seed replays the
  * exact same sequence of faults.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { mulberry32 } from './mulberry32.js';
 import type { EndpointFaults, FaultEndpoint } from './types.js';
 

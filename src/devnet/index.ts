@@ -5,7 +5,7 @@
  * and hands back a `control` object for tests and bots (faults, slot time, request log, keys,
  * webhooks, airdrops).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { writeDevnetAccount } from './account-file.js';
 import { createAuth, validateKey, type DevnetKey } from './auth.js';
 import { createChain } from './chain.js';

@@ -2,7 +2,7 @@
  * The devnet's own keys (the faucet, the authority that mints and runs trees): keypairs from a
  * 32-byte seed, made by the solana layer's signer so they sign exactly as the sender signs.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { signerFromSecretKey } from '../solana/signer.js';
 
 export interface DevnetKeypair {

@@ -4,7 +4,7 @@
  * fits, while ten batches filling the cap at once peaked at 324 MB RSS in a devnet process
  * (16 MiB: 435 MB; 4 MiB: 224 MB). A test that needs more raises it.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { DevnetLimits } from './types.js';
 
 export const DEFAULT_LIMITS: Readonly<DevnetLimits> = Object.freeze({

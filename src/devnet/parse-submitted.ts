@@ -3,7 +3,7 @@
  * so the devnet accepts exactly what cairn builds and checks, with the service's own refusals
  * (errors on field `transaction`, no unsigned messages).
  */
-import { CairnError, InputError } from '../errors.js';
+import { CairnError, InputError } from '../errors/index.js';
 import { parseTransaction, type ParsedTransaction } from '../solana/wire.js';
 
 /**

@@ -7,7 +7,7 @@
 import { parseLossless } from '../json/lossless.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sleep } from '../abort.js';
-import { CairnError, redact } from '../errors.js';
+import { CairnError, redact } from '../errors/index.js';
 import type { Auth } from './auth.js';
 import type { Faults } from './faults.js';
 import { readBody, send } from './http-io.js';

@@ -2,7 +2,7 @@
  * The REST routes the modules plug in ("GET /v0/assets/:id"), matched against a request's method
  * and path: a match with its decoded `:params`, the methods allowed on the path (405), or nothing.
  */
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import type { FaultEndpoint, RestRequest } from './types.js';
 
 export interface Route {

@@ -4,7 +4,7 @@
  * objects with the HTTP status they ask for; internal errors are logged and redacted.
  */
 import { isPlainObject } from '../assert.js';
-import { CairnError, redact } from '../errors.js';
+import { CairnError, redact } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import type { DevnetChain } from './devnet-chain.js';
 import { checkFastSendTransaction, fastSendBundle, type ResolvedFastRules } from './fast.js';

@@ -8,7 +8,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import type { Auth } from './auth.js';
 import type { DevnetChain } from './devnet-chain.js';
 import type { ResolvedFastRules } from './fast.js';

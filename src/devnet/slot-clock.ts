@@ -2,7 +2,7 @@
  * The chain's slot timer: calls `tick` every `slotMs` once started; a new slot length takes effect
  * at once (the current wait restarts), and stopping ends it for good.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 export interface SlotClock {
   slotMs(): number;

@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import type { ParsedTransaction } from '../solana/wire.js';
 import { decodeTransactionParam } from './fast.js';
 import { parseSubmitted } from './parse-submitted.js';

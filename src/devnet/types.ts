@@ -91,7 +91,7 @@ export interface RestRequest {
 }
 
 // The class lives with the other errors (src/errors/devnet.ts); re-exported for the devnet's handlers.
-export { DevnetRpcError } from '../errors.js';
+export { DevnetRpcError } from '../errors/index.js';
 
 /** Fault settings for one endpoint. Rates are 0..1; behaviour is deterministic under the devnet's seed. */
 export interface EndpointFaults {

@@ -3,7 +3,7 @@
  * and MAX_DEPTH): `INPUT_TOO_LARGE`, naming the field (`json`), the limit, what was found and where.
  * A number is quoted by its first characters only: the literal itself may be megabytes long.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from './tape-format.js';
 
 export interface JsonLimitContext {

@@ -12,7 +12,7 @@
  */
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { equalBytes, keccak256Into } from './hash/keccak.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset.js';
 import { b58Decode32Into } from './fields.js';

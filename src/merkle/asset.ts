@@ -11,7 +11,7 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { equalBytes, keccakPathRoot, keccakVerifyBatch } from './hash/keccak.js';
 import { emptyNode } from './empty-node.js';
 import { b58Decode32, describe } from './fields.js';

@@ -6,7 +6,7 @@
  * Here: the moduli, the byte checks both implementations (bn254.ts, bn254-wasm.ts) run before
  * decoding, and `PointError` with its reasons.
  */
-import { PointError, type PointFailure } from '../errors.js';
+import { PointError, type PointFailure } from '../errors/index.js';
 
 /** Base field modulus p. */
 export const BN254_P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;

@@ -8,7 +8,7 @@
  * `loadBn254Wasm()`. Both accept and reject exactly the same byte strings; the tests hold them to that.
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { beToBig, bigToBe, BN254_P, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, PointError, readCompressed } from './bn254-encoding.js';
 
 const { Fp, Fp2 } = bn254.fields;

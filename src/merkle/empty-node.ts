@@ -3,7 +3,7 @@
  * (asset.ts) complete zeroed proof nodes with it and tree accounts (tree-account.ts) start from it;
  * it lives apart so neither of those two imports the other for it.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { keccak256 } from './hash/keccak.js';
 
 // Level 0 is an empty leaf (32 zero bytes); callers get copies, never these.

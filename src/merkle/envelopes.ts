@@ -3,7 +3,7 @@
  * list, an object keyed by id, …) flattened into the list of items a kind verifies.
  */
 import { isPlainObject } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { describe } from './fields.js';
 
 /** An item and the id it was keyed by (for objects keyed by id, as getAssetProofBatch returns). */

@@ -4,7 +4,7 @@
  * for value problems, or let it escape for shape problems.
  */
 import bs58 from 'bs58';
-import { FieldError } from '../errors.js';
+import { FieldError } from '../errors/index.js';
 import { base58TooLong } from '../base58-bound.js';
 import { b58Decode32IntoJs } from '../solana/base58.js';
 import { loadNative } from '../addon.js';

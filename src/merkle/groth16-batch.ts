@@ -14,7 +14,7 @@
  * The portable backend (@noble/curves) verifies the proofs one by one: same answers, no speed-up.
  */
 import { randomFillSync } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { MclFr, MclG1, MclG2 } from './bn254-wasm.js';
 import {
   checkPublicInputs,

@@ -15,7 +15,7 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { isPlainObject } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { BN254_R, isScalar } from './bn254-encoding.js';
 import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from './bn254-wasm.js';
 import { g1FromBytes, g2FromBytes, negateG1Bytes, type G1Point, type G2Point } from './bn254.js';

@@ -3,7 +3,7 @@
  * found so far go out to the workers while the rest is scanned (see `scanWithHeadStart`).
  */
 import { abortError } from '../abort.js';
-import { ErrorCodes } from '../errors.js';
+import { ErrorCodes } from '../errors/index.js';
 import type { KeyedItem } from './envelopes.js';
 import type { KindSpec } from './kinds/index.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from './json/extract.js';

@@ -24,7 +24,7 @@
  * puts it.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 export type LightTreeKind = 'light-v1-state' | 'light-v1-address' | 'light-v2-state' | 'light-v2-address';
 

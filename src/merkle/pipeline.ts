@@ -3,7 +3,7 @@
  * yet yielded, their results yielded in order.
  */
 import { abortError } from '../abort.js';
-import { ErrorCodes } from '../errors.js';
+import { ErrorCodes } from '../errors/index.js';
 
 /**
  * Run chunks from `next` with at most `maxRunning` on the pool and `window` not yet yielded, and

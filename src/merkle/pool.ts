@@ -13,7 +13,7 @@
 import { Worker } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors.js';
+import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors/index.js';
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';

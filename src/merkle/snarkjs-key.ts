@@ -4,7 +4,7 @@
  * into the big-endian hex layout `parseVerifyingKey` takes (groth16-solana / Light: G1 = x‖y,
  * G2 = x.c1‖x.c0‖y.c1‖y.c0, EIP-197's order). Every element is checked, naming it.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 /** The BN254 base field modulus: every coordinate is below it. */
 const P = 21888242871839275222246405745257275088696311157297823662689037894645226208583n;

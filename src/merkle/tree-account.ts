@@ -14,7 +14,7 @@
  *   canopy: (2^(N+1) − 2) nodes of 32 bytes, heap order without the root.
  */
 import bs58 from 'bs58';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { equalBytes, keccakPathRoot } from './hash/keccak.js';
 import { emptyNode } from './empty-node.js';
 import { bad, ok, type Verdict } from './verdict.js';

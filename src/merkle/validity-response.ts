@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { base58TooLong } from '../base58-bound.js';
-import { CairnError, InputError, InputTooLargeError, ValidityStructureError } from '../errors.js';
+import { CairnError, InputError, InputTooLargeError, ValidityStructureError } from '../errors/index.js';
 import { DEFAULT_MAX_BYTES } from './input-too-large.js';
 import { parseJsonLossless } from './parse-json-lossless.js';
 import { isScalar } from './bn254-encoding.js';

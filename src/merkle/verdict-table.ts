@@ -8,7 +8,7 @@
  * reads the counts and the invalid items pays for neither. A table made from parsed items keeps a
  * reference to them: their ids are read from them when asked for.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { answerId, answerVerdict, joinVerdicts, verdictsOf, type BatchAnswer } from './batch-answer.js';
 import type { KindName, KindSpec } from './kinds/index.js';
 import type { Verdict } from './verdict.js';

@@ -6,7 +6,7 @@
  * only that batch.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { verifyBatch } from './kinds/verify-batch.js';
 import { isKindName, kinds, type KindName } from './kinds/index.js';
 import { verifyJsonBatch } from './json/batch.js';

@@ -10,7 +10,7 @@
  */
 import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
-import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors/index.js';
 import type { CairnClient } from '../rpc/client.js';
 import { addressInputs, type AddressInput } from '../solana/inputs.js';
 import { sleep } from '../abort.js';

@@ -8,7 +8,7 @@
  * layer, the chunked reader that reports a torn last line (cut off on open). After any write error
  * the journal fails closed: every later append is refused with `MINT_JOURNAL`.
  */
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { openAppendFile, syncDir, writeAll, type JournalFile } from '../sender/journal-file.js';
 import { lockJournal, type JournalLock } from '../sender/journal-lock.js';
 import { streamJournal } from '../sender/journal-read.js';

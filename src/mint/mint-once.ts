@@ -10,7 +10,7 @@
  * intent's; none found proves nothing was minted, and only then is the mint sent again.
  */
 import { sleep } from '../abort.js';
-import { CairnError, ErrorCodes, InputError, isAbortError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, isAbortError } from '../errors/index.js';
 import type { CairnClient } from '../rpc/client.js';
 import type { MintCompressedNftParams } from '../rpc/mint.js';
 import { provesNotActedOn } from '../rpc/outcome.js';

@@ -13,7 +13,7 @@
  * key are copied into the heap once per key and thread and kept there.
  */
 import { randomBytes } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { BN254_R, type R1cs } from './r1cs.js';
 import { FR_SIZE, G1_SIZE, G2_SIZE, loadHeap, scalarsLe, type Heap } from './mcl-heap.js';
 import { msm } from './msm.js';

@@ -7,7 +7,7 @@
  * Like the verifier pool, the thread loads TypeScript through tsx when cairn runs from source.
  */
 import { Worker } from 'node:worker_threads';
-import { CairnError, ErrorCodes, fromSerialized } from '../errors.js';
+import { CairnError, ErrorCodes, fromSerialized } from '../errors/index.js';
 import type { CircuitInputs, CircuitShape } from './circuits/index.js';
 import type { CompressedProof } from './groth16-prove.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';

@@ -8,7 +8,7 @@
  * combined from the others (without them, a public input that appears in no A or B term could be
  * shifted freely).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { FR_SIZE, type Heap } from './mcl-heap.js';
 import { cosetIntt, cosetNtt, domain, intt, type Domain } from './ntt.js';
 import type { LinearCombination, R1cs } from './r1cs.js';

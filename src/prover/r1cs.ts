@@ -11,7 +11,7 @@
  * constant, so a gadget that wants to skip a constraint for a known constant (Poseidon's first
  * S-box on lane 0) decides so from the circuit's structure, identically in both runs.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 /** The BN254 scalar field modulus r. */
 export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;

@@ -6,7 +6,7 @@
  * resident in the worker's heap between jobs. Errors travel as `{ code, message, context }`.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { CairnError } from '../errors.js';
+import { CairnError } from '../errors/index.js';
 import { circuitFor, witnessFor } from './circuits/index.js';
 import { devnetProvingKey } from './devnet-keys.js';
 import { loadHeap } from './mcl-heap.js';

@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { createVerifier } from '../merkle/verifier.js';
 import type { AnchorCommitment } from '../merkle/anchor/anchor-source.js';
 import { checkAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';

@@ -4,7 +4,7 @@
  * form are checked; the result is returned parsed but unchecked, typed as the caller says.
  */
 import { isPlainObject, show } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import type { CallOptions } from './jsonrpc.js';
 

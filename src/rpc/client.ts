@@ -4,7 +4,7 @@
  * every paged method, and `close()`. All of it goes through one transport (`createTransport`).
  */
 import { resolveEndpoints } from '../config.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { addressInputs } from '../solana/inputs.js';
 import { refuseInsecureKey } from './insecure-key.js';
 import * as compression from './compression.js';

@@ -4,7 +4,7 @@
  * before every page and passed to every request, a `null` cursor (or an empty page) ends, and a
  * cursor handed back twice is reported as a bad response instead of looping.
  */
-import { BadResponseError, ErrorCodes } from '../errors.js';
+import { BadResponseError, ErrorCodes } from '../errors/index.js';
 import * as sg from './compression-signatures.js';
 import * as z from './compression-v2.js';
 import type * as C from './compression-types.js';

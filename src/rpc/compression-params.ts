@@ -5,7 +5,7 @@
  * message, and what goes on the wire is built in one place.
  */
 import { assertAddress, assertArray, assertInt, assertObject, assertString, optional } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 /** Largest page the compression indexer serves. */
 export const MAX_COMPRESSION_LIMIT = 1_000;

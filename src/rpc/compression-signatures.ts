@@ -10,7 +10,7 @@
  * `client.paginate.getLatestNonVotingSignatures` builds the next page's cursor from the last item,
  * in Photon's format (`signatureCursor`).
  */
-import { BadResponseError, ErrorCodes } from '../errors.js';
+import { BadResponseError, ErrorCodes } from '../errors/index.js';
 import { base58Bytes, encodeBase58 } from '../solana/base58.js';
 import { checkHashParams, checkPageParams, type CursorParams } from './compression-params.js';
 import * as CS from './compression-shapes.js';

@@ -7,7 +7,7 @@
  * ARRAY as params: `getMultipleCompressedAccountProofs(V2)` and `getMultipleNewAddressProofsV2`.
  */
 import { assertAddress, assertArray, assertInt, assertObject, assertSignature, assertString, optional } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { TokenAccountsByDelegateParams, TokenAccountsByOwnerParams } from './compression.js';
 import {
   assertHash,

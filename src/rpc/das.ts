@@ -6,7 +6,7 @@
  * `getNftEditions` are here too.
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertString, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import { chunk, mapLimit } from './input.js';
 import type { CallOptions } from './jsonrpc.js';

@@ -9,7 +9,7 @@
  */
 import { abortError } from '../abort.js';
 import { assertAddress, assertArray, assertInt, assertObject, assertOneOf, assertString, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import * as das from './das.js';
 import { wireToBase64 } from './input.js';

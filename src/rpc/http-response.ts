@@ -17,7 +17,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../errors.js';
+} from '../errors/index.js';
 import { redactSlice } from '../redact.js';
 import type { HttpFailure } from './http-pool.js';
 import { parseJson } from './json.js';

@@ -3,7 +3,7 @@
  * chunking and bounded fan-out of batch calls. The general assertions live in src/assert.ts.
  */
 import { show } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 /** Webhook ids. */
 export const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;

@@ -4,7 +4,7 @@
  * it needs https, or the caller's explicit `allowInsecureKey: true`. Checked by `createClient` for
  * every host that would carry the key, and by the transport for every request that carries it.
  */
-import { ErrorCodes, InsecureKeyError } from '../errors.js';
+import { ErrorCodes, InsecureKeyError } from '../errors/index.js';
 
 /** True for 127.0.0.0/8, ::1 and localhost (the WHATWG URL parser has already normalised the host). */
 export function isLoopbackHost(hostname: string): boolean {

@@ -4,7 +4,7 @@
  * method's shape before anyone reads it. JSON-RPC errors that arrive with an HTTP 4xx (the /fast
  * host answers 400 with -32602) are surfaced as `RpcError` too, carrying the HTTP status.
  */
-import { BadResponseError, CairnError, ErrorCodes, HttpError, RpcError } from '../errors.js';
+import { BadResponseError, CairnError, ErrorCodes, HttpError, RpcError } from '../errors/index.js';
 import { parseJson, stringifyJson } from './json.js';
 import { rpcMethodSafety } from './idempotency.js';
 import type { RetryPolicy } from './retry.js';

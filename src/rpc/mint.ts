@@ -4,7 +4,7 @@
  * methods replace it. (src/mint/ builds the verify-after-mint workflow on top of this call.)
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertString, optional } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import { warnDeprecatedOnce } from './deprecation.js';
 import type { CallOptions } from './jsonrpc.js';

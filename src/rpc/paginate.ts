@@ -7,7 +7,7 @@
  * twice would loop forever: that is reported as a bad response instead.
  */
 import { abortError } from '../abort.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import * as compression from './compression.js';
 import * as das from './das.js';

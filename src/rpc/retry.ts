@@ -13,7 +13,7 @@
  */
 import pRetry from 'p-retry';
 import { abortError, sleep } from '../abort.js';
-import { CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors.js';
+import { CairnError, DeadlineError, ErrorCodes, InputError, isAbortError } from '../errors/index.js';
 
 /** What the policy sees about a failed attempt. `attempt` counts from 1 (the first try). */
 export interface RetryContext {

@@ -4,7 +4,7 @@
  * answer's shape (RPC_SCHEMA naming the path).
  */
 import { assertAddress, assertArray, assertInt, assertObject, assertOneOf, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import { chunk, mapLimit } from './input.js';
 import type { CallOptions } from './jsonrpc.js';

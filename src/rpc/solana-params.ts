@@ -2,7 +2,7 @@
  * The shared parts of the standard methods' clients: the commitment config, safe-integer answers, slot validators.
  */
 import { assertObject, assertOneOf, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes } from '../errors.js';
+import { BadResponseError, ErrorCodes } from '../errors/index.js';
 import type * as T from './types.js';
 import { v, type Validator } from './validate.js';
 

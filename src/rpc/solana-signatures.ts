@@ -5,7 +5,7 @@
  * until a short page (or `until`) ends it.
  */
 import { assertAddress, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import type { CallOptions } from './jsonrpc.js';
 import { checkAbort } from './paginate.js';

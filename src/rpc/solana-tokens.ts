@@ -3,7 +3,7 @@
  * token accounts of an owner or a delegate. Params checked as InputError, answers as RPC_SCHEMA.
  */
 import { assertAddress, assertObject } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';

@@ -5,7 +5,7 @@
  * bytes itself, see docs/sender.md) and the /ping warm-up on the sender host.
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import { chunk, mapLimit, wireToBase64 } from './input.js';
 import type { CallOptions } from './jsonrpc.js';

@@ -5,7 +5,7 @@
  * `RPC_SUBSCRIPTION_OVERFLOW`, and `overflow: 'drop-oldest'` discards the oldest one and reports a
  * gap (`onGap`, or the same error when nobody listens for gaps).
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 
 /** What may have been missed, and why. */
 export interface SubscriptionGap {

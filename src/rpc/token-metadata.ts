@@ -4,7 +4,7 @@
  * records reassembled in input order. Warns once per process that `getAssetBatch` replaces it.
  */
 import { assertAddress, assertArray, assertBool, assertObject, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes } from '../errors.js';
+import { BadResponseError, ErrorCodes } from '../errors/index.js';
 import { stringifyJson } from './json.js';
 import type { ClientContext } from './context.js';
 import { warnDeprecatedOnce } from './deprecation.js';

@@ -8,7 +8,7 @@
  * The spec marks few fields as required, so object validators check the type of every field that is
  * present and require only the fields the spec (or the protocol) guarantees.
  */
-import { BadResponseError, ErrorCodes } from '../errors.js';
+import { BadResponseError, ErrorCodes } from '../errors/index.js';
 
 /** Where and why a value did not match. `path` is built innermost first, then reversed. */
 export interface Failure {

@@ -7,7 +7,7 @@
  * the list proves no attempt made one is the POST sent again. A list that cannot be read leaves the
  * outcome unknown, and the caller gets that error, not a second webhook.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';

@@ -10,7 +10,7 @@
  * same URL and addresses before it tries again — a duplicate webhook would deliver every event twice.
  */
 import { assertArray, assertBool, assertObject, assertOneOf, assertString, BASE58_ADDRESS, optional } from '../assert.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { ClientContext } from './context.js';
 import { CLIENT_METHODS } from './idempotency.js';
 import { UUID_V4 } from './input.js';

@@ -10,7 +10,7 @@
  */
 import WebSocket from 'ws';
 import { abortError } from '../abort.js';
-import { ErrorCodes, NetworkError, RpcError, UnauthorizedError, ForbiddenError, RateLimitedError, redact } from '../errors.js';
+import { ErrorCodes, NetworkError, RpcError, UnauthorizedError, ForbiddenError, RateLimitedError, redact } from '../errors/index.js';
 
 /** A subscription's registration on the socket. */
 export interface Channel {

@@ -7,7 +7,7 @@
  * retries: the sender rebroadcasts), not through a `/fast` host. Their errors become `CairnError`s.
  */
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes, InputError, RpcError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, RpcError } from '../errors/index.js';
 import type { CallOptions } from '../rpc/jsonrpc.js';
 import type { AccountInfo, LatestBlockhash, PriorityFeeEstimate, SignatureStatus, SimulationResult } from '../rpc/types.js';
 import type { SenderRpc } from './rpc.js';

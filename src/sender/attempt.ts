@@ -12,7 +12,7 @@
  * before, whatever the socket does.
  */
 import { linkSignals } from '../abort.js';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Tracker, TrackResult } from './confirm.js';
 import type { SenderEvents } from './events.js';

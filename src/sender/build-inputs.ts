@@ -5,7 +5,7 @@
  * transfers costs one `getLatestBlockhash`, not 1,000.
  */
 import { abortError, sleep } from '../abort.js';
-import { BadResponseError, ErrorCodes, InputError, RpcError } from '../errors.js';
+import { BadResponseError, ErrorCodes, InputError, RpcError } from '../errors/index.js';
 import type { PriorityFeeEstimate } from '../rpc/types.js';
 import { minimumTip, type ResolvedSenderOptions } from './config.js';
 import type { SenderRpc } from './rpc.js';

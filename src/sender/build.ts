@@ -7,7 +7,7 @@
  * before it is handed out (see `BuildOptions.claim`).
  */
 import { sleep } from '../abort.js';
-import { CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { readFastRulesOfInstructions, tipAccountBytes } from '../solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';

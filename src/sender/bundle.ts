@@ -10,7 +10,7 @@
  * InputError naming `journal`, rather than send something a crash could send twice.
  */
 import { linkSignals } from '../abort.js';
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors/index.js';
 import { EARLY_REBROADCASTS } from './attempt.js';
 import type { Builder } from './build.js';
 import type { ResolvedSenderOptions } from './config.js';

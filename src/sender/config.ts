@@ -3,7 +3,7 @@
  * constant in the code, because the provider has changed them several times. `resolveSenderConfig`
  * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { toAddress, type AddressInput } from '../solana/inputs.js';
 import { toU64 } from '../solana/instructions.js';
 import { resolveJournalOptions, type JournalOptions } from './journal.js';

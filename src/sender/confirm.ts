@@ -25,7 +25,7 @@
  * polled until its last waiter has left, and `close()` rejects every waiter.
  */
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { NonceRef } from './journal-records.js';
 import { accountReader } from './nonce-read.js';
 import type { Commitment, SenderRpc, StatusLike } from './rpc.js';

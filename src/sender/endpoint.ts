@@ -6,7 +6,7 @@
  */
 import type { Cluster } from '../clusters.js';
 import { createClient } from '../rpc/client.js';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { SenderRpc } from './rpc.js';
 import { rankSenders, SENDER_REGIONS } from './submit.js';
 

@@ -6,7 +6,7 @@
  * own intents ended. A database that is away is waited out by the journal's retry policy.
  */
 import { linkSignals, sleep } from '../abort.js';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import type { Claim, PostgresJournal } from './journal-postgres.js';
 import type { SendManyItem } from './outcome.js';
 

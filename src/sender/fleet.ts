@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { abortError, linkSignals, sleep } from '../abort.js';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../solana/kit-instructions.js';

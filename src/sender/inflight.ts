@@ -10,7 +10,7 @@
  * token than the running one is refused.
  */
 import { abortError, linkSignals } from '../abort.js';
-import { AbortError, CairnError, ErrorCodes } from '../errors.js';
+import { AbortError, CairnError, ErrorCodes } from '../errors/index.js';
 import type { NonceRef } from './journal-records.js';
 import type { SendOutcome } from './outcome.js';
 

@@ -9,7 +9,7 @@
  * documents only "a transfer of at least the minimum tip", so cairn and the devnet agree on one reading rather than refusing what the host
  * accepts (two 500,000-lamport tips pass both).
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { readFastRules, tipAccountBytes } from '../solana/fast-rules.js';
 import { verifySignature } from '../solana/signer.js';

@@ -7,7 +7,7 @@
  * through `bound(fence)`, so its records carry the token of the claim it began under and are refused
  * once that is not the intent's token — whatever this process claimed since.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { ResolvedSenderOptions } from './config.js';
 import { journalWriteError, type KnownState } from './journal-error.js';
 import { openJournal, type Journal, type JournalRecord } from './journal.js';

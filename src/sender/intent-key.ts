@@ -10,7 +10,7 @@
  * Intents journaled before keys existed have none: they are answered as before.
  */
 import { createHash } from 'node:crypto';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { JournalPlan } from './journal-records.js';
 
 /** What the journal keeps of an intent's content (short digests, never secrets). */

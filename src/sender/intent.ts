@@ -11,7 +11,7 @@
  * that token, so it never signs for an intent another process has signed since it began.
  */
 import { abortError, sleep } from '../abort.js';
-import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, TransactionFailedError } from '../errors/index.js';
 import { runAttempt, type AttemptDeps, type Signed } from './attempt.js';
 import { failureHint } from './failure-hint.js';
 import type { Builder } from './build.js';

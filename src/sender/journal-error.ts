@@ -5,7 +5,7 @@
  * `BlockhashExpiredError` (with both heights) it would have got the first time — not a guess made
  * from the message. Records written before `code` existed are still read, as a plain `CairnError`.
  */
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError, type ErrorCode } from '../errors.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError, type ErrorCode } from '../errors/index.js';
 import type { JournalRecord } from './journal.js';
 
 type Ended = Extract<JournalRecord, { op: 'failed' } | { op: 'abandoned' }>;

@@ -19,7 +19,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { open, readFile, rm, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { hostname } from 'node:os';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 
 export interface LockHolder {
   pid: number;

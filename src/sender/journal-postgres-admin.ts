@@ -5,7 +5,7 @@
  * intents older than a retention (their ids stop being idempotency keys) with the signatures they
  * claimed.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { ensureSchema, poolFor, tablesOf, type PgPoolLike, type Tables } from './journal-postgres-schema.js';
 
 export interface PostgresJournalHealth {

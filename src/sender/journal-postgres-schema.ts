@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { sleep } from '../abort.js';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 
 /**
  * The part of a `pg.Pool` the journal uses (a real `pg.Pool` fits; so does any pool whose `query`

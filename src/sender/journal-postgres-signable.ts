@@ -8,7 +8,7 @@
  * signature claims do: a burst of builds costs one round trip and one pooled connection, so the
  * re-reads never queue the lease renewals behind them.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { Tables } from './journal-postgres-schema.js';
 import { batchPerTurn } from './batch-per-turn.js';
 

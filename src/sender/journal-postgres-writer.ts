@@ -14,7 +14,7 @@
  * already has: a record joins its intent's earlier record while that one still waits in the queue
  * (a `landed` and `confirmed` seen in one poll share a commit), and waits for it once it is in flight.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { applyRecord, isTerminal, type IntentView, type JournalRecord } from './journal-records.js';
 import type { Tables } from './journal-postgres-schema.js';
 

@@ -14,7 +14,7 @@
  */
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { applyRecord, type IntentState, type IntentView, type JournalRecord } from './journal-records.js';
 import { idConflict, keyConflict, type IntentKey } from './intent-key.js';
 import { createSignableCheck } from './journal-postgres-signable.js';

@@ -9,7 +9,7 @@
  * A bad line anywhere else is damage, not a torn write, and is an error naming the line.
  */
 import { open } from 'node:fs/promises';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { JournalRecord } from './journal-records.js';
 
 const CHUNK = 1 << 20;

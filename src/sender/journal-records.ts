@@ -3,7 +3,7 @@
  * one view per intent. Pure data and functions: the file, its lock and its compaction live beside.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import type { IntentKey } from './intent-key.js';
 
 export type IntentState = 'created' | 'signed' | 'landed' | 'confirmed' | 'failed' | 'expired' | 'abandoned';

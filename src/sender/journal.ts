@@ -15,7 +15,7 @@
  * (journal-lock.ts), and the file is compacted once it grows past a size (journal-compact.ts).
  */
 import { existsSync } from 'node:fs';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { compactJournal, type Retention } from './journal-compact.js';
 import { openAppendFile, syncDir, writeAll, type JournalFile, type OpenJournalFile } from './journal-file.js';
 import { lockJournal, type JournalLock } from './journal-lock.js';

@@ -4,7 +4,7 @@
  * (confirm.ts). Reads are at `confirmed`: a nonce seen moved there has moved for good (a confirmed
  * block is not rolled back in practice), and only then may a new signature be journaled.
  */
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { parseNonceAccount } from '../solana/nonce.js';
 import type { AccountInfo } from '../rpc/types.js';
 import type { SenderRpc } from './rpc.js';

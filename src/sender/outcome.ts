@@ -3,7 +3,7 @@
  * timings), one item of a batch, and an outcome read back from the journal for an intent an
  * earlier process (or call) already ended.
  */
-import { CairnError, ErrorCodes } from '../errors.js';
+import { CairnError, ErrorCodes } from '../errors/index.js';
 import { errorFromJournal } from './journal-error.js';
 import type { IntentView } from './journal.js';
 import type { Signature } from '../solana/kit-brands.js';

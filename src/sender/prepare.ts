@@ -3,7 +3,7 @@
  * signed wire bytes) and its normalised form: a plan cairn can (re)build and sign, or fixed signed
  * bytes already checked against the `/fast` rules. Validated here, at the boundary.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../solana/inputs.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../solana/kit-instructions.js';
 import type { Signer } from '../solana/signer.js';

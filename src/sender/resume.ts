@@ -4,7 +4,7 @@
  * every unfinished intent to an end, and `retryIntent` reopens an intent only when its failure
  * proved that nothing of it can land — anything else would be a second payment.
  */
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError } from '../errors.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { toSigner, type Signer, type SignerInput } from '../solana/signer.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Signed } from './attempt.js';

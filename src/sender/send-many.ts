@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { linkSignals } from '../abort.js';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import type { SendInput } from './prepare.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
 import type { Commitment } from './rpc.js';

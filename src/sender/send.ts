@@ -15,7 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
-import { CairnError, ErrorCodes, InputError } from '../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { toSigner, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
 import { toSenderRpc, type SenderClientInput } from './adapters.js';

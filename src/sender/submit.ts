@@ -10,7 +10,7 @@
  * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
  */
 import { abortError } from '../abort.js';
-import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../errors.js';
+import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../errors/index.js';
 import { createTransport } from '../rpc/transport.js';
 import type { SenderRpc } from './rpc.js';
 

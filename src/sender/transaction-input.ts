@@ -5,7 +5,7 @@
  * fee payer, the signers its metas carry, and a durable-nonce lifetime as the plan's nonce). Each is
  * recognised by shape: neither library is a dependency.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { addressText, type AddressLike } from '../solana/address.js';
 import { encodeBase58 } from '../solana/base58.js';
 import { toAddress, toSigner, type KitSignerLike, type SignerLike } from '../solana/inputs.js';

@@ -3,7 +3,7 @@
  * addresses a bot repeats (payer, programs, tip accounts, recipients) from being decoded on every
  * transaction. Also accepts web3.js `PublicKey`-like objects (`toBytes()`).
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { decodeBase58, encodeBase58 } from './base58.js';
 
 /** An address as cairn accepts it: base58 text, 32 raw bytes, or a `PublicKey`-like object. */

@@ -4,7 +4,7 @@
  * that recur, and the decoders that turn text into bytes of a known size.
  */
 import bs58 from 'bs58';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 
 const B58_ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const B58_CODES = Uint8Array.from(B58_ALPHABET, (c) => c.charCodeAt(0));

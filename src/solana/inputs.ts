@@ -6,7 +6,7 @@
  * second copy of either in node_modules would fail an `instanceof`).
  */
 import type { webcrypto } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { encodeAddress } from './address.js';
 import { decodeBase58 } from './base58.js';
 import { bytesEqual } from './bytes-equal.js';

@@ -3,7 +3,7 @@
  * Compute Budget instructions (unit limit, unit price). Same bytes and account metas as web3.js's
  * `SystemProgram.transfer` and `ComputeBudgetProgram.setComputeUnit{Limit,Price}`.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import type { AddressLike } from './address.js';
 import type { InstructionInput } from './wire.js';
 

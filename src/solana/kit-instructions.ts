@@ -5,7 +5,7 @@
  * kit account meta may carry its signer (`AccountSignerMeta.signer`): those are collected so the
  * caller need not list them again, as kit's own `signTransactionMessageWithSigners` does.
  */
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { toAddress, type KitSignerLike } from './inputs.js';
 import type { AccountMetaInput, InstructionInput } from './wire-types.js';
 

@@ -7,7 +7,7 @@
  * `nonceWithdraw`, and the same account layout as its `NonceAccount.fromAccountData`.
  */
 import { createHash } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { addressBytes, type AddressLike } from './address.js';
 import { decodeBase58, encodeBase58 } from './base58.js';
 import { SYSTEM_PROGRAM, toU64 } from './instructions.js';

@@ -5,7 +5,7 @@
  * 32-byte seed, or anything shaped like a web3.js `Keypair`.
  */
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign as edSign, verify as edVerify, type KeyObject } from 'node:crypto';
-import { InputError } from '../errors.js';
+import { InputError } from '../errors/index.js';
 import { encodeAddress } from './address.js';
 import type { Address } from './kit-brands.js';
 

@@ -17,7 +17,7 @@ import { dispatch } from '../../src/cli/commands.js';
 import { run as mint } from '../../src/cli/mint.js';
 import { run as send } from '../../src/cli/send.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { verifyValidityProof } from '../../src/index.js';
 import * as merkle from '../../src/merkle/index.js';
 import { resetDeprecationWarnings } from '../../src/internal.js';

@@ -11,7 +11,7 @@ import dns from 'node:dns';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCairnError } from '../../src/errors.js';
+import { isCairnError } from '../../src/errors/index.js';
 
 let h: HeliusOnDevnet;
 beforeAll(async () => {

@@ -32,7 +32,7 @@ import {
   type Signature as KitSignature,
   type TransactionSigner,
 } from '@solana/kit';
-import { CairnError, ErrorCodes } from '../../src/errors.js';
+import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { PublicKey } from '@solana/web3.js';
 import { expectTypeOf } from 'vitest';
 import { asAddress, createSender, generateSigner, resolveSenderConfig, transferInstruction, type Sender } from '../../src/sender/index.js';

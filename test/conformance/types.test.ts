@@ -7,7 +7,7 @@ import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { CairnError, ErrorCodes } from '../../src/errors.js';
+import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { mintCompressedNft } from '../../src/mint/index.js';
 import { createClient } from '../../src/rpc/client.js';
 import { createSender, transferInstruction } from '../../src/sender/index.js';

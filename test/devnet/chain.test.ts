@@ -4,7 +4,7 @@ import { BLOCKHASH_VALIDITY } from '../../src/devnet/blockhash-ring.js';
 import { createChain, DEFAULT_FINALIZE_SLOTS } from '../../src/devnet/chain.js';
 import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { parseSubmitted } from '../../src/devnet/parse-submitted.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { buildTx, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
 
 let chain: DevnetChain | undefined;

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { isCairnError } from '../../src/errors.js';
+import { isCairnError } from '../../src/errors/index.js';
 import { buildTx, newAddress, newKeypair, rpc, waitFor } from '../support/devnet.js';
 
 const dirs: string[] = [];

@@ -8,7 +8,7 @@ import { verifyAccountProof } from '../../src/merkle/account.js';
 import { parseAccountProof } from '../../src/merkle/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyAssetProofJson } from '../../src/merkle/asset.js';
-import { RpcError } from '../../src/errors.js';
+import { RpcError } from '../../src/errors/index.js';
 import { ADDRESS_TREE_V1 } from '../../src/devnet/compression-store.js';
 
 const addr = () => Keypair.generate().publicKey.toBase58();

@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { loadNative, nativeLoadError } from '../../src/addon.js';
 import { newJsScanState, scanJsonJs } from '../../src/json/scan-js.js';
 import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/tape.js';

@@ -14,7 +14,7 @@ import { BUBBLEGUM_PROGRAM_ID, assetIdPda } from '../../src/merkle/bubblegum/ass
 import { TokenStandard, dataHashV1, type MetadataArgsV1 } from '../../src/merkle/bubblegum/metadata.js';
 import { collectionHash, creatorHash, leafHashV1, leafHashV2 } from '../../src/merkle/bubblegum/leaf-hash.js';
 import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { ASSET_LEAF_READS } from '../../src/merkle/asset-leaf.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';

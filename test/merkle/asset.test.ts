@@ -15,7 +15,7 @@ import {
   verifyAssetProofJson,
 } from '../../src/merkle/asset.js';
 import { encodeTreeAccount, parseTreeAccount } from '../../src/merkle/tree-account.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${name}.json`, import.meta.url), 'utf8'));
 const canopy9 = load('mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9');

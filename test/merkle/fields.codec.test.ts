@@ -10,7 +10,7 @@ import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
 import { unwrapItems } from '../../src/merkle/envelopes.js';
 import type { Projection } from '../../src/merkle/records/projection.js';
 import fc from 'fast-check';
-import { CairnError, InputError } from '../../src/errors.js';
+import { CairnError, InputError } from '../../src/errors/index.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;

@@ -19,7 +19,7 @@ import {
   keccakVerifyBatch,
   type KeccakKernel,
 } from '../../src/merkle/hash/keccak.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8'));
 const emptyNodes: string[] = vectors.keccak_cmt_empty_nodes_0_to_31_base58;

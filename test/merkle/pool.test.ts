@@ -11,7 +11,7 @@ import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/acco
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
 import { verifyAssetProof } from '../../src/merkle/asset.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
-import { CairnError, InputError } from '../../src/errors.js';
+import { CairnError, InputError } from '../../src/errors/index.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
 const proofItems: any[] = [

@@ -18,7 +18,7 @@ import {
 } from '../../src/merkle/hash/poseidon.js';
 import { loadNativeWithReason } from '../../src/addon.js';
 import { loadPoseidonWasm } from '../../src/merkle/hash/poseidon-wasm.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8'));
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16.js';
 import { keySetFromJson } from '../../src/merkle/keys/key-set.js';
 

@@ -9,7 +9,7 @@ import bs58 from 'bs58';
 import fc from 'fast-check';
 import { encodeTreeAccount, parseTreeAccount, verifyTreeAccount } from '../../src/merkle/tree-account.js';
 import { emptyNode } from '../../src/merkle/empty-node.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../vectors/bubblegum/spl_ac_fixture_pre-batch-init-tree-account.json', import.meta.url), 'utf8'));
 const data = Uint8Array.from(Buffer.from(fixture.account.data[0], 'base64'));

@@ -14,7 +14,7 @@ import {
   SHIPPED_KEY_SETS,
 } from '../../src/merkle/keys/index.js';
 import { verifyValidityProofSync, verifyValidityProofsSync } from '../../src/merkle/validity.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { devnetValidityValue, e2eValidityValue } from '../support/merkle-json-fixtures.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));

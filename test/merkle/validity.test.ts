@@ -11,7 +11,7 @@ import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';
 import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/validity.js';
 import type { ValidityVerdict } from '../../src/merkle/validity-types.js';
 import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/fake-proof.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const PHOTON = 'test/vectors/photon/';
 const read = (p: string) => JSON.parse(readFileSync(p, 'utf8'));

@@ -8,7 +8,7 @@ import { createVerifier } from '../../src/merkle/verifier.js';
 import { VerdictTable } from '../../src/merkle/verdict-table.js';
 import { KIND_NAMES, getKind, type KindName } from '../../src/merkle/kinds/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 import { bytes, itemsOf, mutate, outcome } from '../support/merkle-json-fixtures.js';
 
 const inline = createVerifier({ threads: 0, batchSize: 3, jsonParseBelow: 0 });

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createVerifier } from '../../src/merkle/verifier.js';
 import { NO_DATA } from '../../src/merkle/kinds/verify-batch.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const proof = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', 'utf8')).getAssetProof;
 const v = createVerifier({ threads: 2 });

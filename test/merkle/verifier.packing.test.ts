@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { b58Field } from '../../src/merkle/fields.js';
 import { createVerifier } from '../../src/merkle/verifier.js';
 

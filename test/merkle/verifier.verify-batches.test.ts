@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { createVerifier } from '../../src/merkle/verifier.js';
-import { CairnError, InputError } from '../../src/errors.js';
+import { CairnError, InputError } from '../../src/errors/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
 
 const bundle = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', 'utf8'));

@@ -8,7 +8,7 @@
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { AbortError, CairnError } from '../../src/errors.js';
+import { AbortError, CairnError } from '../../src/errors/index.js';
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import * as senderAbort from '../../src/sender/index.js';

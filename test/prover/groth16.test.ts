@@ -8,7 +8,7 @@ import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/
 import { prove } from '../../src/prover/groth16-prove.js';
 import { setup } from '../../src/prover/groth16-setup.js';
 import { buildR1cs, computeWitness, isSatisfied, type CircuitDefinition } from '../../src/prover/r1cs.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 const seed = new TextEncoder().encode('cairn-test-seed');
 

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { BadResponseError, RpcError } from '../../src/errors.js';
+import { BadResponseError, RpcError } from '../../src/errors/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport } from '../../src/rpc/transport.js';
 import { createVerifier } from '../../src/merkle/verifier.js';

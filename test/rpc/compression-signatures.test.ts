@@ -8,7 +8,7 @@ import bs58 from 'bs58';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { signatureCursor } from '../../src/rpc/compression-signatures.js';
-import { InputError, RpcError } from '../../src/errors.js';
+import { InputError, RpcError } from '../../src/errors/index.js';
 import { newAddress } from '../support/devnet.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';
 

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { InputError, RpcError } from '../../src/errors.js';
+import { InputError, RpcError } from '../../src/errors/index.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { newAddress } from '../support/devnet.js';
 import { setUpToken, TOKEN_PROGRAM } from '../support/spl.js';

@@ -6,7 +6,7 @@
  */
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, BadResponseError, NetworkError, TimeoutError } from '../../src/errors.js';
+import { AbortError, BadResponseError, NetworkError, TimeoutError } from '../../src/errors/index.js';
 import { createHttpPool } from '../../src/rpc/http-pool.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
 import { API_KEY } from '../support/rpc-fixtures.js';

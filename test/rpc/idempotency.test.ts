@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { CLIENT_METHODS, rpcMethodSafety } from '../../src/rpc/idempotency.js';
 import { buildTx, newAddress, newKeypair, TIP, type TestKeypair } from '../support/devnet.js';

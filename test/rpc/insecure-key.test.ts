@@ -5,7 +5,7 @@
  * it is not loopback) reaches the local test server on Linux, which is what the old code did.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { createClient, type ClientOptions } from '../../src/rpc/client.js';
 import { createTransport } from '../../src/rpc/transport.js';
 import { findSecret } from '../support/secret-scan.js';

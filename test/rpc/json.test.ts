@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 import { parseJson, stringifyJson } from '../../src/rpc/json.js';
 

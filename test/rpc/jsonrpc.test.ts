@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BadResponseError, RpcError } from '../../src/errors.js';
+import { BadResponseError, RpcError } from '../../src/errors/index.js';
 import type { CairnClient } from '../../src/rpc/client.js';
 import { parseJson, stringifyJson } from '../../src/rpc/json.js';
 import { addr } from '../support/rpc-fixtures.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CairnError, ErrorCodes, RateLimitedError, ServerError } from '../../src/errors.js';
+import { CairnError, ErrorCodes, RateLimitedError, ServerError } from '../../src/errors/index.js';
 import { sleep } from '../../src/abort.js';
 import { backoffDelay, defaultRetryPolicy, resolveRetryPolicy, withRetry } from '../../src/rpc/retry.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CairnError, RpcError } from '../../src/errors.js';
+import { CairnError, RpcError } from '../../src/errors/index.js';
 import type { CairnClient } from '../../src/rpc/client.js';
 import { addr, sig } from '../support/rpc-fixtures.js';
 import { useServerAndClient, type TestServer } from '../support/rpc-server.js';

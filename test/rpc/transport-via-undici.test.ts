@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { AbortError, BadResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors.js';
+import { AbortError, BadResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors/index.js';
 import { createTransportWith, type Transport, type TransportOptions } from '../../src/rpc/transport.js';
 
 const KEY = 'undici-test-key-4f1c9a7e2b';

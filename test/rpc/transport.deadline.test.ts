@@ -4,7 +4,7 @@
  * past it fails at once; an abort still wins at once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AbortError, CairnError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors.js';
+import { AbortError, CairnError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
 import { API_KEY, addr, sig } from '../support/rpc-fixtures.js';

@@ -9,7 +9,7 @@ import {
   ServerError,
   TimeoutError,
   UnauthorizedError,
-} from '../../src/errors.js';
+} from '../../src/errors/index.js';
 import { createTransport, type Transport } from '../../src/rpc/transport.js';
 import { parseRetryAfter } from '../../src/rpc/http-response.js';
 import { API_KEY } from '../support/rpc-fixtures.js';

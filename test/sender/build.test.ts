@@ -13,7 +13,7 @@ import { readFastRules, tipAccountBytes } from '../../src/solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
 import { parseTransaction } from '../../src/solana/wire.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 
 const TIPS = tipAccountBytes(DEFAULT_TIP_ACCOUNTS);
 const HASH_A = encodeBase58(new Uint8Array(32).fill(7));

@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTracker } from '../../src/sender/confirm.js';
 import type { SenderRpc, StatusLike } from '../../src/sender/rpc.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 
 function scriptedChain() {
   const chain = {

@@ -5,7 +5,7 @@
  * simulation that sizes the CU limit; and the minimum it names is the devnet's own figure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isCairnError } from '../../src/errors.js';
+import { isCairnError } from '../../src/errors/index.js';
 import { createClient } from '../../src/rpc/client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { failureHint, RENT_EXEMPT_MINIMUM_NO_DATA } from '../../src/sender/failure-hint.js';

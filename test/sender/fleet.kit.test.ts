@@ -5,7 +5,7 @@
  */
 import { AccountRole, address, type Instruction } from '@solana/kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { createSender, generateSigner, type FleetSender } from '../../src/sender/index.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { setup, type Env } from '../support/sender.js';

@@ -6,7 +6,7 @@
  * and a sender that lost its lease stores nothing more for that intent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../../src/errors.js';
+import { ErrorCodes } from '../../src/errors/index.js';
 import type { CairnClient } from '../../src/rpc/client.js';
 import { createSender, generateSigner, transferInstruction, type FleetSender, type SendManyItem } from '../../src/sender/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';

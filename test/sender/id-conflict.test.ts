@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../../src/errors.js';
+import { ErrorCodes } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type SendManyItem, type Sender } from '../../src/sender/index.js';
 import { computeUnitPriceInstruction } from '../../src/solana/instructions.js';
 import { signMessagePartsAsync } from '../../src/solana/inputs.js';

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlockhashExpiredError, CairnError, TransactionFailedError } from '../../src/errors.js';
+import { BlockhashExpiredError, CairnError, TransactionFailedError } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type SendInput } from '../../src/sender/index.js';
 import { errorFromJournal } from '../../src/sender/journal-error.js';
 import { readJournal } from '../../src/sender/journal.js';

@@ -11,7 +11,7 @@ import { existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../../src/errors.js';
+import { ErrorCodes } from '../../src/errors/index.js';
 import { openJournal } from '../../src/sender/journal.js';
 import { EMPTY_STALE_MS } from '../../src/sender/journal-lock.js';
 

@@ -5,7 +5,7 @@
  * intent fleet-wide (and a version-1 table migrated in place to hold them), and gc of both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCodes } from '../../src/errors.js';
+import { ErrorCodes } from '../../src/errors/index.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/sender/index.js';
 import { gcPostgresJournal } from '../../src/sender/journal-postgres-admin.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';

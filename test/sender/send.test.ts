@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { BlockhashExpiredError, TransactionFailedError, CairnError } from '../../src/errors.js';
+import { BlockhashExpiredError, TransactionFailedError, CairnError } from '../../src/errors/index.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SenderEventMap } from '../../src/sender/index.js';
 import { recording, setup, sleep, transferTo, type Env } from '../support/sender.js';

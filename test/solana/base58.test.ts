@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import fc from 'fast-check';
 import { address58, decodeBase58, encodeBase58 } from '../../src/solana/base58.js';
-import { InputError } from '../../src/errors.js';
+import { InputError } from '../../src/errors/index.js';
 
 describe('encodeBase58', () => {
   it('equals bs58.encode on any bytes, leading zeros included', () => {

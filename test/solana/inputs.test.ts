@@ -6,7 +6,7 @@
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
-import { CairnError, ErrorCodes } from '../../src/errors.js';
+import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { toSenderRpc } from '../../src/sender/adapters.js';
 import { generateSigner, verifySignature } from '../../src/solana/signer.js';
 import { isAsyncSigner, signMessagePartsAsync, toAddress, toSigner } from '../../src/solana/inputs.js';

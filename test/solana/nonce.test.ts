@@ -23,7 +23,7 @@ import { encodeBase58 } from '../../src/solana/base58.js';
 import { compileMessage } from '../../src/solana/wire.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import type { InstructionInput } from '../../src/solana/wire.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 import { mulberry32 } from '../../src/devnet/mulberry32.js';
 
 const rand = mulberry32(22);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { registerSecret } from '../../src/errors.js';
+import { registerSecret } from '../../src/errors/index.js';
 import { scanForLeaks } from './leak-guard.js';
 
 // The suite-wide guard sees a registered key in the encodings an echo gives it, not only raw.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CairnError, registerSecret } from '../../src/errors.js';
+import { CairnError, registerSecret } from '../../src/errors/index.js';
 import { scanForLeaks } from './leak-guard.js';
 
 // The guard itself must be able to fail: it finds a secret wherever one could hide.

@@ -9,7 +9,7 @@
  * encodings named but the secret itself never printed.
  */
 import { afterAll } from 'vitest';
-import type { CairnError } from '../../src/errors.js';
+import type { CairnError } from '../../src/errors/index.js';
 import { observeErrors, registeredSecrets } from '../../src/internal.js';
 import { findSecret } from './secret-scan.js';
 

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 
 const dir = new URL('../vectors/', import.meta.url);
 /** Every vector file the verifiers read, relative to test/vectors. */

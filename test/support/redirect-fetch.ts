@@ -12,7 +12,7 @@
  */
 import dns from 'node:dns';
 import { WebSocket as WsWebSocket, type ClientOptions } from 'ws';
-import { CairnError } from '../../src/errors.js';
+import { CairnError } from '../../src/errors/index.js';
 
 /**
  * Every host helius-sdk 3.2 builds a URL for, that the devnet serves (its paths: JSON-RPC on `/`,

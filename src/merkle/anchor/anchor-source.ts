@@ -5,7 +5,7 @@
  * default) is not read again, so a stream of batches over the same few trees costs one read per
  * slot, while a root the chain has just added is seen within a slot.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { treeStateOf, type RawAccount, type TreeState } from './tree-state.js';
 
 /** What `callRaw` takes (cairn's client's call options; merkle/ does not import rpc/). */

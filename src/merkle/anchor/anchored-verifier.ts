@@ -5,7 +5,7 @@
  * `anchor: false` to skip it); without one, verdicts are what the pool said (`anchored` absent:
  * not anchored). The pool itself (pool.ts, worker.ts) is untouched.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { getKind, type KindName } from '../kinds/index.js';
 import { InspectedBody } from '../inspect-body.js';
 import { VerdictTable } from '../verdict-table.js';

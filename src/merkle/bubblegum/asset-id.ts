@@ -4,7 +4,7 @@
  * derives one per asset (why scratch: see asset-leaf.ts).
  */
 import bs58 from 'bs58';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { findPdaInto } from '../hash/pda.js';
 import { bytes32, checkU64 } from './check-args.js';
 

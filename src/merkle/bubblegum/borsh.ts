@@ -2,7 +2,7 @@
  * The borsh writer Bubblegum's `MetadataArgs` need (little-endian, append-only, into one reusable
  * buffer), each write checking its value and naming the field it came from.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { checkU64 } from './check-args.js';
 
 const enc = new TextEncoder();

@@ -2,7 +2,7 @@
  * The argument checks the Bubblegum builders share: 32-byte keys and hashes, u64 nonces and counts,
  * each refused with an `InputError` naming the argument.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 
 /** Throws unless `v` is a bigint in 0..2^64. */
 export function checkU64(v: bigint, field: string): void {

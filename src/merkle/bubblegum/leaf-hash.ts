@@ -3,7 +3,7 @@
  * collection and asset-data hashes. The leaf preimage is module scratch that `verifyAssetLeaf` fills
  * for every asset (why scratch: see asset-leaf.ts); nothing returned aliases it.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { keccak256 } from '../hash/keccak.js';
 import { bytes32, checkU64 } from './check-args.js';
 

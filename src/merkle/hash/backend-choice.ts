@@ -3,7 +3,7 @@
  * loads, chosen on first use, overridable by an environment variable (read in src/kernels.ts) or a
  * setter, and an error — never a silent fallback — when a forced backend cannot load.
  */
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 import { kernelSwitch, type KernelSwitch } from '../../kernels.js';
 
 export type Backend = 'native' | 'wasm' | 'js';

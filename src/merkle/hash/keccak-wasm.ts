@@ -15,7 +15,7 @@
  * [544, 2592) up to 64 proof nodes · [4096, 63936) input chunk (440 blocks of 136 bytes).
  */
 import type { KeccakKernel } from './keccak-kernel.js';
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 
 const RC = [
   0x0000000000000001n, 0x0000000000008082n, 0x800000000000808an, 0x8000000080008000n,

@@ -9,7 +9,7 @@
  * Every public function checks its arguments (`"leaf": expected 32 bytes, got 31`) and throws an
  * `InputError` naming the parameter; the kernels behind them trust their input.
  */
-import { CairnError, ErrorCodes, InputError } from '../../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { loadNativeWithReason, type NativeBindings } from '../../addon.js';
 import { kernelSwitch } from '../../kernels.js';
 import { keccak256Js, keccakPathRootJs } from './keccak-js.js';

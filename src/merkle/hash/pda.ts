@@ -9,7 +9,7 @@
  * `setPdaBackend()` or `CAIRN_PDA=native|wasm|js|auto` override the choice.
  */
 import * as nodeCrypto from 'node:crypto';
-import { CairnError, ErrorCodes, InputError } from '../../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { loadNativeWithReason } from '../../addon.js';

@@ -8,7 +8,7 @@
  *
  * Deriving one width costs a few milliseconds, done once per width on first use and cached.
  */
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 
 /** The BN254 scalar field modulus r (the field circom and Light Protocol hash in). */
 export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;

@@ -6,7 +6,7 @@
  * or per whole Merkle path.
  */
 import type { PoseidonKernel } from './poseidon-kernel.js';
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 import { instantiateKernel, ioView, kernelWasmPath, type KernelExports } from './wasm-kernel.js';
 
 interface WasmExports extends KernelExports {

@@ -9,7 +9,7 @@
  * `setPoseidonBackend()` or the env variable `CAIRN_POSEIDON=native|wasm|js|auto` override the choice.
  * Whole Merkle paths are hashed inside the kernel in one call (`poseidonPathRoot`).
  */
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 import { BN254_R } from './poseidon-params.js';
 import { poseidonBigInt } from './poseidon-js.js';
 import { loadNativeWithReason } from '../../addon.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 
 /** The few WebAssembly globals used here (tsconfig's lib has no DOM/WebAssembly typings). */
 interface WasmApi {

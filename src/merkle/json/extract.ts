@@ -7,7 +7,7 @@
  * Small responses, and the fixture bundles and transaction envelopes some kinds know, are simply
  * parsed: there is nothing to gain on them.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { extractWith, notAnItem, type KindSpec } from '../kinds/index.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../envelopes.js';
 import { entryOf, scanJson, type JsonTape } from '../../json/tape.js';

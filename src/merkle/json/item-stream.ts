@@ -12,7 +12,7 @@
  * an envelope key (`jsonrpc`, `id`, `result`, `value`, `items`, `context`) makes it an envelope; an
  * id-like key (32 characters or more, as base58 ids are) a list keyed by id; any other the item.
  */
-import { InputError, InputTooLargeError } from '../../errors.js';
+import { InputError, InputTooLargeError } from '../../errors/index.js';
 import { parseJsonLossless } from '../parse-json-lossless.js';
 
 export interface StreamedItem {

@@ -6,7 +6,7 @@
  * that "verifies" under it proves nothing.
  */
 import { isPlainObject } from '../../assert.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
 import { LIGHT_KEYS_8DDF06BA } from './light-8ddf06ba.js';
 import { LIGHT_KEYS_338E47405 } from './light-338e47405.js';

@@ -11,7 +11,7 @@
  */
 import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../bn254.js';
 import { isPlainObject } from '../../assert.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { parseVerifyingKey, type VerifyingKey } from '../groth16.js';
 import { isSnarkjsKey } from '../snarkjs-key.js';
 

@@ -3,7 +3,7 @@
  * item's shape), the error for an item of another kind, and the fixtures bundle's parts.
  */
 import { isPlainObject } from '../../assert.js';
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { unwrapItems, type KeyedItem } from '../envelopes.js';
 import type { KindSpec } from './kind-spec.js';
 

@@ -5,7 +5,7 @@
  * Value problems in a field (bad base58, wrong length, a u64 out of range) make that item invalid with
  * a reason naming the field; an item that is not of the kind at all makes the input unusable.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { isKindName, KIND_NAMES, type KindName } from './kind-name.js';
 import type { KindSpec } from './kind-spec.js';
 import { assetProofKind } from './asset-proof.js';

@@ -10,7 +10,7 @@
  * together (one final exponentiation per batch, groth16-batch.ts).
  */
 import { isPlainObject } from '../../assert.js';
-import { CairnError, ErrorCodes } from '../../errors.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
 import type { Verdict } from '../verdict.js';
 import { noteSlowPath } from '../slow-paths.js';
 import type { ValidityOptions } from '../validity-types.js';

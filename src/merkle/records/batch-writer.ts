@@ -3,7 +3,7 @@
  * `ArrayBuffer` (records of tagged ops, see format.ts) that crosses to a worker as a transferable.
  */
 import { Buffer } from 'node:buffer';
-import { CairnError, ErrorCodes, InputError } from '../../errors.js';
+import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { b58Field, nodesField } from '../fields.js';
 import { HEADER, T_B58_RUN, T_BIGINT, T_F64, T_FALSE, T_FAIL, T_JSON, T_NODES, T_NODES8, T_NONE, T_NULL, T_OBJ, T_ARR, T_PROJ, T_PSTR, T_STR, T_TRUE, T_U32, T_U64, T_U8 } from './format.js';
 import { compiledProjection, type Projection, type ProjectionPool } from './projection.js';

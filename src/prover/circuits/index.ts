@@ -22,7 +22,7 @@
  * recorded once and renamed per use, see `Cs.call`); a witness for inclusion-8 ~0.1 s.
  * test/prover/circuits.test.ts pins these counts.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 import { BN254_R, buildR1cs, computeWitness, type R1cs } from '../r1cs.js';
 import { defineCircuit, type CircuitInputs, type InclusionInput, type NonInclusionInput } from './define.js';
 import { checkShape, circuitName, treeHeights, versionOf, type CircuitShape } from './shapes.js';

@@ -7,7 +7,7 @@
  * `v2_combined_32_40_<n>_<m>`. A shape's `height` is the first height of its name, so it also tells
  * the generation: 26 is v1, 32 and 40 are v2.
  */
-import { InputError } from '../../errors.js';
+import { InputError } from '../../errors/index.js';
 
 /**
  * A circuit: `accounts` leaves in state trees, `addresses` values absent from address trees. `height`
