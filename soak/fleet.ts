@@ -148,8 +148,13 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
         kills++;
         spawnOne();
       }
-      const holding = (o.pause && !pausing && kills >= pauseAt) || (o.restart && !restarting && kills >= restartAt) ? await holders() : new Set<number>();
-      if (o.pause && !pausing && kills >= pauseAt) {
+      // The pause and the restart also come due once the work runs low, whatever the kills: a short
+      // phase (300 durable-nonce intents drain in ~25 s) could otherwise end before either met a claim.
+      const left = (o.pause && !pausing) || (o.restart && !restarting) ? await unfinished() : -1;
+      const pauseDue = o.pause && !pausing && (kills >= pauseAt || (left >= 0 && left < o.intents / 2));
+      const restartDue = o.restart && !restarting && (kills >= restartAt || (left >= 0 && left < o.intents / 3));
+      const holding = pauseDue || restartDue ? await holders() : new Set<number>();
+      if (pauseDue) {
         // A process that holds claims right now: its drives are mid-way when it stops.
         const target = working.find((p) => p !== victim && p.alive() && holding.has(p.pid));
         if (target) {
@@ -164,7 +169,7 @@ export async function runFleetCampaign(o: FleetCampaignOptions): Promise<FleetCa
       // renews them every third of a lease, so it meets the gap (not slept through by processes still
       // booting, paused or idle).
       const meets = working.some((p) => p !== victim && p.label !== paused?.label && p.alive() && holding.has(p.pid));
-      if (o.restart && !restarting && kills >= restartAt && meets) {
+      if (restartDue && meets) {
         log('restarting PostgreSQL (down for 1 s, and until a process has waited it out)');
         restarting = (async () => {
           const before = sumMetrics(procs).reconnects;
