@@ -42,6 +42,8 @@ describe('one-node answers', () => {
     expect(led).toBe(made);
     expect(r.value.range).toEqual({ firstSlot: 0, lastSlot: r.context.slot });
     expect(led).toBe(r.context.slot + 1);
+    // the range is read at finalized (three slots behind processed): wait until slot 3 is finalized there
+    while ((await result('getSlot', [{ commitment: 'finalized' }])) < 3) await new Promise((r) => setTimeout(r, 20));
     const ranged = await result('getBlockProduction', [{ range: { firstSlot: 1, lastSlot: 3 } }]);
     expect(ranged.value).toEqual({ byIdentity: { [identity]: [3, 3] }, range: { firstSlot: 1, lastSlot: 3 } });
     expect((await body('getBlockProduction', [{ range: { firstSlot: 5, lastSlot: 3 } }])).error).toEqual({ code: -32602, message: 'lastSlot, 3, cannot be less than firstSlot, 5' });
