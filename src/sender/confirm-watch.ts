@@ -43,6 +43,9 @@ const IDLE_GRACE_MS = 2_000;
 
 export function createWatch(subscriber: Subscriber): Watch {
   const life = new AbortController();
+  // Each watched signature's own controller, aborted with `life`: one set rather than one 'abort'
+  // listener per signature on life.signal (past ten in flight, Node printed MaxListenersExceededWarning).
+  const watches = new Set<AbortController>();
   const stats: WatchStats = { signatureNotifications: 0, slotNotifications: 0, failures: 0 };
   const slotFns = new Set<(slot: number) => void>();
   let slot: number | undefined;
@@ -101,8 +104,8 @@ export function createWatch(subscriber: Subscriber): Watch {
       const subs: Promise<Subscription<unknown> | undefined>[] = [];
       const from = slot;
       const ctl = new AbortController();
-      const onAbort = (): void => ctl.abort();
-      life.signal.addEventListener('abort', onAbort, { once: true });
+      if (life.signal.aborted) ctl.abort();
+      else watches.add(ctl);
       // processed tells that it landed; the caller's commitment settles it
       for (const c of commitment === 'processed' ? (['processed'] as const) : (['processed', commitment] as const)) {
         subs.push(
@@ -127,7 +130,7 @@ export function createWatch(subscriber: Subscriber): Watch {
         );
       }
       return () => {
-        life.signal.removeEventListener('abort', onAbort);
+        watches.delete(ctl);
         for (const p of subs) void p.then((s) => s?.close());
         ctl.abort();
       };
@@ -154,6 +157,8 @@ export function createWatch(subscriber: Subscriber): Watch {
       if (idleTimer) clearTimeout(idleTimer);
       slotFns.clear();
       life.abort();
+      for (const c of watches) c.abort();
+      watches.clear();
       void slots?.close();
       slots = undefined;
     },

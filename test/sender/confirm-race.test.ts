@@ -50,6 +50,26 @@ describe('confirmation races notifications against polls', () => {
     await c.close();
   });
 
+  it('many signatures watched at once add one abort listener, not one each (no MaxListenersExceededWarning)', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    try {
+      const c = client();
+      const sender = createSender({ client: c, ...fast, pollMs: 400 });
+      let ok = 0;
+      for await (const item of sender.sendMany(transfers(24), { concurrency: 24 })) if (item.ok) ok++;
+      expect(ok).toBe(24);
+      expect(sender.stats.websocket!.signatureNotifications).toBeGreaterThan(10);
+      await sender.close();
+      await c.close();
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.startsWith('MaxListenersExceededWarning'))).toEqual([]);
+  });
+
   it('a socket cut mid-run loses nothing: every transfer confirms, the polls alone finishing', async () => {
     const c = client();
     const sender = createSender({ client: c, ...fast, pollMs: 100 });
