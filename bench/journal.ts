@@ -33,7 +33,7 @@ if (process.argv[2] === '--child') {
       for (const line of text.split('\n')) if (line) views.set((JSON.parse(line) as { id: string }).id, line);
       kept = views.size;
     } else {
-      const { openJournal } = await import('../src/sender/journal.js');
+      const { openJournal } = await import('../src/sender/journal/file/journal.js');
       const j = await openJournal(path!);
       kept = j.intents().size;
       await j.close();

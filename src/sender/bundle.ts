@@ -11,13 +11,13 @@
  */
 import { linkSignals } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors/index.js';
-import { EARLY_REBROADCASTS } from './attempt.js';
-import type { Builder } from './build.js';
+import { EARLY_REBROADCASTS } from './intent/attempt.js';
+import type { Builder } from './build/builder.js';
 import type { ResolvedSenderOptions } from './config.js';
-import type { Tracker, TrackResult } from './confirm.js';
-import { prepareInput, type SendInput } from './prepare.js';
-import type { Commitment, SenderRpc } from './rpc.js';
-import { isRejection } from './submit.js';
+import type { Tracker, TrackResult } from './confirm/tracker.js';
+import { prepareInput, type SendInput } from './input/prepare.js';
+import type { Commitment, SenderRpc } from './client/rpc.js';
+import { isRejection } from './client/submit.js';
 
 /** A Sender bundle holds at most this many transactions. */
 export const MAX_BUNDLE_TRANSACTIONS = 5;

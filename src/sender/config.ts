@@ -6,8 +6,8 @@
 import { InputError } from '../errors/index.js';
 import { toAddress, type AddressInput } from '../solana/inputs.js';
 import { toU64 } from '../solana/instructions.js';
-import { resolveJournalOptions, type JournalOptions } from './journal.js';
-import { resolvePostgresOptions, type PostgresJournalOptions } from './journal-postgres.js';
+import { resolveJournalOptions, type JournalOptions } from './journal/file/journal.js';
+import { resolvePostgresOptions, type PostgresJournalOptions } from './journal/postgres/journal.js';
 
 // The tip accounts and minima are shared with the devnet's /fast rules (one source, never two).
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';

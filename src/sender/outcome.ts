@@ -4,10 +4,10 @@
  * earlier process (or call) already ended.
  */
 import { CairnError, ErrorCodes } from '../errors/index.js';
-import { errorFromJournal } from './journal-error.js';
-import type { IntentView } from './journal.js';
+import { errorFromJournal } from './journal/error.js';
+import type { IntentView } from './journal/file/journal.js';
 import type { Signature } from '../solana/kit-brands.js';
-import type { Commitment } from './rpc.js';
+import type { Commitment } from './client/rpc.js';
 
 export interface SendTimings {
   /** Build + sign duration, ms (last attempt). */

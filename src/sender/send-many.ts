@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { linkSignals } from '../abort.js';
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import type { SendInput } from './prepare.js';
+import type { SendInput } from './input/prepare.js';
 import type { SendManyItem, SendOutcome } from './outcome.js';
-import type { Commitment } from './rpc.js';
+import type { Commitment } from './client/rpc.js';
 
 export interface SendManyOptions {
   concurrency?: number | undefined;

@@ -18,31 +18,31 @@ import { setMaxListeners } from 'node:events';
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { toSigner, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
-import { toSenderRpc, type SenderClientInput } from './adapters.js';
-import { createBuilder } from './build.js';
+import { toSenderRpc, type SenderClientInput } from './client/adapters.js';
+import { createBuilder } from './build/builder.js';
 import { resolveSenderConfig, type ResolvedSenderOptions, type SenderOptions } from './config.js';
-import { createTracker, type TrackerStats } from './confirm.js';
-import { createWatch, type WatchStats } from './confirm-watch.js';
+import { createTracker, type TrackerStats } from './confirm/tracker.js';
+import { createWatch, type WatchStats } from './confirm/watch.js';
 import type { Subscriber } from '../rpc/subscribe.js';
 import type { SocketStats } from '../rpc/ws-socket.js';
-import { senderClient, type EndpointConfig } from './endpoint.js';
+import { senderClient, type EndpointConfig } from './client/endpoint.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
-import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet.js';
-import type { WorkOptions, WorkSummary } from './fleet-work.js';
-import { createInflight } from './inflight.js';
-import { assertSameContent, intentKey, type IntentKey } from './intent-key.js';
-import { createDrive } from './intent.js';
-import { createIntentJournal } from './intent-journal.js';
-import type { FleetMetrics, PostgresJournalOptions } from './journal-postgres.js';
-import { planToJournal } from './journal-plan.js';
-import { isTerminal } from './journal.js';
+import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet/fleet.js';
+import type { WorkOptions, WorkSummary } from './fleet/work.js';
+import { createInflight } from './intent/inflight.js';
+import { assertSameContent, intentKey, type IntentKey } from './intent/key.js';
+import { createDrive } from './intent/drive.js';
+import { createIntentJournal } from './intent/journal.js';
+import type { FleetMetrics, PostgresJournalOptions } from './journal/postgres/journal.js';
+import { planToJournal } from './journal/plan.js';
+import { isTerminal } from './journal/file/journal.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from './outcome.js';
-import { prepareInput, type SendInput } from './prepare.js';
-import { keyringOf, resumeAll, resumeIntent, retryIntent, type ResumeDeps, type ResumeOptions } from './resume.js';
-import type { Commitment } from './rpc.js';
+import { prepareInput, type SendInput } from './input/prepare.js';
+import { keyringOf, resumeAll, resumeIntent, retryIntent, type ResumeDeps, type ResumeOptions } from './intent/resume.js';
+import type { Commitment } from './client/rpc.js';
 import { sendMany, type SendManyOptions } from './send-many.js';
 import { sendBundleOf, type BundleOptions, type BundleOutcome } from './bundle.js';
-import { createSignatureOwners } from './signature-owners.js';
+import { createSignatureOwners } from './intent/signature-owners.js';
 
 /** EndpointConfig's fields with `undefined` taken as absent (exactOptionalPropertyTypes), the client widened below. */
 type EndpointInputs = { [K in Exclude<keyof EndpointConfig, 'client'>]?: EndpointConfig[K] | undefined };
@@ -50,7 +50,7 @@ type EndpointInputs = { [K in Exclude<keyof EndpointConfig, 'client'>]?: Endpoin
 export interface SenderConfig extends SenderOptions, EndpointInputs {
   /**
    * The RPC client: cairn's `createClient(...)` (or anything with its methods), a web3.js
-   * `Connection` or a kit `Rpc` (adapted, src/sender/adapters.ts). Absent: the sender creates one.
+   * `Connection` or a kit `Rpc` (adapted, src/sender/client/adapters.ts). Absent: the sender creates one.
    */
   client?: SenderClientInput | undefined;
   /** Signers `resume()` may use to re-sign expired intents (looked up by address). */

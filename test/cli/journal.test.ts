@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/journal.js';
-import { openJournal } from '../../src/sender/journal.js';
+import { openJournal } from '../../src/sender/journal/file/journal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-cli-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
-import { readJournal } from '../../src/sender/journal.js';
+import { readJournal } from '../../src/sender/journal/file/journal.js';
 import { setup, transferTo, type Env } from '../support/sender.js';
 
 // Issue 5 asks for 500 intents per kill point. Measured on the shared 2-core box (other engineers'

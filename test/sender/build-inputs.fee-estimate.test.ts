@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
-import type { SenderRpc } from '../../src/sender/rpc.js';
+import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { setup, type Env } from '../support/sender.js';
 
 let env: Env;

@@ -1,13 +1,13 @@
 /**
- * Direct tests of src/sender/build.ts: `scan` and `createBuilder` over a small fake RPC (the slice
+ * Direct tests of src/sender/build/builder.ts: `scan` and `createBuilder` over a small fake RPC (the slice
  * build-inputs.ts and build.ts call: getLatestBlockhash, getPriorityFeeEstimate, simulateTransaction).
  * The wire bytes are read back with the same /fast reader the devnet uses.
  */
 import { describe, expect, it } from 'vitest';
-import { createBuilder, scan } from '../../src/sender/build.js';
+import { createBuilder, scan } from '../../src/sender/build/builder.js';
 import { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, type SenderOptions } from '../../src/sender/config.js';
-import { prepareInput } from '../../src/sender/prepare.js';
-import type { SenderRpc } from '../../src/sender/rpc.js';
+import { prepareInput } from '../../src/sender/input/prepare.js';
+import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { readFastRules, tipAccountBytes } from '../../src/solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';

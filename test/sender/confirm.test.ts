@@ -5,8 +5,8 @@
  * height while the tip has already moved past it, and the exact number of calls per tick.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTracker } from '../../src/sender/confirm.js';
-import type { SenderRpc, StatusLike } from '../../src/sender/rpc.js';
+import { createTracker } from '../../src/sender/confirm/tracker.js';
+import type { SenderRpc, StatusLike } from '../../src/sender/client/rpc.js';
 import { CairnError } from '../../src/errors/index.js';
 
 function scriptedChain() {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import { assertSendable, summarizeWire } from '../../src/sender/inspect.js';
+import { assertSendable, summarizeWire } from '../../src/sender/input/inspect.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/sender/config.js';
 
 const kp = Keypair.fromSeed(new Uint8Array(32).fill(5));

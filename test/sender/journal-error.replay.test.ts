@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlockhashExpiredError, CairnError, TransactionFailedError } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type SendInput } from '../../src/sender/index.js';
-import { errorFromJournal } from '../../src/sender/journal-error.js';
-import { readJournal } from '../../src/sender/journal.js';
+import { errorFromJournal } from '../../src/sender/journal/error.js';
+import { readJournal } from '../../src/sender/journal/file/journal.js';
 import { setup, type Env } from '../support/sender.js';
 
 let env: Env;

@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors/index.js';
-import { openJournal } from '../../src/sender/journal.js';
-import { EMPTY_STALE_MS } from '../../src/sender/journal-lock.js';
+import { openJournal } from '../../src/sender/journal/file/journal.js';
+import { EMPTY_STALE_MS } from '../../src/sender/journal/file/lock.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-journal-lock-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors/index.js';
 import { openPostgresJournal, type PostgresJournal } from '../../src/sender/index.js';
-import { gcPostgresJournal } from '../../src/sender/journal-postgres-admin.js';
+import { gcPostgresJournal } from '../../src/sender/journal/postgres/admin.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 
 let server: PostgresServer;

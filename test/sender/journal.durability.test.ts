@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { foldRecords, openJournal, readJournal, type JournalRecord } from '../../src/sender/journal.js';
+import { foldRecords, openJournal, readJournal, type JournalRecord } from '../../src/sender/journal/file/journal.js';
 import { fullDisk } from '../support/full-disk.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-journal-dur-'));
@@ -139,7 +139,7 @@ describe('one writer per journal', () => {
   it('a journal held by another process is refused; once that process is gone its lock is stale and taken over', async () => {
     const path = join(dir, 'lock-b.jsonl');
     const holder = spawn(process.execPath, ['--import', 'tsx', '-e', `
-      const { openJournal } = await import(${JSON.stringify(new URL('../../src/sender/journal.ts', import.meta.url).pathname)});
+      const { openJournal } = await import(${JSON.stringify(new URL('../../src/sender/journal/file/journal.ts', import.meta.url).pathname)});
       await openJournal(${JSON.stringify(path)});
       process.stdout.write('held\\n');
       setInterval(() => {}, 1000);

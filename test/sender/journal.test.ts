@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, appendFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { foldRecords, openJournal, readJournal, type JournalRecord } from '../../src/sender/journal.js';
+import { foldRecords, openJournal, readJournal, type JournalRecord } from '../../src/sender/journal/file/journal.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'cairn-journal-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

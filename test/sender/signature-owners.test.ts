@@ -4,7 +4,7 @@
  * not count as "newest", or it would make every live entry look long gone.
  */
 import { describe, expect, it } from 'vitest';
-import { createSignatureOwners } from '../../src/sender/signature-owners.js';
+import { createSignatureOwners } from '../../src/sender/intent/signature-owners.js';
 
 describe('signature owners', () => {
   it('refuses a signature another intent owns, and lets its owner claim it again', () => {

@@ -1,7 +1,7 @@
 /** submitOnce: what a failed submission becomes, whatever the client threw. */
 import { describe, expect, it } from 'vitest';
-import { submitOnce } from '../../src/sender/submit.js';
-import type { SenderRpc } from '../../src/sender/rpc.js';
+import { submitOnce } from '../../src/sender/client/submit.js';
+import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { CairnError, RpcError, isCairnError } from '../../src/errors/index.js';
 
 const throwing = (thrown: unknown): SenderRpc =>

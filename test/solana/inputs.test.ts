@@ -1,13 +1,13 @@
 /**
  * The one normaliser of addresses and signers (src/solana/inputs.ts) and the sender's client adapter
- * detection (src/sender/adapters.ts): real web3.js and kit objects in, cairn's forms out, and typed
+ * detection (src/sender/client/adapters.ts): real web3.js and kit objects in, cairn's forms out, and typed
  * `INPUT_INVALID` errors naming the field for everything else. No network.
  */
 import { Keypair, PublicKey } from '@solana/web3.js';
 import { address, createSolanaRpc, generateKeyPairSigner } from '@solana/kit';
 import { describe, expect, it } from 'vitest';
 import { CairnError, ErrorCodes } from '../../src/errors/index.js';
-import { toSenderRpc } from '../../src/sender/adapters.js';
+import { toSenderRpc } from '../../src/sender/client/adapters.js';
 import { generateSigner, verifySignature } from '../../src/solana/signer.js';
 import { isAsyncSigner, signMessagePartsAsync, toAddress, toSigner } from '../../src/solana/inputs.js';
 import { compileMessage } from '../../src/solana/wire.js';

@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import type { CairnClient } from '../../src/rpc/client.js';
-import type { PgPoolLike } from '../../src/sender/journal-postgres-schema.js';
+import type { PgPoolLike } from '../../src/sender/journal/postgres/schema.js';
 
 /** Where the worker's drive freezes. */
 export type FreezePoint = 'mid-prepare' | 'after-blockhash' | 'after-signing' | 'after-signed-write' | 'mid-confirmation';

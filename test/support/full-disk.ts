@@ -4,7 +4,7 @@
  * the next one fails with ENOSPC; truncating gives the bytes back; `free(n)` makes room again.
  */
 import { stat } from 'node:fs/promises';
-import { openAppendFile, type OpenJournalFile } from '../../src/sender/journal-file.js';
+import { openAppendFile, type OpenJournalFile } from '../../src/sender/journal/file/io.js';
 
 export interface FullDisk {
   open: OpenJournalFile;

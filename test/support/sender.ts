@@ -6,7 +6,7 @@
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { generateSigner, type Signer } from '../../src/sender/index.js';
-import type { SenderRpc } from '../../src/sender/rpc.js';
+import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { parseTransaction } from '../../src/solana/wire.js';
 
 export interface Env {

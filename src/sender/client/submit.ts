@@ -1,0 +1,110 @@
+/**
+ * Submission through `/fast`. The client already posts base64 with `skipPreflight: true,
+ * maxRetries: 0` over keep-alive and retries 429 (honouring `Retry-After`) and 5xx/network errors
+ * with backoff; this layer decides what a failure MEANS for an intent:
+ * - 400 / JSON-RPC -32602 (missing tip, missing CU price, bad parameters): the host refused the
+ *   bytes, nothing is live: fail fast with the host's message (`SENDER_REJECTED`).
+ * - anything else after the client's retries (still rate limited, server down, network): the bytes
+ *   may or may not have arrived, so the intent stays live and the rebroadcast loop tries again.
+ *
+ * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
+ */
+import { abortError } from '../../abort.js';
+import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../../errors/index.js';
+import { createTransport } from '../../rpc/transport.js';
+import type { SenderRpc } from './rpc.js';
+
+// The regional plain-HTTP hosts live with the other production hosts (src/clusters.ts).
+export { SENDER_REGIONS } from '../../clusters.js';
+
+export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: CairnError };
+
+/** True when the host refused the transaction itself (400 / -32602), as opposed to a transient failure. */
+export function isRejection(e: unknown): boolean {
+  if (e instanceof RpcError) {
+    const status = (e.context as { status?: number }).status;
+    return e.rpcCode === -32602 || status === 400;
+  }
+  return e instanceof HttpError && e.code === ErrorCodes.RPC_HTTP && e.context.status === 400;
+}
+
+/**
+ * Submit once. Never throws for transient failures (they are returned with `fatal: false`); throws
+ * only on abort.
+ */
+export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: boolean, signal: AbortSignal): Promise<SubmitResult> {
+  try {
+    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, { signal });
+    return { ok: true };
+  } catch (e) {
+    if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
+    if (isRejection(e)) {
+      const msg = e instanceof Error ? e.message : String(e);
+      return {
+        ok: false,
+        fatal: true,
+        error: new CairnError(ErrorCodes.SENDER_REJECTED, `/fast refused the transaction: ${msg}`, { context: { host: msg }, cause: e }),
+      };
+    }
+    // A client that is not cairn's (a SenderRpc of the caller's own) may throw anything: it still
+    // reaches the caller as a typed error, the original kept as its cause.
+    if (e instanceof CairnError) return { ok: false, fatal: false, error: e };
+    const msg = e instanceof Error ? e.message : String(e);
+    return { ok: false, fatal: false, error: new NetworkError(ErrorCodes.RPC_NETWORK, `submit failed: ${msg}`, { context: { method: 'sendTransaction' }, cause: e }) };
+  }
+}
+
+/**
+ * Time `GET {url}/ping` (no key) through the transport, as the client's `ping` asks it, but on a
+ * transport of its own without keep-alive: a fresh connection each sample, so the handshake counts
+ * like a cold send would (the client's ping reuses a warm connection, which would hide it).
+ */
+export async function timePing(baseUrl: string, signal?: AbortSignal, timeoutMs = 3_000): Promise<number> {
+  const u = new URL(`${baseUrl.replace(/\/+$/, '')}/ping`);
+  const transport = createTransport({ keepAlive: false, retry: { retries: 0 } });
+  try {
+    const t0 = performance.now();
+    const res = await transport.request({ url: u.href, method: 'GET', auth: false, responseType: 'text', label: 'ping', signal, timeoutMs, retry: { retries: 0 } });
+    const ms = performance.now() - t0;
+    if (typeof res.body !== 'string' || res.body.trim().toLowerCase() !== 'ok') {
+      throw new CairnError(ErrorCodes.RPC_SERVER, `ping ${u.host}: HTTP ${res.status}`, { context: { status: res.status } });
+    }
+    return ms;
+  } catch (e) {
+    if (signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'ping');
+    throw e;
+  } finally {
+    await transport.close();
+  }
+}
+
+/**
+ * Rank sender hosts by median `/ping` round trip (unreachable ones last, with `rttMs: Infinity`).
+ *
+ * @example
+ * const [best] = await rankSenders(Object.values(SENDER_REGIONS), { samples: 3 });
+ * const client = createClient({ senderUrl: best.url });
+ */
+export async function rankSenders(
+  urls: readonly string[],
+  o: { samples?: number; signal?: AbortSignal; timeoutMs?: number } = {},
+): Promise<{ url: string; rttMs: number }[]> {
+  const samples = o.samples ?? 3;
+  const out = await Promise.all(
+    urls.map(async (url) => {
+      const times: number[] = [];
+      for (let i = 0; i < samples; i++) {
+        if (o.signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'region choice');
+        try {
+          times.push(await timePing(url, o.signal, o.timeoutMs));
+        } catch (e) {
+          if (o.signal?.aborted) throw abortError(ErrorCodes.SENDER_ABORTED, o.signal, 'region choice');
+          void e;
+        }
+      }
+      times.sort((a, b) => a - b);
+      return { url, rttMs: times.length ? times[Math.floor(times.length / 2)] : Infinity };
+    }),
+  );
+  return out.sort((a, b) => a.rttMs - b.rttMs);
+}

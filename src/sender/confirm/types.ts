@@ -1,0 +1,73 @@
+/**
+ * The batched confirmation tracker's contract: what `track` takes and answers, its statistics, and the
+ * options `createTracker` (confirm.ts) takes.
+ */
+import type { NonceRef } from '../journal/records.js';
+import type { Commitment, SenderRpc, StatusLike } from '../client/rpc.js';
+import type { Watch } from './watch.js';
+
+/** `getSignatureStatuses` takes at most this many signatures per call. */
+export const MAX_SIGNATURES_PER_STATUS_CALL = 256;
+
+export interface TrackRequest {
+  signature: string;
+  lastValidBlockHeight: number;
+  commitment: Commitment;
+  /** Ask with `searchTransactionHistory` from the start (resumed intents). */
+  searchHistory?: boolean;
+  signal?: AbortSignal;
+  /** Called once, when the signature first shows a status. */
+  onLanded?: (slot: number) => void;
+  /** A durable-nonce transaction: live until its nonce account's value moves past `value`. */
+  nonce?: NonceRef;
+}
+
+export type TrackResult =
+  | { kind: 'confirmed'; slot: number; commitment: Commitment; status: StatusLike }
+  | { kind: 'failed'; slot: number; err: unknown; status: StatusLike }
+  /**
+   * For a durable-nonce signature, `nonce.now` is what the account held instead (null: no nonce any
+   * more) and `lastValidBlockHeight` the last height at which it was seen holding the signed value.
+   */
+  | { kind: 'expired'; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null } };
+
+export interface TrackerStats {
+  ticks: number;
+  statusCalls: number;
+  heightCalls: number;
+  tickErrors: number;
+  /** Most recent block height seen. */
+  blockHeight: number;
+  /** Signatures settled (or first seen landed) by a websocket notification before any poll. */
+  byNotification: number;
+}
+
+export interface Tracker {
+  track(req: TrackRequest): Promise<TrackResult>;
+  /** Signatures in flight. */
+  readonly size: number;
+  readonly stats: TrackerStats;
+  /** The latest slot the websocket named (undefined without one). */
+  readonly slot: number | undefined;
+  /** Slot notifications flow (the websocket is up). */
+  readonly live: boolean;
+  /** Called at each slot notification (never without a websocket). */
+  onSlot(fn: (slot: number) => void): () => void;
+  /**
+   * Subscribe to a signature before its bytes are sent, so its first notification is the one
+   * sent as its slot was produced (exact slot); `track` adopts it. Returns the cancel, for bytes
+   * that end up never tracked.
+   */
+  prewatch(signature: string, commitment: Commitment): () => void;
+  /** Stop polling; pending tracks reject with SENDER_CLOSED. */
+  close(): void;
+}
+
+export interface TrackerOptions {
+  rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses' | 'getMultipleAccounts' | 'getAccountInfo'>;
+  pollMs: number;
+  /** The websocket side to race against the polls (confirm-watch.ts). */
+  watch?: Watch | undefined;
+  /** Receives tick errors (already typed); the tracker keeps polling. */
+  onError?: (e: unknown) => void;
+}

@@ -1,0 +1,168 @@
+/**
+ * One signed attempt on the wire: submit it (when fresh, or resumed from an earlier process),
+ * rebroadcast the SAME bytes until the signature shows up, and race that
+ * against the shared tracker — in the style of @solana/kit's confirmation racers. The rebroadcasts
+ * run under their own link, cut in `finally` when the track ends, so one still waiting out a
+ * Retry-After never outlives its intent (or the sender).
+ *
+ * Rebroadcasts follow the slots while the tracker's websocket names them: the first
+ * `EARLY_REBROADCASTS` come `rebroadcastSlots` slots after the last submit was answered with no sign
+ * of landing (the slot that could hold it has been produced, and its processed notification would
+ * have come first), then the gap doubles each time; every `rebroadcastMs` the timer resends as
+ * before, whatever the socket does.
+ */
+import { linkSignals } from '../../abort.js';
+import { CairnError, ErrorCodes } from '../../errors/index.js';
+import type { ResolvedSenderOptions } from '../config.js';
+import type { Tracker, TrackResult } from '../confirm/tracker.js';
+import type { SenderEvents } from '../events.js';
+import type { LiveAttempt } from './inflight.js';
+import type { IntentJournal } from './journal.js';
+import { journalFailure } from '../journal/error.js';
+import type { NonceRef } from '../journal/records.js';
+import type { SendTimings } from '../outcome.js';
+import type { Commitment, SenderRpc } from '../client/rpc.js';
+import { submitOnce } from '../client/submit.js';
+
+/** Signed bytes of an intent and how long their blockhash lives. */
+export interface Signed {
+  wire: Uint8Array;
+  signature: string;
+  /** MAX_SAFE_INTEGER for a durable-nonce transaction: only its nonce moving ends it. */
+  lastValidBlockHeight: number;
+  nonce?: NonceRef;
+}
+
+/** What an attempt needs from its sender. */
+export interface AttemptDeps {
+  rpc: SenderRpc;
+  cfg: ResolvedSenderOptions;
+  tracker: Tracker;
+  events: SenderEvents;
+  journal: IntentJournal;
+  lives: Map<string, LiveAttempt>;
+  counters: { submits: number; rebroadcasts: number };
+  /** Note activity (idle warming pings only after `warmMs` without any). */
+  touch(): void;
+}
+
+export interface AttemptRequest {
+  id: string;
+  signed: Signed;
+  /** Signed versions of the intent so far, this one included. */
+  attempt: number;
+  /** Signed just now: never submitted by anyone. */
+  fresh: boolean;
+  /** Continued from the journal: an earlier process may have submitted these bytes. */
+  resumed: boolean;
+  searchHistory: boolean;
+  commitment: Commitment;
+  signal: AbortSignal;
+  /** When the send started (performance.now()), and the timings to fill. */
+  t0: number;
+  timings: SendTimings;
+}
+
+/** Rebroadcasts paced by slots before the gap starts doubling. */
+export const EARLY_REBROADCASTS = 3;
+
+/** Submit, rebroadcast and track one attempt to its result; `sends` counts its submits. */
+export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ result: TrackResult; sends: number }> {
+  const { id, signed: cur, timings } = a;
+  let sends = 0;
+  let landed = false;
+  const rb = linkSignals(a.signal);
+  const submit = async (signal: AbortSignal): Promise<void> => {
+    d.touch();
+    d.counters.submits++;
+    sends++;
+    const live = d.lives.get(id);
+    if (live) live.submitted = true;
+    const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal);
+    if (!r.ok && r.fatal) throw r.error;
+  };
+  // Subscribed before the bytes leave: the first notification then names the slot that holds them.
+  const cancelWatch = a.fresh ? d.tracker.prewatch(cur.signature, a.commitment) : () => undefined;
+  if (a.fresh || a.resumed) {
+    try {
+      await submit(a.signal);
+    } catch (e) {
+      // A refusal of bytes never sent before is final. Bytes an earlier process already sent
+      // may have landed whatever this host says now: the tracker decides those.
+      const refused = e instanceof CairnError && e.code === ErrorCodes.SENDER_REJECTED;
+      if (!refused || a.fresh) {
+        rb.release();
+        cancelWatch();
+      }
+      if (!refused) throw e;
+      if (a.fresh) {
+        await d.journal.journaled(
+          { op: 'failed', id, at: Date.now(), signature: cur.signature, error: e.message, ...journalFailure(e) },
+          { state: 'failed', signature: cur.signature, what: 'the host refused the transaction' },
+        );
+        d.events.emit('failed', { id, signature: cur.signature, error: e });
+        throw e;
+      }
+    }
+    timings.firstSubmitMs ??= performance.now() - a.t0;
+    d.events.emit('sent', { id, signature: cur.signature, attempt: a.attempt });
+  }
+  // Rebroadcast the same bytes until the signature shows up (or the track ends).
+  // Never two submits of one intent in flight: a slow host must not turn rebroadcasting into a storm.
+  let submitting = false;
+  let lastAt = Date.now();
+  /** The latest slot named when the last submit was answered (undefined: none known). */
+  let answeredAt = d.tracker.slot;
+  let slotRebroadcasts = 0;
+  let gapSlots = d.cfg.rebroadcastSlots;
+  const resend = (): void => {
+    if (landed || submitting || rb.signal.aborted) return;
+    submitting = true;
+    d.counters.rebroadcasts++;
+    lastAt = Date.now();
+    submit(rb.signal)
+      .then(
+        () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
+        () => undefined,
+      )
+      .finally(() => {
+        submitting = false;
+        lastAt = Date.now();
+        answeredAt = d.tracker.slot;
+      });
+  };
+  const rebroadcast = setInterval(() => {
+    if (Date.now() - lastAt >= d.cfg.rebroadcastMs * 0.9) resend();
+  }, d.cfg.rebroadcastMs);
+  const offSlot = d.tracker.onSlot((slot) => {
+    if (landed || submitting) return;
+    if (answeredAt === undefined) return void (answeredAt = slot);
+    if (slot - answeredAt < gapSlots) return;
+    slotRebroadcasts++;
+    if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
+    resend();
+  });
+  try {
+    const result = await d.tracker.track({
+      signature: cur.signature,
+      lastValidBlockHeight: cur.lastValidBlockHeight,
+      ...(cur.nonce ? { nonce: cur.nonce } : {}),
+      commitment: a.commitment,
+      searchHistory: a.searchHistory,
+      signal: a.signal,
+      onLanded: (slot) => {
+        landed = true;
+        timings.landedMs = performance.now() - a.t0;
+        d.events.emit('landed', { id, signature: cur.signature, slot });
+        void d.journal.record({ op: 'landed', id, at: Date.now(), signature: cur.signature, slot }).catch(() => undefined);
+      },
+    });
+    return { result, sends };
+  } finally {
+    cancelWatch();
+    clearInterval(rebroadcast);
+    offSlot();
+    rb.abort(new Error('the track ended'));
+    rb.release();
+  }
+}
