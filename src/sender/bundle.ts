@@ -4,7 +4,7 @@
  * Sender Max bundles are) and confirmed as one: it resolves when every transaction reached the
  * commitment, fails if one failed on chain or the blockhash expired with one missing. The whole
  * bundle is resent (same bytes) per slot for the first few slots without a sign of landing, then
- * less often, as single sends are (attempt.ts).
+ * less often, as single sends are (intent/attempt.ts).
  *
  * Bundles are not journaled yet: a sender with a journal (file or PostgreSQL) refuses them with an
  * InputError naming `journal`, rather than send something a crash could send twice.

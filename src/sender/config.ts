@@ -82,7 +82,7 @@ export interface SenderOptions {
    * Journal file (append-only JSONL) for exactly-once across crashes; off when absent. A path, or
    * `{ path, compactAboveBytes?, keepEndedCount?, keepEndedMs? }` to tune compaction and how long
    * ended intents stay known as idempotency keys. Or `{ postgres: url | pg.Pool, table?, leaseMs? }`:
-   * the fleet journal on PostgreSQL, shared by many sender processes (journal-postgres.ts).
+   * the fleet journal on PostgreSQL, shared by many sender processes (journal/postgres/journal.ts).
    */
   journal?: string | ({ path: string } & JournalOptions) | PostgresJournalOptions | undefined;
   /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */

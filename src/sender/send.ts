@@ -1,13 +1,13 @@
 /**
- * `createSender(config)`: the wiring. It resolves the config and the client (endpoint.ts), creates
- * the shared parts — builder (build.ts), one tracker (confirm.ts), the journal (intent-journal.ts),
- * who owns which signature, the intents in flight (inflight.ts) — and hands them to the named steps:
- * an intent's life (intent.ts, attempt.ts), `sendMany` (send-many.ts), `resume` / `retry`
- * (resume.ts). Intent ids are idempotency keys: sending an id the journal already knows joins or
+ * `createSender(config)`: the wiring. It resolves the config and the client (client/endpoint.ts), creates
+ * the shared parts — builder (build/builder.ts), one tracker (confirm/tracker.ts), the journal
+ * (intent/journal.ts), who owns which signature, the intents in flight (intent/inflight.ts) — and hands
+ * them to the named steps: an intent's life (intent/drive.ts, intent/attempt.ts), `sendMany`
+ * (send-many.ts), `resume` / `retry` (intent/resume.ts). Intent ids are idempotency keys: sending an id the journal already knows joins or
  * returns that intent instead of starting another — with the same content; other content under a
- * known id (instructions, payer, amounts, signed bytes) is refused, `SENDER_ID_CONFLICT` (intent-key.ts).
+ * known id (instructions, payer, amounts, signed bytes) is refused, `SENDER_ID_CONFLICT` (intent/key.ts).
  *
- * With a PostgreSQL journal the sender is one of a fleet (fleet.ts): `send` and `resume` go through
+ * With a PostgreSQL journal the sender is one of a fleet (fleet/fleet.ts): `send` and `resume` go through
  * claims on the shared table, and `enqueue` / `work` / `status` / `outcomes` are added.
  *
  * Everything a sender starts (timers, tracker polling, requests) hangs off one AbortController that

@@ -1,6 +1,6 @@
 /**
  * Direct tests of src/sender/build/builder.ts: `scan` and `createBuilder` over a small fake RPC (the slice
- * build-inputs.ts and build.ts call: getLatestBlockhash, getPriorityFeeEstimate, simulateTransaction).
+ * build/inputs.ts and build/builder.ts call: getLatestBlockhash, getPriorityFeeEstimate, simulateTransaction).
  * The wire bytes are read back with the same /fast reader the devnet uses.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * From a plan to signed wire bytes `/fast` accepts: a compute-unit limit (fixed or simulated ×
  * margin), a compute-unit price, a tip to a random tip account and a recent blockhash (their shared,
- * cached values come from build-inputs.ts), and the signatures. A durable-nonce plan signs with its
+ * cached values come from inputs.ts), and the signatures. A durable-nonce plan signs with its
  * nonce account's value instead of a blockhash, AdvanceNonceAccount first. What the caller already put in (a CU
  * price, a CU limit, a tip) is kept, not doubled. A signature another intent owns is made distinct
  * before it is handed out (see `BuildOptions.claim`).
@@ -51,7 +51,7 @@ export interface BuildOptions {
   claim?: (signature: string, lastValidBlockHeight: number) => boolean | Promise<boolean>;
   /**
    * Awaited once the inputs are in and before anything is signed; a rejection ends the build
-   * unsigned. A fleet drive re-reads its intent here (intent.ts): a drive frozen while it fetched
+   * unsigned. A fleet drive re-reads its intent here (intent/drive.ts): a drive frozen while it fetched
    * its blockhash must not sign for an intent another process signed meanwhile.
    */
   beforeSign?: () => Promise<void>;

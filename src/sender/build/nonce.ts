@@ -1,7 +1,7 @@
 /**
- * Reading durable nonces for the sender: the value a nonce intent signs with (build.ts) and, for the
+ * Reading durable nonces for the sender: the value a nonce intent signs with (builder.ts) and, for the
  * tracker, whether the values its signed bytes carry are still the ones their accounts hold
- * (confirm.ts). Reads are at `confirmed`: a nonce seen moved there has moved for good (a confirmed
+ * (confirm/tracker.ts). Reads are at `confirmed`: a nonce seen moved there has moved for good (a confirmed
  * block is not rolled back in practice), and only then may a new signature be journaled.
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';

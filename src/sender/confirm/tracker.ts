@@ -14,7 +14,7 @@
  * value the bytes were signed with — they can never land after that — the same final status read
  * decides between landed and `expired`.
  *
- * With a websocket (confirm-watch.ts) the tracker races it against the polls: each signature is
+ * With a websocket (watch.ts) the tracker races it against the polls: each signature is
  * also subscribed (`processed`, and the caller's commitment), and a notification settles it at
  * once; the polls then run right after a slot notification, at most every `pollMs`, instead of on
  * a free-running timer. When the socket is down the timer takes over: the polls read every status,

@@ -1,6 +1,6 @@
 /**
  * The batched confirmation tracker's contract: what `track` takes and answers, its statistics, and the
- * options `createTracker` (confirm.ts) takes.
+ * options `createTracker` (tracker.ts) takes.
  */
 import type { NonceRef } from '../journal/records.js';
 import type { Commitment, SenderRpc, StatusLike } from '../client/rpc.js';
@@ -66,7 +66,7 @@ export interface Tracker {
 export interface TrackerOptions {
   rpc: Pick<SenderRpc, 'getBlockHeight' | 'getSignatureStatuses' | 'getMultipleAccounts' | 'getAccountInfo'>;
   pollMs: number;
-  /** The websocket side to race against the polls (confirm-watch.ts). */
+  /** The websocket side to race against the polls (watch.ts). */
   watch?: Watch | undefined;
   /** Receives tick errors (already typed); the tracker keeps polling. */
   onError?: (e: unknown) => void;

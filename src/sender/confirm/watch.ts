@@ -1,5 +1,5 @@
 /**
- * The tracker's websocket side (confirm.ts races it against its batched polls): one slot
+ * The tracker's websocket side (tracker.ts races it against its batched polls): one slot
  * subscription while anything is in flight — its notifications time the polls and the early
  * rebroadcasts — and, per signature, a `signatureSubscribe` at `processed` (it landed: stop
  * rebroadcasting) and one at the commitment the caller waits for. Everything here is an

@@ -1,12 +1,12 @@
 /**
- * A fleet of senders on one PostgreSQL journal (journal-postgres.ts): `enqueue` adds intents by
+ * A fleet of senders on one PostgreSQL journal (journal/postgres/journal.ts): `enqueue` adds intents by
  * caller-chosen id (idempotent), `work` claims and drives them in any number of processes, `status`
  * and `outcomes` tell how they ended, `resume` takes over whatever a dead process left. An intent is
- * driven by the sender's usual steps (intent.ts), its records fenced by this process's claim: signed
+ * driven by the sender's usual steps (intent/drive.ts), its records fenced by this process's claim: signed
  * bytes are durable before their first submission, a new signature only follows a proven expiry, and
  * a process whose claim lapsed can store nothing more — the file journal's invariant, fleet-wide.
  * A drive belongs to the claim it began under: its records carry that claim's token, it re-reads
- * the intent under it before signing, and a newer claim of this process never joins it (inflight.ts)
+ * the intent under it before signing, and a newer claim of this process never joins it (intent/inflight.ts)
  * but starts from what the table says — another process's `signed` bytes included, tracked as they are.
  * `send` / `sendMany` work on the same table: they enqueue, claim the id (or wait for the process
  * holding it) and drive it.

@@ -4,7 +4,7 @@
  * the journal as confirmed, failed on chain or — proven — expired. Only after a proven expiry may
  * the intent be signed again (`onExpired: 'resign'`), so it never has two live signatures and never
  * lands twice. A durable-nonce intent's bytes have no window: they are proven dead only once their
- * nonce account moved past the signed value (confirm.ts), and re-signing takes the new value. A
+ * nonce account moved past the signed value (confirm/tracker.ts), and re-signing takes the new value. A
  * build failure is final in the journal (nothing was signed, so nothing can land); journal write failures reach the caller through `journalWriteError`, saying what is true.
  * In a fleet a drive belongs to the claim it began under (`DriveOptions.claim`): every record it
  * writes carries that claim's fencing token, and before each signing it re-reads the intent under
@@ -46,7 +46,7 @@ export interface DriveOptions {
 /** A fleet claim as a drive sees it: the token its records carry, and the re-read before signing. */
 export interface DriveClaim {
   fence: number;
-  /** Resolves only while the claim is still the intent's and its latest signature is `known`, proven expired (journal-postgres.ts `signable`). */
+  /** Resolves only while the claim is still the intent's and its latest signature is `known`, proven expired (journal/postgres/signable.ts). */
   beforeSign(known: string | undefined, signal: AbortSignal): Promise<void>;
 }
 

@@ -3,7 +3,7 @@
  * signatures), one `record` per state change, and `journaled` for the changes the caller must hear
  * about when they cannot be stored — mapped through `journalWriteError` to what is true.
  * Without a journal path every write is a no-op. With a PostgreSQL journal (a fleet) each record
- * is a fenced write of this process's claim on the intent (journal-postgres.ts); a drive writes
+ * is a fenced write of this process's claim on the intent (journal/postgres/journal.ts); a drive writes
  * through `bound(fence)`, so its records carry the token of the claim it began under and are refused
  * once that is not the intent's token — whatever this process claimed since.
  */
@@ -31,7 +31,7 @@ export function createIntentJournal(cfg: ResolvedSenderOptions, owners: Signatur
   if (postgres) {
     const under = (fence: number | undefined): IntentJournal => {
       const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec, fence);
-      // open() is the file journal's: a fleet's intents are looked up by claim (fleet.ts), never all in memory.
+      // open() is the file journal's: a fleet's intents are looked up by claim (fleet/fleet.ts), never all in memory.
       return { open: () => undefined, record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined, bound: under };
     };
     return under(undefined);

@@ -67,7 +67,7 @@ export function resumeIntent(
     if ('kind' in p) prepared = p;
   }
   const from = v.state === 'signed' || v.state === 'landed' ? v.signed : undefined;
-  // A fleet claim's records carry its token (intent.ts); a file journal's need none.
+  // A fleet claim's records carry its token (drive.ts); a file journal's need none.
   const journal = d.journal.bound(o.claim?.fence);
   return d.inflight.start(
     v.id,

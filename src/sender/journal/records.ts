@@ -28,7 +28,7 @@ export interface NonceRef {
 }
 
 export type JournalRecord =
-  // `key`: what the id stands for (intent-key.ts), so the id offered with other content is refused
+  // `key`: what the id stands for (intent/key.ts), so the id offered with other content is refused
   | { op: 'created'; id: string; at: number; plan?: JournalPlan; key?: IntentKey }
   // A durable-nonce transaction has `nonce` and no `lastValidBlockHeight`: only the nonce moving ends it.
   | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number }

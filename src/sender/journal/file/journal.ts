@@ -12,7 +12,7 @@
  * cuts the file back to its last durable byte and refuses every further state change, so no record
  * is ever half-stored behind a "durable" answer and nothing is written after a gap. A torn last line
  * (crash mid-write) is cut off when the journal is reopened. One process holds a journal at a time
- * (journal-lock.ts), and the file is compacted once it grows past a size (journal-compact.ts).
+ * (lock.ts), and the file is compacted once it grows past a size (compact.ts).
  */
 import { existsSync } from 'node:fs';
 import { CairnError, ErrorCodes, InputError } from '../../../errors/index.js';

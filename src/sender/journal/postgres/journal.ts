@@ -317,7 +317,7 @@ export async function openPostgresJournal(options: PostgresJournalOptions, life?
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });
       return fence === undefined ? write(rec) : write(rec, fence);
     },
-    // Batched: the re-reads of a burst of builds share one statement (journal-postgres-signable.ts).
+    // Batched: the re-reads of a burst of builds share one statement (signable.ts).
     signable: (id, fence, known) => signable(id, fence, known),
     async claimSignature(id, signature, lastValidBlockHeight) {
       if (closed) throw new CairnError(ErrorCodes.SENDER_CLOSED, 'journal is closed', { context: { table: t.name } });

@@ -4,7 +4,7 @@
  * such intents would otherwise sign ONE transaction, which lands once while both intents are
  * reported confirmed. A claim is an atomic check-and-set on `<table>_signatures` (its signature is
  * the primary key: `INSERT … ON CONFLICT DO NOTHING`, then the owner read back), taken before the
- * signature is handed out, so the builder can make its transaction distinct (build.ts).
+ * signature is handed out, so the builder can make its transaction distinct (build/builder.ts).
  * Claims made in one turn of the event loop share ONE statement, as the writer's records do: a burst
  * of builds pays one round trip, not one each.
  */

@@ -18,7 +18,7 @@ import { CairnError, ErrorCodes } from '../../../errors/index.js';
 import { applyRecord, isTerminal, type IntentView, type JournalRecord } from '../records.js';
 import type { Tables } from './schema.js';
 
-/** A claim as the writer sees it (journal-postgres.ts keeps them). */
+/** A claim as the writer sees it (journal.ts keeps them). */
 export interface HeldClaim {
   fence: number;
   view: IntentView;
