@@ -80,13 +80,8 @@ export interface NativeBindings {
   ): number;
 }
 
-export interface NativeLoad {
-  bindings: NativeBindings | null;
-  /** Why the addon did not load (null when it did). */
-  reason: string | null;
-  /** The file that was loaded or looked for. */
-  path: string;
-}
+/** The addon, or why it did not load (`reason` is null exactly when `bindings` is not), and the file that was loaded or looked for. */
+export type NativeLoad = { bindings: NativeBindings; reason: null; path: string } | { bindings: null; reason: string; path: string };
 
 let loaded: NativeLoad | undefined;
 

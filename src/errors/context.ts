@@ -135,6 +135,9 @@ export type InvalidTransactionContext = IntentContext & {
   /** What the wire parser found, and at which byte. */
   detail?: string;
   offset?: number;
+  /** A durable nonce account that cannot be used (nonce-read.ts), and the authority it is under. */
+  account?: string;
+  authority?: string;
 };
 
 export type MissingTipContext = IntentContext & {
@@ -156,6 +159,8 @@ export type RejectedContext = IntentContext & {
 };
 
 export type JournalContext = IntentContext & {
+  /** The CLI argument naming the journal, when `cairn journal` refuses it. */
+  field?: string;
   path?: string;
   /** A PostgreSQL journal's table, or the package it needs (`pg`) when that is missing. */
   table?: string;
@@ -164,14 +169,22 @@ export type JournalContext = IntentContext & {
   errno?: string;
 };
 
-/** A fenced write refused: the claim this process held on intent `id` lapsed (another may hold it now). */
+/**
+ * A fenced write refused: the claim this process held on intent `id` lapsed (another may hold it now).
+ * A drive that learns of a newer claim before writing anything (fleet.ts, inflight.ts) names no
+ * table and no record: `current` is the newer claim's token when it is known.
+ */
 export type LeaseLostContext = IntentContext & {
   id: string;
-  table: string;
-  /** The fencing token the refused write carried. */
+  /** The PostgreSQL journal's table, when the journal refused the write. */
+  table?: string;
+  /** The fencing token the refused write (or the ended drive) carried. */
   fence: number;
-  /** The record that was not stored. */
-  op: string;
+  /** The record that was not stored (`sign` for a signature refused before signing). */
+  op?: string;
+  /** The token of the claim that superseded this one. */
+  current?: number;
+  signature?: string;
 };
 
 /** An intent id offered again with other content than the intent it names (an id is an idempotency key). */
@@ -197,6 +210,8 @@ export type JournalWriteContext = IntentContext & {
   signature?: string;
   slot?: number;
   path?: string;
+  /** A PostgreSQL journal's table. */
+  table?: string;
   errno?: string;
   /** The record's operation, and whether the file was cut back to its last durable byte. */
   op?: string;
@@ -204,8 +219,9 @@ export type JournalWriteContext = IntentContext & {
 };
 
 export type SenderClosedContext = {
-  /** The journal's path, when it is the journal that is closed. */
+  /** The journal's path (or a PostgreSQL journal's table), when it is the journal that is closed. */
   path?: string;
+  table?: string;
 };
 
 export type MintContext = {

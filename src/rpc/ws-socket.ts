@@ -122,10 +122,10 @@ export function createMuxSocket(o: SocketOptions): MuxSocket {
     const status = m ? Number(m[1]) : undefined;
     const text = `websocket ${shown}: ${why}`;
     const ctx = { context: { url: shown, method: 'websocket', ...(status ? { status } : {}) }, cause };
-    if (status === 401) return new UnauthorizedError(ErrorCodes.RPC_UNAUTHORIZED, text, ctx as never);
-    if (status === 403) return new ForbiddenError(ErrorCodes.RPC_FORBIDDEN, text, ctx as never);
-    if (status === 429) return new RateLimitedError(ErrorCodes.RPC_RATE_LIMITED, text, ctx as never);
-    return new NetworkError(ErrorCodes.RPC_NETWORK, text, ctx as never);
+    if (status === 401) return new UnauthorizedError(ErrorCodes.RPC_UNAUTHORIZED, text, ctx);
+    if (status === 403) return new ForbiddenError(ErrorCodes.RPC_FORBIDDEN, text, ctx);
+    if (status === 429) return new RateLimitedError(ErrorCodes.RPC_RATE_LIMITED, text, ctx);
+    return new NetworkError(ErrorCodes.RPC_NETWORK, text, ctx);
   };
 
   const send = (msg: unknown): boolean => {

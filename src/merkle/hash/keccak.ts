@@ -30,7 +30,7 @@ type NativeKeccak = Required<Pick<NativeBindings, 'keccak256' | 'keccakPathRoot'
   Pick<NativeBindings, 'keccak256Into'>;
 
 /** The addon's keccak functions, or null with the reason (addon missing, or built without keccak.c). */
-function nativeKeccak(): { fns: NativeKeccak | null; reason: string | null } {
+function nativeKeccak(): { fns: NativeKeccak; reason: null } | { fns: null; reason: string } {
   const { bindings, reason } = loadNativeWithReason();
   if (!bindings) return { fns: null, reason };
   if (typeof bindings.keccakPathRootInto !== 'function' || typeof bindings.keccak256 !== 'function') {
