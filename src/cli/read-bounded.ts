@@ -87,3 +87,49 @@ export async function readStreamBounded(stream: AsyncIterable<string | Uint8Arra
   }
   return sharedCopy(parts, total);
 }
+
+/** What `readStreamHead` found: the whole stream (it ended within the limit), or the rest to stream. */
+export type StreamHead = { ended: true; bytes: Uint8Array } | { ended: false; rest: AsyncIterable<Uint8Array> };
+
+/**
+ * The first `limit` bytes of a stream (stdin, a pipe), to choose a path by size as a file's is chosen
+ * by `stat`: a stream that ends within them is answered as a whole (at most `max` bytes, refused past
+ * it as `readStreamBounded` refuses); a longer one is handed on as `rest` — the bytes read so far,
+ * then the stream's own — so it can be read item by item without being held.
+ *
+ * @example
+ * const head = await readStreamHead(process.stdin, 16 << 20, 1 << 30);
+ * if (!head.ended) for await (const chunk of head.rest) consume(chunk);
+ */
+export async function readStreamHead(stream: AsyncIterable<string | Uint8Array>, limit: number, max: number): Promise<StreamHead> {
+  const it = stream[Symbol.asyncIterator]();
+  let parts: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const r = await it.next();
+    if (r.done) return { ended: true, bytes: sharedCopy(parts, total) };
+    const b = Buffer.from(r.value);
+    total += b.length;
+    if (total > max) {
+      await it.return?.();
+      throw new InputTooLargeError('stdin', max, undefined, HINT);
+    }
+    parts.push(b);
+    if (total > limit) break;
+  }
+  async function* rest(): AsyncGenerator<Uint8Array> {
+    try {
+      const head = parts;
+      parts = [];
+      yield* head;
+      for (;;) {
+        const r = await it.next();
+        if (r.done) return;
+        yield typeof r.value === 'string' ? Buffer.from(r.value) : r.value;
+      }
+    } finally {
+      await it.return?.();
+    }
+  }
+  return { ended: false, rest: rest() };
+}

@@ -16,8 +16,9 @@ export const STREAM_ABOVE = 16 * 1024 * 1024;
 
 /**
  * Whether `file` should be streamed: a device (`/dev/zero` is refused at the cap without being held)
- * or a regular file over `STREAM_ABOVE`. stdin and pipes keep the whole-input path, whose answers
- * for a lone `null`, an empty result and the like are those of a file.
+ * or a regular file over `STREAM_ABOVE`. stdin and pipes have no size to stat: the caller reads their
+ * first `STREAM_ABOVE` bytes and streams only when they go on past it (`readStreamHead`), so a short
+ * input's answers for a lone `null`, an empty result and the like are those of a file.
  */
 export async function shouldStream(file: string): Promise<boolean> {
   if (file === '-') return false;

@@ -10,12 +10,12 @@
  */
 import { availableParallelism } from 'node:os';
 import { CairnError, createVerifier, DEFAULT_MAX_BYTES, InputError, inspectBody, InputTooLargeError, KIND_NAMES, type BodyInspection, type KindName } from '../merkle/index.js';
-import { readFileBounded, readStreamBounded } from './read-bounded.js';
+import { readFileBounded, readStreamBounded, readStreamHead } from './read-bounded.js';
 import { intFlag, runCommand, type CliWriter, type CommandContext } from './args.js';
 import { createProgress } from './progress.js';
 import { didYouMean, JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 import { validityBundle, validityDetails, validityFlags } from './verify-validity.js';
-import { shouldStream, verifyStreamed } from './verify-stream.js';
+import { STREAM_ABOVE, shouldStream, verifyStreamed } from './verify-stream.js';
 
 /** Where the command reads and writes (the process by default; tests pass their own). */
 export interface CliIo {
@@ -138,7 +138,12 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
 
   let bytes: Uint8Array;
   try {
-    bytes = args.file === '-' ? await readStreamBounded(io.stdin, maxBytes) : await readFileBounded(args.file, maxBytes);
+    if (args.file === '-' && kind !== 'validity-proof' && !vflags.any) {
+      // stdin and pipes by their size, as files are: past STREAM_ABOVE, item by item (memory bounded)
+      const head = await readStreamHead(io.stdin, STREAM_ABOVE, maxBytes);
+      if (!head.ended) return streamed({ ...streamArgs, io: { ...io, stdin: head.rest } });
+      bytes = head.bytes;
+    } else bytes = args.file === '-' ? await readStreamBounded(io.stdin, maxBytes) : await readFileBounded(args.file, maxBytes);
   } catch (e) {
     if (e instanceof InputTooLargeError) throw e;
     throw unusable('file', `cannot read ${args.file}: ${(e as Error).message}`, e);
@@ -153,7 +158,11 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   } catch (e) {
     const notJson = e instanceof InputError && e.context.field === 'json';
     // Not one JSON document: NDJSON (one per line) is read as a stream.
-    if (notJson && kind !== 'validity-proof' && !vflags.any && args.file !== '-' && looksLikeNdjson(bytes)) return streamed(streamArgs);
+    if (notJson && kind !== 'validity-proof' && !vflags.any && looksLikeNdjson(bytes)) {
+      const read = bytes;
+      // stdin is read already: its bytes are streamed from memory
+      return streamed(args.file === '-' ? { ...streamArgs, io: { ...io, stdin: (async function* () { yield read; })() } } : streamArgs);
+    }
     throw unusable(notJson ? 'file' : 'kind', `${notJson ? `${args.file === '-' ? 'stdin' : args.file} is not JSON` : `unusable input for ${args.kind}`}: ${(e as Error).message}`, e);
   }
 
