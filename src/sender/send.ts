@@ -27,12 +27,13 @@ import type { Subscriber } from '../rpc/subscribe.js';
 import type { SocketStats } from '../rpc/ws-socket.js';
 import { senderClient, type EndpointConfig } from './client/endpoint.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
-import { createFleet, lazyPostgresJournal, type FleetIntent, type FleetStatus } from './fleet/fleet.js';
+import { createFleet, type FleetIntent, type FleetStatus } from './fleet/fleet.js';
+import { createFencedIntentJournal, lazyPostgresJournal } from './fleet/journal.js';
 import type { WorkOptions, WorkSummary } from './fleet/work.js';
 import { createInflight } from './intent/inflight.js';
 import { assertSameContent, intentKey, type IntentKey } from './intent/key.js';
 import { createDrive } from './intent/drive.js';
-import { createIntentJournal } from './intent/journal.js';
+import { createFileIntentJournal } from './intent/journal.js';
 import type { FleetMetrics, PostgresJournalOptions } from './journal/postgres/journal.js';
 import { planToJournal } from './journal/plan.js';
 import { isTerminal } from './journal/file/journal.js';
@@ -164,7 +165,9 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
   const pg = cfg.postgres ? lazyPostgresJournal(cfg, life.signal) : undefined;
   // A fleet's processes claim signatures in its journal too: two of them never sign one transaction for two intents.
   const owners = createSignatureOwners(pg?.get);
-  const journal = createIntentJournal(cfg, owners, pg?.get);
+  // Without a fleet the file journal (or none); the local paths below read it whole.
+  const fileJournal = createFileIntentJournal(cfg, owners);
+  const journal = pg ? createFencedIntentJournal(pg.get) : fileJournal;
   const drive = createDrive({
     rpc,
     cfg,
@@ -178,6 +181,7 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     owners,
   });
   const resumeDeps: ResumeDeps = { cfg, keyring, inflight, journal, drive };
+  const fileResumeDeps = { ...resumeDeps, journal: fileJournal };
   const fleet = pg ? createFleet({ cfg, keyring, inflight, drive, events, life: life.signal, journal: pg.get, resumeDeps }) : undefined;
 
   let warmTimer: ReturnType<typeof setInterval> | undefined;
@@ -209,7 +213,7 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
     assertSameContent(id, running.get(id), key, 'being sent by this sender');
     const joined = inflight.get(id);
     if (joined) return joined;
-    const jp = journal.open();
+    const jp = fileJournal.open();
     if (jp) {
       const view = (await jp).intents().get(id);
       if (view) {
@@ -266,13 +270,13 @@ export function createSender(config: SenderConfig): Sender | FleetSender {
       assertOpen();
       if (fleet) return fleet.resume({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) });
       const { signers, ...rest } = o ?? {};
-      return resumeAll(resumeDeps, signers ? { ...rest, signers: signersOf(signers, 'signers')! } : rest);
+      return resumeAll(fileResumeDeps, signers ? { ...rest, signers: signersOf(signers, 'signers')! } : rest);
     },
     retry: async (id, o) => {
       assertOpen();
       const { signers, ...rest } = o ?? {};
       if (fleet) return fleet.retry(id, { ...rest, ...(signers ? { signers: signersOf(signers, 'options.signers')! } : {}) });
-      return retryIntent(resumeDeps, id, signers ? { ...rest, signers: signersOf(signers, 'options.signers')! } : rest);
+      return retryIntent(fileResumeDeps, id, signers ? { ...rest, signers: signersOf(signers, 'options.signers')! } : rest);
     },
     on: (name, fn) => events.on(name, fn),
     get stats() {

@@ -25,7 +25,7 @@ import type { Inflight } from '../intent/inflight.js';
 import { assertSameContent, intentKey } from '../intent/key.js';
 import type { Drive, DriveClaim } from '../intent/drive.js';
 import { planFromJournal, planToJournal } from '../journal/plan.js';
-import { openPostgresJournal, type Claim, type FleetMetrics, type IntentStatus, type PostgresJournal } from '../journal/postgres/journal.js';
+import { type Claim, type FleetMetrics, type IntentStatus, type PostgresJournal } from '../journal/postgres/journal.js';
 import { isTerminal, type IntentState, type JournalRecord } from '../journal/records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from '../outcome.js';
 import { nonceOf, prepareInput, type NonceInput, type Prepared, type SendInput } from '../input/prepare.js';
@@ -91,17 +91,6 @@ export interface FleetDeps {
   /** The journal (opened once by the sender's intent journal). */
   journal: () => Promise<PostgresJournal>;
   resumeDeps: ResumeDeps;
-}
-
-/** Opens the fleet's journal once, on first use. */
-export function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { get: () => Promise<PostgresJournal>; close: () => Promise<void> } {
-  let p: Promise<PostgresJournal> | undefined;
-  return {
-    get: () => (p ??= openPostgresJournal(cfg.postgres!, life)),
-    close: async () => {
-      if (p) await p.then((j) => j.close(), () => undefined);
-    },
-  };
 }
 
 const EMPTY_METRICS: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };

@@ -1,22 +1,20 @@
 /**
- * A sender's journal as its intents use it: opened lazily on first use (its intents then own their
- * signatures), one `record` per state change, and `journaled` for the changes the caller must hear
- * about when they cannot be stored — mapped through `journalWriteError` to what is true.
- * Without a journal path every write is a no-op. With a PostgreSQL journal (a fleet) each record
- * is a fenced write of this process's claim on the intent (journal/postgres/journal.ts); a drive writes
- * through `bound(fence)`, so its records carry the token of the claim it began under and are refused
- * once that is not the intent's token — whatever this process claimed since.
+ * A sender's journal as its intents use it: one `record` per state change, and `journaled` for the
+ * changes the caller must hear about when they cannot be stored — mapped through `journalWriteError`
+ * to what is true. Each kind of sender brings its own: the single-process sender the file journal
+ * (`createFileIntentJournal`, opened lazily on first use, its intents then owning their signatures;
+ * without a journal path every write is a no-op), the fleet its PostgreSQL table (fleet/journal.ts),
+ * where each record is a fenced write of this process's claim on the intent. A drive writes through
+ * `bound(fence)`, so its records carry the token of the claim it began under and are refused once
+ * that is not the intent's token — whatever this process claimed since.
  */
 import { CairnError, ErrorCodes } from '../../errors/index.js';
 import type { ResolvedSenderOptions } from '../config.js';
 import { journalWriteError, type KnownState } from '../journal/error.js';
 import { openJournal, type Journal, type JournalRecord } from '../journal/file/journal.js';
-import type { PostgresJournal } from '../journal/postgres/journal.js';
 import type { SignatureOwners } from './signature-owners.js';
 
 export interface IntentJournal {
-  /** The open journal (opened on first call), or undefined when the sender has none. */
-  open(): Promise<Journal> | undefined;
   /** Append a record (no-op without a journal). */
   record(rec: JournalRecord): Promise<void>;
   /** Journal a state change; when the journal cannot, the caller learns what is true (journalWriteError). */
@@ -27,15 +25,13 @@ export interface IntentJournal {
   bound(fence: number | undefined): IntentJournal;
 }
 
-export function createIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners, postgres?: () => Promise<PostgresJournal>): IntentJournal {
-  if (postgres) {
-    const under = (fence: number | undefined): IntentJournal => {
-      const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec, fence);
-      // open() is the file journal's: a fleet's intents are looked up by claim (fleet/fleet.ts), never all in memory.
-      return { open: () => undefined, record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined, bound: under };
-    };
-    return under(undefined);
-  }
+/** The file journal as a single-process sender's intents use it: also opened whole, to look intents up. */
+export interface FileIntentJournal extends IntentJournal {
+  /** The open journal (opened on first call), or undefined when the sender has none. */
+  open(): Promise<Journal> | undefined;
+}
+
+export function createFileIntentJournal(cfg: ResolvedSenderOptions, owners: SignatureOwners): FileIntentJournal {
   let journalP: Promise<Journal> | undefined;
   const open = (): Promise<Journal> | undefined => {
     if (!cfg.journal) return undefined;
@@ -49,7 +45,7 @@ export function createIntentJournal(cfg: ResolvedSenderOptions, owners: Signatur
     const j = open();
     if (j) await (await j).append(rec);
   };
-  const self: IntentJournal = {
+  const self: FileIntentJournal = {
     open,
     record,
     journaled: (rec, known) => journaledBy(record, rec, known),
@@ -63,7 +59,7 @@ export function createIntentJournal(cfg: ResolvedSenderOptions, owners: Signatur
 }
 
 /** Store a state change; a journal that cannot store it tells what is true instead (journalWriteError). */
-async function journaledBy(record: (rec: JournalRecord) => Promise<void>, rec: JournalRecord, known: KnownState): Promise<void> {
+export async function journaledBy(record: (rec: JournalRecord) => Promise<void>, rec: JournalRecord, known: KnownState): Promise<void> {
   try {
     await record(rec);
   } catch (e) {

@@ -10,7 +10,7 @@ import type { ResolvedSenderOptions } from '../config.js';
 import type { Signed } from './attempt.js';
 import type { Inflight } from './inflight.js';
 import type { Drive, DriveClaim } from './drive.js';
-import type { IntentJournal } from './journal.js';
+import type { FileIntentJournal, IntentJournal } from './journal.js';
 import { journalFailure } from '../journal/error.js';
 import { planFromJournal } from '../journal/plan.js';
 import { isTerminal, type IntentView, type JournalRecord } from '../journal/file/journal.js';
@@ -33,13 +33,13 @@ export interface RetryOptions {
   signers?: readonly SignerInput[];
 }
 
-/** What resuming needs of its sender. */
-export interface ResumeDeps {
+/** What resuming needs of its sender (`J`: the journal its sender brings, intent/journal.ts). */
+export interface ResumeDeps<J extends IntentJournal = IntentJournal> {
   cfg: ResolvedSenderOptions;
   /** The sender's own signers, by address. */
   keyring: ReadonlyMap<string, Signer>;
   inflight: Inflight;
-  journal: IntentJournal;
+  journal: J;
   drive: Drive;
 }
 
@@ -134,7 +134,7 @@ export function assertRetryable(v: IntentView, ring: ReadonlyMap<string, Signer>
 }
 
 /** Reopen an intent whose failure proved nothing of it can land (see Sender['retry']). */
-export async function retryIntent(d: ResumeDeps, id: string, options: RetryOptions = {}): Promise<SendOutcome> {
+export async function retryIntent(d: ResumeDeps<FileIntentJournal>, id: string, options: RetryOptions = {}): Promise<SendOutcome> {
   if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
   const jp = d.journal.open();
   if (!jp) throw new InputError('journal', 'retry() needs a sender created with a journal');
@@ -154,7 +154,7 @@ export async function retryIntent(d: ResumeDeps, id: string, options: RetryOptio
 }
 
 /** Drive every unfinished intent of the journal to an end, `concurrency` at a time. */
-export async function resumeAll(d: ResumeDeps, o: ResumeOptions = {}): Promise<SendManyItem[]> {
+export async function resumeAll(d: ResumeDeps<FileIntentJournal>, o: ResumeOptions = {}): Promise<SendManyItem[]> {
   const jp = d.journal.open();
   if (!jp) throw new InputError('journal', 'resume() needs a sender created with a journal path');
   const j = await jp;
