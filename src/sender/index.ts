@@ -4,7 +4,8 @@
  * want one piece (the byte-exact fast path, wire inspection, the tracker, the journal).
  */
 export { createSender } from './send.js';
-export type { Sender, SenderConfig, SendOptions, SenderStats, FleetSender, FleetSenderConfig } from './send.js';
+export type { Sender, SenderConfig, SendOptions, SenderStats } from './core.js';
+export type { FleetSender, FleetSenderConfig } from './fleet/sender.js';
 export type { FleetIntent, FleetStatus } from './fleet/fleet.js';
 export type { WorkOptions, WorkSummary } from './fleet/work.js';
 export { openPostgresJournal } from './journal/postgres/journal.js';

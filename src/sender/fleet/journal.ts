@@ -1,15 +1,30 @@
 /**
- * The fleet's journal as its sender holds it: the PostgreSQL journal (journal/postgres/journal.ts),
- * opened once on first use, and the same table as its intents write to it (intent/journal.ts): each
- * record a fenced write of this process's claim on the intent, refused once another claim took it.
+ * The fleet's journal as its sender holds it (its store, core.ts): the PostgreSQL journal
+ * (journal/postgres/journal.ts), opened once on first use; the same table as its intents write to it
+ * (intent/journal.ts), each record a fenced write of this process's claim on the intent, refused once
+ * another claim took it; and the signatures its processes own, claimed in that table too, so two of
+ * them never sign one transaction for two intents.
  */
 import type { ResolvedSenderOptions } from '../config.js';
+import type { SenderStore } from '../core.js';
 import { journaledBy, type IntentJournal } from '../intent/journal.js';
+import { createSignatureOwners } from '../intent/signature-owners.js';
 import { openPostgresJournal, type PostgresJournal } from '../journal/postgres/journal.js';
 import type { JournalRecord } from '../journal/records.js';
 
+/** A fleet sender's store: its table, opened on first use, and closed with the sender. */
+export interface FleetStore extends SenderStore {
+  postgres: () => Promise<PostgresJournal>;
+}
+
+export function fleetStore(cfg: ResolvedSenderOptions, life: AbortSignal): FleetStore {
+  const pg = lazyPostgresJournal(cfg, life);
+  // The fenced journal holds nothing of its own: closing the table closes it.
+  return { postgres: pg.get, journal: createFencedIntentJournal(pg.get), owners: createSignatureOwners(pg.get), close: pg.close };
+}
+
 /** Opens the fleet's journal once, on first use. */
-export function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { get: () => Promise<PostgresJournal>; close: () => Promise<void> } {
+function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { get: () => Promise<PostgresJournal>; close: () => Promise<void> } {
   let p: Promise<PostgresJournal> | undefined;
   return {
     get: () => (p ??= openPostgresJournal(cfg.postgres!, life)),
