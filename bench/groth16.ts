@@ -22,12 +22,12 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { Bench } from 'tinybench';
 import { bn254 } from '@noble/curves/bn254.js';
-import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes, type G1Point, type G2Point } from '../src/merkle/bn254.js';
-import { loadBn254Wasm } from '../src/merkle/bn254-wasm.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes, type G1Point, type G2Point } from '../src/crypto/bn254.js';
+import { loadBn254Wasm } from '../src/crypto/bn254-wasm.js';
 import bs58 from 'bs58';
-import { initGroth16, parseVerifyingKey, verifyGroth16, type Groth16Proof, type VerifyingKey } from '../src/merkle/groth16.js';
-import { verifyGroth16Batch } from '../src/merkle/groth16-batch.js';
-import { createVerifier } from '../src/merkle/verifier.js';
+import { initGroth16, parseVerifyingKey, verifyGroth16, type Groth16Proof, type VerifyingKey } from '../src/merkle/groth16/verify.js';
+import { verifyGroth16Batch } from '../src/merkle/groth16/batch.js';
+import { createVerifier } from '../src/merkle/verifier/create-verifier.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..');

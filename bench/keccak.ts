@@ -15,9 +15,9 @@ import os from 'node:os';
 import { keccak_256 as nobleKeccak } from '@noble/hashes/sha3.js';
 import jsSha3 from 'js-sha3';
 import { createKeccak } from 'hash-wasm';
-import { availableKeccakKernels, keccakBackend, keccakVerifyBatch, type KeccakKernel } from '../src/merkle/hash/keccak.js';
+import { availableKeccakKernels, keccakBackend, keccakVerifyBatch, type KeccakKernel } from '../src/crypto/keccak.js';
 import { loadNative } from '../src/addon.js';
-import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../src/merkle/asset.js';
+import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../src/merkle/cnft/asset-proof.js';
 import { measure as measureOn } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

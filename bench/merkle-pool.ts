@@ -27,11 +27,11 @@ import { createRequire } from 'node:module';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { pbkdf2 } from 'node:crypto';
 import bs58 from 'bs58';
-import { createVerifier } from '../src/merkle/verifier.js';
-import type { Verifier } from '../src/merkle/verifier-types.js';
+import { createVerifier } from '../src/merkle/verifier/create-verifier.js';
+import type { Verifier } from '../src/merkle/verifier/types.js';
 import { kinds, type KindName } from '../src/merkle/kinds/index.js';
-import { poseidonBackend } from '../src/merkle/hash/poseidon.js';
-import { keccakBackend } from '../src/merkle/hash/keccak.js';
+import { poseidonBackend } from '../src/crypto/poseidon.js';
+import { keccakBackend } from '../src/crypto/keccak.js';
 import { distinctAssetProofs } from './lib/distinct-proofs.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

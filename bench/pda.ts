@@ -11,9 +11,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PublicKey } from '@solana/web3.js';
 import { measure } from './lib/measure.js';
-import { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../src/merkle/bubblegum/asset-id.js';
-import { verifyAssetLeaf } from '../src/merkle/asset-leaf.js';
-import { pdaBackend, setPdaBackend, type PdaBackend } from '../src/merkle/hash/pda.js';
+import { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../src/merkle/cnft/bubblegum/asset-id.js';
+import { verifyAssetLeaf } from '../src/merkle/cnft/asset-leaf.js';
+import { pdaBackend, setPdaBackend, type PdaBackend } from '../src/crypto/pda.js';
 import { loadNative } from '../src/addon.js';
 import { kinds } from '../src/merkle/kinds/index.js';
 

@@ -23,10 +23,10 @@ import {
   poseidonVerifyPaths,
   setPoseidonBackend,
   type PoseidonBackend,
-} from '../src/merkle/hash/poseidon.js';
+} from '../src/crypto/poseidon.js';
 import { loadNativeWithReason } from '../src/addon.js';
-import { loadPoseidonWasm } from '../src/merkle/hash/poseidon-wasm.js';
-import { BN254_R, poseidonParams } from '../src/merkle/hash/poseidon-params.js';
+import { loadPoseidonWasm } from '../src/crypto/_poseidon-wasm.js';
+import { BN254_R, poseidonParams } from '../src/crypto/poseidon-params.js';
 import { measure as measureOn } from './lib/measure.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import { Keypair } from '@solana/web3.js';
 import { startDevnet } from '../src/devnet/index.js';
-import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../src/merkle/groth16.js';
+import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../src/merkle/groth16/verify.js';
 import { circuitFor, witnessFor, type CircuitShape } from '../src/prover/circuits/index.js';
 import { devnetProvingKey, devnetSeed } from '../src/prover/devnet-keys.js';
 import { prove } from '../src/prover/groth16-prove.js';

@@ -23,9 +23,9 @@ import { loadavg } from 'node:os';
 import bs58 from 'bs58';
 import { Keypair } from '@solana/web3.js';
 import { startProxy } from '../src/proxy/proxy-server.js';
-import { createVerifier } from '../src/merkle/verifier.js';
-import { createAnchorSource } from '../src/merkle/anchor/anchor-source.js';
-import { anchorVerdicts } from '../src/merkle/anchor/anchor-verdicts.js';
+import { createVerifier } from '../src/merkle/verifier/create-verifier.js';
+import { createAnchorSource } from '../src/merkle/anchor/source.js';
+import { anchorVerdicts } from '../src/merkle/anchor/verdicts.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const REPS = Number(process.argv[2] ?? 20);

@@ -12,7 +12,7 @@
  */
 import { startDevnet, type Devnet } from '../src/devnet/index.js';
 import { createClient } from '../src/rpc/client.js';
-import { createVerifier } from '../src/merkle/verifier.js';
+import { createVerifier } from '../src/merkle/verifier/create-verifier.js';
 import { mintCompressedNft } from '../src/mint/mint-compressed-nft.js';
 import { generateSigner } from '../src/sender/index.js';
 

@@ -1,5 +1,5 @@
 /**
- * Writes src/merkle/keys/cairn-devnet-1.ts: the verifying keys of the devnet's key set
+ * Writes src/merkle/groth16/keys/cairn-devnet-1.ts: the verifying keys of the devnet's key set
  * `cairn-devnet@1`, one per v1 and v2 circuit shape, each from the trusted setup seeded by
  * SHA-256("cairn-devnet@1/" + key name) (src/prover/devnet-keys.ts), with the SHA-256 of each
  * circuit's constraint system beside it (a circuit that changes must bump the key-set version).
@@ -10,8 +10,8 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseVerifyingKey, type VerifyingKey } from '../src/merkle/groth16.js';
-import { packKeySet, packedKeySetModule } from '../src/merkle/keys/key-set.js';
+import { parseVerifyingKey, type VerifyingKey } from '../src/merkle/groth16/verify.js';
+import { packKeySet, packedKeySetModule } from '../src/merkle/groth16/keys/key-set.js';
 import { circuitFor, V1_SHAPES, V2_SHAPES } from '../src/prover/circuits/index.js';
 
 const SHAPES = [...V1_SHAPES, ...V2_SHAPES];
@@ -47,7 +47,7 @@ export async function devnetKeysModule(): Promise<string> {
   return `${body}\n/** SHA-256 of each key's constraint system (src/prover/proving-key.ts r1csHash) when the keys were made. */\nexport const CAIRN_DEVNET_1_R1CS: Readonly<Record<string, string>> = {\n${rows}\n};\n`;
 }
 
-const target = fileURLToPath(new URL('../src/merkle/keys/cairn-devnet-1.ts', import.meta.url));
+const target = fileURLToPath(new URL('../src/merkle/groth16/keys/cairn-devnet-1.ts', import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = await devnetKeysModule();

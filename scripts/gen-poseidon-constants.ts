@@ -2,7 +2,7 @@
  * Generates native/poseidon_constants.h: the Poseidon parameters of every width t = 2..13 in the
  * "optimised" shape the C kernel runs (constants folded into the first full round after the partial
  * rounds, sparse partial-round matrices), each in Montgomery form (R = 2^256) as four little-endian
- * 64-bit limbs. The plain parameters come from the Grain LFSR (src/merkle/hash/poseidon-params.ts);
+ * 64-bit limbs. The plain parameters come from the Grain LFSR (src/crypto/poseidon-params.ts);
  * the optimised form is derived here and checked, for every width, to give the same hash as the
  * plain rounds on random inputs. When poseidon-lite is installed its tables are compared too.
  *
@@ -20,8 +20,8 @@ import { writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BN254_R as R, FULL_ROUNDS, PARTIAL_ROUNDS, invMod, poseidonParams } from '../src/merkle/hash/poseidon-params.js';
-import { poseidonBigInt } from '../src/merkle/hash/poseidon-js.js';
+import { BN254_R as R, FULL_ROUNDS, PARTIAL_ROUNDS, invMod, poseidonParams } from '../src/crypto/poseidon-params.js';
+import { poseidonBigInt } from '../src/crypto/poseidon-js.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const mod = (a: bigint): bigint => ((a % R) + R) % R;

@@ -6,9 +6,9 @@
  * functions here that load their module on first call (`import 'cairn-solana'` ~45 ms instead of ~80). The
  * test suite's hooks are in src/internal.ts, which no entry re-exports.
  */
-import { createVerifier as createVerifierWithTestOptions } from './merkle/verifier.js';
-import type { Verifier, VerifierOptions } from './merkle/verifier-types.js';
-import type { ValidityOptions, ValidityVerdict } from './merkle/validity-types.js';
+import { createVerifier as createVerifierWithTestOptions } from './merkle/verifier/create-verifier.js';
+import type { Verifier, VerifierOptions } from './merkle/verifier/types.js';
+import type { ValidityOptions, ValidityVerdict } from './merkle/groth16/validity-types.js';
 import type { Devnet, DevnetOptions } from './devnet/index.js';
 
 export {
@@ -166,13 +166,13 @@ export {
 } from './rpc/index.js';
 // The merkle part by module, not through cairn/merkle's index: that one also loads the Groth16
 // verifier and its BN254 curve, which only verifyValidityProof (below, loaded on first call) needs.
-export { verifyAssetProofJson } from './merkle/asset.js';
-export { verifyAssetLeaf } from './merkle/asset-leaf.js';
-export { verifyAccountProof, verifyAccountHash } from './merkle/account.js';
-export { verifyNewAddressProof } from './merkle/address.js';
-export { VerdictTable, type IndexedVerdict } from './merkle/verdict-table.js';
+export { verifyAssetProofJson } from './merkle/cnft/asset-proof.js';
+export { verifyAssetLeaf } from './merkle/cnft/asset-leaf.js';
+export { verifyAccountProof, verifyAccountHash } from './merkle/compressed/account.js';
+export { verifyNewAddressProof } from './merkle/compressed/address.js';
+export { VerdictTable, type IndexedVerdict } from './merkle/verifier/verdict-table.js';
 export type { Verdict } from './merkle/verdict.js';
-export type { Verifier } from './merkle/verifier-types.js';
+export type { Verifier } from './merkle/verifier/types.js';
 export type { ValidityVerdict };
 
 /**

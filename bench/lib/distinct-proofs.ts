@@ -12,7 +12,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { toB58 } from '../../src/merkle/fields.js';
-import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
+import { keccakPathRoot } from '../../src/crypto/keccak.js';
 
 type ProofJson = { root: string; proof: string[]; node_index: number; leaf: string; tree_id: string };
 

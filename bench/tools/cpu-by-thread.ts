@@ -14,7 +14,7 @@
  * SharedArrayBuffer, as `client.callRaw` returns it; else a Buffer).
  */
 import { pbkdf2 } from 'node:crypto';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
 import { cpuSplit, threadsCpu } from '../lib/thread-cpu.js';
 import { argNumber, hasFlag } from '../lib/args.js';

@@ -10,7 +10,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
+import { parseJsonLossless } from '../../src/merkle/input.js';
 import { jsonScanBackend, scanJson } from '../../src/json/tape.js';
 import { parseJson } from '../../src/rpc/json.js';
 

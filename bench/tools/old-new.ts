@@ -18,7 +18,7 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { distinctAssetProofBody, distinctAssetProofItems } from '../lib/distinct-proofs.js';
 import { threadCpuNs } from '../lib/thread-cpu.js';
 import { argNumber, median, hasFlag } from '../lib/args.js';
@@ -33,7 +33,7 @@ const THREADS = arg('--threads', 2);
 const PAIRS = arg('--pairs', 40);
 const ITEMS = arg('--items', 50_000);
 
-const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier.ts')).href)) as { createVerifier: typeof createVerifier };
+const { createVerifier: createOld } = (await import(pathToFileURL(resolve(oldTree, 'src/merkle/verifier/create-verifier.ts')).href)) as { createVerifier: typeof createVerifier };
 const objects = hasFlag('--objects');
 const input: unknown = objects ? distinctAssetProofItems(ITEMS) : distinctAssetProofBody(ITEMS, hasFlag('--shared'));
 const from = objects ? 'parsed objects' : hasFlag('--shared') ? 'shared memory' : 'a Buffer';

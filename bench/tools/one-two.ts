@@ -16,8 +16,8 @@
  * SharedArrayBuffer, as `client.callRaw` returns it, else a Buffer; `--table`: `verifyTable`, else `verify`).
  */
 import { pbkdf2 } from 'node:crypto';
-import { createVerifier } from '../../src/merkle/verifier.js';
-import type { Verifier } from '../../src/merkle/verifier-types.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import type { Verifier } from '../../src/merkle/verifier/types.js';
 import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
 import { cpuSplit, threadsCpu } from '../lib/thread-cpu.js';
 import { argNumber, median, hasFlag } from '../lib/args.js';

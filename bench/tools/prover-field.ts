@@ -6,7 +6,7 @@
  *
  *   npx tsx bench/tools/prover-field.ts
  */
-import { FR_SIZE, loadHeap } from '../../src/prover/mcl-heap.js';
+import { FR_SIZE, loadHeap } from '../../src/crypto/mcl-heap.js';
 import { domain, ntt, powMod, rootOfUnity } from '../../src/prover/ntt.js';
 import { BN254_R as R } from '../../src/prover/r1cs.js';
 

@@ -13,8 +13,8 @@
  * verifier). Asset proofs are distinct ones (bench/lib/distinct-proofs.ts).
  */
 import { Worker } from 'node:worker_threads';
-import { createVerifier } from '../../src/merkle/verifier.js';
-import type { Verifier } from '../../src/merkle/verifier-types.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import type { Verifier } from '../../src/merkle/verifier/types.js';
 import { distinctAssetProofBody } from '../lib/distinct-proofs.js';
 import { argNumber, hasFlag, median } from '../lib/args.js';
 

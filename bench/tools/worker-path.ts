@@ -16,8 +16,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
-import { extractJson, type JsonItems } from '../../src/merkle/json/extract.js';
-import { packJsonBatch, verifyJsonBatch } from '../../src/merkle/json/batch.js';
+import { extractJson, type JsonItems } from '../../src/merkle/verifier/raw/extract.js';
+import { packJsonBatch, verifyJsonBatch } from '../../src/merkle/verifier/raw/batch.js';
 import { distinctAssetProofs } from '../lib/distinct-proofs.js';
 import { argString, hasFlag } from '../lib/args.js';
 

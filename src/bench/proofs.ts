@@ -10,9 +10,9 @@
  * so a benchmark that verifies nothing cannot look fast.
  */
 import { encodeBase58 } from '../solana/base58.js';
-import { keccakPathRoot } from '../merkle/hash/keccak.js';
-import { poseidon } from '../merkle/hash/poseidon.js';
-import { indexedLeaf } from '../merkle/address.js';
+import { keccakPathRoot } from '../crypto/keccak.js';
+import { poseidon } from '../crypto/poseidon.js';
+import { indexedLeaf } from '../merkle/compressed/address.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/merkle-tree.js';
 import type { KindName } from '../merkle/kinds/index.js';
 

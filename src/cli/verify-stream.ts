@@ -8,8 +8,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createVerifier, type KindName, type Verdict } from '../merkle/index.js';
-import { readItems } from '../merkle/json/item-stream.js';
-import type { AnchorOptions } from '../merkle/anchor/anchor-source.js';
+import { readItems } from '../merkle/verifier/item-stream.js';
+import type { AnchorOptions } from '../merkle/anchor/source.js';
 
 /** Regular files above this many bytes are streamed (below, the whole-input path is faster). */
 export const STREAM_ABOVE = 16 * 1024 * 1024;

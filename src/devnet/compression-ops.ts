@@ -10,7 +10,7 @@
  * hashing and address derivation; inputs are spent from whichever tree holds them.
  */
 import bs58 from 'bs58';
-import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../merkle/address.js';
+import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../merkle/compressed/address.js';
 import { bytesIn, checkAddressValue, u64In, type Bytesish } from './compression-inputs.js';
 import { accountJson, openedClosedJson } from './compression-json.js';
 import {

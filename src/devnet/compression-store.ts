@@ -4,8 +4,8 @@
  * accounts, a v1 indexed address tree (height 26) and a v2 one (height 40), with the bookkeeping the
  * indexer keeps (who opened and closed what in which transaction).
  *
- * Accounts are hashed exactly as Light v1 trees commit to them (src/merkle/account.ts), token data
- * with the v1 token data hash, address-tree leaves with the v1 indexed leaf (src/merkle/address.ts),
+ * Accounts are hashed exactly as Light v1 trees commit to them (src/merkle/compressed/account.ts), token data
+ * with the v1 token data hash, address-tree leaves with the v1 indexed leaf (src/merkle/compressed/address.ts),
  * so everything the devnet serves verifies with the Merkle engine. A spent account's leaf is zeroed
  * in a v1 tree (what the nullifying forester does) and replaced by its nullifier in a v2 tree (what a
  * batch update does), so its old proof no longer leads to the root. v2 accounts are hashed with the
@@ -14,10 +14,10 @@
  */
 import bs58 from 'bs58';
 import { InputError } from '../errors/index.js';
-import { poseidon } from '../merkle/hash/poseidon.js';
-import { hashToField } from '../merkle/hash/keccak.js';
-import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../merkle/account.js';
-import { indexedLeaf } from '../merkle/address.js';
+import { poseidon } from '../crypto/poseidon.js';
+import { hashToField } from '../crypto/keccak.js';
+import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../merkle/compressed/account.js';
+import { indexedLeaf } from '../merkle/compressed/address.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32, type ConcurrentMerkleTree, type IndexedMerkleTree } from './merkle-tree.js';
 
 /** Light's public v1 state tree / nullifier queue and address tree / queue (the photon vectors' trees). */

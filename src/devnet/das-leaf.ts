@@ -3,11 +3,11 @@
  * Merkle engine (src/merkle/bubblegum/) so the devnet and the verifier cannot drift apart; this
  * module only adds the devnet's node hash and re-exports what the DAS state uses.
  */
-import { keccak256 } from '../merkle/hash/keccak.js';
+import { keccak256 } from '../crypto/keccak.js';
 
-export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../merkle/bubblegum/asset-id.js';
-export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../merkle/bubblegum/leaf-hash.js';
-export { dataHashV1, TokenStandard, type MetadataArgsV1 } from '../merkle/bubblegum/metadata.js';
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../merkle/cnft/bubblegum/asset-id.js';
+export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../merkle/cnft/bubblegum/leaf-hash.js';
+export { dataHashV1, TokenStandard, type MetadataArgsV1 } from '../merkle/cnft/bubblegum/metadata.js';
 
 const scratch = new Uint8Array(64);
 

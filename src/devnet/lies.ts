@@ -8,9 +8,9 @@
  * directly.
  */
 import bs58 from 'bs58';
-import { keccakPathRoot } from '../merkle/hash/keccak.js';
-import { poseidonPathRoot } from '../merkle/hash/poseidon.js';
-import { indexedLeaf } from '../merkle/address.js';
+import { keccakPathRoot } from '../crypto/keccak.js';
+import { poseidonPathRoot } from '../crypto/poseidon.js';
+import { indexedLeaf } from '../merkle/compressed/address.js';
 import type { CircuitInputs, CircuitShape } from '../prover/circuits/index.js';
 import { shapeFor } from '../prover/circuits/index.js';
 import type { ProverWorker } from '../prover/prover-worker.js';

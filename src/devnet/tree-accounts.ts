@@ -8,14 +8,14 @@
  * the devnet checks roots against them exactly as against a real cluster.
  */
 import bs58 from 'bs58';
-import { encodeTreeAccount } from '../merkle/tree-account.js';
-import { encodeLightTreeAccount, type LightTreeKind } from '../merkle/light-tree-account.js';
+import { encodeTreeAccount } from '../merkle/cnft/tree-account.js';
+import { encodeLightTreeAccount, type LightTreeKind } from '../merkle/compressed/light-tree-account.js';
 import { writeDevnetAccount } from './account-file.js';
 import type { CompressionState } from './compression-state.js';
 import type { DasState } from './das-state.js';
 import type { DevnetChain } from './devnet-chain.js';
 import type { ConcurrentMerkleTree } from './merkle-tree.js';
-import { TreeType } from '../merkle/account.js';
+import { TreeType } from '../merkle/compressed/account.js';
 
 /** spl-account-compression (the program Bubblegum V1 trees live in). */
 export const SPL_ACCOUNT_COMPRESSION_PROGRAM = 'cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS4GnaTb2pX';

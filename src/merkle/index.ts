@@ -12,11 +12,11 @@
  * await v.close();
  */
 export type { Verdict } from './verdict.js';
-export { VerdictTable, type IndexedVerdict } from './verdict-table.js';
+export { VerdictTable, type IndexedVerdict } from './verifier/verdict-table.js';
 
 // Worker pool and the verify kinds.
-import { createVerifier as createVerifierWithTestOptions } from './verifier.js';
-import type { Verifier, VerifierOptions } from './verifier-types.js';
+import { createVerifier as createVerifierWithTestOptions } from './verifier/create-verifier.js';
+import type { Verifier, VerifierOptions } from './verifier/types.js';
 /**
  * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). Typed here with
  * the public options only: the test hooks merkle/verifier.ts also reads are not part of the API.
@@ -30,12 +30,12 @@ import type { Verifier, VerifierOptions } from './verifier-types.js';
  * }
  */
 export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
-export type { Verifier, VerifierOptions, VerifyOptions } from './verifier-types.js';
-export { inspectBody, type BodyInspection } from './inspect-body.js';
+export type { Verifier, VerifierOptions, VerifyOptions } from './verifier/types.js';
+export { inspectBody, type BodyInspection } from './verifier/inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';
-export { parseJsonLossless } from './parse-json-lossless.js';
+export { parseJsonLossless } from './input.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
-export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input-too-large.js';
+export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input.js';
 export { FieldError } from './fields.js';
 // The error base and the narrowing guard, so code that imports only cairn/merkle can tell a verifier's
 // errors apart without loading the package root (which loads every part, the devnet with it).
@@ -56,8 +56,8 @@ export {
   type TokenData,
   type AccountClaim,
   type AccountProof,
-} from './account.js';
-export { parseCompressedAccount, parseAccountProof } from './account-parse.js';
+} from './compressed/account.js';
+export { parseCompressedAccount, parseAccountProof } from './compressed/account-parse.js';
 
 // New-address proofs (indexed trees) and address derivation.
 export {
@@ -71,28 +71,28 @@ export {
   deriveAddressSeedV2,
   deriveAddressV2,
   type NewAddressProof,
-} from './address.js';
+} from './compressed/address.js';
 
 // Compressed NFTs (keccak concurrent trees).
-export { emptyNode } from './empty-node.js';
-export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, type AssetProofBytes, type VerifyAssetProofOptions } from './asset.js';
-export { verifyAssetLeaf } from './asset-leaf.js';
-export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from './bubblegum/asset-id.js';
-export { creatorHash, leafHashV1, leafHashV2 } from './bubblegum/leaf-hash.js';
-export { dataHashV1, dataHashV2 } from './bubblegum/metadata.js';
-export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './tree-account.js';
+export { emptyNode } from './cnft/empty-node.js';
+export { parseAssetProof, verifyAssetProof, verifyAssetProofJson, canopyFromProof, fillProofFromCanopy, type AssetProofBytes, type VerifyAssetProofOptions } from './cnft/asset-proof.js';
+export { verifyAssetLeaf } from './cnft/asset-leaf.js';
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from './cnft/bubblegum/asset-id.js';
+export { creatorHash, leafHashV1, leafHashV2 } from './cnft/bubblegum/leaf-hash.js';
+export { dataHashV1, dataHashV2 } from './cnft/bubblegum/metadata.js';
+export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './cnft/tree-account.js';
 
 // Hash kernels.
-export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseidonBackend, setPoseidonBackend, BN254_R } from './hash/poseidon.js';
-export { keccak256, keccakPathRoot, hashToField, keccakBackend } from './hash/keccak.js';
+export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseidonBackend, setPoseidonBackend, BN254_R } from '../crypto/poseidon.js';
+export { keccak256, keccakPathRoot, hashToField, keccakBackend } from '../crypto/keccak.js';
 
 // Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
-export { verifyValidityProof, verifyValidityProofSync, verifyValidityProofsSync, validityPublicInputs } from './validity.js';
-export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './validity-response.js';
-export type { ValidityVerdict, ValidityOptions } from './validity-types.js';
-export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16.js';
-export { verifyGroth16Batch, type Groth16BatchItem } from './groth16-batch.js';
-export { slowPaths, SLOW_PATHS, type SlowPath } from './slow-paths.js';
+export { verifyValidityProof, verifyValidityProofSync, verifyValidityProofsSync, validityPublicInputs } from './groth16/validity.js';
+export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './groth16/validity-response.js';
+export type { ValidityVerdict, ValidityOptions } from './groth16/validity-types.js';
+export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16/verify.js';
+export { verifyGroth16Batch, type Groth16BatchItem } from './groth16/batch.js';
+export { slowPaths, SLOW_PATHS, type SlowPath } from '../crypto/slow-paths.js';
 export {
   SHIPPED_KEY_SETS,
   OPT_IN_KEY_SETS,
@@ -106,9 +106,9 @@ export {
   type KeySet,
   type KeySetSpec,
   type PackedKeySet,
-} from './keys/index.js';
+} from './groth16/keys/index.js';
 // Anchored verification: the chain's tree accounts (spl-account-compression, Light v1 and v2) read.
-export type { AnchorOptions, AnchorRpc, AnchorCommitment } from './anchor/anchor-source.js';
-export { parseLightTreeAccount, encodeLightTreeAccount, type LightTreeAccount, type LightTreeInit, type LightTreeKind } from './light-tree-account.js';
+export type { AnchorOptions, AnchorRpc, AnchorCommitment } from './anchor/source.js';
+export { parseLightTreeAccount, encodeLightTreeAccount, type LightTreeAccount, type LightTreeInit, type LightTreeKind } from './compressed/light-tree-account.js';
 // Items of a JSON/NDJSON byte stream one by one (bounded memory), for verifyStream.
-export { readItems, type StreamedItem, type ItemStreamOptions } from './json/item-stream.js';
+export { readItems, type StreamedItem, type ItemStreamOptions } from './verifier/item-stream.js';

@@ -17,7 +17,7 @@ import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedE
 import type { Verdict } from './verdict.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
-import { warnOnce } from './slow-paths.js';
+import { warnOnce } from '../crypto/slow-paths.js';
 
 // The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
 export { WorkerCrashedError, PoolClosedError };

@@ -9,11 +9,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors/index.js';
 import { verifyBatch } from './kinds/verify-batch.js';
 import { isKindName, kinds, type KindName } from './kinds/index.js';
-import { verifyJsonBatch } from './json/batch.js';
-import { poseidonBackend } from './hash/poseidon.js';
-import { keccakBackend } from './hash/keccak.js';
+import { verifyJsonBatch } from './verifier/raw/batch.js';
+import { poseidonBackend } from '../crypto/poseidon.js';
+import { keccakBackend } from '../crypto/keccak.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
-import { takeSlowPaths } from './slow-paths.js';
+import { takeSlowPaths } from '../crypto/slow-paths.js';
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
 const testHooks = data?.testHooks === true;

@@ -1,7 +1,7 @@
 /**
  * The devnet's key set `cairn-devnet@1`: every key's toxic waste is derived from a public seed,
  * SHA-256("cairn-devnet@1/" + key name), so the verifying keys shipped in
- * src/merkle/keys/cairn-devnet-1.ts can be rebuilt by anyone (scripts/devnet-keys.ts does, and a
+ * src/merkle/groth16/keys/cairn-devnet-1.ts can be rebuilt by anyone (scripts/devnet-keys.ts does, and a
  * test holds them equal) and the proving keys never need a download: they are made on first use
  * and cached (key-cache.ts). Anyone can forge proofs under these keys: verifiers only try them when
  * asked to by name.

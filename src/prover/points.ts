@@ -4,8 +4,8 @@
  * point that leaves the prover, so it goes through the codecs of src/merkle rather than new ones.
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { g1ToCompressed, g1ToUncompressed, g2ToCompressed, g2ToUncompressed, type G1Point, type G2Point } from '../merkle/bn254.js';
-import { G1_SIZE, G2_SIZE, type Heap } from './mcl-heap.js';
+import { g1ToCompressed, g1ToUncompressed, g2ToCompressed, g2ToUncompressed, type G1Point, type G2Point } from '../crypto/bn254.js';
+import { G1_SIZE, G2_SIZE, type Heap } from '../crypto/mcl-heap.js';
 
 type McObj = { a_: Uint32Array; normalize(): void; isZero(): boolean };
 

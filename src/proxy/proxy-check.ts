@@ -6,7 +6,7 @@
  */
 import type { KindName } from '../merkle/kinds/index.js';
 import type { Verdict } from '../merkle/verdict.js';
-import type { Verifier } from '../merkle/verifier-types.js';
+import type { Verifier } from '../merkle/verifier/types.js';
 
 /** Proof-bearing methods and the kind of their items. */
 export const PROOF_METHODS: Readonly<Record<string, KindName>> = {

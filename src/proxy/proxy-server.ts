@@ -13,8 +13,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InputError } from '../errors/index.js';
-import { createVerifier } from '../merkle/verifier.js';
-import type { AnchorCommitment } from '../merkle/anchor/anchor-source.js';
+import { createVerifier } from '../merkle/verifier/create-verifier.js';
+import type { AnchorCommitment } from '../merkle/anchor/source.js';
 import { checkAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
 import { createProxyMetrics, type ProxyMetrics } from './proxy-metrics.js';
 

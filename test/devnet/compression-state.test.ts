@@ -7,10 +7,10 @@ import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
 import { rpcError } from '../support/devnet.js';
-import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
-import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
-import { g1FromBytes, g2FromBytes } from '../../src/merkle/bn254.js';
+import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
+import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
+import { g1FromBytes, g2FromBytes } from '../../src/crypto/bn254.js';
 import { ADDRESS_TREE_V1, STATE_TREE_V1 } from '../../src/devnet/compression-store.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };

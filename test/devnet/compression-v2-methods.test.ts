@@ -8,9 +8,9 @@ import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
 import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, OUTPUT_QUEUE_V2, STATE_TREE_V1, STATE_TREE_V2, CPI_CONTEXT_V2 } from '../../src/devnet/compression-store.js';
 import type { RequestContext } from '../../src/devnet/types.js';
-import { hashCompressedAccount, TreeType } from '../../src/merkle/account.js';
-import { indexedLeaf } from '../../src/merkle/address.js';
-import { poseidonPathRoot } from '../../src/merkle/hash/poseidon.js';
+import { hashCompressedAccount, TreeType } from '../../src/merkle/compressed/account.js';
+import { indexedLeaf } from '../../src/merkle/compressed/address.js';
+import { poseidonPathRoot } from '../../src/crypto/poseidon.js';
 import { newAddress, rpcError } from '../support/devnet.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };

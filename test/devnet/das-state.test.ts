@@ -7,8 +7,8 @@ import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
 import { createDasState, type DasState } from '../../src/devnet/das-state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
 import { rpcError } from '../support/devnet.js';
-import { verifyAssetProofJson } from '../../src/merkle/asset.js';
-import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
+import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
+import { verifyAssetLeaf } from '../../src/merkle/cnft/asset-leaf.js';
 import { assetIdPda, creatorHash, dataHashV1, leafHashV1 } from '../../src/devnet/das-leaf.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };

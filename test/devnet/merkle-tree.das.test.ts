@@ -3,8 +3,8 @@ import fs from 'node:fs';
 import bs58 from 'bs58';
 import { createConcurrentMerkleTree } from '../../src/devnet/merkle-tree.js';
 import { assetIdPda, creatorHash, dataHashV1, keccakNode, leafHashV1, type MetadataArgsV1 } from '../../src/devnet/das-leaf.js';
-import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
-import { verifyAssetProof, canopyFromProof } from '../../src/merkle/asset.js';
+import { keccakPathRoot } from '../../src/crypto/keccak.js';
+import { verifyAssetProof, canopyFromProof } from '../../src/merkle/cnft/asset-proof.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';
 
 const vec = (name: string) => JSON.parse(fs.readFileSync(new URL(`../vectors/bubblegum/${name}`, import.meta.url), 'utf8'));

@@ -8,8 +8,8 @@ import { Keypair } from '@solana/web3.js';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { parseTreeAccount, verifyTreeAccount } from '../../src/merkle/tree-account.js';
-import { parseLightTreeAccount } from '../../src/merkle/light-tree-account.js';
+import { parseTreeAccount, verifyTreeAccount } from '../../src/merkle/cnft/tree-account.js';
+import { parseLightTreeAccount } from '../../src/merkle/compressed/light-tree-account.js';
 import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, STATE_TREE_V1, STATE_TREE_V2 } from '../../src/devnet/compression-store.js';
 import { LIGHT_ACCOUNT_COMPRESSION_PROGRAM, SPL_ACCOUNT_COMPRESSION_PROGRAM } from '../../src/devnet/tree-accounts.js';
 

@@ -14,9 +14,9 @@ import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ADDRESS_TREE_V2 } from '../../src/devnet/compression-store.js';
-import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16.js';
-import { CAIRN_DEVNET } from '../../src/merkle/keys/index.js';
-import { verifyValidityProof } from '../../src/merkle/validity.js';
+import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
+import { CAIRN_DEVNET } from '../../src/merkle/groth16/keys/index.js';
+import { verifyValidityProof } from '../../src/merkle/groth16/validity.js';
 
 const CACHE = join(process.cwd(), 'node_modules', '.cache', 'cairn');
 const addr = () => Keypair.generate().publicKey.toBase58();

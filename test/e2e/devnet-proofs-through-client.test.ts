@@ -4,10 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { verifyAccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof } from '../../src/merkle/account-parse.js';
-import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
-import { verifyAssetProofJson } from '../../src/merkle/asset.js';
+import { verifyAccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof } from '../../src/merkle/compressed/account-parse.js';
+import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
+import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
 import { RpcError } from '../../src/errors/index.js';
 import { ADDRESS_TREE_V1 } from '../../src/devnet/compression-store.js';
 

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { verifyAssetProofJson } from '../../src/merkle/asset.js';
-import { verifyValidityProofSync } from '../../src/merkle/validity.js';
+import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
+import { verifyValidityProofSync } from '../../src/merkle/groth16/validity.js';
 import { maxBase58Length } from '../../src/base58-bound.js';
 import { rpc } from '../support/devnet.js';
 

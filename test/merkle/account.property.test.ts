@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { verifyAccountHash, verifyAccountProof, type AccountClaim, type AccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
+import { verifyAccountHash, verifyAccountProof, type AccountClaim, type AccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import bs58 from 'bs58';
-import { hashCompressedAccount, hashTokenDataV1, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
+import { hashCompressedAccount, hashTokenDataV1, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { poseidon } from '../../src/merkle/hash/poseidon.js';
+import { poseidon } from '../../src/crypto/poseidon.js';
 
 const PHOTON = 'test/vectors/photon';
 const files = readdirSync(PHOTON)

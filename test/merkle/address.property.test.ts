@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
-import { parseNewAddressProof, verifyNewAddressProof, type NewAddressProof } from '../../src/merkle/address.js';
+import { parseNewAddressProof, verifyNewAddressProof, type NewAddressProof } from '../../src/merkle/compressed/address.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { beToBigint, bigintToBe } from '../../src/merkle/bytes.js';
+import { beToBigint, bigintToBe } from '../../src/crypto/bytes.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
 const proofs = [

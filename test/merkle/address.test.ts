@@ -12,10 +12,10 @@ import {
   parseNewAddressProof,
   verifyNewAddressProof,
   type NewAddressProof,
-} from '../../src/merkle/address.js';
+} from '../../src/merkle/compressed/address.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import { bigintToBe } from '../../src/merkle/bytes.js';
+import { poseidon } from '../../src/crypto/poseidon.js';
+import { bigintToBe } from '../../src/crypto/bytes.js';
 
 const light = JSON.parse(readFileSync('test/vectors/light_hash_vectors.json', 'utf8'));
 const hex = (s: string) => Uint8Array.from(Buffer.from(s, 'hex'));

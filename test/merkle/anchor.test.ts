@@ -15,8 +15,8 @@ import { ADDRESS_TREE_V1 } from '../../src/devnet/compression-store.js';
 import { fabricateAccountProof, fabricateAddressProof, fabricateAssetProof, fabricateValidityProof } from '../../src/devnet/lies.js';
 import { mulberry32 } from '../../src/devnet/mulberry32.js';
 import { createProverWorker } from '../../src/prover/prover-worker.js';
-import { createVerifier } from '../../src/merkle/verifier.js';
-import { createAnchorSource } from '../../src/merkle/anchor/anchor-source.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createAnchorSource } from '../../src/merkle/anchor/source.js';
 import { createClient } from '../../src/rpc/client.js';
 
 const CACHE = join(process.cwd(), 'node_modules', '.cache', 'cairn');
@@ -103,7 +103,7 @@ describe('anchored verification', () => {
       expect(out.map((x) => x.status ?? x.anchored)).toEqual(['tree-not-found', 'not-a-tree', 'not-a-tree', true]);
       // caching: 2 batches over the same trees cost one read
       const items = Array.from({ length: 150 }, () => assetProof);
-      const { anchorVerdicts } = await import('../../src/merkle/anchor/anchor-verdicts.js');
+      const { anchorVerdicts } = await import('../../src/merkle/anchor/verdicts.js');
       const verdicts = await v.verify('asset-proof', items, { anchor: false });
       await anchorVerdicts('asset-proof', items, verdicts, source);
       await anchorVerdicts('asset-proof', items, verdicts, source);

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { verifyAssetLeaf } from '../../src/merkle/asset-leaf.js';
+import { verifyAssetLeaf } from '../../src/merkle/cnft/asset-leaf.js';
 
 const bundle = JSON.parse(readFileSync(new URL('../vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', import.meta.url), 'utf8'));
 const withLeafId = (leafId: unknown) => ({ ...bundle.getAsset, compression: { ...bundle.getAsset.compression, leaf_id: leafId } });

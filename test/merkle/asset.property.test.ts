@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { canopyFromProof, parseAssetProof, verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../../src/merkle/asset.js';
-import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
+import { canopyFromProof, parseAssetProof, verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../../src/merkle/cnft/asset-proof.js';
+import { keccakPathRoot } from '../../src/crypto/keccak.js';
 
 const v = JSON.parse(readFileSync(new URL('../vectors/bubblegum/mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9.json', import.meta.url), 'utf8'));
 const full = parseAssetProof(v.getAssetProof, v.assetId);

@@ -13,8 +13,8 @@ import {
   parseAssetProof,
   verifyAssetProof,
   verifyAssetProofJson,
-} from '../../src/merkle/asset.js';
-import { encodeTreeAccount, parseTreeAccount } from '../../src/merkle/tree-account.js';
+} from '../../src/merkle/cnft/asset-proof.js';
+import { encodeTreeAccount, parseTreeAccount } from '../../src/merkle/cnft/tree-account.js';
 import { InputError } from '../../src/errors/index.js';
 
 const load = (name: string) => JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${name}.json`, import.meta.url), 'utf8'));

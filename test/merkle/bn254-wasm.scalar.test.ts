@@ -1,7 +1,7 @@
 /** The mcl scalar decoder refuses a value ≥ r with a typed error naming the field, as groth16's own check does. */
 import { describe, expect, it } from 'vitest';
-import { loadBn254Wasm } from '../../src/merkle/bn254-wasm.js';
-import { bigToBe, BN254_R } from '../../src/merkle/bn254-encoding.js';
+import { loadBn254Wasm } from '../../src/crypto/bn254-wasm.js';
+import { bigToBe, BN254_R } from '../../src/crypto/bn254-encoding.js';
 import { CairnError } from '../../src/errors/index.js';
 
 describe('bn254-wasm fr', () => {

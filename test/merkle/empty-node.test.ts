@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { emptyNode } from '../../src/merkle/empty-node.js';
+import { emptyNode } from '../../src/merkle/cnft/empty-node.js';
 
 const emptyTable: string[] = JSON.parse(readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8')).keccak_cmt_empty_nodes_0_to_31_base58;
 

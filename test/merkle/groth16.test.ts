@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_R, bigToBe, PointError } from '../../src/merkle/bn254-encoding.js';
-import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes } from '../../src/merkle/bn254.js';
+import { BN254_R, bigToBe, PointError } from '../../src/crypto/bn254-encoding.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes } from '../../src/crypto/bn254.js';
 import {
   groth16Backend,
   initGroth16,
@@ -13,7 +13,7 @@ import {
   type Groth16Backend,
   type Groth16Proof,
   type VerifyingKey,
-} from '../../src/merkle/groth16.js';
+} from '../../src/merkle/groth16/verify.js';
 import { InputError } from '../../src/errors/index.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));

@@ -1,5 +1,5 @@
 /**
- * `inspectBody` (src/merkle/inspect-body.ts): the items of a kind a raw response holds, found as
+ * `inspectBody` (src/merkle/verifier/inspect-body.ts): the items of a kind a raw response holds, found as
  * `verify` finds them (the same errors for unusable input), and the inspection taken by the
  * verifier as its input with the same verdicts as the bytes themselves.
  */

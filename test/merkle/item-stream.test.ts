@@ -4,7 +4,7 @@
 // over its cap refused; and memory stays flat over a million items.
 import { describe, expect, it } from 'vitest';
 import { createReadStream } from 'node:fs';
-import { readItems } from '../../src/merkle/json/item-stream.js';
+import { readItems } from '../../src/merkle/verifier/item-stream.js';
 
 const item = (n: number) => ({ root: `r${n}`, proof: ['a', 'b]'], leaf: 'x"}{', node_index: n });
 async function all(text: string, chunk = 7): Promise<{ item: unknown; key?: string }[]> {

@@ -13,11 +13,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
 import { packItem, verifyBatch } from '../../src/merkle/kinds/verify-batch.js';
-import { nativeAssetProofPacker, nativeAssetProofRecords } from '../../src/merkle/json/asset-proof.js';
-import { keccakPathRoot } from '../../src/merkle/hash/keccak.js';
+import { nativeAssetProofPacker, nativeAssetProofRecords } from '../../src/merkle/cnft/asset-proof-packer.js';
+import { keccakPathRoot } from '../../src/crypto/keccak.js';
 import { nativeLoadError } from '../../src/addon.js';
-import { parseAssetProof, verifyAssetProof } from '../../src/merkle/asset.js';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { parseAssetProof, verifyAssetProof } from '../../src/merkle/cnft/asset-proof.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 
 const spec = kinds['asset-proof'];
 const packer = nativeAssetProofPacker();

@@ -14,10 +14,10 @@ import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
 import { packItem } from '../../src/merkle/kinds/verify-batch.js';
-import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/json/asset-proof.js';
+import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/cnft/asset-proof-packer.js';
 import { loadNative } from '../../src/addon.js';
 import { nativeLoadError } from '../../src/addon.js';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { itemsOf, outcome } from '../support/merkle-json-fixtures.js';
 
 const spec = kinds['asset-proof'];

@@ -1,13 +1,13 @@
 /**
- * Direct tests of src/merkle/json/batch.ts on small JSON texts: `packJsonBatch`'s layout (count,
+ * Direct tests of src/merkle/verifier/raw/batch.ts on small JSON texts: `packJsonBatch`'s layout (count,
  * flags, byte offsets of keys and values, reuse) and `verifyJsonBatch`'s answers for each of its
  * paths — asset-proof (packed straight from the text), asset-leaf (verified parsed), account-proof
  * (parsed and packed) — valid and broken items, null items, keyed batches and items that are not of
  * the kind. The items are the repository's vectors (test/vectors).
  */
 import { describe, expect, it } from 'vitest';
-import { extractJson, type JsonItems } from '../../src/merkle/json/extract.js';
-import { NO_ID, packJsonBatch, verifyJsonBatch, type JsonBatchResult } from '../../src/merkle/json/batch.js';
+import { extractJson, type JsonItems } from '../../src/merkle/verifier/raw/extract.js';
+import { NO_ID, packJsonBatch, verifyJsonBatch, type JsonBatchResult } from '../../src/merkle/verifier/raw/batch.js';
 import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
 import { NO_DATA, verifyParsedItem } from '../../src/merkle/kinds/verify-batch.js';
 import { itemsOf, mutate } from '../support/merkle-json-fixtures.js';

@@ -18,7 +18,7 @@ import {
   keccakPathRootInto,
   keccakVerifyBatch,
   type KeccakKernel,
-} from '../../src/merkle/hash/keccak.js';
+} from '../../src/crypto/keccak.js';
 import { InputError } from '../../src/errors/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8'));
@@ -237,7 +237,7 @@ describe('CAIRN_KECCAK override', () => {
 
   async function fresh() {
     vi.resetModules();
-    return import('../../src/merkle/hash/keccak.js');
+    return import('../../src/crypto/keccak.js');
   }
 
   for (const name of ['js', 'wasm'] as const) {

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadBn254Wasm, type Bn254Wasm } from '../../src/merkle/bn254-wasm.js';
-import { parseVerifyingKey, type VerifyingKey } from '../../src/merkle/groth16.js';
-import { keySetByVersion, LIGHT_2024_06, LIGHT_CURRENT, packKeySet, SHIPPED_KEY_SETS, unpackKeySet, type KeySet } from '../../src/merkle/keys/index.js';
-import { LIGHT_KEYS_8DDF06BA } from '../../src/merkle/keys/light-8ddf06ba.js';
+import { loadBn254Wasm, type Bn254Wasm } from '../../src/crypto/bn254-wasm.js';
+import { parseVerifyingKey, type VerifyingKey } from '../../src/merkle/groth16/verify.js';
+import { keySetByVersion, LIGHT_2024_06, LIGHT_CURRENT, packKeySet, SHIPPED_KEY_SETS, unpackKeySet, type KeySet } from '../../src/merkle/groth16/keys/index.js';
+import { LIGHT_KEYS_8DDF06BA } from '../../src/merkle/groth16/keys/light-8ddf06ba.js';
 
 const head = JSON.parse(readFileSync('test/vectors/groth16/light_verifying_keys_head.json', 'utf8'));
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));

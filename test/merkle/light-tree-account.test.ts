@@ -3,7 +3,7 @@
 // and the byte positions the programs use (Anchor discriminators, BatchMta, root index = seq mod capacity).
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { encodeLightTreeAccount, lightTreeKindOf, parseLightTreeAccount } from '../../src/merkle/light-tree-account.js';
+import { encodeLightTreeAccount, lightTreeKindOf, parseLightTreeAccount } from '../../src/merkle/compressed/light-tree-account.js';
 import { isCairnError } from '../../src/errors/index.js';
 
 const root = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i === 31 ? n & 0xff : i === 30 ? n >> 8 : 0));

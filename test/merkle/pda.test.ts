@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { PublicKey } from '@solana/web3.js';
 import { CairnError } from '../../src/errors/index.js';
-import { findPdaInto, isOnCurve, pdaBackend, setPdaBackend, MAX_PDA_PREIMAGE, type PdaBackend } from '../../src/merkle/hash/pda.js';
+import { findPdaInto, isOnCurve, pdaBackend, setPdaBackend, MAX_PDA_PREIMAGE, type PdaBackend } from '../../src/crypto/pda.js';
 import { loadNative } from '../../src/addon.js';
 
 const P = 2n ** 255n - 19n;

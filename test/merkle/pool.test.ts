@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { PoolClosedError, WorkerCrashedError, WorkerPool } from '../../src/merkle/pool.js';
 import { b58Field, FieldError, nodesField } from '../../src/merkle/fields.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { packItem } from '../../src/merkle/kinds/verify-batch.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
-import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
-import { verifyAssetProof } from '../../src/merkle/asset.js';
+import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
+import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
+import { verifyAssetProof } from '../../src/merkle/cnft/asset-proof.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
 import { CairnError, InputError } from '../../src/errors/index.js';
 

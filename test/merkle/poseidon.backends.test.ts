@@ -13,7 +13,7 @@ import {
   poseidonPathRoot,
   setPoseidonBackend,
   type PoseidonBackend,
-} from '../../src/merkle/hash/poseidon.js';
+} from '../../src/crypto/poseidon.js';
 import { loadNative } from '../../src/addon.js';
 
 const be = (x: bigint): Uint8Array => new Uint8Array(Buffer.from(x.toString(16).padStart(64, '0'), 'hex'));

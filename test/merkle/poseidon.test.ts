@@ -15,9 +15,9 @@ import {
   poseidonVerifyPaths,
   setPoseidonBackend,
   type PoseidonBackend,
-} from '../../src/merkle/hash/poseidon.js';
+} from '../../src/crypto/poseidon.js';
 import { loadNativeWithReason } from '../../src/addon.js';
-import { loadPoseidonWasm } from '../../src/merkle/hash/poseidon-wasm.js';
+import { loadPoseidonWasm } from '../../src/crypto/_poseidon-wasm.js';
 import { CairnError } from '../../src/errors/index.js';
 
 const vectors = JSON.parse(readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8'));

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../src/errors/index.js';
-import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16.js';
-import { keySetFromJson } from '../../src/merkle/keys/key-set.js';
+import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
+import { keySetFromJson } from '../../src/merkle/groth16/keys/key-set.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../vectors/groth16/snarkjs_circom_runtime.json', import.meta.url), 'utf8'));
 const shipped = JSON.parse(readFileSync(new URL('../../node_modules/circom_runtime/test/circuit/verification_key.json', import.meta.url), 'utf8'));

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import fc from 'fast-check';
-import { encodeTreeAccount, parseTreeAccount, verifyTreeAccount } from '../../src/merkle/tree-account.js';
-import { emptyNode } from '../../src/merkle/empty-node.js';
+import { encodeTreeAccount, parseTreeAccount, verifyTreeAccount } from '../../src/merkle/cnft/tree-account.js';
+import { emptyNode } from '../../src/merkle/cnft/empty-node.js';
 import { InputError } from '../../src/errors/index.js';
 
 const fixture = JSON.parse(readFileSync(new URL('../vectors/bubblegum/spl_ac_fixture_pre-batch-init-tree-account.json', import.meta.url), 'utf8'));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initGroth16, pairingChecks, verifyGroth16 } from '../../src/merkle/groth16.js';
-import { negateG1Bytes } from '../../src/merkle/bn254.js';
+import { initGroth16, pairingChecks, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
+import { negateG1Bytes } from '../../src/crypto/bn254.js';
 import {
   CAIRN_DEVNET,
   keySetByName,
@@ -12,8 +12,8 @@ import {
   OPT_IN_KEY_SETS,
   resolveKeySets,
   SHIPPED_KEY_SETS,
-} from '../../src/merkle/keys/index.js';
-import { verifyValidityProofSync, verifyValidityProofsSync } from '../../src/merkle/validity.js';
+} from '../../src/merkle/groth16/keys/index.js';
+import { verifyValidityProofSync, verifyValidityProofsSync } from '../../src/merkle/groth16/validity.js';
 import { InputError } from '../../src/errors/index.js';
 import { devnetValidityValue, e2eValidityValue } from '../support/merkle-json-fixtures.js';
 

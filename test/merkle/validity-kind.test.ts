@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier.js';
-import { keySetFromJson, LIGHT_2024_06 } from '../../src/merkle/keys/index.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { keySetFromJson, LIGHT_2024_06 } from '../../src/merkle/groth16/keys/index.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
-import { groth16Backend } from '../../src/merkle/groth16.js';
+import { groth16Backend } from '../../src/merkle/groth16/verify.js';
 import { e2eValidityValue, itemsOf } from '../support/merkle-json-fixtures.js';
 
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));

@@ -1,15 +1,15 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { BN254_R, bigToBe } from '../../src/merkle/bn254-encoding.js';
-import { initGroth16 } from '../../src/merkle/groth16.js';
-import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import { poseidonBigInt } from '../../src/merkle/hash/poseidon-js.js';
-import { hashCompressedAccount } from '../../src/merkle/account.js';
-import { parseCompressedAccount } from '../../src/merkle/account-parse.js';
-import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/keys/index.js';
-import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/validity.js';
-import type { ValidityVerdict } from '../../src/merkle/validity-types.js';
+import { BN254_R, bigToBe } from '../../src/crypto/bn254-encoding.js';
+import { initGroth16 } from '../../src/merkle/groth16/verify.js';
+import { poseidon } from '../../src/crypto/poseidon.js';
+import { poseidonBigInt } from '../../src/crypto/poseidon-js.js';
+import { hashCompressedAccount } from '../../src/merkle/compressed/account.js';
+import { parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
+import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/groth16/keys/index.js';
+import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/groth16/validity.js';
+import type { ValidityVerdict } from '../../src/merkle/groth16/validity-types.js';
 import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/fake-proof.js';
 import { InputError } from '../../src/errors/index.js';
 

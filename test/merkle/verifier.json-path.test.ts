@@ -7,10 +7,10 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { KIND_NAMES, kinds } from '../../src/merkle/kinds/index.js';
-import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
-import { extractJson } from '../../src/merkle/json/extract.js';
+import { parseJsonLossless } from '../../src/merkle/input.js';
+import { extractJson } from '../../src/merkle/verifier/raw/extract.js';
 import { bytes, files, itemsOf, mutate, outcome, text } from '../support/merkle-json-fixtures.js';
 
 const inline = createVerifier({ threads: 0, jsonParseBelow: 0 });

@@ -6,12 +6,12 @@
  */
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier.js';
-import { hashCompressedAccount, hashTokenData, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/account.js';
-import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/account-parse.js';
-import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/address.js';
-import { verifyValidityProofSync } from '../../src/merkle/validity.js';
-import { hashToField } from '../../src/merkle/hash/keccak.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { hashCompressedAccount, hashTokenData, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
+import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
+import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
+import { verifyValidityProofSync } from '../../src/merkle/groth16/validity.js';
+import { hashToField } from '../../src/crypto/keccak.js';
 import { buildV2Fixtures, jsonBytes, jsonText, v1Shape, V2_STATE_TREE, type V2Fixtures } from '../support/merkle-v2-fixtures.js';
 
 const fx: V2Fixtures = buildV2Fixtures();

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { createVerifier } from '../../src/merkle/verifier.js';
+import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { CairnError, InputError } from '../../src/errors/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
 

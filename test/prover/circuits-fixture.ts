@@ -8,8 +8,8 @@
  */
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../../src/devnet/merkle-tree.js';
 import { mulberry32 } from '../../src/devnet/mulberry32.js';
-import { indexedLeaf } from '../../src/merkle/address.js';
-import { poseidon } from '../../src/merkle/hash/poseidon.js';
+import { indexedLeaf } from '../../src/merkle/compressed/address.js';
+import { poseidon } from '../../src/crypto/poseidon.js';
 import { inclusionInput, nonInclusionInput, treeHeights, versionOf, type CircuitInputs, type CircuitShape } from '../../src/prover/circuits/index.js';
 
 const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);

@@ -1,7 +1,7 @@
 /**
  * Every v1 shape and a sample of v2 shapes (each v2 gadget: hash chains of 1 and several pairs, both
  * tree heights, the combined hash): the witness for real devnet trees satisfies the constraint
- * system, and its public inputs are exactly the vector `validityPublicInputs` (src/merkle/validity.ts)
+ * system, and its public inputs are exactly the vector `validityPublicInputs` (src/merkle/groth16/validity.ts)
  * derives for the same roots, leaves and addresses — the one `verifyValidityProof` checks real and
  * devnet proofs against.
  */
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { circuitFor, publicInputsFor, V1_SHAPES, V2_SHAPES, witnessFor, type CircuitShape } from '../../src/prover/circuits/index.js';
 import { defineCircuit } from '../../src/prover/circuits/define.js';
 import { buildR1cs, firstUnsatisfied } from '../../src/prover/r1cs.js';
-import { validityPublicInputs } from '../../src/merkle/validity.js';
+import { validityPublicInputs } from '../../src/merkle/groth16/validity.js';
 import { fromBytes32 } from '../../src/devnet/merkle-tree.js';
 import { buildFixture } from './circuits-fixture.js';
 

@@ -8,7 +8,7 @@ import { buildR1cs, computeWitness, isSatisfied, type Cs } from '../../src/prove
 import { poseidon, poseidonConstraints } from '../../src/prover/gadgets/poseidon.js';
 import { merkleRoot } from '../../src/prover/gadgets/merkle-path.js';
 import { assertLess } from '../../src/prover/gadgets/range.js';
-import { poseidon as poseidonBytes, poseidonPathRoot } from '../../src/merkle/hash/poseidon.js';
+import { poseidon as poseidonBytes, poseidonPathRoot } from '../../src/crypto/poseidon.js';
 import { fromBytes32, toBytes32 } from '../../src/devnet/merkle-tree.js';
 import { mulberry32, randomBytes32 } from '../../src/devnet/mulberry32.js';
 

@@ -1,5 +1,5 @@
 /**
- * The shipped cairn-devnet@1 verifying keys (src/merkle/keys/cairn-devnet-1.ts) are what a fresh
+ * The shipped cairn-devnet@1 verifying keys (src/merkle/groth16/keys/cairn-devnet-1.ts) are what a fresh
  * setup from the public seed gives, for the circuits as they are now (their R1CS hashes match the
  * ones recorded beside the keys; a changed circuit must bump the key-set version). Every shape is
  * checked by `npx tsx scripts/devnet-keys.ts --check`; here the four the tests prove with (v1 and
@@ -7,9 +7,9 @@
  * `verifyingKeyFor` equals `setup`'s verifying key.
  */
 import { describe, expect, it } from 'vitest';
-import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../../src/merkle/bn254.js';
-import { CAIRN_DEVNET_1, CAIRN_DEVNET_1_R1CS } from '../../src/merkle/keys/cairn-devnet-1.js';
-import { unpackKeySet } from '../../src/merkle/keys/key-set.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../../src/crypto/bn254.js';
+import { CAIRN_DEVNET_1, CAIRN_DEVNET_1_R1CS } from '../../src/merkle/groth16/keys/cairn-devnet-1.js';
+import { unpackKeySet } from '../../src/merkle/groth16/keys/key-set.js';
 import { circuitFor, circuitName, V1_SHAPES, V2_SHAPES, type CircuitShape } from '../../src/prover/circuits/index.js';
 import { DEVNET_KEY_SET, devnetSeed } from '../../src/prover/devnet-keys.js';
 import { setup, verifyingKeyFor, type VerifyingKeyJson } from '../../src/prover/groth16-setup.js';

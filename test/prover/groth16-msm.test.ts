@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { FR_SIZE, loadHeap, scalarsLe, type Group, type Heap } from '../../src/prover/mcl-heap.js';
+import { FR_SIZE, loadHeap, scalarsLe, type Group, type Heap } from '../../src/crypto/mcl-heap.js';
 import { fixedBase, fixedBaseMul, msm } from '../../src/prover/msm.js';
 import { cosetIntt, cosetNtt, domain, intt, ntt } from '../../src/prover/ntt.js';
 import { BN254_R as R } from '../../src/prover/r1cs.js';

@@ -4,7 +4,7 @@
  * own verifier, which shares no code with the prover beyond the point codecs.
  */
 import { describe, expect, it } from 'vitest';
-import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16.js';
+import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
 import { prove } from '../../src/prover/groth16-prove.js';
 import { setup } from '../../src/prover/groth16-setup.js';
 import { buildR1cs, computeWitness, isSatisfied, type CircuitDefinition } from '../../src/prover/r1cs.js';

@@ -7,7 +7,7 @@ import { mkdtemp, readdir, readFile, rm, utimes, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16.js';
+import { initGroth16, parseVerifyingKey, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
 import { prove } from '../../src/prover/groth16-prove.js';
 import { setup } from '../../src/prover/groth16-setup.js';
 import { defaultCacheDir, keyFile, loadOrCreateKey } from '../../src/prover/key-cache.js';

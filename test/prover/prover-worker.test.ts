@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultCacheDir } from '../../src/prover/key-cache-dir.js';
 import { createProverWorker } from '../../src/prover/prover-worker.js';
-import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16.js';
-import { unpackKeySet } from '../../src/merkle/keys/key-set.js';
-import { CAIRN_DEVNET_1 } from '../../src/merkle/keys/cairn-devnet-1.js';
+import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
+import { unpackKeySet } from '../../src/merkle/groth16/keys/key-set.js';
+import { CAIRN_DEVNET_1 } from '../../src/merkle/groth16/keys/cairn-devnet-1.js';
 import type { CircuitShape } from '../../src/prover/circuits/index.js';
 import { buildFixture, cloneInputs } from './circuits-fixture.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import { kinds, type KindName } from '../../src/merkle/kinds/index.js';
-import { parseJsonLossless } from '../../src/merkle/parse-json-lossless.js';
+import { parseJsonLossless } from '../../src/merkle/input.js';
 import { CairnError } from '../../src/errors/index.js';
 
 const dir = new URL('../vectors/', import.meta.url);

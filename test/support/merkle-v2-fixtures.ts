@@ -5,10 +5,10 @@
  * (field names as @lightprotocol/stateless.js 0.23's V2 result schemas read them).
  */
 import bs58 from 'bs58';
-import { poseidon } from '../../src/merkle/hash/poseidon.js';
-import { hashToField } from '../../src/merkle/hash/keccak.js';
-import { hashCompressedAccount, hashTokenData, TreeType, type CompressedAccount } from '../../src/merkle/account.js';
-import { bigintToBe } from '../../src/merkle/bytes.js';
+import { poseidon } from '../../src/crypto/poseidon.js';
+import { hashToField } from '../../src/crypto/keccak.js';
+import { hashCompressedAccount, hashTokenData, TreeType, type CompressedAccount } from '../../src/merkle/compressed/account.js';
+import { bigintToBe } from '../../src/crypto/bytes.js';
 
 type Json = Record<string, unknown>;
 

@@ -7,13 +7,13 @@
  */
 import { InputError } from '../../errors/index.js';
 import { getKind, type KindName } from '../kinds/index.js';
-import { InspectedBody } from '../inspect-body.js';
-import { VerdictTable } from '../verdict-table.js';
-import type { BatchAnswer } from '../batch-answer.js';
+import { InspectedBody } from '../verifier/inspect-body.js';
+import { VerdictTable } from '../verifier/verdict-table.js';
+import type { BatchAnswer } from '../verifier/batch-answer.js';
 import type { Verdict } from '../verdict.js';
-import type { Verifier, VerifyOptions } from '../verifier-types.js';
-import { anchorVerdicts, treesOf } from './anchor-verdicts.js';
-import { checkAnchorOptions, createAnchorSource, type AnchorOptions, type AnchorSource } from './anchor-source.js';
+import type { Verifier, VerifyOptions } from '../verifier/types.js';
+import { anchorVerdicts, treesOf } from './verdicts.js';
+import { checkAnchorOptions, createAnchorSource, type AnchorOptions, type AnchorSource } from './source.js';
 
 /** Items of `input` in the order the verifier answers them (raw JSON is parsed: anchoring needs the roots). */
 function itemsOf(kind: KindName, input: unknown): unknown[] {

@@ -6,8 +6,8 @@
  * account of its own making.
  */
 import bs58 from 'bs58';
-import { parseTreeAccount } from '../tree-account.js';
-import { parseLightTreeAccount, lightTreeKindOf } from '../light-tree-account.js';
+import { parseTreeAccount } from '../cnft/tree-account.js';
+import { parseLightTreeAccount, lightTreeKindOf } from '../compressed/light-tree-account.js';
 
 /** spl-account-compression and Metaplex's fork of it (Bubblegum V2 trees). */
 export const SPL_COMPRESSION_PROGRAMS: ReadonlySet<string> = new Set(['cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS4GnaTb2pX', 'mcmt6YrQEMKw8Mw43FmpRLmf7BqRnFMKmAcbxE3xkAW']);

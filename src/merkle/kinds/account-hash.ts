@@ -3,11 +3,11 @@
  * or as a transaction's compression info lists the accounts it closed and opened.
  */
 import { isPlainObject } from '../../assert.js';
-import { PROVE_BY_INDEX, verifyAccountHash } from '../account.js';
-import { looksLikeAccount, unwrapAccount } from '../account-parse.js';
-import { packCompressedAccount, unpackCompressedAccount } from '../account-records.js';
+import { PROVE_BY_INDEX, verifyAccountHash } from '../compressed/account.js';
+import { looksLikeAccount, unwrapAccount } from '../compressed/account-parse.js';
+import { packCompressedAccount, unpackCompressedAccount } from '../compressed/account-records.js';
 import { extractWith, str } from './extract.js';
-import type { KindSpec } from './kind-spec.js';
+import type { KindSpec } from './spec.js';
 
 /** getTransactionWithCompressionInfo's `compressionInfo`, bare or in a JSON-RPC response. */
 function compressionInfo(input: unknown): unknown {

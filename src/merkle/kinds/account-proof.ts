@@ -2,11 +2,11 @@
  * The `account-proof` kind: compressed-account Merkle proofs (getMultipleCompressedAccountProofs),
  * verified against their state tree's root.
  */
-import { verifyAccountProof } from '../account.js';
-import { looksLikeAccountProof } from '../account-parse.js';
-import { packAccountProof, unpackAccountProof } from '../account-records.js';
+import { verifyAccountProof } from '../compressed/account.js';
+import { looksLikeAccountProof } from '../compressed/account-parse.js';
+import { packAccountProof, unpackAccountProof } from '../compressed/account-records.js';
 import { extractWith, str } from './extract.js';
-import type { Json, KindSpec } from './kind-spec.js';
+import type { Json, KindSpec } from './spec.js';
 
 export const accountProofKind: KindSpec = {
   name: 'account-proof',

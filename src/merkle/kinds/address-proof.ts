@@ -2,9 +2,9 @@
  * The `address-proof` kind: new-address (non-inclusion) proofs of indexed address trees
  * (getMultipleNewAddressProofs).
  */
-import { looksLikeNewAddressProof, packNewAddressProof, unpackNewAddressProof, verifyNewAddressProof } from '../address.js';
+import { looksLikeNewAddressProof, packNewAddressProof, unpackNewAddressProof, verifyNewAddressProof } from '../compressed/address.js';
 import { extractWith, str } from './extract.js';
-import type { Json, KindSpec } from './kind-spec.js';
+import type { Json, KindSpec } from './spec.js';
 
 export const addressProofKind: KindSpec = {
   name: 'address-proof',

@@ -3,9 +3,9 @@
  * leaf its tree holds.
  */
 import { isPlainObject } from '../../assert.js';
-import { ASSET_LEAF_READS, verifyAssetLeaf } from '../asset-leaf.js';
+import { ASSET_LEAF_READS, verifyAssetLeaf } from '../cnft/asset-leaf.js';
 import { bundled, extractWith, str } from './extract.js';
-import type { Json, KindSpec } from './kind-spec.js';
+import type { Json, KindSpec } from './spec.js';
 
 export const assetLeafKind: KindSpec = {
   name: 'asset-leaf',

@@ -4,8 +4,8 @@
  */
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
-import { unwrapItems, type KeyedItem } from '../envelopes.js';
-import type { KindSpec } from './kind-spec.js';
+import { unwrapItems, type KeyedItem } from './envelopes.js';
+import type { KindSpec } from './spec.js';
 
 /** A string, or undefined. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);

@@ -6,8 +6,8 @@
  * a reason naming the field; an item that is not of the kind at all makes the input unusable.
  */
 import { InputError } from '../../errors/index.js';
-import { isKindName, KIND_NAMES, type KindName } from './kind-name.js';
-import type { KindSpec } from './kind-spec.js';
+import { isKindName, KIND_NAMES, type KindName } from './names.js';
+import type { KindSpec } from './spec.js';
 import { assetProofKind } from './asset-proof.js';
 import { assetLeafKind } from './asset-leaf.js';
 import { accountProofKind } from './account-proof.js';

@@ -12,15 +12,15 @@
 import { isPlainObject } from '../../assert.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';
 import type { Verdict } from '../verdict.js';
-import { noteSlowPath } from '../slow-paths.js';
-import type { ValidityOptions } from '../validity-types.js';
+import { noteSlowPath } from '../../crypto/slow-paths.js';
+import type { ValidityOptions } from '../groth16/validity-types.js';
 import { extractWith, str } from './extract.js';
 import { accountHashKind } from './account-hash.js';
 import { accountProofKind } from './account-proof.js';
 import { addressProofKind } from './address-proof.js';
-import type { Json, KindSpec } from './kind-spec.js';
+import type { Json, KindSpec } from './spec.js';
 
-type ValidityModule = typeof import('../validity.js');
+type ValidityModule = typeof import('../groth16/validity.js');
 let impl: ValidityModule | undefined;
 let loading: Promise<void> | undefined;
 
@@ -103,7 +103,7 @@ export const validityProofKind: KindSpec = {
   },
   prepare() {
     loading ??= (async () => {
-      const [validity, groth16] = await Promise.all([import('../validity.js'), import('../groth16.js')]);
+      const [validity, groth16] = await Promise.all([import('../groth16/validity.js'), import('../groth16/verify.js')]);
       // mcl when it loads here (≈ 3× the portable backend); the portable one otherwise, same answers.
       await groth16.initGroth16();
       impl = validity;

@@ -6,20 +6,20 @@
  */
 import { abortError } from '../../abort.js';
 import { ErrorCodes } from '../../errors/index.js';
-import type { KeyedItem } from '../envelopes.js';
+import type { KeyedItem } from '../kinds/envelopes.js';
 import type { KindSpec } from '../kinds/index.js';
-import { extractJson } from '../json/extract.js';
+import { extractJson } from './raw/extract.js';
 import { hasRememberedTape } from '../../json/tape.js';
-import type { BatchAnswer } from '../batch-answer.js';
-import { InputTooLargeError } from '../input-too-large.js';
-import { InspectedBody } from '../inspect-body.js';
-import { shareResponse, type JsonSource } from '../share-response.js';
-import { pipeline } from '../pipeline.js';
-import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from '../head-start.js';
-import { jsonAnswers } from './json-answers.js';
+import type { BatchAnswer } from './batch-answer.js';
+import { InputTooLargeError } from '../input.js';
+import { InspectedBody } from './inspect-body.js';
+import { shareResponse, type JsonSource } from './raw/share-response.js';
+import { pipeline } from './pipeline.js';
+import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from './raw/head-start.js';
+import { jsonAnswers } from './raw/answers.js';
 import { runParsedChunk } from './parsed-chunk.js';
-import { startJsonChunk } from './json-chunk.js';
-import type { VerifierContext } from './verifier-context.js';
+import { startJsonChunk } from './raw/chunk.js';
+import type { VerifierContext } from './context.js';
 
 /**
  * Every batch's answer for `input`, each turned by `shape` as it arrives, in order. `verify` makes

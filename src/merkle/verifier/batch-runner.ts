@@ -6,10 +6,10 @@ import { abortError } from '../../abort.js';
 import { ErrorCodes } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
 import { isKindName, kinds } from '../kinds/index.js';
-import { verifyJsonBatch } from '../json/batch.js';
+import { verifyJsonBatch } from './raw/batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
-import type { JsonSource } from '../share-response.js';
-import { takeSlowPaths } from '../slow-paths.js';
+import type { JsonSource } from './raw/share-response.js';
+import { takeSlowPaths } from '../../crypto/slow-paths.js';
 
 export interface BatchRunner {
   /**

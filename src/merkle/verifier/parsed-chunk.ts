@@ -3,11 +3,11 @@
  * (records/batch-writer.ts, a copy without decoding) and run.
  */
 import { BatchWriter } from '../records/batch-writer.js';
-import type { KeyedItem } from '../envelopes.js';
+import type { KeyedItem } from '../kinds/envelopes.js';
 import type { KindSpec } from '../kinds/index.js';
 import { packItem } from '../kinds/verify-batch.js';
-import type { BatchAnswer } from '../batch-answer.js';
-import { keepSpare, type VerifierContext } from './verifier-context.js';
+import type { BatchAnswer } from './batch-answer.js';
+import { keepSpare, type VerifierContext } from './context.js';
 
 /**
  * Pack `chunk` and run it; the answer keeps the items (their ids are read from them).

@@ -2,13 +2,13 @@
  * `verifyStream`: items pulled from the caller's (async) iterable a batch at a time, only as the
  * consumer reads, and their verdicts yielded in order.
  */
-import type { KeyedItem } from '../envelopes.js';
+import type { KeyedItem } from '../kinds/envelopes.js';
 import { notAnItem, type KindSpec } from '../kinds/index.js';
-import { verdictsOf } from '../batch-answer.js';
+import { verdictsOf } from './batch-answer.js';
 import type { Verdict } from '../verdict.js';
-import { pipeline } from '../pipeline.js';
+import { pipeline } from './pipeline.js';
 import { runParsedChunk } from './parsed-chunk.js';
-import type { VerifierContext } from './verifier-context.js';
+import type { VerifierContext } from './context.js';
 
 /**
  * The verdicts of the items of `source`, in order; an item not of the kind (or the source's own

@@ -11,9 +11,9 @@
  * leaf must reach the root. Per address: the low element, its leaf index and siblings; lowValue <
  * address < nextValue on 248 bits (Light's `AssertIsLess`), and the low element's leaf — v1
  * Poseidon(lowValue, nextIndex, nextValue), v2 Poseidon(lowValue, nextValue), as
- * src/merkle/address.ts `indexedLeaf` hashes them — must reach the address root.
+ * src/merkle/compressed/address.ts `indexedLeaf` hashes them — must reach the address root.
  */
-import { poseidonBigInt } from '../../merkle/hash/poseidon-js.js';
+import { poseidonBigInt } from '../../crypto/poseidon-js.js';
 import type { CircuitDefinition, Cs } from '../r1cs.js';
 import { merkleRoot } from '../gadgets/merkle-path.js';
 import { poseidon } from '../gadgets/poseidon.js';

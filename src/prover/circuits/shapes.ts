@@ -1,6 +1,6 @@
 /**
  * The circuit shapes the devnet proves and the key names they go by — the names
- * `validityPublicInputs` (src/merkle/validity.ts) derives from a `getValidityProof` answer, so a
+ * `validityPublicInputs` (src/merkle/groth16/validity.ts) derives from a `getValidityProof` answer, so a
  * devnet proof is looked up under the same key name as a real one: v1 (every tree of height 26)
  * `v1_inclusion_26_<n>`, `v1_non_inclusion_26_<m>`, `v1_combined_26_26_<n>_<m>`; v2 (state trees of
  * height 32, address trees of height 40) `v2_inclusion_32_<n>`, `v2_non_inclusion_40_<m>`,

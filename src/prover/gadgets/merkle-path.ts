@@ -2,7 +2,7 @@
  * A Merkle path as a circuit: from a leaf up `siblings.length` levels to the root, with the path
  * index decomposed into bits (bit i = 1: the node is the right child at level i, so the parent is
  * P(sibling, node); else P(node, sibling)) — the convention of `poseidonPathRoot` in
- * src/merkle/hash/poseidon.ts and of Light's `MerkleRootGadget` (`api.ToBinary(pathIndex, height)`).
+ * src/crypto/poseidon.ts and of Light's `MerkleRootGadget` (`api.ToBinary(pathIndex, height)`).
  * Per level: one constraint picks the left child (`left = node + bit·(sibling − node)`), the right
  * child is `node + sibling − left` for free, then one Poseidon(2); plus height + 1 constraints for the
  * bits, which also bound the index below 2^height.

@@ -1,13 +1,13 @@
 /**
  * Poseidon as a circuit: the circom-compatible permutation the devnet's trees hash with
- * (src/merkle/hash/poseidon-params.ts, the same Grain-derived constants and MDS matrix), over any
+ * (src/crypto/poseidon-params.ts, the same Grain-derived constants and MDS matrix), over any
  * `Cs`. Width t = inputs + 1 (t = 3 for a Merkle node, t = 4 for a v1 address leaf); the state starts
  * as [0, inputs…]. Each S-box x^5 costs 3 constraints (x², x⁴, x⁴·x); constant additions and the MDS
  * mix are linear and cost none. Full rounds apply the S-box to every lane, partial rounds to lane 0.
  * The very first S-box acts on lane 0 = 0 + C₀, a constant, so it is computed, not constrained:
  * (8·t + R_P)·3 − 3 constraints: 240 for t = 3 (as circom's Poseidon(2) counts) and 261 for t = 4.
  */
-import { FULL_ROUNDS, poseidonParams } from '../../merkle/hash/poseidon-params.js';
+import { FULL_ROUNDS, poseidonParams } from '../../crypto/poseidon-params.js';
 import { BN254_R, type Cs } from '../r1cs.js';
 
 const R = BN254_R;

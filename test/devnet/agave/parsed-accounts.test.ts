@@ -7,7 +7,7 @@
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
-import { findProgramAddress } from '../../../src/merkle/bubblegum/asset-id.js';
+import { findProgramAddress } from '../../../src/merkle/cnft/bubblegum/asset-id.js';
 import { createNonceAccountInstructions } from '../../../src/solana/nonce.js';
 import { generateSigner } from '../../../src/solana/signer.js';
 import type { InstructionInput } from '../../../src/solana/wire.js';

@@ -7,7 +7,7 @@
 import bs58 from 'bs58';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
-import { findProgramAddress } from '../../../src/merkle/bubblegum/asset-id.js';
+import { findProgramAddress } from '../../../src/merkle/cnft/bubblegum/asset-id.js';
 import { SYSTEM_PROGRAM, transferInstruction } from '../../../src/solana/instructions.js';
 import { signMessageParts } from '../../../src/solana/sign-message.js';
 import { generateSigner } from '../../../src/solana/signer.js';

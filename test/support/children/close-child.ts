@@ -5,7 +5,7 @@
  * process to end with the top-level await unsettled (exit 13) and the line missing.
  */
 import { readFileSync } from 'node:fs';
-import { createVerifier } from '../../../src/merkle/verifier.js';
+import { createVerifier } from '../../../src/merkle/verifier/create-verifier.js';
 import { WorkerPool } from '../../../src/merkle/pool.js';
 
 const proof = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', 'utf8')).getAssetProof;

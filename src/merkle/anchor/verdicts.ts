@@ -1,0 +1,70 @@
+/**
+ * Anchoring a batch of verdicts: the self-consistency verdicts the worker pool gave are checked
+ * against the chain. Each valid item's roots must be in the root history of the tree the item names,
+ * read in one `getMultipleAccounts` for the batch's distinct trees. A root the chain does not hold
+ * turns the verdict invalid (`unknown-root`), as do a tree with no account (`tree-not-found`) and an
+ * account that is not a tree of the right program (`not-a-tree`); a valid verdict whose every root
+ * was found says `anchored: true`. Invalid verdicts stay as they were, `anchored: false`.
+ */
+import type { KindName } from '../kinds/index.js';
+import type { Verdict } from '../verdict.js';
+import { anchorable, claimsOf, type RootClaim } from './claims.js';
+import type { AnchorSource } from './source.js';
+import type { TreeState } from './tree-state.js';
+
+/** The statuses anchoring adds. */
+export type AnchorStatus = 'unknown-root' | 'tree-not-found' | 'not-a-tree';
+
+function judge(claims: RootClaim[], states: Map<string, TreeState>): { status: AnchorStatus; reason: string } | { slot: number } {
+  let slot = -1;
+  for (const c of claims) {
+    const s = states.get(c.tree);
+    if (!s || s.status === 'tree-not-found') return { status: 'tree-not-found', reason: `${c.field}: tree ${c.tree} has no account on chain` };
+    if (s.status === 'not-a-tree') return { status: 'not-a-tree', reason: `${c.field}: ${c.tree} is not a ${c.family === 'spl' ? 'concurrent Merkle tree (spl-account-compression)' : 'Light state or address tree'}: ${s.reason}` };
+    if (s.family !== c.family) return { status: 'not-a-tree', reason: `${c.field}: ${c.tree} is a ${s.kind} account, not the ${c.family === 'spl' ? 'spl-account-compression' : 'Light'} tree this proof needs` };
+    if (!s.roots.has(c.root)) {
+      return { status: 'unknown-root', reason: `${c.field === 'root' ? 'root' : `${c.field}: root`} ${c.rootText} is not in tree ${c.tree}'s root history on chain (the chain never held it, or no longer does)` };
+    }
+    slot = Math.max(slot, s.slot);
+  }
+  return { slot };
+}
+
+/** The trees `items` name (read ahead, while the pool verifies). */
+export function treesOf(kind: KindName, items: readonly unknown[]): string[] {
+  if (!anchorable(kind)) return [];
+  const trees = new Set<string>();
+  for (const it of items) for (const c of claimsOf(kind, it) ?? []) trees.add(c.tree);
+  return [...trees];
+}
+
+/**
+ * Anchor `verdicts` (one per item, in order) for `items` of `kind`; `prefetched`: tree states read
+ * ahead (treesOf), so the read overlaps the verification instead of following it.
+ *
+ * @example
+ * const anchored = await anchorVerdicts('asset-proof', items, await v.verify('asset-proof', items), source);
+ */
+export async function anchorVerdicts(
+  kind: KindName,
+  items: readonly unknown[],
+  verdicts: readonly Verdict[],
+  source: AnchorSource,
+  signal?: AbortSignal,
+  prefetched?: Promise<Map<string, TreeState>>,
+): Promise<Verdict[]> {
+  if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
+  const claims: (RootClaim[] | null)[] = verdicts.map((v, i) => (v.valid ? claimsOf(kind, items[i]) : null));
+  const trees = new Set<string>();
+  for (const c of claims) for (const x of c ?? []) trees.add(x.tree);
+  const got = prefetched ? await prefetched : new Map<string, TreeState>();
+  const missing = [...trees].filter((t) => !got.has(t));
+  const states = missing.length ? new Map([...got, ...(await source.trees(missing, signal))]) : got;
+  return verdicts.map((v, i) => {
+    const c = claims[i];
+    if (!v.valid || !c || c.length === 0) return { ...v, anchored: false };
+    const j = judge(c, states);
+    if ('status' in j) return { ...v, valid: false, status: j.status, reason: j.reason, anchored: false };
+    return { ...v, anchored: true, ...(j.slot >= 0 ? { anchorSlot: j.slot } : {}) };
+  });
+}

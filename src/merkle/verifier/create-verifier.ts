@@ -1,0 +1,74 @@
+/**
+ * `createVerifier`: the public face of the worker pool. Items are found in the JSON on the main thread
+ * (kinds/) and packed as they are into batches (records/batch-writer.ts: a cheap copy, no
+ * decoding), decoded and verified in workers (worker.ts), and the verdicts come back in input order.
+ * The main thread is the part that does not scale with threads, so it does as little per item as it
+ * can. `verifyStream` keeps at most `threads × inflightPerThread` batches in flight and pulls from its
+ * source only as the consumer reads, so memory stays bounded whatever the input size.
+ *
+ * This file is the wiring; the steps are in verifier/: the options checked (verifier-settings), where
+ * a batch runs (batch-runner), batch sizes (batch-plan), packing parsed items (parsed-chunk), the
+ * raw-JSON path (json-chunk, json-answers), the input classified (answers) and streams (verdict-stream);
+ * checking the roots against the chain is a layer around it all (anchor/).
+ */
+import { getKind } from '../kinds/index.js';
+import { joinVerdicts, verdictsOf } from './batch-answer.js';
+import { VerdictTable } from './verdict-table.js';
+import type { InternalVerifierOptions, Verifier } from './types.js';
+import { createVerifierContext } from './context.js';
+import { answers, answersOf } from './answers.js';
+import { verdictStream } from './verdict-stream.js';
+import { withAnchor } from '../anchor/anchored-verifier.js';
+
+/**
+ * Create a verifier backed by `threads` worker threads.
+ *
+ * @example
+ * const v = createVerifier({ threads: 2 });
+ * try {
+ *   const verdicts = await v.verify('account-proof', json);
+ *   console.log(verdicts.filter((x) => !x.valid));
+ * } finally {
+ *   await v.close();
+ * }
+ */
+export function createVerifier(options: InternalVerifierOptions = {}): Verifier {
+  const ctx = createVerifierContext(options);
+  const { pool, runner } = ctx;
+  const pooled: Verifier = {
+    threads: ctx.threads,
+    get utilization() {
+      return pool ? pool.utilization : 0;
+    },
+    get kernels() {
+      return pool ? pool.backends : null;
+    },
+    get completed() {
+      return runner.completed;
+    },
+    get slowPaths() {
+      return runner.slowPaths;
+    },
+    async verify(kind, input, opts = {}) {
+      const spec = getKind(kind);
+      const parts = await answersOf(ctx, spec, input, opts.signal, (a) => verdictsOf(spec, a));
+      return parts.length === 1 ? parts[0]! : joinVerdicts(parts);
+    },
+    async verifyTable(kind, input, opts = {}) {
+      const spec = getKind(kind);
+      return new VerdictTable(spec, await answersOf(ctx, spec, input, opts.signal, (a) => a));
+    },
+    verifyBatches(kind, input, opts = {}) {
+      const spec = getKind(kind);
+      return answers(ctx, spec, input, opts.signal, (a) => new VerdictTable(spec, [a]));
+    },
+    verifyStream(kind, source, opts = {}) {
+      // An unknown kind throws here, at the call, not at the first read.
+      return verdictStream(ctx, getKind(kind), source, opts.signal);
+    },
+    anchored: false,
+    close: () => runner.close(),
+  };
+  // Anchoring is a layer around the pool (anchor/anchored-verifier.ts): set here, or per call.
+  return withAnchor(pooled, options.anchor);
+}
