@@ -23,7 +23,7 @@ export interface PoseidonWasmLoad {
 
 let loaded: PoseidonWasmLoad | undefined;
 
-/** native/wasm/poseidon.wasm from src/merkle/hash/ or dist/merkle/hash/ (three levels below the root). */
+/** native/wasm/poseidon.wasm from src/crypto/ or dist/crypto/ (two levels below the root). */
 export function poseidonWasmPath(): string {
   return kernelWasmPath('poseidon.wasm');
 }

@@ -21,9 +21,9 @@ export interface KernelExports {
   io_size(): number;
 }
 
-/** native/wasm/<file> from src/merkle/hash/ or dist/merkle/hash/ (three levels below the root). */
+/** native/wasm/<file> from src/crypto/ or dist/crypto/ (two levels below the root). */
 export function kernelWasmPath(file: string): string {
-  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'native', 'wasm', file);
+  return join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'native', 'wasm', file);
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * The Merkle engine's public surface: offline verification of every proof the service hands out
  * (asset proofs and leaves, compressed accounts and their proofs, new-address proofs, validity
- * proofs), the hash kernels they run on, and the worker-pool verifier with its kinds. Only
- * re-exports live here (and `createVerifier` under its public type); internal helpers (record
- * codecs, kernel loaders, the verifier's test options) stay private.
+ * proofs), the hash kernels they run on (src/crypto/), and the worker-pool verifier with its kinds.
+ * Only re-exports live here; internal helpers (record codecs, kernel loaders, the verifier's test
+ * options) stay private.
  *
  * @example
  * import { createVerifier } from 'cairn-solana/merkle';
@@ -15,31 +15,16 @@ export type { Verdict } from './verdict.js';
 export { VerdictTable, type IndexedVerdict } from './verifier/verdict-table.js';
 
 // Worker pool and the verify kinds.
-import { createVerifier as createVerifierWithTestOptions } from './verifier/create-verifier.js';
-import type { Verifier, VerifierOptions } from './verifier/types.js';
-/**
- * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). Typed here with
- * the public options only: the test hooks merkle/verifier.ts also reads are not part of the API.
- *
- * @example
- * const v = createVerifier({ threads: 2 });
- * try {
- *   const verdicts = await v.verify('account-proof', json);
- * } finally {
- *   await v.close();
- * }
- */
-export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
+export { createPublicVerifier as createVerifier } from './verifier/create-verifier.js';
 export type { Verifier, VerifierOptions, VerifyOptions } from './verifier/types.js';
 export { inspectBody, type BodyInspection } from './verifier/inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';
-export { parseJsonLossless } from './input.js';
+export { parseJsonLossless, DEFAULT_MAX_BYTES } from './input.js';
 export { WorkerCrashedError, PoolClosedError } from './pool.js';
-export { InputTooLargeError, DEFAULT_MAX_BYTES } from './input.js';
 export { FieldError } from './fields.js';
 // The error base and the narrowing guard, so code that imports only cairn/merkle can tell a verifier's
 // errors apart without loading the package root (which loads every part, the devnet with it).
-export { CairnError, InputError, isCairnError, type CairnErrorContext, type ErrorCode } from '../errors/index.js';
+export { CairnError, InputError, InputTooLargeError, isCairnError, type CairnErrorContext, type ErrorCode } from '../errors/index.js';
 
 // Compressed accounts (Poseidon state trees).
 export {

@@ -1,7 +1,9 @@
 /**
- * Lossless JSON for the Merkle engine. Compression numbers (`lamports`, `amount`) are u64 and may
- * exceed 2^53; JSON.parse would round them silently. The parser is json/lossless.ts (shared with the
- * rpc client); here long integers come back as decimal strings, which the field decoders accept.
+ * The Merkle engine's input text: the byte cap it is held to (`DEFAULT_MAX_BYTES`) and lossless JSON.
+ * Compression numbers (`lamports`, `amount`) are u64 and may exceed 2^53; JSON.parse would round them
+ * silently. The parser is json/lossless.ts (shared with the rpc client); here long integers come back
+ * as decimal strings, which the field decoders accept. Input over the cap is an `InputTooLargeError`
+ * (code `INPUT_TOO_LARGE`, src/errors/input.ts).
  */
 import { parseLossless } from '../json/lossless.js';
 
@@ -16,3 +18,6 @@ import { parseLossless } from '../json/lossless.js';
 export function parseJsonLossless(text: string): unknown {
   return parseLossless(text, 'string');
 }
+
+/** The default cap on input bytes: the verifier's `maxBytes` and `cairn verify --max-bytes`. */
+export const DEFAULT_MAX_BYTES = 1 << 30;

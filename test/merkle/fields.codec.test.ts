@@ -3,14 +3,13 @@ import { readFileSync } from 'node:fs';
 import { b58Field, b58Decode32, b58Decode32Into, toB58, FieldError, nodesField, u32Field, uintField } from '../../src/merkle/fields.js';
 import { b58Decode32Bytes, b58Decode32IntoJs } from '../../src/solana/base58.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
-import { PackedFieldError } from '../../src/errors/index.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';
 import { below248, bigintToBe, beToBigint, inField, BN254_R } from '../../src/crypto/bytes.js';
 import { parseJsonLossless } from '../../src/merkle/input.js';
 import { unwrapItems } from '../../src/merkle/kinds/envelopes.js';
 import type { Projection } from '../../src/merkle/records/projection.js';
 import fc from 'fast-check';
-import { CairnError, InputError } from '../../src/errors/index.js';
+import { CairnError, InputError, PackedFieldError } from '../../src/errors/index.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;

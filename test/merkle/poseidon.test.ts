@@ -253,7 +253,7 @@ describe.skipIf(!native.bindings)('the addon checks its own arguments (no crash 
 
 describe('backend selection in a fresh process', () => {
   const run = (env: Record<string, string>): string => {
-    const code = "import('./src/merkle/hash/poseidon.ts').then((m) => { const one = new Uint8Array(32); one[31] = 1; m.poseidon([one, one]); console.log(m.poseidonBackend()); })";
+    const code = "import('./src/crypto/poseidon.ts').then((m) => { const one = new Uint8Array(32); one[31] = 1; m.poseidon([one, one]); console.log(m.poseidonBackend()); })";
     const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', code], {
       cwd: new URL('../..', import.meta.url).pathname,
       env: { ...process.env, ...env },

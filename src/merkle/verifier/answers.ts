@@ -1,17 +1,16 @@
 /**
  * The verifier's input, classified and answered a batch at a time: raw bytes (checked against
  * `maxBytes`, a large response given a head start; an inspected body's scan reused) go the raw-JSON
- * path (json-answers.ts), parsed input is packed a chunk at a time (parsed-chunk.ts). `verify`,
+ * path (raw/answers.ts), parsed input is packed a chunk at a time (parsed-chunk.ts). `verify`,
  * `verifyTable` and `verifyBatches` differ only in how each batch's answer is shaped.
  */
 import { abortError } from '../../abort.js';
-import { ErrorCodes } from '../../errors/index.js';
+import { ErrorCodes, InputTooLargeError } from '../../errors/index.js';
 import type { KeyedItem } from '../kinds/envelopes.js';
 import type { KindSpec } from '../kinds/index.js';
 import { extractJson } from './raw/extract.js';
 import { hasRememberedTape } from '../../json/tape.js';
 import type { BatchAnswer } from './batch-answer.js';
-import { InputTooLargeError } from '../input.js';
 import { InspectedBody } from './inspect-body.js';
 import { shareResponse, type JsonSource } from './raw/share-response.js';
 import { pipeline } from './pipeline.js';
@@ -81,7 +80,7 @@ export async function* answers<P>(ctx: VerifierContext, spec: KindSpec, input: u
   }
 }
 
-/** What a head-start scan (head-start.ts) asks of the verifier. */
+/** What a head-start scan (raw/head-start.ts) asks of the verifier. */
 function headStartVerifier(ctx: VerifierContext): HeadStartVerifier {
   return {
     jsonOptions: ctx.settings.jsonOptions,

@@ -6,15 +6,16 @@
  * can. `verifyStream` keeps at most `threads × inflightPerThread` batches in flight and pulls from its
  * source only as the consumer reads, so memory stays bounded whatever the input size.
  *
- * This file is the wiring; the steps are in verifier/: the options checked (verifier-settings), where
+ * This file is the wiring; the steps are beside it in verifier/: the options checked (settings), where
  * a batch runs (batch-runner), batch sizes (batch-plan), packing parsed items (parsed-chunk), the
- * raw-JSON path (json-chunk, json-answers), the input classified (answers) and streams (verdict-stream);
- * checking the roots against the chain is a layer around it all (anchor/).
+ * raw-JSON path (raw/: chunk, answers), the input classified (answers) and streams (verdict-stream);
+ * checking the roots against the chain is a layer around it all (anchor/). `createPublicVerifier` is
+ * the same function typed as the package exports it.
  */
 import { getKind } from '../kinds/index.js';
 import { joinVerdicts, verdictsOf } from './batch-answer.js';
 import { VerdictTable } from './verdict-table.js';
-import type { InternalVerifierOptions, Verifier } from './types.js';
+import type { InternalVerifierOptions, Verifier, VerifierOptions } from './types.js';
 import { createVerifierContext } from './context.js';
 import { answers, answersOf } from './answers.js';
 import { verdictStream } from './verdict-stream.js';
@@ -72,3 +73,18 @@ export function createVerifier(options: InternalVerifierOptions = {}): Verifier 
   // Anchoring is a layer around the pool (anchor/anchored-verifier.ts): set here, or per call.
   return withAnchor(pooled, options.anchor);
 }
+
+/**
+ * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). This is
+ * `createVerifier` typed with the public options only, as `cairn-solana/merkle` exports it (under
+ * that name): the test hooks `createVerifier` also reads are not part of the API.
+ *
+ * @example
+ * const v = createVerifier({ threads: 2 });
+ * try {
+ *   const verdicts = await v.verify('account-proof', json);
+ * } finally {
+ *   await v.close();
+ * }
+ */
+export const createPublicVerifier: (options?: VerifierOptions) => Verifier = createVerifier;
