@@ -11,7 +11,7 @@
  * ffjavascript / noble direct = points decoded once outside the loop, then vk_x + pairing only.
  *
  * Then per proof on the same proof: one at a time, 64 in one batch (random linear combination, one
- * final exponentiation: groth16-batch.ts) and 256 getValidityProof answers through the validity-proof
+ * final exponentiation: src/merkle/groth16/batch.ts) and 256 getValidityProof answers through the validity-proof
  * kind on a pool of 2 worker threads, against snarkjs and ffjavascript one at a time.
  *
  * Writes bench/results/groth16.{json,md}. `npx tsx bench/groth16.ts`

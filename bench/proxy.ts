@@ -108,7 +108,7 @@ try {
   t0 = performance.now();
   for (let i = 0; i < N; i++) await verifier.verifyTable('asset-proof', answer);
   const aloneRate = (N * ids.length) / ((performance.now() - t0) / 1000);
-  // Anchoring cost: the proxy's anchoring path (anchor-verdicts over an anchor source) on one
+  // Anchoring cost: the proxy's anchoring path (anchor/verdicts.ts over an anchor source) on one
   // 1,000-proof answer with a cold cache, its getMultipleAccounts calls counted.
   const source = createAnchorSource({ rpc: devnet.url });
   const items = Object.values(JSON.parse(Buffer.from(answer).toString()).result as Record<string, unknown>);

@@ -85,7 +85,7 @@ export type NativeLoad = { bindings: NativeBindings; reason: null; path: string 
 
 let loaded: NativeLoad | undefined;
 
-/** The package root: this file sits at src/merkle/hash/ (or dist/merkle/hash/ once compiled). */
+/** The package root: this file sits at src/ (or dist/ once compiled). */
 function packageRoot(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..');
 }

@@ -7,11 +7,11 @@
  * | switch                   | values                  | read by                                   |
  * | ------------------------ | ----------------------- | ----------------------------------------- |
  * | `CAIRN_NATIVE`           | `0`: no addon at all    | addon.ts                                  |
- * | `CAIRN_POSEIDON`         | `native\|wasm\|js\|auto` | merkle/hash/poseidon.ts (backendChoice)   |
- * | `CAIRN_PDA`              | `native\|wasm\|js\|auto` | merkle/hash/pda.ts (backendChoice)        |
- * | `CAIRN_KECCAK`           | `native\|wasm\|js`       | merkle/hash/keccak.ts (another: an error) |
+ * | `CAIRN_POSEIDON`         | `native\|wasm\|js\|auto` | crypto/poseidon.ts (backendChoice)        |
+ * | `CAIRN_PDA`              | `native\|wasm\|js\|auto` | crypto/pda.ts (backendChoice)             |
+ * | `CAIRN_KECCAK`           | `native\|wasm\|js`       | crypto/keccak.ts (another: an error)      |
  * | `CAIRN_JSON_SCAN`        | `js`: portable scanner  | json/tape.ts                              |
- * | `CAIRN_ASSET_PROOF_JSON` | `parse`: no C packer    | merkle/json/asset-proof.ts                |
+ * | `CAIRN_ASSET_PROOF_JSON` | `parse`: no C packer    | merkle/cnft/asset-proof-packer.ts         |
  */
 
 /** The environment variables that choose kernels. */

@@ -1,6 +1,6 @@
 /**
  * `cairn verify`'s bounded-memory path: the input read item by item as it arrives (merkle/json/
- * item-stream.ts: arrays, keyed objects, envelopes, NDJSON) and verified through `verifyStream`, each
+ * merkle/verifier/item-stream.ts: arrays, keyed objects, envelopes, NDJSON) and verified through `verifyStream`, each
  * verdict printed as it comes. Taken for devices, regular files over `STREAM_ABOVE` bytes, and
  * NDJSON files; memory is one item plus the batches in flight, whatever the
  * input's size. Lines and totals are those of the whole-input path.

@@ -1,7 +1,7 @@
 /**
  * Keccak-256 for the Merkle engine: single hashes, whole proof paths and batches of paths. Three
  * backends give identical output — the native addon (build/Release/cairn_native.node, one JS→C
- * crossing per path or per batch), WebAssembly (cairn's own kernel, keccak-wasm.ts) and plain
+ * crossing per path or per batch), WebAssembly (cairn's own kernel, _keccak-wasm.ts) and plain
  * JavaScript — and the fastest one that loads is chosen when this module is first imported.
  * `CAIRN_KECCAK=native|wasm|js` forces one (an unavailable forced backend is an error, not a
  * silent fallback); `CAIRN_NATIVE=0` (addon.ts) disables the addon altogether.

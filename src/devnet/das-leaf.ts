@@ -1,6 +1,6 @@
 /**
  * Bubblegum V1 leaves for the devnet's compressed NFTs. The byte rules (docs/hashing.md §1) live in the
- * Merkle engine (src/merkle/bubblegum/) so the devnet and the verifier cannot drift apart; this
+ * Merkle engine (src/merkle/cnft/bubblegum/) so the devnet and the verifier cannot drift apart; this
  * module only adds the devnet's node hash and re-exports what the DAS state uses.
  */
 import { keccak256 } from '../crypto/keccak.js';

@@ -1,7 +1,7 @@
 /**
  * The devnet keeps every tree on chain: each DAS tree as an spl-account-compression concurrent Merkle
  * tree account, and the Light v1 state/address trees and v2 batched trees as Light's
- * account-compression program lays them out (merkle/light-tree-account.ts), owned by the program
+ * account-compression program lays them out (merkle/compressed/light-tree-account.ts), owned by the program
  * that would own them. They are rewritten after every executed transaction that changed a tree (once
  * the DAS and compression modules have applied it), so `getAccountInfo`
  * and `getMultipleAccounts` answer what the programs would hold, and an anchored verifier pointed at

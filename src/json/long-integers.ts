@@ -1,6 +1,6 @@
 /**
  * `longIntegers`: the one pass over a JSON string that cairn's lossless parser (lossless.ts, behind
- * rpc/json.ts `parseJson` and merkle/parse-json-lossless.ts) makes before `JSON.parse`. It finds the
+ * rpc/json.ts `parseJson` and merkle/input.ts) makes before `JSON.parse`. It finds the
  * integer literals `JSON.parse` could round (16 digits or more) and holds the text to the scanners'
  * limits: a number longer than MAX_NUMBER_CHARS or nesting deeper than MAX_DEPTH throws
  * `INPUT_TOO_LARGE`, before anything turns megabytes of digits into a bigint or a reviver recurses

@@ -27,7 +27,7 @@ export interface BatchResult {
   extras: Array<[number, Verdict]>;
   /** The batch buffer, handed back by the worker for the next batch to be packed into. */
   buf?: ArrayBuffer;
-  /** JSON batches: the items' ids as the worker read them (json/batch.ts). */
+  /** JSON batches: the items' ids as the worker read them (verifier/raw/batch.ts). */
   ids?: string;
   idLens?: Uint32Array;
   /** JSON batches: the index of an item that is not of the kind (then `valid` is empty). */
@@ -88,7 +88,7 @@ interface Slot {
 /** Consecutive workers that died before answering anything: past this the pool stops respawning. */
 const MAX_START_FAILURES = 3;
 
-/** The worker pool. Use `createVerifier` (verifier.ts) unless you are framing batches yourself. */
+/** The worker pool. Use `createVerifier` (verifier/create-verifier.ts) unless you are framing batches yourself. */
 export class WorkerPool {
   readonly threads: number;
   /** Batches handed to one worker at a time. */
@@ -321,7 +321,7 @@ export class WorkerPool {
    * Verify one framed batch of `items` records of `kind` on some worker. `repack` (optional) builds
    * the same batch again; with it every batch is moved, never copied, even one that waits behind
    * another in a worker's port (if that worker dies, the waiting batch is packed again). `json`: the
-   * batch holds raw JSON items (json/batch.ts `packJsonBatch`), pointing into `shared` if given.
+   * batch holds raw JSON items (verifier/raw/batch.ts `packJsonBatch`), pointing into `shared` if given.
    *
    * @example
    * const r = await pool.run('account-proof', writer.finish(), items.length);

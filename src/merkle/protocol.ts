@@ -10,7 +10,7 @@ export interface WorkerRequest {
   id: number;
   kind: string;
   buf: ArrayBuffer;
-  /** The batch holds raw JSON items (json/batch.ts), not packed records. */
+  /** The batch holds raw JSON items (verifier/raw/batch.ts), not packed records. */
   json?: boolean;
   /** The response a shared JSON batch points into, from byte `sharedAt` (default 0). */
   shared?: SharedArrayBuffer;

@@ -1,6 +1,6 @@
 /**
  * The head start on large responses: `verify(kind, bytes)` scans a part, sends the items found so far
- * to the workers and scans the rest meanwhile (json/items-so-far.ts guesses where the items are).
+ * to the workers and scans the rest meanwhile (verifier/raw/items-so-far.ts guesses where the items are).
  * Whatever the guess, the answer must be the parsed path's: the same verdicts, ids and errors —
  * including when the guess is wrong (a decoy list before the real one, an `error` member after
  * `result`), when the text breaks after the first batches went out, when an early item is not of the

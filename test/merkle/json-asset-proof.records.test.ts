@@ -1,5 +1,5 @@
 /**
- * The in-place asset-proof verifier (native/asset_proof_records.c, through json/asset-proof.ts) answers
+ * The in-place asset-proof verifier (native/asset_proof_records.c, through merkle/cnft/asset-proof-packer.ts) answers
  * "valid" for a record only when the JS path would: a full proof of depth ≤ 32, packed either by the
  * native JSON packer (decoded) or by `pack` from a parsed item (base58 text), whose path hashes to its
  * root. Everything else — a mismatch, a truncated or deeper proof, text that is not base58 of 32 bytes,

@@ -1,5 +1,5 @@
 /**
- * The native asset-proof packer (native/asset_proof_json.c, through json/asset-proof.ts) reads a
+ * The native asset-proof packer (native/asset_proof_json.c, through merkle/cnft/asset-proof-packer.ts) reads a
  * getAssetProof item's record straight from its JSON text, base58 decoded already. For every text it
  * either declines (and the item is parsed) or writes a record that reads back (RecordReader) exactly as
  * the record `pack(JSON.parse(text))` writes — root, leaf, nodes and node_index, byte for byte — with

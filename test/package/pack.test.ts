@@ -148,7 +148,7 @@ describe('the packed tarball', () => {
   });
 
   it('validity proofs keep the Groth16 batch path in the bundles, ESM and CommonJS: no slower path taken', async () => {
-    // The packed build once lost it (Node's ESM import of CommonJS mcl-wasm: merkle/bn254-wasm.ts
+    // The packed build once lost it (Node's ESM import of CommonJS mcl-wasm: crypto/bn254-wasm.ts
     // liveExports) and checked each proof alone, 5× slower, with no sign of it. A batch check that
     // throws now throws from verifyValidityProofsSync, and a pool counts any fallback in slowPaths.
     writeFileSync(join(consumer, 'validity.json'), JSON.stringify(e2eValidityValue()));

@@ -1,5 +1,5 @@
 /**
- * The gadgets against the hashes the trees use: Poseidon (1–3 inputs) against src/merkle/hash's
+ * The gadgets against the hashes the trees use: Poseidon (1–3 inputs) against src/crypto's
  * kernel on seeded random inputs, in both builders; the Merkle path against `poseidonPathRoot`; the
  * 248-bit range check at its boundaries.
  */

@@ -1,6 +1,6 @@
 /**
  * The anchor as a layer around a verifier: the pool answers whether each proof is self-consistent,
- * and this layer asks the chain whether it holds the roots (anchor-verdicts.ts). Anchoring is set
+ * and this layer asks the chain whether it holds the roots (verdicts.ts). Anchoring is set
  * for the verifier (`createVerifier({ anchor })`) or per call (`verify(kind, input, { anchor })`,
  * `anchor: false` to skip it); without one, verdicts are what the pool said (`anchored` absent:
  * not anchored). The pool itself (pool.ts, worker.ts) is untouched.

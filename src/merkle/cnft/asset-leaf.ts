@@ -40,7 +40,7 @@ class FieldProblem extends Error {}
 
 /**
  * Decodes the 32-byte base58 `value` into `out[at..at+32]`: fields.ts's fast decoder, which
- * allocates nothing; what it declines goes through asset.ts's `b58Bytes32`, which gives the same
+ * allocates nothing; what it declines goes through asset-proof.ts's `b58Bytes32`, which gives the same
  * bytes or the error naming `field`.
  */
 function b58Into(value: unknown, field: string, out: Uint8Array, at = 0): Uint8Array {

@@ -1,6 +1,6 @@
 /**
  * `emptyNode`: the root of an empty subtree of a keccak256 concurrent Merkle tree. Asset proofs
- * (asset.ts) complete zeroed proof nodes with it and tree accounts (tree-account.ts) start from it;
+ * (asset-proof.ts) complete zeroed proof nodes with it and tree accounts (tree-account.ts) start from it;
  * it lives apart so neither of those two imports the other for it.
  */
 import { InputError } from '../../errors/index.js';

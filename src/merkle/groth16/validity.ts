@@ -87,7 +87,7 @@ function crossCheck(state: readonly StateEntry[], addrs: readonly AddressEntry[]
       computed = hashCompressedAccount(claim);
       claimedIndex = claim.leafIndex;
       entry = state.find((s) => eq(s.leaf, computed));
-      // The V1 shape names no treeType; its account may sit in a v2 tree (account.ts verifyAccountHash).
+      // The V1 shape names no treeType; its account may sit in a v2 tree (compressed/account.ts verifyAccountHash).
       if (!entry && claim.treeType === undefined) {
         const v2 = hashCompressedAccount({ ...claim, treeType: TreeType.StateV2 });
         entry = state.find((s) => eq(s.leaf, v2));
@@ -270,7 +270,7 @@ export function verifyValidityProofSync(value: unknown, opts: ValidityOptions = 
 /**
  * Many validity proofs at once (the verdicts of `verifyValidityProofSync` one by one, `opts[i]` for
  * value i). The proofs of one batch nearly always come from one program version: they are checked
- * together (one final exponentiation for all, groth16-batch.ts) against the set that verified the
+ * together (one final exponentiation for all, batch.ts) against the set that verified the
  * last batch, or the set a first proof checked alone finds; only those that fail it are tried alone
  * against the other sets. Needs the loaded mcl backend for the speed-up; correct without it.
  *

@@ -11,7 +11,7 @@
  * three Miller loops and one final exponentiation: the loop on (−A, B) alone and the two on the
  * precomputed γ/δ lines sharing their squarings (mcl has no three-way loop mixing precomputed and
  * fresh G2 points; its mixed two-way loop plus a third, or one multi-loop over all three without
- * lines, measured slower here). Many proofs: groth16-batch.ts, one final exponentiation per batch.
+ * lines, measured slower here). Many proofs: batch.ts, one final exponentiation per batch.
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { isPlainObject } from '../../assert.js';
@@ -110,7 +110,7 @@ let finalExps = 0;
 
 /**
  * Pairing checks (final exponentiations, the bulk of a check's cost) run on this thread so far, one
- * per proof checked alone and one per batch checked together (groth16-batch.ts counts its own through
+ * per proof checked alone and one per batch checked together (batch.ts counts its own through
  * `countPairingCheck`). Not exported by the package: the tests read it to hold the verifier to one check
  * per proof, whatever key set made it.
  *
@@ -121,7 +121,7 @@ export function pairingChecks(): number {
   return finalExps;
 }
 
-/** Count a pairing check made elsewhere (groth16-batch.ts's combined check). */
+/** Count a pairing check made elsewhere (batch.ts's combined check). */
 export function countPairingCheck(): void {
   finalExps++;
 }

@@ -19,7 +19,7 @@ export const assetLeafKind: KindSpec = {
   id: (item) => str((item as Json).id),
   // 'cannot-derive' always carries a reason, so only 'matches' can travel as a code
   statuses: ['matches'],
-  // merkle/asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the
+  // cnft/asset-leaf.ts reads the getAsset JSON itself (it tries several metadata variants), so the
   // record holds the parts of the item it reads (ASSET_LEAF_READS), as typed ops rather than JSON
   // text: the main thread copies ~40 values instead of stringifying the whole asset, and the worker
   // rebuilds an object that answers every read the verifier makes exactly as the original would.

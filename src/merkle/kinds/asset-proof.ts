@@ -25,7 +25,7 @@ export const assetProofKind: KindSpec = {
   },
   // getAssetProof does not echo the asset id; the batch key (or the leaf) names the item.
   id: (item, key) => key ?? str((item as Json).leaf),
-  // asset.ts's parseAssetProof rules, in its order: 32-byte root, leaf and nodes, at most 64 nodes,
+  // cnft/asset-proof.ts's parseAssetProof rules, in its order: 32-byte root, leaf and nodes, at most 64 nodes,
   // a positive node_index. The worker decodes with the fast base58 path and runs verifyAssetProof.
   pack(item, w) {
     const j = item as Json;

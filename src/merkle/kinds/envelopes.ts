@@ -42,7 +42,7 @@ export function noItemOfKind(v: object): InputError {
 /**
  * `unwrapItems`' first half: the envelopes peeled off, down to the array of items, the object keyed
  * by id, or the single item (throws `InputError` for an error response, a null result, a scalar).
- * The bytes path (json/extract.ts) runs it on a lazily decoded envelope.
+ * The bytes path (verifier/raw/extract.ts) runs it on a lazily decoded envelope.
  */
 export function peelEnvelopes(input: unknown, looksLikeItem: (v: Record<string, unknown>) => boolean): unknown[] | Record<string, unknown> {
   let v = input;

@@ -20,7 +20,7 @@ export interface KindSpec {
   /**
    * Items per batch sent to a worker: 5–20 ms of work on the 2-core reference machine, so the
    * per-batch messaging (~35–80 µs of main-thread time there) stays well under 1%. The last batches
-   * of a run are cut smaller (verifier.ts `taper`), so big batches leave no thread idle at the end.
+   * of a run are cut smaller (verifier/batch-plan.ts `taper`), so big batches leave no thread idle at the end.
    */
   readonly batchSize: number;
   /** Rough packed bytes per item (the first guess for a batch buffer's size). */
@@ -32,7 +32,7 @@ export interface KindSpec {
   /**
    * True when `extract` would take this input apart with the kind's own envelope rule (a fixture
    * bundle, a transaction's compression info) rather than the common ones: the bytes path then
-   * parses it instead of scanning (json/extract.ts).
+   * parses it instead of scanning (verifier/raw/extract.ts).
    */
   special?(input: unknown): boolean;
   /** A human id for an item (asset id, account hash, address). */
@@ -51,7 +51,7 @@ export interface KindSpec {
   /** Record → verdict (worker): decode the fields, then verify. */
   verify(r: RecordReader): Verdict;
   /**
-   * Parsed item → verdict, for a worker that parsed the item itself (the bytes path, json/batch.ts)
+   * Parsed item → verdict, for a worker that parsed the item itself (the bytes path, verifier/raw/batch.ts)
    * and would otherwise pack it only to unpack it again. Must give `verify(pack(item))`'s verdict.
    */
   verifyParsed?(item: object): Verdict;
@@ -61,7 +61,7 @@ export interface KindSpec {
    * writing nothing, when it declines the text (then the item is parsed).
    */
   packJson?: JsonPacker | null;
-  /** `packJson` for many items of a batch's table in one call, until one is declined (json/batch.ts). */
+  /** `packJson` for many items of a batch's table in one call, until one is declined (verifier/raw/batch.ts). */
   packJsonMany?: JsonManyPacker | null;
   /**
    * All `n` records of a batch → verdicts, for kinds whose kernel is faster over many items at once

@@ -1,13 +1,13 @@
 /**
  * The `validity-proof` kind: `getValidityProof(V2)` answers, their Groth16 proof checked against
- * verifying-key sets (validity.ts). An item is the answer's value, or a bundle that carries what the
+ * verifying-key sets (groth16/validity.ts). An item is the answer's value, or a bundle that carries what the
  * check needs beside it — `{ getValidityProof, keySets?, accounts?, accountProofs?, addressProofs?,
  * request? }` (keySets by name or in their stored form: a bundle crosses to a worker as JSON) — so a
  * pooled run can use other sets than the default (Light's) and cross-check accounts.
  *
  * The pairing code (mcl-wasm, the key tables) is loaded by `prepare()` on the thread that verifies,
  * never when this registry is imported: `import 'cairn-solana'` stays light. A batch's proofs are checked
- * together (one final exponentiation per batch, groth16-batch.ts).
+ * together (one final exponentiation per batch, groth16/batch.ts).
  */
 import { isPlainObject } from '../../assert.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';

@@ -1,7 +1,7 @@
 /**
  * What the verifier's steps share: its settings, the pool (or none), where batches run, the batch
  * plan, and the buffers kept between batches. `createVerifier` makes one; each step (parsed-chunk,
- * json-chunk, answers, verdict-stream) is a function of it.
+ * raw/chunk, answers, verdict-stream) is a function of it.
  */
 import { WorkerPool } from '../pool.js';
 import type { InternalVerifierOptions } from './types.js';

@@ -16,7 +16,7 @@ export interface VerifierSettings {
   readonly inflightPerThread: number;
   readonly maxBytes: number;
   readonly jsonOptions: { parseBelow?: number };
-  /** When a raw response is scanned a part at a time (head-start.ts), or `false`: never. */
+  /** When a raw response is scanned a part at a time (raw/head-start.ts), or `false`: never. */
   readonly headStart: { from: number; firstPart: number } | false;
 }
 

@@ -38,7 +38,7 @@ export interface VerifierOptions {
 /**
  * What `createVerifier` reads beyond the public options: test hooks and thresholds the tests set to
  * reach a path with small inputs. Not exported by `cairn-solana/merkle`, whose `createVerifier` takes
- * `VerifierOptions` only; tests import `createVerifier` from merkle/verifier.ts, which takes these.
+ * `VerifierOptions` only; tests import `createVerifier` from merkle/verifier/create-verifier.ts, which takes these.
  */
 export interface InternalVerifierOptions extends VerifierOptions {
   /** pool crash tests: the workers obey `__crash__` / `__throw__` messages */

@@ -42,7 +42,7 @@ export function findProgramAddress(seeds: Uint8Array[], programId: Uint8Array): 
   });
   const input = concat([...seeds, new Uint8Array(1), programId, PDA_MARKER]);
   const out = new Uint8Array(32);
-  // SHA-256 and the on-curve test per bump run in the PDA kernel (native, WASM or JS: hash/pda.ts).
+  // SHA-256 and the on-curve test per bump run in the PDA kernel (native, WASM or JS: src/crypto/pda.ts).
   const b = findPdaInto(input, input.length - 1 - 32 - PDA_MARKER.length, out);
   if (b < 0) throw new InputError('seeds', 'no viable bump seed');
   return [out, b];

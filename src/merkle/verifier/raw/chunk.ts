@@ -1,6 +1,6 @@
 /**
  * A chunk of a scanned raw response: items `a … b-1` are sent out as offsets into the response's
- * text (json/batch.ts), decoded and named by the worker, and their answer is made here.
+ * text (batch.ts), decoded and named by the worker, and their answer is made here.
  */
 import { noItemOfKind } from '../../kinds/envelopes.js';
 import { notAnItem, type KindSpec } from '../../kinds/index.js';

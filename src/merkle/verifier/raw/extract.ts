@@ -1,8 +1,8 @@
 /**
  * `extractJson`: where a kind's items sit in a raw JSON response, as tape entries, without decoding
- * them. The envelopes are peeled by the same code as for parsed input (envelopes.ts `peelEnvelopes`, run
+ * them. The envelopes are peeled by the same code as for parsed input (kinds/envelopes.ts `peelEnvelopes`, run
  * on a lazily decoded view), so both paths find the same items; each item's own shape is checked by
- * the worker that decodes it (json/batch.ts).
+ * the worker that decodes it (batch.ts).
  *
  * Small responses, and the fixture bundles and transaction envelopes some kinds know, are simply
  * parsed: there is nothing to gain on them.

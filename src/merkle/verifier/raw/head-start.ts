@@ -44,7 +44,7 @@ export interface HeadStartVerifier {
 
 /**
  * Scan a large response a part at a time and send out batches of the items found so far (see
- * json/items-so-far.ts) as the workers have room for them: the workers start a few hundred
+ * items-so-far.ts) as the workers have room for them: the workers start a few hundred
  * microseconds in instead of after the whole scan (~0.25 µs per asset proof, ~4% of a 2-thread run,
  * when nothing else could run), and are fed while the rest is scanned. Between parts the scan lets
  * the workers' answers in: scanning the rest in one go held them until it was done (answers seen

@@ -43,7 +43,7 @@ function copyPart(view: Uint8Array, bytes: Uint8Array, from: number, to: number)
 }
 
 /**
- * A shared copy of `bytes`, filled as the response is scanned (verifier.ts `scanWithHeadStart`) or
+ * A shared copy of `bytes`, filled as the response is scanned (head-start.ts `scanWithHeadStart`) or
  * as the batches that read it go out: copying all of it before the first batch kept the workers
  * waiting for it (~1.5% of a 2-thread run over proofs).
  */
