@@ -2,6 +2,7 @@
  * The backend choice the hash modules share (Poseidon, PDA): the fastest of native → wasm → js that
  * loads, chosen on first use, overridable by an environment variable (read in src/kernels.ts) or a
  * setter, and an error — never a silent fallback — when a forced backend cannot load.
+ * Internal to src/crypto/ (the leading `_`): poseidon.ts and pda.ts use it.
  */
 import { CairnError, ErrorCodes } from '../errors/index.js';
 import { kernelSwitch, type KernelSwitch } from '../kernels.js';

@@ -7,6 +7,7 @@
  * engine sees straight-line int32 code and keeps most of the state in registers. The state array is
  * laid out [lo0, hi0, lo1, hi1, …]; bytes are assembled little-endian by hand so the code does not
  * depend on the platform's byte order.
+ * Internal to src/crypto/ (the leading `_`): keccak.ts is the API.
  */
 
 // Round constants of Keccak-f[1600] (FIPS 202), as [hi, lo] 32-bit pairs.

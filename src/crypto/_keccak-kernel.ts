@@ -1,6 +1,7 @@
 /**
  * The shape every Keccak backend (native addon, WebAssembly, JavaScript) implements. The public,
  * argument-checking API is in keccak.ts; kernels trust their input.
+ * Internal to src/crypto/ (the leading `_`): keccak.ts is the API.
  */
 export interface KeccakKernel {
   readonly name: 'native' | 'wasm' | 'js';

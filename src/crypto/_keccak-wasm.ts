@@ -13,6 +13,7 @@
  *
  * Memory (one 64 KiB page): [0, 200) state · [200, 392) round constants · [512, 544) leaf ·
  * [544, 2592) up to 64 proof nodes · [4096, 63936) input chunk (440 blocks of 136 bytes).
+ * Internal to src/crypto/ (the leading `_`): keccak.ts is the API.
  */
 import type { KeccakKernel } from './_keccak-kernel.js';
 import { CairnError, ErrorCodes } from '../errors/index.js';

@@ -1,6 +1,7 @@
 /**
  * The shape every Poseidon backend (native addon, WASM, BigInt) presents to poseidon.ts. Inputs are
  * already validated there (lengths, every element < r), so kernels only compute.
+ * Internal to src/crypto/ (the leading `_`): poseidon.ts is the API.
  */
 export interface PoseidonKernel {
   /** Hash `n` elements laid out as `concat` (32·n bytes, big-endian each); write 32 bytes to `out`. */

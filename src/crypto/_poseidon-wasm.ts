@@ -4,6 +4,7 @@
  * addon could not be built or loaded. The module is instantiated synchronously once per thread;
  * inputs are copied into its exported `io` buffer and the result read back, one crossing per hash
  * or per whole Merkle path.
+ * Internal to src/crypto/ (the leading `_`): poseidon.ts is the API.
  */
 import type { PoseidonKernel } from './_poseidon-kernel.js';
 import { CairnError, ErrorCodes } from '../errors/index.js';

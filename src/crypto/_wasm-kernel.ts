@@ -2,6 +2,7 @@
  * Loading cairn's own WebAssembly kernels (native/wasm/*.wasm, built by native/wasm/build.mjs and
  * shipped in the package): instantiated synchronously, each with an `io` buffer JS writes to and
  * reads from.
+ * Internal to src/crypto/ (the leading `_`): the kernels use it.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
