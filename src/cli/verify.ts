@@ -33,8 +33,10 @@ export interface CliIo {
   stdin: AsyncIterable<string | Uint8Array>;
 }
 
-/** The largest --max-bytes: the verifier's offsets into the input are 32-bit. */
-const MAX_BYTES_CAP = 0xffffffff;
+/** The largest --max-bytes: 1 TiB, for input read item by item (nothing of it is held but one item). */
+const MAX_BYTES_CAP = 2 ** 40;
+/** The most input read whole: the verifier's offsets into one input are 32-bit. */
+const WHOLE_INPUT_CAP = 0xffffffff;
 
 export const SPEC: CommandSpec = {
   name: 'verify',
@@ -45,7 +47,7 @@ export const SPEC: CommandSpec = {
     json: JSON_FLAG,
     'only-invalid': { type: 'boolean', describe: 'print only the invalid items (the totals still count all)' },
     threads: { type: 'string', value: 'N', describe: 'worker threads 0–64 (default: by input size; 0 = the main thread)' },
-    'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB); more is INPUT_TOO_LARGE` },
+    'max-bytes': { type: 'string', value: 'N', describe: `the most input bytes read (default ${DEFAULT_MAX_BYTES}, 1 GiB; up to 2^40 for input read item by item, 2^32 - 1 read whole); more is INPUT_TOO_LARGE` },
     quiet: QUIET_FLAG,
     rpc: { type: 'string', value: 'URL', describe: "anchor: check every proof's roots against the tree accounts on chain at this JSON-RPC URL" },
     commitment: { type: 'string', value: 'C', describe: 'anchor reads at processed, confirmed (default) or finalized' },
@@ -116,6 +118,7 @@ export async function run(argv: string[], io: CliIo = { stdout: process.stdout, 
 async function verify({ values, positionals, json }: CommandContext, io: CliIo): Promise<number> {
   const threadsFlag = intFlag(values, 'threads', 0, 64, ' (0 = no worker threads)');
   const maxBytes = intFlag(values, 'max-bytes', 1, MAX_BYTES_CAP, ' (bytes)') ?? DEFAULT_MAX_BYTES;
+  const wholeMax = Math.min(maxBytes, WHOLE_INPUT_CAP);
   if (positionals.length < 2) throw unusable('argv', 'expected a kind and a file (or - for stdin)');
   const args = { kind: positionals[0]!, file: positionals[1]!, json, onlyInvalid: values['only-invalid'] === true };
   if (!(KIND_NAMES as readonly string[]).includes(args.kind)) {
@@ -143,7 +146,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
       const head = await readStreamHead(io.stdin, STREAM_ABOVE, maxBytes);
       if (!head.ended) return streamed({ ...streamArgs, io: { ...io, stdin: head.rest } });
       bytes = head.bytes;
-    } else bytes = args.file === '-' ? await readStreamBounded(io.stdin, maxBytes) : await readFileBounded(args.file, maxBytes);
+    } else bytes = args.file === '-' ? await readStreamBounded(io.stdin, wholeMax) : await readFileBounded(args.file, wholeMax);
   } catch (e) {
     if (e instanceof InputTooLargeError) throw e;
     throw unusable('file', `cannot read ${args.file}: ${(e as Error).message}`, e);
@@ -167,7 +170,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   }
 
   // validity-proof with keys or cross-checks chosen: the answers travel wrapped with them.
-  const input: unknown = vflags.any ? await validityBundle(bytes, vflags, maxBytes) : body;
+  const input: unknown = vflags.any ? await validityBundle(bytes, vflags, wholeMax) : body;
   const details = kind === 'validity-proof';
 
   let total = 0;
@@ -177,7 +180,7 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
     // No more threads than batches, and none at all for a single batch: starting a worker costs more
     // than verifying a few proofs.
     const threads = threadsFlag ?? (body.batches <= 1 ? 0 : Math.min(availableParallelism(), body.batches));
-    const verifier = createVerifier({ threads, maxBytes, ...(anchor ? { anchor } : {}) });
+    const verifier = createVerifier({ threads, maxBytes: wholeMax, ...(anchor ? { anchor } : {}) });
     const progress = createProgress(io.stderr, { label: `${args.kind}: verified`, total: body.items, quiet: values.quiet === true });
     const ac = new AbortController();
     const onSignal = (): void => ac.abort(new Error('interrupted'));
