@@ -6,7 +6,7 @@
  * functions here that load their module on first call (`import 'cairn-solana'` ~45 ms instead of ~80). The
  * test suite's hooks are in src/internal.ts, which no entry re-exports.
  */
-import { createVerifier as createVerifierWithTestOptions } from './merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions } from './merkle/verifier/create-verifier.js';
 import type { Verifier, VerifierOptions } from './merkle/verifier/types.js';
 import type { ValidityOptions, ValidityVerdict } from './merkle/groth16/validity-types.js';
 import type { Devnet, DevnetOptions } from './devnet/index.js';

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import bs58 from 'bs58';
 import fc from 'fast-check';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { kinds, KIND_NAMES, type KindName } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/input.js';
 import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';

@@ -15,7 +15,7 @@ export type { Verdict } from './verdict.js';
 export { VerdictTable, type IndexedVerdict } from './verifier/verdict-table.js';
 
 // Worker pool and the verify kinds.
-export { createPublicVerifier as createVerifier } from './verifier/create-verifier.js';
+export { createVerifier } from './verifier/create-verifier.js';
 export type { Verifier, VerifierOptions, VerifyOptions } from './verifier/types.js';
 export { inspectBody, type BodyInspection } from './verifier/inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';

@@ -13,7 +13,7 @@ import { mulberry32 as rng } from '../../src/devnet/mulberry32.js';
 import { loadNative } from '../../src/addon.js';
 import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/tape.js';
 import { ENTRY, F_SKIMMED, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SUSPENDED, T_OBJECT, TYPE_MASK } from '../../src/json/tape-format.js';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { itemsOf, outcome } from '../support/merkle-json-fixtures.js';
 
 type Scan = (b: Uint8Array, tape: Uint32Array, state?: Uint32Array, stopAt?: number) => number;

@@ -7,7 +7,7 @@
  * kind, and on abort. `jsonHeadStart` makes the parts small, so small inputs take that path.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { KIND_NAMES } from '../../src/merkle/kinds/index.js';
 import { JsonScan } from '../../src/json/tape.js';
 import { ItemsSoFar } from '../../src/merkle/verifier/raw/items-so-far.js';

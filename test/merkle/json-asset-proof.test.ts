@@ -17,7 +17,7 @@ import { packItem } from '../../src/merkle/kinds/verify-batch.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker } from '../../src/merkle/cnft/asset-proof-packer.js';
 import { loadNative } from '../../src/addon.js';
 import { nativeLoadError } from '../../src/addon.js';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { itemsOf, outcome } from '../support/merkle-json-fixtures.js';
 
 const spec = kinds['asset-proof'];

@@ -4,7 +4,7 @@
  * the keys of a keyed response, null entries; and the errors of both calls and of a bad index.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { VerdictTable } from '../../src/merkle/verifier/verdict-table.js';
 import { KIND_NAMES, getKind, type KindName } from '../../src/merkle/kinds/index.js';
 import type { Verdict } from '../../src/merkle/verdict.js';

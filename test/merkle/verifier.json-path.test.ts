@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { KIND_NAMES, kinds } from '../../src/merkle/kinds/index.js';
 import { parseJsonLossless } from '../../src/merkle/input.js';
 import { extractJson } from '../../src/merkle/verifier/raw/extract.js';

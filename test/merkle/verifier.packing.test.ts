@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors/index.js';
 import { b58Field } from '../../src/merkle/fields.js';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 
 const inline = createVerifier({ threads: 0 });
 const scanning = createVerifier({ threads: 0, jsonParseBelow: 0, jsonHeadStart: false });

@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import type { KindName } from '../../src/merkle/kinds/index.js';
 import { buildV2Fixtures, jsonBytes, v1Shape } from '../support/merkle-v2-fixtures.js';
 import { accountFields, accountProofFields, addressProofFields, allMutants, mutate, type Field, type Mutant } from '../support/merkle-v2-mutations.js';

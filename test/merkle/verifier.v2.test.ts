@@ -6,7 +6,7 @@
  */
 import bs58 from 'bs58';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
+import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { hashCompressedAccount, hashTokenData, TreeType, verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
 import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';

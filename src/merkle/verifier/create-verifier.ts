@@ -9,8 +9,8 @@
  * This file is the wiring; the steps are beside it in verifier/: the options checked (settings), where
  * a batch runs (batch-runner), batch sizes (batch-plan), packing parsed items (parsed-chunk), the
  * raw-JSON path (raw/: chunk, answers), the input classified (answers) and streams (verdict-stream);
- * checking the roots against the chain is a layer around it all (anchor/). `createPublicVerifier` is
- * the same function typed as the package exports it.
+ * checking the roots against the chain is a layer around it all (anchor/). `createVerifier` is the
+ * package's function; `createVerifierWithTestOptions` the same one with the test hooks in its type.
  */
 import { getKind } from '../kinds/index.js';
 import { joinVerdicts, verdictsOf } from './batch-answer.js';
@@ -22,18 +22,13 @@ import { verdictStream } from './verdict-stream.js';
 import { withAnchor } from '../anchor/anchored-verifier.js';
 
 /**
- * Create a verifier backed by `threads` worker threads.
+ * `createVerifier` with the test hooks (`InternalVerifierOptions`) in its type: what the tests,
+ * benchmarks and the package root call.
  *
  * @example
- * const v = createVerifier({ threads: 2 });
- * try {
- *   const verdicts = await v.verify('account-proof', json);
- *   console.log(verdicts.filter((x) => !x.valid));
- * } finally {
- *   await v.close();
- * }
+ * const v = createVerifierWithTestOptions({ threads: 2, testHooks: true });
  */
-export function createVerifier(options: InternalVerifierOptions = {}): Verifier {
+export function createVerifierWithTestOptions(options: InternalVerifierOptions = {}): Verifier {
   const ctx = createVerifierContext(options);
   const { pool, runner } = ctx;
   const pooled: Verifier = {
@@ -75,16 +70,16 @@ export function createVerifier(options: InternalVerifierOptions = {}): Verifier 
 }
 
 /**
- * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). This is
- * `createVerifier` typed with the public options only, as `cairn-solana/merkle` exports it (under
- * that name): the test hooks `createVerifier` also reads are not part of the API.
+ * Create a verifier backed by `threads` worker threads (`0`: on the calling thread). Typed with the
+ * public options only: the test hooks it also reads are not part of the API.
  *
  * @example
  * const v = createVerifier({ threads: 2 });
  * try {
  *   const verdicts = await v.verify('account-proof', json);
+ *   console.log(verdicts.filter((x) => !x.valid));
  * } finally {
  *   await v.close();
  * }
  */
-export const createPublicVerifier: (options?: VerifierOptions) => Verifier = createVerifier;
+export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
