@@ -5,8 +5,8 @@
  */
 export { createSender } from './send.js';
 export type { Sender, SenderConfig, SendOptions, SenderStats } from './core.js';
-export type { FleetSender, FleetSenderConfig } from './fleet/sender.js';
-export type { FleetIntent, FleetStatus } from './fleet/fleet.js';
+export type { FleetSender, FleetSenderConfig, FleetStatus } from './fleet/sender.js';
+export type { FleetIntent } from './fleet/intents.js';
 export type { WorkOptions, WorkSummary } from './fleet/work.js';
 export { openPostgresJournal } from './journal/postgres/journal.js';
 export type { PostgresJournal, PostgresJournalOptions, PgPoolLike, FleetMetrics, Claim, IntentStatus } from './journal/postgres/journal.js';

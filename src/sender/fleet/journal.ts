@@ -9,18 +9,30 @@ import type { ResolvedSenderOptions } from '../config.js';
 import type { SenderStore } from '../core.js';
 import { journaledBy, type IntentJournal } from '../intent/journal.js';
 import { createSignatureOwners } from '../intent/signature-owners.js';
-import { openPostgresJournal, type PostgresJournal } from '../journal/postgres/journal.js';
+import { openPostgresJournal, type FleetMetrics, type PostgresJournal } from '../journal/postgres/journal.js';
 import type { JournalRecord } from '../journal/records.js';
 
 /** A fleet sender's store: its table, opened on first use, and closed with the sender. */
 export interface FleetStore extends SenderStore {
   postgres: () => Promise<PostgresJournal>;
+  /** The table's figures (claims, renewals, takeovers, fenced writes refused, reconnects); zeros until it is open. */
+  metrics(): FleetMetrics;
 }
+
+const EMPTY_METRICS: FleetMetrics = { claims: 0, takeovers: 0, renewals: 0, leasesLost: 0, fencedRefused: 0, reconnects: 0 };
 
 export function fleetStore(cfg: ResolvedSenderOptions, life: AbortSignal): FleetStore {
   const pg = lazyPostgresJournal(cfg, life);
-  // The fenced journal holds nothing of its own: closing the table closes it.
-  return { postgres: pg.get, journal: createFencedIntentJournal(pg.get), owners: createSignatureOwners(pg.get), close: pg.close };
+  let opened: PostgresJournal | undefined;
+  const postgres = async (): Promise<PostgresJournal> => (opened = await pg.get());
+  return {
+    postgres,
+    metrics: () => (opened ? { ...opened.metrics } : { ...EMPTY_METRICS }),
+    journal: createFencedIntentJournal(pg.get),
+    owners: createSignatureOwners(pg.get),
+    // The fenced journal holds nothing of its own: closing the table closes it.
+    close: pg.close,
+  };
 }
 
 /** Opens the fleet's journal once, on first use. */
@@ -36,7 +48,7 @@ function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { g
 
 /**
  * The intents' journal on the fleet's table: every record written under the fencing token the
- * journal is bound to. The fleet's intents are looked up by claim (fleet.ts), never all in memory,
+ * journal is bound to. The fleet's intents are looked up by claim (claims.ts), never all in memory,
  * and the table is closed by its sender (`lazyPostgresJournal`), not here.
  */
 export function createFencedIntentJournal(postgres: () => Promise<PostgresJournal>): IntentJournal {

@@ -1,15 +1,27 @@
 /**
- * The fleet sender: the core (core.ts) on a PostgreSQL journal shared by many processes
- * (fleet/journal.ts), with the fleet's operations (fleet.ts) as its `send`, `resume` and `retry` —
- * through claims on the shared table — and `enqueue` / `work` / `status` / `outcomes` added.
+ * The fleet sender: the core (core.ts) on one PostgreSQL journal shared by any number of processes
+ * (its store, journal.ts). `enqueue` adds intents by caller-chosen id (idempotent, intents.ts),
+ * `work` claims and drives them (work.ts, claims.ts), `status` and `outcomes` (outcomes.ts) tell how
+ * they ended, `resume` takes over whatever a dead process left. `send` / `sendMany` work on the same
+ * table: they enqueue, claim the id (or wait for the process holding it) and drive it; `retry`
+ * reopens an ended intent as the file journal's does.
  */
+import { linkSignals } from '../../abort.js';
+import { CairnError, InputError } from '../../errors/index.js';
 import type { ResolvedSenderOptions } from '../config.js';
 import { createCore, signersOf, type Sender, type SenderConfig, type SenderStats } from '../core.js';
-import type { FleetMetrics, PostgresJournalOptions } from '../journal/postgres/journal.js';
-import type { SendManyItem } from '../outcome.js';
-import { createFleet, type FleetIntent, type FleetStatus } from './fleet.js';
+import { prepareInput } from '../input/prepare.js';
+import { assertSameContent, intentKey } from '../intent/key.js';
+import { assertRetryable } from '../intent/resume.js';
+import { planFromJournal, planToJournal } from '../journal/plan.js';
+import type { Claim, FleetMetrics, PostgresJournalOptions } from '../journal/postgres/journal.js';
+import { isTerminal, type IntentState } from '../journal/records.js';
+import { outcomeFromJournal, type SendManyItem, type SendOutcome } from '../outcome.js';
+import { createClaims } from './claims.js';
+import { enqueueItems, type FleetIntent } from './intents.js';
 import { fleetStore } from './journal.js';
-import type { WorkOptions, WorkSummary } from './work.js';
+import { createOutcomes } from './outcomes.js';
+import { runWork, type WorkOptions, type WorkSummary } from './work.js';
 
 /** A sender on a PostgreSQL journal: one of a fleet of processes sharing its intents. */
 export interface FleetSenderConfig extends SenderConfig {
@@ -29,11 +41,29 @@ export interface FleetSender extends Sender {
   readonly stats: SenderStats & { fleet: FleetMetrics };
 }
 
+/** What the journal says of one intent, and its outcome once it ended. */
+export interface FleetStatus {
+  id: string;
+  state: IntentState;
+  /** The process holding it (host:pid:random), while one does. */
+  owner: string | null;
+  leaseUntil: Date | null;
+  /** The fencing token of its latest claim. */
+  fence: number;
+  /** Its live (or final) signature, once it has one. */
+  signature?: string;
+  outcome?: SendOutcome;
+  error?: CairnError;
+}
+
 export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptions): FleetSender {
   const core = createCore(config, cfg, fleetStore);
-  const { keyring, inflight, drive, events, life, resumeDeps } = core;
-  const fleet = createFleet({ cfg, keyring, inflight, drive, events, life, journal: core.store.postgres, resumeDeps });
-  /** The fleet's own operations refuse a closed sender, as the rest do. */
+  const { keyring, inflight, life, store } = core;
+  const journal = store.postgres;
+  const outcomes = createOutcomes();
+  const claims = createClaims(core, outcomes.publish);
+  const { settle, exclude } = claims;
+  /** The fleet's own operations refuse a closed sender at the call, as the rest do. */
   const guard = <A extends unknown[], R>(fn: (...a: A) => R) => (...a: A): R => {
     core.assertOpen();
     return fn(...a);
@@ -41,7 +71,64 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
 
   const send: Sender['send'] = async (input, options = {}) => {
     core.assertOpen();
-    return fleet.send(input, core.request(options));
+    const o = core.request(options);
+    const id = o.id;
+    const prepared = prepareInput(input, cfg);
+    const plan = prepared.kind === 'plan' ? planToJournal(prepared) : undefined;
+    const key = intentKey(plan ?? { signature: prepared.kind === 'wire' ? prepared.signature : '' });
+    const j = await journal();
+    // The id's content is checked against the table's before anything is joined, claimed or stored.
+    if (prepared.kind === 'wire') assertSameContent(id, (await j.status(id, o.signal))?.view.key, key, `in journal ${j.table}`);
+    if (prepared.kind === 'wire' && !(await j.claimSignature(id, prepared.signature, prepared.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER))) {
+      // Signed bytes cannot be made distinct: under a second id they would be reported as a second
+      // payment while only one can land (fleet-wide, as a single sender refuses them).
+      throw new InputError('input.wire', `these signed bytes (signature ${prepared.signature}) are already another intent's in journal ${j.table}; the same bytes are one payment: send them under that id`, {
+        got: prepared.signature,
+      });
+    }
+    claims.renew(j);
+    const link = linkSignals(life, o.signal);
+    try {
+      // Refused (SENDER_ID_CONFLICT) when the id is known with other content.
+      await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(plan ? { plan } : {}), key } }], link.signal);
+      const joined = inflight.get(id);
+      if (joined) return await joined;
+      return await claims.driveId(j, id, link.signal, prepared, o);
+    } finally {
+      link.release();
+    }
+  };
+
+  /**
+   * `retry(id)` on the fleet's table, as the file journal's: an unfinished id is driven (or waited
+   * for), an ended one is reopened only when its failure proved nothing of it can land
+   * (`assertRetryable`), by one conditional statement that also claims it, and driven again.
+   */
+  const retry: Sender['retry'] = async (id, options) => {
+    core.assertOpen();
+    const { signers, ...o } = options ?? {};
+    const extra = signersOf(signers, 'options.signers') ?? [];
+    if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
+    const joined = inflight.get(id);
+    if (joined) return joined;
+    const ring = new Map([...keyring, ...extra.map((s) => [s.address, s] as const)]);
+    const j = await journal();
+    claims.renew(j);
+    const link = linkSignals(life, o.signal);
+    try {
+      const s = await j.status(id, link.signal);
+      if (!s) throw new InputError('id', `intent ${JSON.stringify(id)} is not in the journal ${j.table} (never enqueued, or collected)`);
+      let first: Claim | undefined;
+      if (isTerminal(s.state)) {
+        assertRetryable(s.view, ring);
+        // Undefined: another process reopened it first; it is then driven (or waited for) below.
+        first = await j.reopen(id, s.fence, link.signal);
+      }
+      const plan = s.view.plan ? planFromJournal(s.view.plan, ring) : undefined;
+      return await claims.driveId(j, id, link.signal, plan && 'kind' in plan ? plan : undefined, o, first);
+    } finally {
+      link.release();
+    }
   };
 
   return {
@@ -50,22 +137,47 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
     sendBundle: core.sendBundle,
     resume: async (o) => {
       core.assertOpen();
-      return fleet.resume({ ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) });
+      const items: SendManyItem[] = [];
+      const j = await journal();
+      claims.renew(j);
+      await runWork({ journal: j, life, settle, exclude }, { ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) }, cfg.concurrency, { once: true, items });
+      return items;
     },
-    retry: async (id, o) => {
-      core.assertOpen();
-      const { signers, ...rest } = o ?? {};
-      return fleet.retry(id, { ...rest, ...(signers ? { signers: signersOf(signers, 'options.signers')! } : {}) });
-    },
+    retry,
     on: core.on,
     get stats() {
-      return { ...core.stats(), fleet: fleet.metrics };
+      return { ...core.stats(), fleet: store.metrics() };
     },
     config: cfg,
-    close: () => core.close(fleet.close),
-    enqueue: guard(fleet.enqueue),
-    work: guard(fleet.work),
-    status: guard(fleet.status),
-    outcomes: guard(fleet.outcomes),
+    // What the fleet started besides the core stops once the intents in flight settled, before the table closes.
+    close: () => core.close(async () => (claims.stop(), outcomes.clear())),
+    enqueue: guard(async (intents: Iterable<FleetIntent>, o: { signal?: AbortSignal } = {}) => {
+      const items = enqueueItems(intents);
+      const j = await journal();
+      let added = 0;
+      // Batches keep each statement's parameters bounded.
+      for (let i = 0; i < items.length; i += 1_000) added += await j.enqueue(items.slice(i, i + 1_000), o.signal);
+      return { added, known: items.length - added };
+    }),
+    work: guard(async (o: WorkOptions = {}) => {
+      const j = await journal();
+      // Claims taken ahead of their slot are held from the start: renewed like the rest.
+      claims.renew(j);
+      return runWork({ journal: j, life, settle, exclude }, o, cfg.concurrency);
+    }),
+    status: guard(async (id: string, o: { signal?: AbortSignal } = {}) => {
+      if (typeof id !== 'string' || id.length === 0) throw new InputError('id', 'expected an intent id');
+      const s = await (await journal()).status(id, o.signal);
+      if (!s) return undefined;
+      const signature = s.view.signed?.signature ?? (s.view.end as { signature?: string } | undefined)?.signature;
+      const out: FleetStatus = { id, state: s.state, owner: s.owner, leaseUntil: s.leaseUntil, fence: s.fence, ...(signature ? { signature } : {}) };
+      if (isTerminal(s.state)) {
+        const r = outcomeFromJournal(s.view);
+        if (r instanceof CairnError) out.error = r;
+        else out.outcome = r;
+      }
+      return out;
+    }),
+    outcomes: guard((o: { signal?: AbortSignal } = {}) => outcomes.stream(o.signal ?? life)),
   };
 }
