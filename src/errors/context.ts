@@ -135,7 +135,7 @@ export type InvalidTransactionContext = IntentContext & {
   /** What the wire parser found, and at which byte. */
   detail?: string;
   offset?: number;
-  /** A durable nonce account that cannot be used (nonce-read.ts), and the authority it is under. */
+  /** A durable nonce account that cannot be used (sender/build/nonce.ts), and the authority it is under. */
   account?: string;
   authority?: string;
 };
@@ -171,7 +171,7 @@ export type JournalContext = IntentContext & {
 
 /**
  * A fenced write refused: the claim this process held on intent `id` lapsed (another may hold it now).
- * A drive that learns of a newer claim before writing anything (fleet.ts, inflight.ts) names no
+ * A drive that learns of a newer claim before writing anything (sender/fleet/claims.ts, sender/intent/inflight.ts) names no
  * table and no record: `current` is the newer claim's token when it is known.
  */
 export type LeaseLostContext = IntentContext & {
