@@ -212,7 +212,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     modules.push(createSolanaMethods({ chain, endpoints: () => listening ?? { rpc: null, pubsub: null } }));
     const das = options.stateModules === false ? null : createDasState({ chain, ...(options.dasTree ? { tree: options.dasTree } : {}) });
     // The prover thread starts on the first getValidityProof(V2), not here; compression.close() ends it.
-    const prover = options.validityProofs === 'fake' ? {} : { prover: createProverWorker({ cacheDir: options.proverCacheDir ?? defaultCacheDir() }) };
+    const prover = options.validityProofs === 'fake' ? {} : { prover: createProverWorker({ cacheDir: options.proverCacheDir ?? defaultCacheDir(), slot: () => chain.slot() }) };
     const compression = options.stateModules === false ? null : createCompressionState({ chain, ...prover });
     const wallet = createWalletTransfers({ chain });
     modules.push(wallet);

@@ -38,17 +38,17 @@ interface Job extends ProverJob {
 
 
 
-const stopped = () => new CairnError(ErrorCodes.DEVNET_STOPPED, 'the devnet stopped before the validity proof was made', { context: {} });
-
 /**
- * Start (lazily) the prover thread, with proving keys cached in `cacheDir`.
+ * Start (lazily) the prover thread, with proving keys cached in `cacheDir`. `slot` reads the devnet's
+ * chain: a job the closing prover drops fails with `DEVNET_STOPPED`, whose context names the slot.
  *
  * @example
- * const prover = createProverWorker({ cacheDir: defaultCacheDir() });
+ * const prover = createProverWorker({ cacheDir: defaultCacheDir(), slot: () => chain.slot() });
  * const proof = await prover.prove(shape, inputs); // { a, b, c } compressed
  * await prover.close();
  */
-export function createProverWorker(opts: { cacheDir: string }): ProverWorker {
+export function createProverWorker(opts: { cacheDir: string; slot: () => number }): ProverWorker {
+  const stopped = () => new CairnError(ErrorCodes.DEVNET_STOPPED, 'the devnet stopped before the validity proof was made', { context: { slot: opts.slot() } });
   let worker: Worker | null = null;
   let running: Job | null = null;
   const queue: Job[] = [];

@@ -72,7 +72,7 @@ describe('anchored verification', () => {
   it('validity proofs: each root the public inputs use must be in its tree root history', async () => {
     const address = bs58.encode(Uint8Array.from(bs58.decode(addr()), (b, i) => (i === 0 ? 0 : b)));
     const real = (await rpc('getValidityProof', { hashes: [accountProof.hash], newAddressesWithTrees: [{ address, tree: ADDRESS_TREE_V1 }] })).value;
-    const prover = createProverWorker({ cacheDir: CACHE });
+    const prover = createProverWorker({ cacheDir: CACHE, slot: () => devnet.chain.slot() });
     let lie;
     try {
       lie = await fabricateValidityProof(real, devnet.compression!.store, prover, draw);

@@ -17,7 +17,7 @@ const shape: CircuitShape = { kind: 'inclusion', height: 26, accounts: 1, addres
 describe('prover thread', () => {
   it('proves in order, drops an aborted job, carries InputError codes, and close() settles the rest', async () => {
     await initGroth16();
-    const prover = createProverWorker({ cacheDir: defaultCacheDir() });
+    const prover = createProverWorker({ cacheDir: defaultCacheDir(), slot: () => 0 });
     const { inputs } = buildFixture(shape);
     const bad = cloneInputs(inputs);
     bad.inclusion[0]!.leaf ^= 1n;
