@@ -4,10 +4,7 @@
  * callers' signals, and the one abortable wait.
  */
 import { setMaxListeners } from 'node:events';
-import { AbortError, ErrorCodes } from './errors/index.js';
-
-/** The codes an abort is reported under; callers match on them, so each part keeps its own. */
-export type AbortCode = typeof ErrorCodes.RPC_ABORTED | typeof ErrorCodes.SENDER_ABORTED | typeof ErrorCodes.MERKLE_ABORTED;
+import { AbortError, ErrorCodes, type AbortCode } from './errors/index.js';
 
 /**
  * The `AbortError` for `signal`: `"<what> aborted: <reason>"`, the reason's text in the context and

@@ -38,6 +38,9 @@ export {
   type CairnErrorWithCode,
   type CairnErrorOptions,
   type HttpErrorContext,
+  type AbortCode,
+  type HttpErrorCode,
+  type BadResponseCode,
 } from './errors/index.js';
 export { DEFAULT_DEVNET_URL, resolveEndpoints, type Endpoints, type EndpointsInput } from './config.js';
 export { CLUSTER_HOSTS, SENDER_REGIONS, type Cluster, type ClusterHosts } from './clusters.js';

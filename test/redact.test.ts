@@ -6,14 +6,15 @@
  */
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { CairnError, fromSerialized, redact, registerSecret } from '../src/errors/index.js';
+import { CairnError, fromSerialized, redact, registerSecret, type ErrorCode } from '../src/errors/index.js';
 import { findSecret, secretForms } from './support/secret-scan.js';
 
 // a key with every character the encodings disagree on: ~ ( ) ! * ' " \ and a space
 const KEY = `Kq~(w e)!*'"\\-7d1f0b9c8a6e`;
 registerSecret(KEY);
 
-const built = (message: string, context: object = {}, cause?: unknown) => new CairnError('RPC_ERROR', message, { context, cause });
+// any code (ErrorCode, not one literal): the contexts here are hostile shapes no code declares
+const built = (message: string, context: object = {}, cause?: unknown) => new CairnError<ErrorCode>('RPC_ERROR', message, { context, cause });
 const clean = (e: unknown) => expect(findSecret(e, KEY)).toEqual([]);
 
 describe('redaction: every encoding', () => {

@@ -10,6 +10,7 @@
  */
 import { newBudget, redact, redactText, redactValue, REDACTED } from '../redact.js';
 import { ErrorCodes, type ErrorCode } from './codes.js';
+import type { CairnErrorContext } from './context.js';
 
 let errorObserver: ((e: CairnError) => void) | undefined;
 
@@ -25,31 +26,40 @@ export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
 /** Messages longer than this are cut (saying how much was cut): a server's 60 MB error text stays out. */
 export const MAX_MESSAGE_CHARS = 16_384;
 
-export interface CairnErrorOptions<C> {
-  context?: C;
+/**
+ * The third argument for code `C`: its `context` is that code's entry of `CairnErrorContext`, checked
+ * by the compiler where the error is made. `context` (and the whole argument) may be left out only
+ * when the entry has no required field.
+ */
+export type CairnErrorOptions<C extends ErrorCode = ErrorCode> = ({} extends CairnErrorContext[C] ? { context?: CairnErrorContext[C] } : { context: CairnErrorContext[C] }) & {
   cause?: unknown;
-}
+};
 
 /**
- * The base of every error cairn throws.
+ * The base of every error cairn throws. `C` is its code (or a family's union of codes); `context` is
+ * typed by it, so `new CairnError('RPC_ERROR', msg, { context: { rpcCode } })` is checked against
+ * `CairnErrorContext['RPC_ERROR']` where it is written, not only where it is read. An error whose code
+ * is not known (`CairnError`, the default) has any code's context: `isCairnError(e, code)` narrows it.
  *
  * @example
  * try { await client.getAsset({ id }) } catch (e) {
  *   if (isCairnError(e, 'RPC_RATE_LIMITED')) backOff(e.context.retryAfterMs);
  * }
  */
-export class CairnError<C extends object = Record<string, unknown>> extends Error {
-  readonly code: ErrorCode;
-  readonly context: C;
+export class CairnError<C extends ErrorCode = ErrorCode> extends Error {
+  readonly code: C;
+  readonly context: CairnErrorContext[C];
 
-  constructor(code: ErrorCode, message: string, options: CairnErrorOptions<C> = {}) {
+  // The options after `message` are optional only when the code's context has no required field
+  // (a rest tuple, as @solana/kit's SolanaError takes its context).
+  constructor(code: C, message: string, ...[options]: {} extends CairnErrorContext[C] ? [options?: CairnErrorOptions<C>] : [options: CairnErrorOptions<C>]) {
     // one budget for context and cause together: a hostile body cannot make building an error slow
     const budget = newBudget();
-    const cause = options.cause === undefined ? undefined : redactValue(options.cause, budget);
+    const cause = options?.cause === undefined ? undefined : redactValue(options.cause, budget);
     super(redactText(String(message), MAX_MESSAGE_CHARS), cause === undefined ? undefined : { cause });
     this.name = new.target.name;
     this.code = code;
-    this.context = redactValue(options.context ?? {}, budget) as C;
+    this.context = redactValue(options?.context ?? {}, budget) as CairnErrorContext[C];
     if (this.stack) this.stack = redact(this.stack);
     errorObserver?.(this as unknown as CairnError);
   }
@@ -69,8 +79,8 @@ export class CairnError<C extends object = Record<string, unknown>> extends Erro
   }
 
   /** Redacted again here: a context entry added after construction is covered too. */
-  toJSON(): { name: string; code: ErrorCode; message: string; context: C } {
-    return { name: this.name, code: this.code, message: redact(this.message), context: redactValue(this.context) as C };
+  toJSON(): { name: string; code: C; message: string; context: CairnErrorContext[C] } {
+    return { name: this.name, code: this.code, message: redact(this.message), context: redactValue(this.context) as CairnErrorContext[C] };
   }
 
   /** What console.log and util.inspect print, redacted as a whole (fields a subclass sets after construction included). */
@@ -82,8 +92,11 @@ export class CairnError<C extends object = Record<string, unknown>> extends Erro
 // errors built as CairnError are clean from the start: a redaction walk keeps them as they are
 Object.defineProperty(CairnError.prototype, REDACTED, { value: true });
 
-/** Rebuild an error that crossed a worker boundary as `{ code, message, context }`. */
+/**
+ * Rebuild an error that crossed a worker boundary as `{ code, message, context }`. The one place a
+ * context is taken on trust: the worker built it against its code, and the wire keeps no types.
+ */
 export function fromSerialized(e: { code?: string; message?: string; context?: object; name?: string }): CairnError {
   const code = (e.code && e.code in ErrorCodes ? e.code : ErrorCodes.MERKLE_WORKER_CRASHED) as ErrorCode;
-  return new CairnError(code, e.message ?? 'unknown error', { context: (e.context ?? {}) as Record<string, unknown> });
+  return new CairnError(code, e.message ?? 'unknown error', { context: (e.context ?? {}) as CairnErrorContext[ErrorCode] });
 }

@@ -7,7 +7,7 @@ export { ErrorCodes, type ErrorCode } from './codes.js';
 export type * from './context.js';
 export { CairnError, fromSerialized, MAX_MESSAGE_CHARS, type CairnErrorOptions } from './cairn-error.js';
 export { isCairnError, type CairnErrorWithCode } from './is-cairn-error.js';
-export { AbortError, isAbortError } from './abort.js';
+export { AbortError, isAbortError, type AbortCode } from './abort.js';
 export { InputError, InputTooLargeError } from './input.js';
 export {
   HttpError,
@@ -22,6 +22,8 @@ export {
   OutcomeUnknownError,
   BadResponseError,
   RpcError,
+  type HttpErrorCode,
+  type BadResponseCode,
 } from './rpc.js';
 export { TransactionFailedError, BlockhashExpiredError } from './sender.js';
 export { WorkerCrashedError, PoolClosedError, FieldError, PackedFieldError, PointError, ValidityStructureError } from './merkle.js';

@@ -4,10 +4,9 @@
  */
 import { CairnError } from './cairn-error.js';
 import type { ErrorCode } from './codes.js';
-import type { CairnErrorContext } from './context.js';
 
-/** A `CairnError` carrying `code`, its context typed for that code. */
-export type CairnErrorWithCode<K extends ErrorCode> = CairnError<CairnErrorContext[K]> & { readonly code: K };
+/** A `CairnError` carrying `code`, its context typed for that code (the same as `CairnError<K>`). */
+export type CairnErrorWithCode<K extends ErrorCode> = CairnError<K>;
 
 /**
  * True when `e` is a `CairnError` (and, given `code`, one with that code).

@@ -1,7 +1,7 @@
 /** The Merkle engine's errors: the worker pool's, a field or point that cannot be used, a malformed validity proof. */
 import { CairnError } from './cairn-error.js';
 import { ErrorCodes } from './codes.js';
-import type { PointFailure, PoolClosedContext } from './context.js';
+import type { MerkleInputContext, PointFailure, WorkerCrashedContext } from './context.js';
 import { InputError } from './input.js';
 
 /**
@@ -13,14 +13,17 @@ import { InputError } from './input.js';
  *   if (e instanceof WorkerCrashedError) retryOnce(); // e.context: { kind, items, exitCode }
  * }
  */
-export class WorkerCrashedError extends CairnError<{ kind: string; items: number; exitCode?: number; error?: string }> {
+export class WorkerCrashedError extends CairnError<'MERKLE_WORKER_CRASHED'> {
+  // built here only with a batch in hand (one rebuilt from a worker's answer is a plain CairnError)
+  declare readonly context: WorkerCrashedContext & { kind: string; items: number };
+
   constructor(message: string, context: { kind: string; items: number; exitCode?: number; error?: string }) {
     super(ErrorCodes.MERKLE_WORKER_CRASHED, message, { context });
   }
 }
 
 /** The pool was closed before the batch finished. */
-export class PoolClosedError extends CairnError<PoolClosedContext> {
+export class PoolClosedError extends CairnError<'MERKLE_POOL_CLOSED'> {
   constructor(kind?: string) {
     super(ErrorCodes.MERKLE_POOL_CLOSED, 'the verifier was closed', { context: kind === undefined ? {} : { kind } });
   }
@@ -47,7 +50,7 @@ export class FieldError extends InputError {
 }
 
 /** A packed field that does not decode (its message already names the field): an invalid item. */
-export class PackedFieldError extends CairnError {
+export class PackedFieldError extends CairnError<'MERKLE_INVALID_INPUT'> {
   constructor(message: string) {
     super(ErrorCodes.MERKLE_INVALID_INPUT, message);
   }
@@ -62,7 +65,9 @@ const FAILURE_TEXT: Record<PointFailure, string> = {
 };
 
 /** A point that cannot be used: `context.field` names it, `context.reason` says why. */
-export class PointError extends CairnError<{ field: string; reason: PointFailure; detail?: string }> {
+export class PointError extends CairnError<'MERKLE_INVALID_INPUT'> {
+  declare readonly context: MerkleInputContext & { field: string; reason: PointFailure };
+
   constructor(field: string, reason: PointFailure, detail?: string) {
     super(ErrorCodes.MERKLE_INVALID_INPUT, `"${field}": ${FAILURE_TEXT[reason]}${detail ? ` (${detail})` : ''}`, {
       context: { field, reason, ...(detail === undefined ? {} : { detail }) },
@@ -74,7 +79,9 @@ export class PointError extends CairnError<{ field: string; reason: PointFailure
  * A getValidityProof response whose structure is wrong; `context.field` is the field the message
  * names. verifyValidityProof turns it into a `malformed` verdict; `validityPublicInputs` lets it escape.
  */
-export class ValidityStructureError extends CairnError<{ field: string }> {
+export class ValidityStructureError extends CairnError<'MERKLE_INVALID_INPUT'> {
+  declare readonly context: MerkleInputContext & { field: string };
+
   constructor(message: string) {
     super(ErrorCodes.MERKLE_INVALID_INPUT, message, { context: { field: /^"([^"]+)"/.exec(message)?.[1] ?? 'value' } });
   }

@@ -178,7 +178,7 @@ function toRpcError(error: unknown, method: string, status?: number): RpcError {
   const rpcCode = typeof e?.code === 'number' ? e.code : Number.NaN;
   const message = typeof e?.message === 'string' ? e.message : typeof error === 'string' ? error : 'unknown JSON-RPC error';
   return new RpcError(ErrorCodes.RPC_ERROR, `${method} failed: ${message} (JSON-RPC ${Number.isNaN(rpcCode) ? '?' : rpcCode})`, {
-    context: { rpcCode, data: e?.data, method, ...(status ? { status } : {}) } as { rpcCode: number; data?: unknown; method?: string },
+    context: { rpcCode, data: e?.data, method, ...(status ? { status } : {}) },
   });
 }
 

@@ -43,7 +43,7 @@ export interface Stream<T> extends AsyncIterableIterator<T> {
 
 export function gapError(what: string, g: SubscriptionGap): CairnError {
   const why = g.reason === 'overflow' ? `the consumer fell behind and ${g.lost ?? 1} notification(s) were discarded` : 'the socket reconnected and notifications sent meanwhile cannot be re-read';
-  return new CairnError(ErrorCodes.RPC_SUBSCRIPTION_GAP, `${what}: ${why}; pass onGap to be told and keep the subscription`, { context: { ...g } as Record<string, unknown> });
+  return new CairnError(ErrorCodes.RPC_SUBSCRIPTION_GAP, `${what}: ${why}; pass onGap to be told and keep the subscription`, { context: { ...g } });
 }
 
 export function createStream<T>(o: StreamOptions<T>): Stream<T> {

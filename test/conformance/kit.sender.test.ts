@@ -77,7 +77,7 @@ const landed = (signature: string) => {
 };
 
 /** The InputError a call throws or rejects with, by the field it names. */
-async function refused(f: () => unknown): Promise<CairnError> {
+async function refused(f: () => unknown): Promise<CairnError<'INPUT_INVALID'>> {
   let e: unknown;
   try {
     await f();
@@ -86,7 +86,7 @@ async function refused(f: () => unknown): Promise<CairnError> {
   }
   expect(e).toBeInstanceOf(CairnError);
   expect((e as CairnError).code).toBe(ErrorCodes.INPUT_INVALID);
-  return e as CairnError;
+  return e as CairnError<'INPUT_INVALID'>;
 }
 const fieldOf = async (f: () => unknown) => String((await refused(f)).context.field);
 

@@ -47,7 +47,7 @@ describe('addresses: base58, a web3.js PublicKey and a kit Address are one addre
     const e = await devnet.control.airdrop({} as unknown as string, 1n).then(() => null, (x: unknown) => x);
     expect(e).toBeInstanceOf(CairnError);
     expect((e as CairnError).code).toBe(ErrorCodes.INPUT_INVALID);
-    expect((e as CairnError<{ field: string }>).context.field).toBe('address');
+    expect((e as CairnError<'INPUT_INVALID'>).context.field).toBe('address');
   });
 });
 
@@ -97,7 +97,7 @@ describe('signers and clients: web3.js and kit objects back the sender', () => {
     }
     expect(e).toBeInstanceOf(CairnError);
     expect((e as CairnError).code).toBe(ErrorCodes.INPUT_INVALID);
-    expect((e as CairnError<{ field: string }>).context.field).toBe('client');
+    expect((e as CairnError<'INPUT_INVALID'>).context.field).toBe('client');
     expect((e as Error).message).toMatch(/getLatestBlockhash.*getBlockHeight/);
   });
 });

@@ -43,7 +43,7 @@ describe('parseSubmitted', () => {
         expect.unreachable();
       } catch (e) {
         expect(e).toBeInstanceOf(CairnError);
-        expect((e as CairnError<{ field: string }>).context.field).toBe('transaction');
+        expect((e as CairnError<'INPUT_INVALID'>).context.field).toBe('transaction');
         expect((e as Error).message).toMatch(says);
       }
     }

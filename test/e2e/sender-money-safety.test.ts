@@ -141,7 +141,7 @@ describe('a full disk under the journal', () => {
       // every error names the intent and what is true of it: settled (JOURNAL_FAILED) or not yet (PENDING)
       expect(['SENDER_JOURNAL_FAILED', 'SENDER_PENDING']).toContain((r.error as CairnError).code);
       expect(r.error).toMatchObject({ context: { id: r.id } });
-      const c = (r.error as CairnError<{ state: string; journalState: string; signature?: string }>).context;
+      const c = (r.error as CairnError<'SENDER_JOURNAL_FAILED' | 'SENDER_PENDING'>).context;
       if ((r.error as CairnError).code === 'SENDER_PENDING') expect(['none', 'confirmed', 'failed', 'abandoned']).not.toContain(c.journalState);
       expect(typeof c.state).toBe('string');
       expect(typeof c.journalState).toBe('string');
@@ -163,7 +163,7 @@ describe('a full disk under the journal', () => {
       const n = count.get(amount(i)) ?? 0;
       if (r.ok) expect(n).toBe(1);
       else {
-        const c = (r.error as CairnError<{ state: string; journalState: string }>).context;
+        const c = (r.error as CairnError<'SENDER_JOURNAL_FAILED' | 'SENDER_PENDING'>).context;
         // nothing durable means nothing was sent and nothing resumes it; a pending one may land, once
         if (c.journalState === 'none') expect(n).toBe(0);
         if (c.state === 'confirmed') expect(n).toBe(1);

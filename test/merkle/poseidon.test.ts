@@ -178,12 +178,12 @@ for (const b of backends) {
 }
 
 describe('shape validation', () => {
-  const field = (fn: () => unknown): { code: string; field: string } => {
+  const field = (fn: () => unknown): { code: string; field: string | undefined } => {
     try {
       fn();
     } catch (e) {
       expect(e).toBeInstanceOf(CairnError);
-      const ce = e as CairnError<{ field: string }>;
+      const ce = e as CairnError<'MERKLE_INVALID_INPUT'>;
       return { code: ce.code, field: ce.context.field };
     }
     throw new Error('expected a throw');

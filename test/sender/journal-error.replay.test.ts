@@ -110,7 +110,7 @@ describe('journal replay of ended intents', () => {
     expect(original).toMatchObject({ code: 'SENDER_REJECTED' });
     expect(replayed).toBeInstanceOf(CairnError);
     expect(replayed).toMatchObject({ code: 'SENDER_REJECTED', message: (original as Error).message });
-    expect((replayed as CairnError).context).toMatchObject({ host: (original as CairnError<{ host: string }>).context.host, fromJournal: true });
+    expect((replayed as CairnError).context).toMatchObject({ host: (original as CairnError<'SENDER_REJECTED'>).context.host, fromJournal: true });
     // the record carries the code and context
     const rec = readJournal(journal).find((r) => r.op === 'failed');
     expect(rec).toMatchObject({ code: 'SENDER_REJECTED', context: { host: expect.stringMatching(/tip/i) } });

@@ -128,7 +128,7 @@ describe('sender against the devnet', () => {
       expect(after.length).toBeGreaterThanOrEqual(1);
       expect(after.at(-1)!.args[1]).toEqual({ searchTransactionHistory: true });
       expect(after.at(-1)!.at).toBeGreaterThan(calls[firstPast].at);
-      expect(env.devnet.chain.status(ctx.signature)).toBeNull();
+      expect(env.devnet.chain.status(ctx.signature!)).toBeNull();
     } finally {
       env.devnet.control.setFaults('fast', {});
       env.devnet.chain.setSlotMs(50);

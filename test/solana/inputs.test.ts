@@ -21,7 +21,7 @@ function invalid(f: () => unknown, field: string): CairnError {
   } catch (e) {
     expect(e).toBeInstanceOf(CairnError);
     expect((e as CairnError).code).toBe(ErrorCodes.INPUT_INVALID);
-    expect((e as CairnError<{ field: string }>).context.field).toBe(field);
+    expect((e as CairnError<'INPUT_INVALID'>).context.field).toBe(field);
     return e as CairnError;
   }
   throw new Error('expected an InputError');

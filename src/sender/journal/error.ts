@@ -5,7 +5,7 @@
  * `BlockhashExpiredError` (with both heights) it would have got the first time — not a guess made
  * from the message. Records written before `code` existed are still read, as a plain `CairnError`.
  */
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError, type ErrorCode } from '../../errors/index.js';
+import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError, type CairnErrorContext, type ErrorCode } from '../../errors/index.js';
 import type { JournalRecord } from './file/journal.js';
 
 type Ended = Extract<JournalRecord, { op: 'failed' } | { op: 'abandoned' }>;
@@ -26,7 +26,8 @@ export function errorFromJournal(end: Ended, id: string): CairnError {
   const signature = 'signature' in end && end.signature ? { signature: end.signature } : {};
   const code = end.code !== undefined && Object.hasOwn(ErrorCodes, end.code) ? (end.code as ErrorCode) : undefined;
   if (code === undefined) {
-    // An old record (no code): the best available reading, as before codes were journaled.
+    // An old record (no code): the best available reading, as before codes were journaled. It holds
+    // no context but the id and the signature, whatever the guessed code's entry says.
     const guessed =
       end.op === 'abandoned' ? ErrorCodes.SENDER_JOURNAL : /expired/.test(message) ? ErrorCodes.SENDER_BLOCKHASH_EXPIRED : ErrorCodes.SENDER_TRANSACTION_FAILED;
     return new CairnError(guessed, message, { context: { id, fromJournal: true, ...signature } });
@@ -34,9 +35,9 @@ export function errorFromJournal(end: Ended, id: string): CairnError {
   const context: Record<string, unknown> = { ...(end.context ?? {}), ...signature, id, fromJournal: true };
   switch (code) {
     case ErrorCodes.SENDER_TRANSACTION_FAILED:
-      return new TransactionFailedError(code, message, { context: context as unknown as TransactionFailedError['context'] });
+      return new TransactionFailedError(code, message, { context: journaled(code, context) });
     case ErrorCodes.SENDER_BLOCKHASH_EXPIRED:
-      return new BlockhashExpiredError(code, message, { context: context as unknown as BlockhashExpiredError['context'] });
+      return new BlockhashExpiredError(code, message, { context: journaled(code, context) });
     case ErrorCodes.INPUT_INVALID: {
       const field = typeof context.field === 'string' ? context.field : 'input';
       const prefix = `"${field}": `;
@@ -48,8 +49,17 @@ export function errorFromJournal(end: Ended, id: string): CairnError {
       return e;
     }
     default:
-      return new CairnError(code, message, { context });
+      return new CairnError(code, message, { context: journaled(code, context) });
   }
+}
+
+/**
+ * A context read back from the journal, as the context of the code it was journaled under. It was
+ * written from an error built against that code (`journalFailure`), and JSON keeps no types: with
+ * `fromSerialized`, the one place a context is taken on trust rather than checked where it is made.
+ */
+function journaled<C extends ErrorCode>(_code: C, context: Record<string, unknown>): CairnErrorContext[C] {
+  return context as CairnErrorContext[C];
 }
 
 function jsonSafe(v: object): Record<string, unknown> {

@@ -181,7 +181,7 @@ function journalOver(
   let pending: Pending[] = [];
   let flushing: Promise<void> | null = null;
   let closed = false;
-  let failure: CairnError | undefined;
+  let failure: CairnError<'SENDER_JOURNAL_FAILED'> | undefined;
 
   /** The error one record gets once the journal failed: what is durable about its intent. */
   const failedFor = (rec: JournalRecord, truncated: boolean): CairnError => {
@@ -189,7 +189,7 @@ function journalOver(
     const state = v?.state ?? 'none';
     const signature = v?.signed?.signature ?? (v?.end as { signature?: string } | undefined)?.signature;
     return new CairnError(ErrorCodes.SENDER_JOURNAL_FAILED, `journal ${path} failed (${failure!.message}); intent ${rec.id} is durably ${state}, its ${rec.op} record was not stored`, {
-      context: { path, id: rec.id, op: rec.op, state, ...(signature ? { signature } : {}), truncated, ...(failure!.context as object) },
+      context: { path, id: rec.id, op: rec.op, state, ...(signature ? { signature } : {}), truncated, ...failure!.context },
       cause: failure!.cause,
     });
   };
