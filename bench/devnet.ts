@@ -22,8 +22,8 @@ import { cpus, loadavg } from 'node:os';
 import bs58 from 'bs58';
 import { getTransactionDecoder } from '@solana/kit';
 import { LiteSVM } from 'litesvm';
-import { keypairFromSeed, type DevnetKeypair } from '../src/devnet/keypair.js';
-import { DEFAULT_TIP_ACCOUNTS } from '../src/devnet/fast.js';
+import { keypairFromSeed, type DevnetKeypair } from '../src/devnet/chain/keypair.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../src/devnet/http/fast.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const COUNT = Number(process.argv[2] ?? 6000);

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep } from '../src/abort.js';
 import { startDevnet } from '../src/devnet/index.js';
-import { mulberry32 } from '../src/devnet/mulberry32.js';
+import { mulberry32 } from '../src/devnet/chain/mulberry32.js';
 import { errorFromJournal } from '../src/sender/journal/error.js';
 import { createNonceAccountInstructions, createSender, generateSigner, transferInstruction, type FleetMetrics, type IntentView } from '../src/sender/index.js';
 import { startPostgres } from '../test/support/postgres-server.js';

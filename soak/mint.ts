@@ -15,7 +15,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../src/devnet/index.js';
-import { keypairFromSeed } from '../src/devnet/keypair.js';
+import { keypairFromSeed } from '../src/devnet/chain/keypair.js';
 import { createClient } from '../src/rpc/client.js';
 
 const ROOT = join(import.meta.dirname, '..');

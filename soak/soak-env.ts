@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mulberry32 } from '../src/devnet/mulberry32.js';
+import { mulberry32 } from '../src/devnet/chain/mulberry32.js';
 import { startDevnet, type Devnet, type EndpointFaults } from '../src/devnet/index.js';
 import { generateSigner, type Signer } from '../src/sender/index.js';
 import { countRequests, type RequestCounter } from './request-counter.js';

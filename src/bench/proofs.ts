@@ -13,7 +13,7 @@ import { encodeBase58 } from '../solana/base58.js';
 import { keccakPathRoot } from '../crypto/keccak.js';
 import { poseidon } from '../crypto/poseidon.js';
 import { indexedLeaf } from '../merkle/compressed/address.js';
-import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/merkle-tree.js';
+import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/trees/merkle.js';
 import type { KindName } from '../merkle/kinds/index.js';
 
 /** The kinds this benchmark makes proofs of. */

@@ -6,40 +6,40 @@
  * webhooks, airdrops).
  */
 import { InputError } from '../errors/index.js';
-import { writeDevnetAccount } from './account-file.js';
-import { createAuth, validateKey, type DevnetKey } from './auth.js';
-import { createChain } from './chain.js';
-import type { DevnetChain } from './devnet-chain.js';
-import { resolveFastRules, type FastRules } from './fast.js';
+import { writeDevnetAccount } from './chain/account-file.js';
+import { createAuth, validateKey, type DevnetKey } from './http/auth.js';
+import { createChain } from './chain/chain.js';
+import type { DevnetChain } from './chain/contract.js';
+import { resolveFastRules, type FastRules } from './http/fast.js';
 import { isPublicKeyLike, toAddress, type AddressInput } from '../solana/inputs.js';
 import { encodeAddress } from '../solana/address.js';
-import { airdropAndWait } from './faucet.js';
-import { createFaults, validateFaults } from './faults.js';
-import { resolveLimits } from './limits.js';
-import { startDevnetServer } from './server.js';
-import { createSolanaMethods } from './solana-methods.js';
-import { createTokenMetadata } from './token-metadata.js';
+import { airdropAndWait } from './chain/faucet.js';
+import { createFaults, validateFaults } from './faults/endpoints.js';
+import { resolveLimits } from './http/limits.js';
+import { startDevnetServer } from './http/server.js';
+import { createSolanaMethods } from './methods/solana.js';
+import { createTokenMetadata } from './rest/token-metadata.js';
 import type { DevnetLimits, DevnetModule, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry } from './types.js';
-import { createWalletTransfers } from './wallet-transfers.js';
-import { createWebhooks, type Webhook, type WebhookInput } from './webhooks.js';
-import { createDasState, type DasState, type DasStateOptions } from './das-state.js';
-import { createCompressionState, type CompressionState } from './compression-state.js';
+import { createWalletTransfers } from './rest/wallet-transfers.js';
+import { createWebhooks, type Webhook, type WebhookInput } from './rest/webhooks.js';
+import { createDasState, type DasState, type DasStateOptions } from './das/state.js';
+import { createCompressionState, type CompressionState } from './compression/state.js';
 import { defaultCacheDir } from '../prover/key-cache-dir.js';
 import { createProverWorker } from '../prover/prover-worker.js';
 import type { LiteSVM } from 'litesvm';
-import type { GenesisAccount, GenesisProgram } from './chain-genesis.js';
-import { createTreeAccountSync } from './tree-accounts.js';
-import { installLies } from './lying-methods.js';
-import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger.js';
+import type { GenesisAccount, GenesisProgram } from './chain/genesis.js';
+import { createTreeAccountSync } from './trees/accounts.js';
+import { installLies } from './faults/lie-rate.js';
+import { createLedgerWriter, programBytes, readLedger, resetLedger, snapshotAccounts, touchedAddresses, type LedgerState, type LedgerWriter } from './ledger/file.js';
 
-export type { DevnetKey } from './auth.js';
-export type { DevnetChain } from './devnet-chain.js';
-export type { Webhook, WebhookInput } from './webhooks.js';
-export type { FastRules } from './fast.js';
-export { DEFAULT_TIP_ACCOUNTS } from './fast.js';
+export type { DevnetKey } from './http/auth.js';
+export type { DevnetChain } from './chain/contract.js';
+export type { Webhook, WebhookInput } from './rest/webhooks.js';
+export type { FastRules } from './http/fast.js';
+export { DEFAULT_TIP_ACCOUNTS } from './http/fast.js';
 export type { Chain, DevnetLimits, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry, SignatureStatus } from './types.js';
-export { DEFAULT_LIMITS } from './limits.js';
-export { readAccountFile } from './account-file.js';
+export { DEFAULT_LIMITS } from './http/limits.js';
+export { readAccountFile } from './chain/account-file.js';
 
 /** An account to load at genesis (what `cairn devnet --account ADDR FILE` reads; see `readAccountFile`). */
 export type DevnetAccount = GenesisAccount;

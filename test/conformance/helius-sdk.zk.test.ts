@@ -7,7 +7,7 @@
 import { heliusOnDevnet, type HeliusOnDevnet } from '../support/helius-sdk.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newAddress } from '../support/devnet.js';
-import { ADDRESS_TREE_V1, STATE_TREE_V1 } from '../../src/devnet/compression-store.js';
+import { ADDRESS_TREE_V1, STATE_TREE_V1 } from '../../src/devnet/compression/store.js';
 
 let h: HeliusOnDevnet;
 const owner = newAddress();

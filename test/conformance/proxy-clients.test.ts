@@ -10,7 +10,7 @@ import { Connection, Keypair, PublicKey } from '@solana/web3.js';
 import { bn, createRpc } from '@lightprotocol/stateless.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { startProxy, PROOF_REJECTED_CODE, type Proxy } from '../../src/proxy/proxy-server.js';
-import { SPL_ACCOUNT_COMPRESSION_PROGRAM } from '../../src/devnet/tree-accounts.js';
+import { SPL_ACCOUNT_COMPRESSION_PROGRAM } from '../../src/devnet/trees/accounts.js';
 
 const KEY = 'proxy-clients-conformance';
 const addr = () => Keypair.generate().publicKey.toBase58();

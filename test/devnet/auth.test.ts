@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createAuth } from '../../src/devnet/auth.js';
+import { createAuth } from '../../src/devnet/http/auth.js';
 import { newAddress } from '../support/devnet.js';
 
 const devnets: Devnet[] = [];

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createChainGenesis } from '../../src/devnet/chain-genesis.js';
+import { createChainGenesis } from '../../src/devnet/chain/genesis.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';
 import { buildTx, fastParams, newKeypair, rpc } from '../support/devnet.js';
 import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM } from '../support/spl.js';

@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { BLOCKHASH_VALIDITY } from '../../src/devnet/blockhash-ring.js';
-import { createChainGenesis } from '../../src/devnet/chain-genesis.js';
-import { createChainSlots } from '../../src/devnet/chain-slots.js';
-import { createListeners } from '../../src/devnet/listeners.js';
-import { parseSubmitted } from '../../src/devnet/parse-submitted.js';
-import { createStatusCache } from '../../src/devnet/status-cache.js';
-import { createSubmissionQueue } from '../../src/devnet/submission-queue.js';
+import { BLOCKHASH_VALIDITY } from '../../src/devnet/chain/blockhashes.js';
+import { createChainGenesis } from '../../src/devnet/chain/genesis.js';
+import { createChainSlots } from '../../src/devnet/chain/slots.js';
+import { createListeners } from '../../src/devnet/chain/listeners.js';
+import { parseSubmitted } from '../../src/devnet/chain/parse-submitted.js';
+import { createStatusCache } from '../../src/devnet/chain/status-cache.js';
+import { createSubmissionQueue } from '../../src/devnet/chain/submission-queue.js';
 import { buildTx, newKeypair } from '../support/devnet.js';
 
 describe('createChainGenesis', () => {

@@ -5,9 +5,9 @@
  * processed ≥ confirmed ≥ finalized. Run on a chain ticked by hand, so every pair of calls sees one slot.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { createSolanaMethods } from '../../src/devnet/methods/solana.js';
 import type { RequestContext, RpcHandler } from '../../src/devnet/types.js';
 import { buildTx, newKeypair } from '../support/devnet.js';
 

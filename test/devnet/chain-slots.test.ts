@@ -4,8 +4,8 @@
  * needs to accept a recent slot.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
 
 let chain: DevnetChain | undefined;
 afterAll(async () => {

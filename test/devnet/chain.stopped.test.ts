@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { createChain } from '../../src/devnet/chain.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
 import { isCairnError, type CairnErrorContext } from '../../src/errors/index.js';
 
 async function rejection(p: Promise<unknown>): Promise<unknown> {

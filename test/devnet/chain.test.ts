@@ -1,9 +1,9 @@
 import { describe, expect, it, afterEach } from 'vitest';
 import bs58 from 'bs58';
-import { BLOCKHASH_VALIDITY } from '../../src/devnet/blockhash-ring.js';
-import { createChain, DEFAULT_FINALIZE_SLOTS } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { parseSubmitted } from '../../src/devnet/parse-submitted.js';
+import { BLOCKHASH_VALIDITY } from '../../src/devnet/chain/blockhashes.js';
+import { createChain, DEFAULT_FINALIZE_SLOTS } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { parseSubmitted } from '../../src/devnet/chain/parse-submitted.js';
 import { CairnError } from '../../src/errors/index.js';
 import { buildTx, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
 

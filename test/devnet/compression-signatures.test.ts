@@ -3,11 +3,11 @@
 // and cursor, the `error` text of a failed transaction, and −32602 naming the field on bad params.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
-import { signatureCursor, transactionErrorText } from '../../src/devnet/compression-signatures.js';
-import { COMPRESSED_TOKEN_PROGRAM } from '../../src/devnet/compression-store.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { createCompressionState, type CompressionState } from '../../src/devnet/compression/state.js';
+import { signatureCursor, transactionErrorText } from '../../src/devnet/compression/signatures.js';
+import { COMPRESSED_TOKEN_PROGRAM } from '../../src/devnet/compression/store.js';
 import type { RequestContext } from '../../src/devnet/types.js';
 import { buildTx, newAddress, newKeypair, rpcError, waitFor } from '../support/devnet.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isCairnError } from '../../src/errors/index.js';
-import { createCompressionStore, newTokenAccount } from '../../src/devnet/compression-store.js';
+import { createCompressionStore, newTokenAccount } from '../../src/devnet/compression/store.js';
 import { Keypair } from '@solana/web3.js';
 
 const key = () => Keypair.generate().publicKey.toBytes();

@@ -3,10 +3,10 @@
 // hashing), pagination, and −32602 naming the field on bad params.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { createCompressionState, type CompressionState } from '../../src/devnet/compression-state.js';
-import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, OUTPUT_QUEUE_V2, STATE_TREE_V1, STATE_TREE_V2, CPI_CONTEXT_V2 } from '../../src/devnet/compression-store.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { createCompressionState, type CompressionState } from '../../src/devnet/compression/state.js';
+import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, OUTPUT_QUEUE_V2, STATE_TREE_V1, STATE_TREE_V2, CPI_CONTEXT_V2 } from '../../src/devnet/compression/store.js';
 import type { RequestContext } from '../../src/devnet/types.js';
 import { hashCompressedAccount, TreeType } from '../../src/merkle/compressed/account.js';
 import { indexedLeaf } from '../../src/merkle/compressed/address.js';

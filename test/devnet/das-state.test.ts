@@ -2,14 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import bs58 from 'bs58';
 import { Keypair } from '@solana/web3.js';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { createDasState, type DasState } from '../../src/devnet/das-state.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { createDasState, type DasState } from '../../src/devnet/das/state.js';
 import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
 import { rpcError } from '../support/devnet.js';
 import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
 import { verifyAssetLeaf } from '../../src/merkle/cnft/asset-leaf.js';
-import { assetIdPda, creatorHash, dataHashV1, leafHashV1 } from '../../src/devnet/das-leaf.js';
+import { assetIdPda, creatorHash, dataHashV1, leafHashV1 } from '../../src/devnet/das/leaf.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };
 const addr = () => Keypair.generate().publicKey.toBase58();

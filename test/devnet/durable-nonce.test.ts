@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { durableNonceAccountOf, NONCE_LAMPORTS_PER_SIGNATURE } from '../../src/devnet/durable-nonce.js';
+import { durableNonceAccountOf, NONCE_LAMPORTS_PER_SIGNATURE } from '../../src/devnet/runtime/durable-nonce.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import { advanceNonceInstruction, createNonceAccountInstructions, durableNonceFromBlockhash, parseNonceAccount } from '../../src/solana/nonce.js';

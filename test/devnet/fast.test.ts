@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/fast.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/http/fast.js';
 import { buildTx, fastParams, rpc, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseFault } from '../../src/cli/devnet.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createFaults } from '../../src/devnet/faults.js';
+import { createFaults } from '../../src/devnet/faults/endpoints.js';
 import type { EndpointFaults, FaultEndpoint } from '../../src/devnet/types.js';
 import { createClient } from '../../src/rpc/client.js';
 import { newAddress } from '../support/devnet.js';

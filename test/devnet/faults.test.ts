@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createFaults } from '../../src/devnet/faults.js';
+import { createFaults } from '../../src/devnet/faults/endpoints.js';
 import { buildTx, fastParams, rpc, LAMPORTS_PER_SOL, newAddress, newKeypair } from '../support/devnet.js';
 
 const devnets: Devnet[] = [];

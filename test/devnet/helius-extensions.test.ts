@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { fastSendBundle, resolveFastRules } from '../../src/devnet/fast.js';
+import { fastSendBundle, resolveFastRules } from '../../src/devnet/http/fast.js';
 import { DevnetRpcError } from '../../src/devnet/types.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { buildTx, newAddress, newKeypair, rpc } from '../support/devnet.js';

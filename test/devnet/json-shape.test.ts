@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonShape } from '../../src/devnet/json-shape.js';
+import { jsonShape } from '../../src/devnet/http/json-shape.js';
 
 function depthOf(v: unknown): number {
   if (v === null || typeof v !== 'object') return 0;

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors/index.js';
-import { LITESVM_PEER, loadLiteSvm, missingDependency } from '../../src/devnet/litesvm.js';
+import { LITESVM_PEER, loadLiteSvm, missingDependency } from '../../src/devnet/runtime/litesvm.js';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-litesvm-'));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import bs58 from 'bs58';
-import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, HIGHEST_ADDRESS, toBytes32 } from '../../src/devnet/merkle-tree.js';
+import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, HIGHEST_ADDRESS, toBytes32 } from '../../src/devnet/trees/merkle.js';
 import { poseidon, poseidonPathRoot } from '../../src/crypto/poseidon.js';
 import { indexedLeaf, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
-import { createCompressionStore, newTokenAccount } from '../../src/devnet/compression-store.js';
+import { createCompressionStore, newTokenAccount } from '../../src/devnet/compression/store.js';
 
 const light = JSON.parse(fs.readFileSync(new URL('../vectors/light_hash_vectors.json', import.meta.url), 'utf8'));
 const photon = (name: string) => JSON.parse(fs.readFileSync(new URL(`../vectors/photon/${name}`, import.meta.url), 'utf8'));

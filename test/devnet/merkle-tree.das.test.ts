@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import bs58 from 'bs58';
-import { createConcurrentMerkleTree } from '../../src/devnet/merkle-tree.js';
-import { assetIdPda, creatorHash, dataHashV1, keccakNode, leafHashV1, type MetadataArgsV1 } from '../../src/devnet/das-leaf.js';
+import { createConcurrentMerkleTree } from '../../src/devnet/trees/merkle.js';
+import { assetIdPda, creatorHash, dataHashV1, keccakNode, leafHashV1, type MetadataArgsV1 } from '../../src/devnet/das/leaf.js';
 import { keccakPathRoot } from '../../src/crypto/keccak.js';
 import { verifyAssetProof, canopyFromProof } from '../../src/merkle/cnft/asset-proof.js';
 import { keccak_256 } from '@noble/hashes/sha3.js';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { isCairnError, type ErrorCode } from '../../src/errors/index.js';
-import { createConcurrentMerkleTree, createIndexedMerkleTree, toBytes32 } from '../../src/devnet/merkle-tree.js';
-import { keccakNode } from '../../src/devnet/das-leaf.js';
-import { dispatchRpc, type RpcCall } from '../../src/devnet/rpc-dispatch.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { resolveFastRules } from '../../src/devnet/fast.js';
+import { createConcurrentMerkleTree, createIndexedMerkleTree, toBytes32 } from '../../src/devnet/trees/merkle.js';
+import { keccakNode } from '../../src/devnet/das/leaf.js';
+import { dispatchRpc, type RpcCall } from '../../src/devnet/http/dispatch.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { resolveFastRules } from '../../src/devnet/http/fast.js';
 
 /** The error `fn` throws (fails when it throws nothing). */
 function thrown(fn: () => unknown): unknown {

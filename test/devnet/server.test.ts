@@ -1,17 +1,17 @@
 /**
- * Direct tests of src/devnet/server.ts: `startDevnetServer` with small modules of the test's own
+ * Direct tests of src/devnet/http/server.ts: `startDevnetServer` with small modules of the test's own
  * (as src/devnet/index.ts mounts the real ones), on loopback: JSON-RPC dispatch, -32601 for an unknown
  * method, REST route matching (params, 404, 405), a later module's method replacing an earlier one's,
  * the request log, `methods()`, and `close()`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAuth } from '../../src/devnet/auth.js';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { resolveFastRules } from '../../src/devnet/fast.js';
-import { createFaults } from '../../src/devnet/faults.js';
-import { startDevnetServer, REQUEST_LOG_CAPACITY, type DevnetServer } from '../../src/devnet/server.js';
-import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
+import { createAuth } from '../../src/devnet/http/auth.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { resolveFastRules } from '../../src/devnet/http/fast.js';
+import { createFaults } from '../../src/devnet/faults/endpoints.js';
+import { startDevnetServer, REQUEST_LOG_CAPACITY, type DevnetServer } from '../../src/devnet/http/server.js';
+import { createSolanaMethods } from '../../src/devnet/methods/solana.js';
 import { DevnetRpcError, type DevnetModule, type RestRequest } from '../../src/devnet/types.js';
 import { rpc } from '../support/devnet.js';
 

@@ -5,9 +5,9 @@
  * payer is not charged.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { VERIFIER_START_QUEUE } from '../../src/devnet/signature-verifier.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { VERIFIER_START_QUEUE } from '../../src/devnet/chain/signature-verifier.js';
 import { buildTx, LAMPORTS_PER_SOL, newKeypair, waitFor } from '../support/devnet.js';
 
 let chain: DevnetChain | undefined;

@@ -1,12 +1,12 @@
 /**
- * Direct tests of src/devnet/solana-methods.ts: the handlers `createSolanaMethods` returns, called as
+ * Direct tests of src/devnet/methods/solana.ts: the handlers `createSolanaMethods` returns, called as
  * functions on a chain of their own (no server), their answers and their -32602 naming the field.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
-import { createChain } from '../../src/devnet/chain.js';
-import type { DevnetChain } from '../../src/devnet/devnet-chain.js';
-import { createSolanaMethods } from '../../src/devnet/solana-methods.js';
+import { createChain } from '../../src/devnet/chain/chain.js';
+import type { DevnetChain } from '../../src/devnet/chain/contract.js';
+import { createSolanaMethods } from '../../src/devnet/methods/solana.js';
 import { DevnetRpcError, type RequestContext, type RpcHandler } from '../../src/devnet/types.js';
 import { buildTx, newAddress, newKeypair, rpcError, LAMPORTS_PER_SOL } from '../support/devnet.js';
 

@@ -1,10 +1,10 @@
 /**
- * Direct tests of src/devnet/token-layout.ts: the UiTokenAmount strings, and the Token-2022
+ * Direct tests of src/devnet/encoding/token-layout.ts: the UiTokenAmount strings, and the Token-2022
  * extensions jsonParsed shows — known ones named as the real RPC names them, an unknown one making
  * the whole account fall back to base64 (null) rather than a parse that leaves it out.
  */
 import { describe, expect, it } from 'vitest';
-import { readExtensions, tokenAmountJson, uiAmountString } from '../../src/devnet/token-layout.js';
+import { readExtensions, tokenAmountJson, uiAmountString } from '../../src/devnet/encoding/token-layout.js';
 
 const tlv = (...entries: [number, number[]][]) => {
   const base = new Uint8Array(166);

@@ -10,8 +10,8 @@ import path from 'node:path';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { parseTreeAccount, verifyTreeAccount } from '../../src/merkle/cnft/tree-account.js';
 import { parseLightTreeAccount } from '../../src/merkle/compressed/light-tree-account.js';
-import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, STATE_TREE_V1, STATE_TREE_V2 } from '../../src/devnet/compression-store.js';
-import { LIGHT_ACCOUNT_COMPRESSION_PROGRAM, SPL_ACCOUNT_COMPRESSION_PROGRAM } from '../../src/devnet/tree-accounts.js';
+import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, STATE_TREE_V1, STATE_TREE_V2 } from '../../src/devnet/compression/store.js';
+import { LIGHT_ACCOUNT_COMPRESSION_PROGRAM, SPL_ACCOUNT_COMPRESSION_PROGRAM } from '../../src/devnet/trees/accounts.js';
 
 // The package's entry points at dist/cjs/index.js, which it does not ship (its build is in
 // dist/cjs/src/): load that file by path, past the exports map.

@@ -10,7 +10,7 @@ import bs58 from 'bs58';
 import { Keypair } from '@solana/web3.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { ADDRESS_TREE_V1 } from '../../src/devnet/compression-store.js';
+import { ADDRESS_TREE_V1 } from '../../src/devnet/compression/store.js';
 import { initGroth16, verifyGroth16 } from '../../src/merkle/groth16/verify.js';
 import { unpackKeySet } from '../../src/merkle/groth16/keys/key-set.js';
 import { CAIRN_DEVNET_1 } from '../../src/merkle/groth16/keys/cairn-devnet-1.js';

@@ -9,7 +9,7 @@ import { parseAccountProof } from '../../src/merkle/compressed/account-parse.js'
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
 import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
 import { RpcError } from '../../src/errors/index.js';
-import { ADDRESS_TREE_V1 } from '../../src/devnet/compression-store.js';
+import { ADDRESS_TREE_V1 } from '../../src/devnet/compression/store.js';
 
 const addr = () => Keypair.generate().publicKey.toBase58();
 let devnet: Devnet;

@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadNative } from '../../src/addon.js';
 import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
-import { mulberry32 } from '../../src/devnet/mulberry32.js';
+import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 import { bytes, itemsOf, mutate } from '../support/merkle-json-fixtures.js';
 
 const copy = loadNative()?.copyBytes;

@@ -10,7 +10,7 @@ import { parseCompressedAccount } from '../../src/merkle/compressed/account-pars
 import { LIGHT_2024_06, LIGHT_CURRENT } from '../../src/merkle/groth16/keys/index.js';
 import { verifyValidityProof, verifyValidityProofSync } from '../../src/merkle/groth16/validity.js';
 import type { ValidityVerdict } from '../../src/merkle/groth16/validity-types.js';
-import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/fake-proof.js';
+import { fakeCompressedProof, fakeCompressedProofJson } from '../../src/devnet/compression/fake-proof.js';
 import { InputError } from '../../src/errors/index.js';
 
 const PHOTON = 'test/vectors/photon/';

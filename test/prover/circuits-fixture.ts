@@ -1,13 +1,13 @@
 /**
  * Real trees for the circuit tests, built with the devnet's own tree code
- * (src/devnet/merkle-tree.ts, hashed as src/devnet/compression-store.ts hashes them): a state tree
+ * (src/devnet/trees/merkle.ts, hashed as src/devnet/compression/store.ts hashes them): a state tree
  * (height 26 v1, 32 v2) with seeded random leaves and an address tree (height 26 v1, 40 v2,
  * initialised as that generation's) with seeded random addresses.
  * `inputsFor(shape)` picks accounts and fresh addresses and returns the circuit inputs together with
  * the entries `validityPublicInputs` takes, so a test can compare both public-input vectors.
  */
-import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../../src/devnet/merkle-tree.js';
-import { mulberry32 } from '../../src/devnet/mulberry32.js';
+import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../../src/devnet/trees/merkle.js';
+import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 import { indexedLeaf } from '../../src/merkle/compressed/address.js';
 import { poseidon } from '../../src/crypto/poseidon.js';
 import { inclusionInput, nonInclusionInput, treeHeights, versionOf, type CircuitInputs, type CircuitShape } from '../../src/prover/circuits/index.js';

@@ -10,7 +10,7 @@ import { circuitFor, publicInputsFor, V1_SHAPES, V2_SHAPES, witnessFor, type Cir
 import { defineCircuit } from '../../src/prover/circuits/define.js';
 import { buildR1cs, firstUnsatisfied } from '../../src/prover/r1cs.js';
 import { validityPublicInputs } from '../../src/merkle/groth16/validity.js';
-import { fromBytes32 } from '../../src/devnet/merkle-tree.js';
+import { fromBytes32 } from '../../src/devnet/trees/merkle.js';
 import { buildFixture } from './circuits-fixture.js';
 
 const label = (s: CircuitShape): string => `${s.kind} ${s.accounts}/${s.addresses} (height ${s.height})`;

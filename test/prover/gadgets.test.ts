@@ -9,8 +9,8 @@ import { poseidon, poseidonConstraints } from '../../src/prover/gadgets/poseidon
 import { merkleRoot } from '../../src/prover/gadgets/merkle-path.js';
 import { assertLess } from '../../src/prover/gadgets/range.js';
 import { poseidon as poseidonBytes, poseidonPathRoot } from '../../src/crypto/poseidon.js';
-import { fromBytes32, toBytes32 } from '../../src/devnet/merkle-tree.js';
-import { mulberry32, randomBytes32 } from '../../src/devnet/mulberry32.js';
+import { fromBytes32, toBytes32 } from '../../src/devnet/trees/merkle.js';
+import { mulberry32, randomBytes32 } from '../../src/devnet/chain/mulberry32.js';
 
 const rand = mulberry32(23);
 /** A random field element (32 random bytes with the top 3 bits cleared: < 2^253 < r). */

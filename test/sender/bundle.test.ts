@@ -7,7 +7,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/fast.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/http/fast.js';
 import { createSender, generateSigner, parseTransaction, transferInstruction } from '../../src/sender/index.js';
 import { setup, type Env } from '../support/sender.js';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { scan } from '../../src/sender/build/builder.js';
 import { summarizeWire } from '../../src/sender/input/inspect.js';
-import { checkFastSendTransaction, resolveFastRules } from '../../src/devnet/fast.js';
+import { checkFastSendTransaction, resolveFastRules } from '../../src/devnet/http/fast.js';
 import { DevnetRpcError } from '../../src/devnet/types.js';
 import {
   COMPUTE_BUDGET_PROGRAM,

@@ -24,7 +24,7 @@ import { compileMessage } from '../../src/solana/wire.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import type { InstructionInput } from '../../src/solana/wire.js';
 import { CairnError } from '../../src/errors/index.js';
-import { mulberry32 } from '../../src/devnet/mulberry32.js';
+import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 
 const rand = mulberry32(22);
 const key = (): PublicKey => new PublicKey(Uint8Array.from({ length: 32 }, () => Math.floor(rand() * 256)));

@@ -19,7 +19,7 @@ import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
 import { signerFromSecretKey } from '../../src/solana/signer.js';
 import { CairnError } from '../../src/errors/index.js';
-import { mulberry32 } from '../../src/devnet/mulberry32.js';
+import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 
 // Deterministic PRNG so a failure is reproducible: the devnet's own mulberry32.
 const rng = mulberry32;

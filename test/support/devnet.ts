@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import bs58 from 'bs58';
-import { keypairFromSeed, type DevnetKeypair } from '../../src/devnet/keypair.js';
-import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/fast.js';
+import { keypairFromSeed, type DevnetKeypair } from '../../src/devnet/chain/keypair.js';
+import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/http/fast.js';
 import { DevnetRpcError } from '../../src/devnet/types.js';
 import { expect } from 'vitest';
 

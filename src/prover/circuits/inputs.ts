@@ -1,5 +1,5 @@
 /**
- * Circuit inputs from what the devnet's trees hand out (src/devnet/merkle-tree.ts): a state tree's
+ * Circuit inputs from what the devnet's trees hand out (src/devnet/trees/merkle.ts): a state tree's
  * root, leaf, leaf index and sibling path as 32-byte big-endian nodes, and an address tree's
  * `nonInclusionProof(value)`. Typed structurally, so the prover does not import the devnet.
  */

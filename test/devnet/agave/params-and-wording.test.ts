@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { readAccountFile } from '../../../src/devnet/account-file.js';
+import { readAccountFile } from '../../../src/devnet/chain/account-file.js';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import { generateSigner } from '../../../src/solana/signer.js';
 import { buildTx, newAddress, newKeypair, rpc } from '../../support/devnet.js';

@@ -1,0 +1,19 @@
+/**
+ * Bubblegum V1 leaves for the devnet's compressed NFTs. The byte rules (docs/hashing.md §1) live in the
+ * Merkle engine (src/merkle/cnft/bubblegum/) so the devnet and the verifier cannot drift apart; this
+ * module only adds the devnet's node hash and re-exports what the DAS state uses.
+ */
+import { keccak256 } from '../../crypto/keccak.js';
+
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../../merkle/cnft/bubblegum/asset-id.js';
+export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../../merkle/cnft/bubblegum/leaf-hash.js';
+export { dataHashV1, TokenStandard, type MetadataArgsV1 } from '../../merkle/cnft/bubblegum/metadata.js';
+
+const scratch = new Uint8Array(64);
+
+/** keccak(left ‖ right): the node hash of the cNFT concurrent Merkle tree. */
+export function keccakNode(left: Uint8Array, right: Uint8Array): Uint8Array {
+  scratch.set(left, 0);
+  scratch.set(right, 32);
+  return keccak256(scratch);
+}

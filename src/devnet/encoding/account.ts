@@ -1,0 +1,111 @@
+/**
+ * An account as the real RPC writes it (`getAccountInfo`, `getMultipleAccounts`,
+ * `getProgramAccounts`, `getTokenAccountsBy*`, account and program notifications): data in
+ * `base64` or `base58` (with `dataSlice`), or `jsonParsed` for SPL Token / Token-2022 accounts and
+ * mints (with the Token-2022 extensions of token-layout.ts). Data the devnet cannot parse falls back to base64, as the real RPC does for any program it
+ * has no parser for. `base64+zstd` compresses with zstd.ts (its wasm is loaded before a request
+ * asking for it runs). Without an `encoding` the HTTP methods answer Agave's default, its legacy
+ * "binary": a bare base58 string (rpc.rs `encoding.unwrap_or(UiAccountEncoding::Binary)`).
+ */
+import bs58 from 'bs58';
+import type { AccountView } from '../chain/contract.js';
+import { bad, RENT_EXEMPT_EPOCH } from '../params/solana.js';
+import { DevnetRpcError } from '../types.js';
+import { showParam } from '../params/u64.js';
+import { zstdCompress } from './zstd.js';
+import { parsedAccountData } from './parsed/account.js';
+import { readExtensions, readMint, readTokenAccount, TOKEN_2022_PROGRAM, TOKEN_ACCOUNT_LEN, tokenAmountJson } from './token-layout.js';
+
+export type AccountEncoding = 'base64' | 'base58' | 'jsonParsed' | 'binary' | 'base64+zstd';
+
+export interface AccountEncodingConfig {
+  encoding: AccountEncoding;
+  dataSlice: { offset: number; length: number } | null;
+}
+
+/** The real RPC refuses base58 above this many bytes (base58 is quadratic to encode). */
+export const MAX_BASE58_BYTES = 128;
+
+/** Read `encoding` and `dataSlice` from a config object; `field` names it in errors (e.g. `params[1]`). */
+export function accountEncodingOf(c: Record<string, unknown>, field: string, def: AccountEncoding = 'binary'): AccountEncodingConfig {
+  const e = c.encoding ?? def;
+  if (e !== 'base64' && e !== 'base58' && e !== 'jsonParsed' && e !== 'binary' && e !== 'base64+zstd') {
+    throw bad(`${field}.encoding must be base58, base64, base64+zstd or jsonParsed, got ${showParam(e)}`);
+  }
+  let dataSlice: AccountEncodingConfig['dataSlice'] = null;
+  if (c.dataSlice !== undefined && c.dataSlice !== null) {
+    const s = c.dataSlice as Record<string, unknown>;
+    if (typeof s !== 'object' || Array.isArray(s)) throw bad(`${field}.dataSlice must be { offset, length }`);
+    for (const k of ['offset', 'length'] as const) {
+      if (typeof s[k] !== 'number' || !Number.isSafeInteger(s[k]) || (s[k] as number) < 0) {
+        throw bad(`${field}.dataSlice.${k} must be an integer ≥ 0, got ${showParam(s[k])}`);
+      }
+    }
+    if (e === 'jsonParsed') throw new DevnetRpcError(-32600, 'Sliced account data can only be encoded using binary (base 58) or base64 encoding.');
+    dataSlice = { offset: s.offset as number, length: s.length as number };
+  }
+  return { encoding: e, dataSlice };
+}
+
+function sliced(data: Uint8Array, s: AccountEncodingConfig['dataSlice']): Uint8Array {
+  if (!s) return data;
+  return data.subarray(Math.min(s.offset, data.length), Math.min(s.offset + s.length, data.length));
+}
+
+/** SPL parsed data, or null when the account is neither a token account nor a mint the devnet can read. */
+export function parsedTokenData(a: AccountView, mintOf: (address: string) => AccountView | null): Record<string, unknown> | null {
+  const program = a.owner === TOKEN_2022_PROGRAM ? 'spl-token-2022' : 'spl-token';
+  const t = readTokenAccount(a.owner, a.data);
+  // Token-2022 extensions the devnet does not know: base64 rather than a parse that leaves them out.
+  const extensions = a.owner === TOKEN_2022_PROGRAM && a.data.length > TOKEN_ACCOUNT_LEN ? readExtensions(a.data) : [];
+  if (extensions === null) return null;
+  if (t && t.state !== 'uninitialized') {
+    const m = mintOf(t.mint);
+    const mint = m ? readMint(m.owner, m.data) : null;
+    if (!mint) return null;
+    const info: Record<string, unknown> = {
+      isNative: t.isNative !== null,
+      mint: t.mint,
+      owner: t.owner,
+      state: t.state,
+      tokenAmount: tokenAmountJson(t.amount, mint.decimals),
+    };
+    if (t.delegate) {
+      info.delegate = t.delegate;
+      info.delegatedAmount = tokenAmountJson(t.delegatedAmount, mint.decimals);
+    }
+    if (t.isNative !== null) info.rentExemptReserve = tokenAmountJson(t.isNative, mint.decimals);
+    if (t.closeAuthority) info.closeAuthority = t.closeAuthority;
+    if (extensions.length) info.extensions = extensions;
+    return { program, parsed: { info, type: 'account' }, space: a.data.length };
+  }
+  const m = readMint(a.owner, a.data);
+  if (m) {
+    const info: Record<string, unknown> = { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() };
+    if (extensions.length) info.extensions = extensions;
+    return { program, parsed: { info, type: 'mint' }, space: a.data.length };
+  }
+  return null;
+}
+
+/** A u64 stays exact past 2^53 (rpc-json.ts writes a bigint as digits). */
+export const lamportsJson = (l: bigint): number | bigint => (l <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(l) : l);
+
+/** The account object of the real RPC; `mintOf` reads a mint (for a token account's decimals). */
+export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: (address: string) => AccountView | null, field = 'params[1]', address?: string): Record<string, unknown> {
+  let data: unknown = null;
+  if (enc.encoding === 'jsonParsed') data = parsedAccountData(address ?? '', a, mintOf);
+  if (data === null) {
+    const bytes = sliced(a.data, enc.dataSlice);
+    if (enc.encoding === 'base58' || enc.encoding === 'binary') {
+      // Agave's words and code (-32600), which clients match on
+      if (bytes.length > MAX_BASE58_BYTES) throw new DevnetRpcError(-32600, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+      data = enc.encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
+    } else if (enc.encoding === 'base64+zstd') {
+      data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
+    } else {
+      data = [Buffer.from(bytes).toString('base64'), 'base64'];
+    }
+  }
+  return { data, executable: a.executable, lamports: lamportsJson(a.lamports), owner: a.owner, rentEpoch: a.rentEpoch ?? RENT_EXEMPT_EPOCH, space: a.space };
+}
