@@ -226,7 +226,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
     // After the modules (and a ledger's state): their trees go on chain now and after each
     // transaction, the listener running after theirs.
     const trees = das || compression ? createTreeAccountSync(chain, das, compression) : null;
-    // The `lieRate` fault: proof methods answer a share of items with fabrications (lying-methods.ts).
+    // The `lieRate` fault: proof methods answer a share of items with fabrications (faults/lie-rate.ts).
     if (das) installLies(das.methods, faults, null);
     if (compression) installLies(compression.methods, faults, compression.store, 'prover' in prover ? prover.prover : undefined);
     if (trees) modules.push({ methods: {}, close: () => trees.close() });

@@ -39,7 +39,7 @@ export interface LatestBlockhash {
   lastValidBlockHeight: number;
 }
 
-/** The devnet's chain. Implemented in chain.ts; used by the server and the state modules. */
+/** The devnet's chain. Implemented in chain/chain.ts; used by the server and the state modules. */
 export interface Chain {
   slot(): number;
   blockHeight(): number;
@@ -116,7 +116,7 @@ export interface EndpointFaults {
   /**
    * `rpc` only: the share of proof items (asset, account and new-address proofs, validity proofs)
    * answered with a self-consistent fabrication — a made-up leaf and path and the root they give
-   * (lies.ts) — as a lying or broken indexer would; only an anchored verifier tells.
+   * (faults/lies.ts) — as a lying or broken indexer would; only an anchored verifier tells.
    */
   lieRate?: number;
 }

@@ -1,5 +1,5 @@
 /**
- * The parts createChain wires (src/devnet/chain-*.ts and the rest), each on its own: the seeded
+ * The parts createChain wires (src/devnet/chain/ and runtime/), each on its own: the seeded
  * genesis, the slot and height bookkeeping at each commitment, the listener sets and the
  * submission queue's duplicate check.
  */

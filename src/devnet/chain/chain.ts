@@ -2,11 +2,11 @@
  * The devnet's chain: LiteSVM executes every transaction for real (signatures, fees, rent, program
  * errors, logs) while this module supplies what LiteSVM does not model — a slot clock, batched
  * execution at slot boundaries, commitment levels, and a status cache that never executes a
- * signature twice. This file wires its parts: the genesis state (chain-genesis.ts), the slot and
- * height bookkeeping (chain-slots.ts), the submission queue and its signature-verifier thread
+ * signature twice. This file wires its parts: the genesis state (genesis.ts), the slot and
+ * height bookkeeping (slots.ts), the submission queue and its signature-verifier thread
  * (submission-queue.ts), block production (produce-block.ts) over the batch executor
- * (transaction-executor.ts), the slot timer (slot-clock.ts), the status cache and ledger
- * (status-cache.ts), simulation (simulate-transaction.ts) and the faucet (faucet.ts).
+ * (runtime/batch.ts), the slot timer (slot-clock.ts), the status cache and ledger
+ * (status-cache.ts), simulation (runtime/simulate.ts) and the faucet (faucet.ts).
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { encodeBase58 } from '../../solana/base58.js';

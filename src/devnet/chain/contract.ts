@@ -15,7 +15,7 @@ export interface SimulationResult {
   unitsConsumed: number;
   /** Post-simulation accounts for the requested addresses (null when absent). */
   accounts?: (AccountView | null)[];
-  /** Fee, balances, return data, inner instructions… (simulation-meta.ts); absent when LiteSVM never ran it. */
+  /** Fee, balances, return data, inner instructions… (runtime/simulation-meta.ts); absent when LiteSVM never ran it. */
   meta?: SimulationMeta;
 }
 

@@ -46,7 +46,7 @@ export function treeContextJson(info: TreeInfo): Record<string, unknown> {
 
 /**
  * The indexer's v2 account: v1's fields less the top-level `tree`, plus `merkleContext` and
- * `proveByIndex` (always false: the devnet models no output queue, see compression-store.ts).
+ * `proveByIndex` (always false: the devnet models no output queue, see store.ts).
  */
 export function accountV2Json(a: AccountRecord): Record<string, unknown> {
   const { tree, ...rest } = accountJson(a);

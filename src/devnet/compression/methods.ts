@@ -5,9 +5,9 @@
  * `getLatestCompressionSignatures`, `getCompressionSignaturesForTokenOwner` and
  * `getTransactionWithCompressionInfo`, each answering `{context: {slot}, value}` (the last one
  * `{compression_info, transaction}`), with cursors that are `null` at the end. Mounted beside them:
- * the indexer's other methods stateless.js calls (compression-queries.ts), its V2 methods
- * (compression-v2-methods.ts) and its signature lists, the spec's two among them
- * (compression-signatures.ts).
+ * the indexer's other methods stateless.js calls (queries.ts), its V2 methods
+ * (v2.ts) and its signature lists, the spec's two among them
+ * (signatures.ts).
  */
 import { accountJson, openedClosedJson } from './json.js';
 import { accountProofJson, MAX_PAGE } from './params.js';

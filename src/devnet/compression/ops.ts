@@ -1,7 +1,7 @@
 /**
  * The compression module's control functions (`createCompressedAccount`, `createAddress`,
  * `mintCompressedTokens`, `transferCompressedTokens`): each submits a real authority-signed
- * transaction (das-transaction.ts) and applies its change to the store when that transaction has
+ * transaction (chain/authority-tx.ts) and applies its change to the store when that transaction has
  * executed, so every compression signature is a real, confirmable one with a slot and a block time.
  * Accounts and addresses an operation claims are reserved until then.
  *

@@ -1,7 +1,7 @@
 /**
  * What the compression methods share: the not-found code, page limits, the cursor/limit params, the
  * live-account lookups, and an account's Merkle proof in the indexer's v1 and v2 shapes. Every bad
- * param is a −32602 naming the field (das-params.ts).
+ * param is a −32602 naming the field (params/indexer.ts).
  */
 import bs58 from 'bs58';
 import { treeContextJson } from './json.js';

@@ -7,8 +7,8 @@
  * `getMultipleNewAddressProofsV2` — an ARRAY of {address, tree}), and the indexer's own state
  * (`getIndexerHealth`, `getIndexerSlot`, answered at the top level without a context).
  *
- * Each account lookup and list takes a `render` so that the spec's methods (compression-methods.ts)
- * and their V2 forms (compression-v2-methods.ts) answer the same selection, each in its own shape.
+ * Each account lookup and list takes a `render` so that the spec's methods (methods.ts)
+ * and their V2 forms (v2.ts) answer the same selection, each in its own shape.
  * Pages end with a `null` cursor.
  */
 import bs58 from 'bs58';

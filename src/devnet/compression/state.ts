@@ -1,7 +1,7 @@
 /**
  * The devnet's ZK-compression module: the store of compressed accounts and addresses
- * (compression-store.ts), the nine JSON-RPC methods of the spec over it (compression-methods.ts),
- * and the control functions through which state enters (compression-ops.ts) — each a real
+ * (store.ts), the nine JSON-RPC methods of the spec over it (methods.ts),
+ * and the control functions through which state enters (ops.ts) — each a real
  * authority-signed transaction whose change is applied when it has executed.
  */
 import { compressionMethods } from './methods.js';

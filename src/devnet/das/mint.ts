@@ -1,7 +1,7 @@
 /**
  * `mintCompressedNft` (deprecated, kept for the spec): its params checked, then a mint reserves the
  * next nonce of the current tree, derives the asset id PDA, builds MetadataArgs and the leaf, and
- * submits a real authority-signed transaction (das-transaction.ts). The leaf enters the tree, and
+ * submits a real authority-signed transaction (chain/authority-tx.ts). The leaf enters the tree, and
  * the asset becomes visible, only when that transaction has executed successfully — the way an
  * indexer only sees what landed.
  */

@@ -11,7 +11,7 @@ import { MAX_LIMIT } from './pagination.js';
 import { getRecord, type DasIndex } from './trees.js';
 import type { RpcHandler } from '../types.js';
 
-/** The pagination, sort and display keys every list takes (das-pagination.ts reads them). */
+/** The pagination, sort and display keys every list takes (pagination.ts reads them). */
 const LIST_KEYS = ['page', 'limit', 'cursor', 'before', 'after', 'sortBy', 'options', 'displayOptions'];
 /** The filters the devnet applies. */
 const FILTER_KEYS = [

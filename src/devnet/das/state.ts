@@ -1,7 +1,7 @@
 /**
  * The devnet's compressed-NFT (DAS) module: keccak concurrent Merkle trees holding real Bubblegum V1
- * leaves (das-trees.ts), minted through the deprecated `mintCompressedNft` method (das-mint.ts), and
- * the DAS read methods over them (das-methods.ts). An asset becomes visible only once its mint
+ * leaves (trees.ts), minted through the deprecated `mintCompressedNft` method (mint.ts), and
+ * the DAS read methods over them (methods.ts). An asset becomes visible only once its mint
  * transaction has executed, the way an indexer only sees what landed; proofs are full depth and
  * verify with the Merkle engine.
  */
@@ -36,7 +36,7 @@ export interface DasState extends DevnetModule {
   /** The raw record of one asset (bytes, MetadataArgs), or null. */
   record(id: string): DasAssetRecord | null;
   trees(): DasTreeInfo[];
-  /** The live trees (the devnet writes their on-chain accounts from them, tree-accounts.ts). */
+  /** The live trees (the devnet writes their on-chain accounts from them, trees/accounts.ts). */
   treeHandles(): readonly DasTree[];
   /** Mint directly (what the RPC method does), for the CLI demo and tests. */
   mintCompressedNft(params: unknown, signal?: AbortSignal): Promise<MintResult>;

@@ -88,7 +88,7 @@ export function parsedTokenData(a: AccountView, mintOf: (address: string) => Acc
   return null;
 }
 
-/** A u64 stays exact past 2^53 (rpc-json.ts writes a bigint as digits). */
+/** A u64 stays exact past 2^53 (http/json-rpc.ts writes a bigint as digits). */
 export const lamportsJson = (l: bigint): number | bigint => (l <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(l) : l);
 
 /** The account object of the real RPC; `mintOf` reads a mint (for a token account's decimals). */

@@ -4,7 +4,7 @@
  * the rest — a leaf and a path and the root they hash to (asset proofs: keccak; account and
  * new-address proofs: Poseidon), and for validity proofs made-up paths whose roots a real Groth16
  * proof is then made over (the devnet's prover), so the proof verifies against roots no tree holds.
- * The devnet's `lieRate` fault (faults.ts) answers a share of proof items with these; tests use them
+ * The devnet's `lieRate` fault (endpoints.ts) answers a share of proof items with these; tests use them
  * directly.
  */
 import bs58 from 'bs58';

@@ -3,7 +3,7 @@
  * `/fast` and `/ping`, the REST paths under `/v0/…` and `/v1/wallet/…` — plus the Solana
  * websocket subscriptions that `@solana/web3.js` needs to confirm. It holds the method table, the
  * route table and the request log, and listens; a request's way through (keys, faults, caps,
- * dispatch) is request-handler.ts, the websockets are subscriptions.ts. Modules (standard methods,
+ * dispatch) is request.ts, the websockets are subscriptions.ts. Modules (standard methods,
  * DAS, compression, wallet history, token metadata, webhooks) plug their methods and routes in.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -1,7 +1,7 @@
 /**
  * The devnet's websockets: the Solana subscriptions `@solana/web3.js` and kit use to confirm
  * (`signatureSubscribe`, `slotSubscribe`) and to watch state (`accountSubscribe`, `logsSubscribe`,
- * `programSubscribe`, `rootSubscribe`: chain-watches.ts), with their unsubscribes, served on the
+ * `programSubscribe`, `rootSubscribe`: watches.ts), with their unsubscribes, served on the
  * HTTP server's upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
  */
 import { parseLossless } from '../../json/lossless.js';

@@ -38,7 +38,7 @@ export function createBlockHistory(chain: DevnetChain): BlockHistory {
   return { blockhash: (s) => hashes.get(s) ?? null, first: () => first, close: off };
 }
 
-/** A slot param, exact (u64-param.ts); a slot past 2^53 is past any the devnet has made, so it
+/** A slot param, exact (params/u64.ts); a slot past 2^53 is past any the devnet has made, so it
  * becomes `Infinity` for comparisons, and `slotText` keeps its digits for messages. */
 const slotParam = (v: unknown, field: string): number => {
   const s = u64Param(v, field);

@@ -3,7 +3,7 @@
  * identity (the devnet's authority key, which leads every slot), its epoch schedule (no warm-up,
  * mainnet's 432,000 slots), the transaction count, and the empty answers of a cluster with no
  * stake and no rewards (`getInflationReward`); the node's contact info and vote account are
- * one-node-methods.ts.
+ * one-node.ts.
  */
 import type { DevnetChain } from '../chain/contract.js';
 import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from '../params/solana.js';

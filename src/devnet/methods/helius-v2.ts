@@ -165,7 +165,7 @@ export function getTransactionsForAddress(chain: DevnetChain, params: unknown): 
   return { data, paginationToken };
 }
 
-/** The three methods as handlers, for solana-methods.ts. */
+/** The three methods as handlers, for solana.ts. */
 export function heliusV2Methods(chain: DevnetChain): Record<string, RpcHandler> {
   return {
     getProgramAccountsV2: (params) => getProgramAccountsV2(chain, params),

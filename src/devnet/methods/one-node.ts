@@ -4,7 +4,7 @@
  * schedule and block production (the identity leads and produces every slot), supply and largest
  * accounts (every account LiteSVM holds, found owner by owner), the inflation schedule (genesis
  * default `Inflation`), the stake program's minimum delegation (asked of LiteSVM's stake program),
- * the node's vote account (one-node-vote-account.ts), performance samples (taken every 60 s, as
+ * the node's vote account (vote-account.ts), performance samples (taken every 60 s, as
  * Agave's sampler does) and the node's contact info.
  */
 import type { DevnetChain } from '../chain/contract.js';

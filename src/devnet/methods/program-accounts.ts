@@ -1,7 +1,7 @@
 /**
  * `getProgramAccounts` and the filters the real RPC applies to it (`memcmp` with base58 or base64
  * bytes, `dataSize`, `tokenAccountState`; at most 4), over LiteSVM's own index of accounts by owner.
- * The token methods (token-methods.ts) scan the two token programs with the same functions.
+ * The token methods (token.ts) scan the two token programs with the same functions.
  */
 import bs58 from 'bs58';
 import type { AccountView, DevnetChain } from '../chain/contract.js';
@@ -83,7 +83,7 @@ export interface ProgramAccountsQuery {
 
 /**
  * Read `[program, config]` as getProgramAccounts does (commitment, encoding, dataSlice, filters) and
- * find the matches; getProgramAccountsV2 (helius-v2-methods.ts) pages the same matches.
+ * find the matches; getProgramAccountsV2 (helius-v2.ts) pages the same matches.
  */
 export function programAccountsQuery(chain: DevnetChain, params: unknown, method: string): ProgramAccountsQuery {
   const p = arr(params, method, 1);

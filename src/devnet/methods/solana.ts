@@ -4,8 +4,8 @@
  * fetch a transaction) plus the provider's `getPriorityFeeEstimate`, computed from the compute-unit
  * prices the chain actually executed. Answers follow the real RPC's shapes (`{ context, value }`
  * where the real one has them) and its error codes (-32602 bad params, -32002 preflight failure).
- * The cluster and account methods are here; transactions are transaction-methods.ts, fees
- * priority-fee-methods.ts.
+ * The cluster and account methods are here; transactions are transaction.ts, fees
+ * priority-fee.ts.
  */
 import type { DevnetChain } from '../chain/contract.js';
 import { getPriorityFeeEstimate, getRecentPrioritizationFees } from './priority-fee.js';
@@ -138,9 +138,9 @@ export function createSolanaMethods({ chain, endpoints }: { chain: DevnetChain; 
     getFirstAvailableBlock: () => history.first(),
     minimumLedgerSlot: () => history.first(),
     ...clusterMethods(chain),
-    // leader schedule, block production, supply, inflation, vote accounts, samples, nodes: one-node-methods.ts
+    // leader schedule, block production, supply, inflation, vote accounts, samples, nodes: one-node.ts
     ...oneNode.methods,
-    // the provider's paged and filtered extensions (getProgramAccountsV2, …): helius-v2-methods.ts
+    // the provider's paged and filtered extensions (getProgramAccountsV2, …): helius-v2.ts
     ...heliusV2Methods(chain),
   };
   // Every standard method takes minContextSlot in its config: a node behind it refuses (-32016)

@@ -88,7 +88,7 @@ export interface TokenAccountsQuery {
 
 /**
  * Read `[who, { mint } | { programId }, config]` as getTokenAccountsByOwner/ByDelegate do and find the
- * matches; getTokenAccountsByOwnerV2 (helius-v2-methods.ts) pages the same matches.
+ * matches; getTokenAccountsByOwnerV2 (helius-v2.ts) pages the same matches.
  */
 export function tokenAccountsQuery(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate'): TokenAccountsQuery {
   const p = arr(params, method, 2);

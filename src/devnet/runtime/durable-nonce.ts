@@ -5,7 +5,7 @@
  * initialized nonce account whose stored nonce equals the message's blockhash, the account's
  * authority signs that instruction, and the nonce can advance in this block (it does not already
  * hold the value this block's blockhash gives). The chain runs LiteSVM without its own blockhash
- * check (blockhash-ring.ts says why), so without this every nonce transaction would be dropped as
+ * check (chain/blockhashes.ts says why), so without this every nonce transaction would be dropped as
  * BlockhashNotFound. The validator advances the nonce before executing, to the value its current
  * blockhash gives, and keeps it advanced when the transaction fails (its `RollbackAccounts` hold the
  * advanced nonce account beside the fee payer's debit). LiteSVM does neither as a validator: a
@@ -24,7 +24,7 @@ import type { AccountRead } from './meta.js';
 import type { AccountView } from '../chain/contract.js';
 
 /** What an advance stores as the nonce's fee calculator: the 5,000 lamports per signature the
- * devnet charges (transaction-fee.ts), as LiteSVM's own AdvanceNonceAccount writes it. */
+ * devnet charges (fee.ts), as LiteSVM's own AdvanceNonceAccount writes it. */
 export const NONCE_LAMPORTS_PER_SIGNATURE = 5_000n;
 
 type ReadNonce = (address: string) => Pick<AccountRead, 'owner' | 'data'> | null;

@@ -1,7 +1,7 @@
 /**
  * A transaction error as Agave's `Display` writes it: the words after "Transaction simulation
  * failed: " in a preflight refusal ("Error processing Instruction 1: invalid instruction data"),
- * which clients match on. The JSON `err` (transaction-errors.ts) names the enum variant; these are
+ * which clients match on. The JSON `err` (errors.ts) names the enum variant; these are
  * the `#[error(...)]` texts of solana-transaction-error's `TransactionError` and
  * solana-instruction-error's `InstructionError`.
  */

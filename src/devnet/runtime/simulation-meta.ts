@@ -11,7 +11,7 @@ import type { AccountView } from '../chain/contract.js';
 import { resolveLookups, tokenBalances, touchesTokenProgram, type TokenBalanceJson } from './meta.js';
 import { feeOf } from './fee.js';
 
-/** One inner instruction as LiteSVM reports it, resolved to addresses (parsed by parsed/instruction.ts). */
+/** One inner instruction as LiteSVM reports it, resolved to addresses (parsed by encoding/parsed/instruction.ts). */
 export interface RawInnerInstruction {
   programId: string;
   accounts: string[];

@@ -4,7 +4,7 @@
  */
 import { encodeBase58 } from '../../../solana/base58.js';
 
-/** A u64 as JSON writes it: a number while exact, else a bigint (rpc-json.ts writes its digits). */
+/** A u64 as JSON writes it: a number while exact, else a bigint (http/json-rpc.ts writes its digits). */
 export const u64Json = (v: bigint): number | bigint => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);
 
 export class BytesReader {

@@ -1,7 +1,7 @@
 /**
  * Executed transactions in the forms Agave adds to json/base64/base58 (transaction-status
  * `encode_with_meta`): `jsonParsed` — account keys as `{ pubkey, writable, signer, source }`,
- * instructions (top-level and inner) through parsed/instruction.ts, `loadedAddresses` left out of
+ * instructions (top-level and inner) through instruction.ts, `loadedAddresses` left out of
  * the meta as Agave leaves it — and `transactionDetails: "accounts"` — signatures and parsed
  * account keys, with the meta cut to balances, fee and status.
  */
