@@ -1,6 +1,6 @@
 /**
  * Direct tests of src/devnet/http/server.ts: `startDevnetServer` with small modules of the test's own
- * (as src/devnet/index.ts mounts the real ones), on loopback: JSON-RPC dispatch, -32601 for an unknown
+ * (as src/devnet/start.ts mounts the real ones), on loopback: JSON-RPC dispatch, -32601 for an unknown
  * method, REST route matching (params, 404, 405), a later module's method replacing an earlier one's,
  * the request log, `methods()`, and `close()`.
  */
