@@ -11,7 +11,7 @@
  */
 import { linkSignals } from '../abort.js';
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors/index.js';
-import { EARLY_REBROADCASTS } from './intent/attempt.js';
+import { EARLY_REBROADCASTS } from './intent/rebroadcast.js';
 import type { Builder } from './build/builder.js';
 import type { ResolvedSenderOptions } from './config.js';
 import type { Tracker, TrackResult } from './confirm/tracker.js';

@@ -5,11 +5,8 @@
  * run under their own link, cut in `finally` when the track ends, so one still waiting out a
  * Retry-After never outlives its intent (or the sender).
  *
- * Rebroadcasts follow the slots while the tracker's websocket names them: the first
- * `EARLY_REBROADCASTS` come `rebroadcastSlots` slots after the last submit was answered with no sign
- * of landing (the slot that could hold it has been produced, and its processed notification would
- * have come first), then the gap doubles each time; every `rebroadcastMs` the timer resends as
- * before, whatever the socket does.
+ * Rebroadcasts follow the slots while the tracker's websocket names them, then back off
+ * (rebroadcast.ts, shared with bundles).
  */
 import { linkSignals } from '../../abort.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';
@@ -23,6 +20,7 @@ import type { NonceRef } from '../journal/records.js';
 import type { SendTimings } from '../outcome.js';
 import type { Commitment, SenderRpc } from '../client/rpc.js';
 import { submitOnce } from '../client/submit.js';
+import { startRebroadcasts } from './rebroadcast.js';
 
 /** Signed bytes of an intent and how long their blockhash lives. */
 export interface Signed {
@@ -62,9 +60,6 @@ export interface AttemptRequest {
   t0: number;
   timings: SendTimings;
 }
-
-/** Rebroadcasts paced by slots before the gap starts doubling. */
-export const EARLY_REBROADCASTS = 3;
 
 /** Submit, rebroadcast and track one attempt to its result; `sends` counts its submits. */
 export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ result: TrackResult; sends: number }> {
@@ -108,39 +103,14 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     d.events.emit('sent', { id, signature: cur.signature, attempt: a.attempt });
   }
   // Rebroadcast the same bytes until the signature shows up (or the track ends).
-  // Never two submits of one intent in flight: a slow host must not turn rebroadcasting into a storm.
-  let submitting = false;
-  let lastAt = Date.now();
-  /** The latest slot named when the last submit was answered (undefined: none known). */
-  let answeredAt = d.tracker.slot;
-  let slotRebroadcasts = 0;
-  let gapSlots = d.cfg.rebroadcastSlots;
-  const resend = (): void => {
-    if (landed || submitting || rb.signal.aborted) return;
-    submitting = true;
-    d.counters.rebroadcasts++;
-    lastAt = Date.now();
-    submit(rb.signal)
-      .then(
-        () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
-        () => undefined,
-      )
-      .finally(() => {
-        submitting = false;
-        lastAt = Date.now();
-        answeredAt = d.tracker.slot;
-      });
-  };
-  const rebroadcast = setInterval(() => {
-    if (Date.now() - lastAt >= d.cfg.rebroadcastMs * 0.9) resend();
-  }, d.cfg.rebroadcastMs);
-  const offSlot = d.tracker.onSlot((slot) => {
-    if (landed || submitting) return;
-    if (answeredAt === undefined) return void (answeredAt = slot);
-    if (slot - answeredAt < gapSlots) return;
-    slotRebroadcasts++;
-    if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
-    resend();
+  const stopRebroadcasts = startRebroadcasts({
+    tracker: d.tracker,
+    cfg: d.cfg,
+    counters: d.counters,
+    signal: rb.signal,
+    landed: () => landed,
+    submit,
+    onResent: () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
   });
   try {
     const result = await d.tracker.track({
@@ -160,8 +130,7 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     return { result, sends };
   } finally {
     cancelWatch();
-    clearInterval(rebroadcast);
-    offSlot();
+    stopRebroadcasts();
     rb.abort(new Error('the track ended'));
     rb.release();
   }

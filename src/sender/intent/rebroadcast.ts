@@ -1,0 +1,76 @@
+/**
+ * The rebroadcast loop of one attempt — a single transaction's (attempt.ts) or a bundle's
+ * (bundle-attempt.ts): the SAME bytes resent until they show up. While the tracker's websocket names
+ * slots, the first `EARLY_REBROADCASTS` resends come `rebroadcastSlots` slots after the last submit
+ * was answered with no sign of landing (the slot that could hold them has been produced, and its
+ * processed notification would have come first), then the gap doubles each time; every
+ * `rebroadcastMs` the timer resends as before, whatever the socket does. Never two submits of one
+ * attempt in flight: a slow host must not turn rebroadcasting into a storm.
+ */
+import type { ResolvedSenderOptions } from '../config.js';
+import type { Tracker } from '../confirm/tracker.js';
+
+/** Rebroadcasts paced by slots before the gap starts doubling. */
+export const EARLY_REBROADCASTS = 3;
+
+export interface RebroadcastOptions {
+  tracker: Tracker;
+  cfg: ResolvedSenderOptions;
+  counters: { rebroadcasts: number };
+  /** The attempt's rebroadcast link: no resend starts once it is aborted. */
+  signal: AbortSignal;
+  /** True once the bytes showed up: nothing is resent after. */
+  landed(): boolean;
+  /** One resubmission; a rejection is swallowed here (the tracker decides). */
+  submit(signal: AbortSignal): Promise<void>;
+  /** Told after each resend the host answered. */
+  onResent?(): void;
+}
+
+/**
+ * Start resending; returns the stop (call it when the track ends).
+ *
+ * @example
+ * const stop = startRebroadcasts({ tracker, cfg, counters, signal: rb.signal, landed: () => landed, submit });
+ * try { await tracker.track(...); } finally { stop(); }
+ */
+export function startRebroadcasts(o: RebroadcastOptions): () => void {
+  const { tracker, cfg } = o;
+  let submitting = false;
+  let lastAt = Date.now();
+  /** The latest slot named when the last submit was answered (undefined: none known). */
+  let answeredAt = tracker.slot;
+  let slotRebroadcasts = 0;
+  let gapSlots = cfg.rebroadcastSlots;
+  const resend = (): void => {
+    if (o.landed() || submitting || o.signal.aborted) return;
+    submitting = true;
+    o.counters.rebroadcasts++;
+    lastAt = Date.now();
+    o.submit(o.signal)
+      .then(
+        () => o.onResent?.(),
+        () => undefined,
+      )
+      .finally(() => {
+        submitting = false;
+        lastAt = Date.now();
+        answeredAt = tracker.slot;
+      });
+  };
+  const timer = setInterval(() => {
+    if (Date.now() - lastAt >= cfg.rebroadcastMs * 0.9) resend();
+  }, cfg.rebroadcastMs);
+  const offSlot = tracker.onSlot((slot) => {
+    if (o.landed() || submitting) return;
+    if (answeredAt === undefined) return void (answeredAt = slot);
+    if (slot - answeredAt < gapSlots) return;
+    slotRebroadcasts++;
+    if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
+    resend();
+  });
+  return () => {
+    clearInterval(timer);
+    offSlot();
+  };
+}
