@@ -47,6 +47,8 @@ export const ErrorCodes = {
   SENDER_LEASE_LOST: 'SENDER_LEASE_LOST',
   // an intent id offered again with other content (an id is an idempotency key); context names the id and the part
   SENDER_ID_CONFLICT: 'SENDER_ID_CONFLICT',
+  // a bundle of which some transactions landed and others never did (a real bundle is all or none); never re-signed
+  SENDER_BUNDLE_PARTIAL: 'SENDER_BUNDLE_PARTIAL',
   SENDER_ABORTED: 'SENDER_ABORTED',
   // mint
   MINT_FAILED: 'MINT_FAILED',

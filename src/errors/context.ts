@@ -101,7 +101,15 @@ export type IntentContext = {
   fromJournal?: boolean;
 };
 
-export type TransactionFailedContext = IntentContext & {
+/** What an error that ended a bundle adds: the place of the transaction it names, and every signature of the bundle. */
+export type BundleContext = {
+  /** The transaction's place in its bundle. */
+  index?: number;
+  /** Every signature of the bundle, in order. */
+  signatures?: string[];
+};
+
+export type TransactionFailedContext = IntentContext & BundleContext & {
   signature: string;
   /** The status `err` (or the simulation's). */
   err: unknown;
@@ -109,9 +117,27 @@ export type TransactionFailedContext = IntentContext & {
   slot?: number;
 };
 
-export type BlockhashExpiredContext = IntentContext & {
+export type BlockhashExpiredContext = IntentContext & BundleContext & {
   /** Absent when the RPC handed out a blockhash already past its window (nothing was signed). */
   signature?: string;
+  lastValidBlockHeight: number;
+  blockHeight: number;
+};
+
+/**
+ * Some of a bundle's transactions landed and the others were proven never to (their blockhash
+ * expired and a final status read found nothing). A Sender bundle is all or none, so this is the
+ * provider breaking its word, or a devnet that runs bundles one transaction at a time: it is
+ * reported as it is, and never signed again (what landed would land twice).
+ */
+export type BundlePartialContext = IntentContext & {
+  /** Every signature of the bundle, in order. */
+  signatures: string[];
+  /** Those that landed, and the slot each landed in (same order). */
+  landed: string[];
+  slots: number[];
+  /** Those proven never to have landed. */
+  missing: string[];
   lastValidBlockHeight: number;
   blockHeight: number;
 };
@@ -152,7 +178,7 @@ export type MissingCuPriceContext = IntentContext & {
   signature: string;
 };
 
-export type RejectedContext = IntentContext & {
+export type RejectedContext = IntentContext & BundleContext & {
   /** What `/fast` answered. */
   host?: string;
   signature?: string;
@@ -354,6 +380,7 @@ export interface CairnErrorContext {
   SENDER_CLOSED: SenderClosedContext;
   SENDER_LEASE_LOST: LeaseLostContext;
   SENDER_ID_CONFLICT: IdConflictContext;
+  SENDER_BUNDLE_PARTIAL: BundlePartialContext;
   SENDER_ABORTED: SenderAbortContext;
   MINT_FAILED: MintContext;
   MINT_VERIFY_FAILED: MintVerifyFailedContext;

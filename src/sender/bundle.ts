@@ -1,159 +1,70 @@
 /**
  * `sender.sendBundle([...])`: up to 5 transactions built by cairn on one blockhash — a compute-unit
  * price in each, the tip once, in the last — sent through `/fast` `sendBundle` (all or none, as
- * Sender Max bundles are) and confirmed as one: it resolves when every transaction reached the
- * commitment, fails if one failed on chain or the blockhash expired with one missing. The whole
- * bundle is resent (same bytes) per slot for the first few slots without a sign of landing, then
- * less often, as single sends are (intent/attempt.ts).
+ * Sender Max bundles are) and confirmed as one. A bundle is ONE intent: one id, an idempotency key
+ * over its whole content (every transaction's instructions and payer, in order), one signed record
+ * holding every transaction's bytes, journaled before the first submission like a single intent's,
+ * the same bytes resent until all land or their blockhash expires, and a new signed set only after
+ * that expiry is proven (intent/bundle-drive.ts). Each kind of sender offers it as it offers `send`:
+ * the single-process one on its file journal (or none), the fleet through its table.
  *
- * Bundles are not journaled yet: a sender with a journal (file or PostgreSQL) refuses them with an
- * InputError naming `journal`, rather than send something a crash could send twice.
+ * Here: what the caller passes and gets back, and the outcome of a bundle intent read as one.
  */
-import { linkSignals } from '../abort.js';
-import { BlockhashExpiredError, CairnError, ErrorCodes, InputError, TransactionFailedError } from '../errors/index.js';
-import { EARLY_REBROADCASTS } from './intent/rebroadcast.js';
-import type { Builder } from './build/builder.js';
-import type { ResolvedSenderOptions } from './config.js';
-import type { Tracker, TrackResult } from './confirm/tracker.js';
-import { prepareInput, type SendInput } from './input/prepare.js';
+import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
+import type { Signature } from '../solana/kit-brands.js';
+import type { BundleRpc } from './client/submit.js';
 import type { Commitment, SenderRpc } from './client/rpc.js';
-import { isRejection } from './client/submit.js';
+import type { SendOutcome } from './outcome.js';
 
-/** A Sender bundle holds at most this many transactions. */
-export const MAX_BUNDLE_TRANSACTIONS = 5;
+export { MAX_BUNDLE_TRANSACTIONS } from './input/bundle.js';
 
 export interface BundleOptions {
+  /** Idempotency key of the whole bundle (default: a random UUID): offered again, it joins or answers the first. */
+  id?: string | undefined;
   signal?: AbortSignal | undefined;
   commitment?: Commitment | undefined;
+  /** When none of the bundle landed before its blockhash expired (proven): fail, or sign the whole bundle anew. */
+  onExpired?: 'fail' | 'resign' | undefined;
 }
 
 export interface BundleOutcome {
-  /** What `/fast` answered for the bundle. */
+  /** The bundle's intent id. */
+  id: string;
+  /** What `/fast` answered for the bundle ('' when no answer came, e.g. an outcome read back from the journal after a crash). */
   bundleId: string;
   /** Each transaction's signature, in bundle order. */
-  signatures: string[];
+  signatures: Signature[];
   /** The slot each transaction landed in. */
   slots: number[];
   commitment: Commitment;
-  /** Bundle submissions: the first plus rebroadcasts. */
+  /** Signed versions of the bundle (1, or more after re-signing an expired one). */
+  attempts: number;
+  /** Bundle submissions of the final signed set: the first plus rebroadcasts. */
   sends: number;
   timings: { buildMs: number; firstSubmitMs: number; confirmedMs: number };
+  /** True when the outcome was read back from the journal (sent by an earlier process or call). */
+  fromJournal?: boolean;
 }
 
-export interface BundleDeps {
-  rpc: SenderRpc;
-  cfg: ResolvedSenderOptions;
-  builder: Builder;
-  tracker: Tracker;
-  counters: { submits: number; rebroadcasts: number };
-  life: AbortSignal;
+/** Throw unless the sender's client can send bundles (cairn's `createClient` can). */
+export function assertBundleClient(rpc: SenderRpc): void {
+  if (typeof (rpc as BundleRpc).sendBundle !== 'function') throw new InputError('client', "sendBundle needs a client with sendBundle (cairn's createClient)");
 }
 
-type BundleRpc = SenderRpc & { sendBundle?: (wires: Uint8Array[], opts?: { signal?: AbortSignal }) => Promise<string> };
-
-/** Send `inputs` as one bundle and wait for all of it. */
-export async function sendBundleOf(d: BundleDeps, inputs: readonly SendInput[], o: BundleOptions = {}): Promise<BundleOutcome> {
-  if (d.cfg.journal || d.cfg.postgres) {
-    throw new InputError('journal', 'bundles are not journaled yet: send them from a sender without a journal (a crash could otherwise send a bundle twice)');
+/** A bundle intent's outcome as `sendBundle` answers it. */
+export function bundleOutcomeOf(o: SendOutcome): BundleOutcome {
+  if (!o.bundle) {
+    throw new CairnError(ErrorCodes.SENDER_ID_CONFLICT, `intent ${JSON.stringify(o.id)} is one transaction, not a bundle`, { context: { id: o.id, field: 'id', part: 'id (a single transaction)' } });
   }
-  const rpc = d.rpc as BundleRpc;
-  if (typeof rpc.sendBundle !== 'function') throw new InputError('client', 'sendBundle needs a client with sendBundle (cairn\'s createClient)');
-  if (!Array.isArray(inputs) || inputs.length < 1 || inputs.length > MAX_BUNDLE_TRANSACTIONS) {
-    throw new InputError('inputs', `expected an array of 1..${MAX_BUNDLE_TRANSACTIONS} transactions, got ${Array.isArray(inputs) ? inputs.length : typeof inputs}`);
-  }
-  const plans = inputs.map((input, i) => {
-    const p = prepareInput(input, d.cfg);
-    // cairn builds every transaction of a bundle: that is how the tip goes in once, on one blockhash
-    if (p.kind !== 'plan') throw new InputError(`inputs[${i}]`, 'a bundle takes { instructions, payer } (cairn builds it: a CU price in each, the tip once, one blockhash), not signed bytes');
-    if (p.nonce) throw new InputError(`inputs[${i}].nonce`, 'a bundle lives on one recent blockhash; durable nonces are not taken');
-    return p;
-  });
-  const commitment = o.commitment ?? d.cfg.commitment;
-  const link = linkSignals(o.signal, d.life);
-  const signal = link.signal;
-  const t0 = performance.now();
-  const cancels: (() => void)[] = [];
-  let rebroadcast: ReturnType<typeof setInterval> | undefined;
-  let offSlot = (): void => undefined;
-  try {
-    const built = [];
-    for (let i = 0; i < plans.length; i++) built.push(await d.builder.build(plans[i]!, { signal, noTip: i < plans.length - 1 }));
-    const lastValidBlockHeight = Math.min(...built.map((b) => b.lastValidBlockHeight));
-    const wires = built.map((b) => b.wire);
-    const signatures = built.map((b) => b.signature);
-    const buildMs = performance.now() - t0;
-    for (const s of signatures) cancels.push(d.tracker.prewatch(s, commitment));
-    let sends = 0;
-    let bundleId = '';
-    const submit = async (s: AbortSignal): Promise<void> => {
-      sends++;
-      d.counters.submits++;
-      bundleId = await rpc.sendBundle!(wires, { signal: s });
-    };
-    try {
-      await submit(signal);
-    } catch (e) {
-      if (signal.aborted) throw e;
-      if (isRejection(e)) throw new CairnError(ErrorCodes.SENDER_REJECTED, `/fast refused the bundle: ${(e as Error).message}`, { context: { host: (e as Error).message }, cause: e });
-      // not answered: it may have arrived; the rebroadcasts and the tracker decide
-    }
-    const firstSubmitMs = performance.now() - t0;
-    // Rebroadcast the whole bundle until one of its transactions shows up, as single sends do.
-    let landed = false;
-    let submitting = false;
-    let lastAt = Date.now();
-    let answeredAt = d.tracker.slot;
-    let early = 0;
-    let gap = d.cfg.rebroadcastSlots;
-    const resend = (): void => {
-      if (landed || submitting || signal.aborted) return;
-      submitting = true;
-      d.counters.rebroadcasts++;
-      submit(signal)
-        .catch(() => undefined)
-        .finally(() => {
-          submitting = false;
-          lastAt = Date.now();
-          answeredAt = d.tracker.slot;
-        });
-    };
-    rebroadcast = setInterval(() => {
-      if (Date.now() - lastAt >= d.cfg.rebroadcastMs * 0.9) resend();
-    }, d.cfg.rebroadcastMs);
-    offSlot = d.tracker.onSlot((slot) => {
-      if (landed || submitting) return;
-      if (answeredAt === undefined) return void (answeredAt = slot);
-      if (slot - answeredAt < gap) return;
-      if (++early > EARLY_REBROADCASTS) gap *= 2;
-      resend();
-    });
-    const results: TrackResult[] = await Promise.all(
-      signatures.map((signature) => d.tracker.track({ signature, lastValidBlockHeight, commitment, signal, onLanded: () => void (landed = true) })),
-    );
-    for (let i = 0; i < results.length; i++) {
-      const r = results[i]!;
-      if (r.kind === 'failed') {
-        throw new TransactionFailedError(ErrorCodes.SENDER_TRANSACTION_FAILED, `bundle transaction ${i} (${signatures[i]}) failed on chain: ${JSON.stringify(r.err)}`, { context: { signature: signatures[i]!, err: r.err, slot: r.slot } });
-      }
-      if (r.kind === 'expired') {
-        throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `bundle transaction ${i} (${signatures[i]}) never landed: block height ${r.blockHeight} passed ${r.lastValidBlockHeight}`, {
-          context: { signature: signatures[i]!, lastValidBlockHeight: r.lastValidBlockHeight, blockHeight: r.blockHeight },
-        });
-      }
-    }
-    return {
-      bundleId,
-      signatures,
-      slots: results.map((r) => (r.kind === 'confirmed' ? r.slot : 0)),
-      commitment,
-      sends,
-      timings: { buildMs, firstSubmitMs, confirmedMs: performance.now() - t0 },
-    };
-  } finally {
-    for (const c of cancels) c();
-    if (rebroadcast) clearInterval(rebroadcast);
-    offSlot();
-    link.abort(new Error('the bundle ended'));
-    link.release();
-  }
+  return {
+    id: o.id,
+    bundleId: o.bundle.bundleId,
+    signatures: o.bundle.signatures,
+    slots: o.bundle.slots,
+    commitment: o.commitment,
+    attempts: o.attempts,
+    sends: o.sends,
+    timings: { buildMs: o.timings.buildMs, firstSubmitMs: o.timings.firstSubmitMs ?? 0, confirmedMs: o.timings.confirmedMs ?? 0 },
+    ...(o.fromJournal ? { fromJournal: true } : {}),
+  };
 }

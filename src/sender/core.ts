@@ -2,10 +2,10 @@
  * The core every sender is built on: the config checked, the client chosen (client/endpoint.ts), and
  * the pipeline an intent runs through — builder (build/builder.ts), one tracker (confirm/tracker.ts),
  * the intents in flight (intent/inflight.ts), who owns which signature, and an intent's life
- * (intent/drive.ts, intent/attempt.ts) — with what both kinds of sender answer alike: `sendMany`
- * over their `send`, `sendBundle`, events, stats and `close`. A kind brings its journal (a store:
- * the journal its intents write to, who owns which signature, and how to close them) and its own
- * `send`, `resume` and `retry`: the single-process sender (single.ts) on the file journal, the
+ * (intent/drive.ts, intent/attempt.ts; a bundle's in intent/bundle-drive.ts) — with what both kinds of
+ * sender answer alike: `sendMany` over their `send`, events, stats and `close`. A kind brings its
+ * journal (a store: the journal its intents write to, who owns which signature, and how to close
+ * them) and its own `send`, `sendBundle`, `resume` and `retry`: the single-process sender (single.ts) on the file journal, the
  * fleet sender (fleet/sender.ts) on PostgreSQL. The core never asks which kind it serves.
  *
  * Everything a sender starts (timers, tracker polling, requests) hangs off one AbortController that
@@ -18,7 +18,7 @@ import { toSigner, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
 import type { Subscriber } from '../rpc/subscribe.js';
 import type { SocketStats } from '../rpc/ws-socket.js';
-import { sendBundleOf, type BundleOptions, type BundleOutcome } from './bundle.js';
+import { assertBundleClient, type BundleOptions, type BundleOutcome } from './bundle.js';
 import { createBuilder } from './build/builder.js';
 import { toSenderRpc, type SenderClientInput } from './client/adapters.js';
 import { senderClient, type EndpointConfig } from './client/endpoint.js';
@@ -27,6 +27,7 @@ import type { ResolvedSenderOptions, SenderOptions } from './config.js';
 import { createTracker, type TrackerStats } from './confirm/tracker.js';
 import { createWatch, type WatchStats } from './confirm/watch.js';
 import { SenderEvents, type SenderEventName, type SenderListener } from './events.js';
+import { prepareBundle, type PreparedBundle } from './input/bundle.js';
 import type { SendInput } from './input/prepare.js';
 import { createDrive, type Drive } from './intent/drive.js';
 import { createInflight, type Inflight } from './intent/inflight.js';
@@ -77,10 +78,12 @@ export interface Sender {
   /**
    * Up to 5 transactions as one `/fast` bundle (all or none): cairn builds each on one blockhash
    * with a CU price, tips once in the last, and resolves when all of them reached the commitment.
-   * Not journaled yet: a sender with a journal refuses it (InputError naming `journal`).
+   * A bundle is one intent: `options.id` is its idempotency key (over every transaction, in order),
+   * and with a journal it is journaled once — signed whole before it is first sent, resumed after
+   * a crash with the same bytes, signed anew only once its expiry is proven.
    *
    * @example
-   * const b = await sender.sendBundle([{ instructions: [a], payer }, { instructions: [b], payer }]);
+   * const b = await sender.sendBundle([{ instructions: [a], payer }, { instructions: [b], payer }], { id: 'order-9' });
    * console.log(b.signatures, b.slots);
    */
   sendBundle(inputs: readonly SendInput[], options?: BundleOptions): Promise<BundleOutcome>;
@@ -132,7 +135,8 @@ export interface SenderCore<S extends SenderStore> {
   request(options: SendOptions): SendRequest;
   /** `sendMany` over the kind's `send`. */
   sendManyOf(send: Sender['send']): Sender['sendMany'];
-  sendBundle: Sender['sendBundle'];
+  /** A bundle's inputs checked (InputError naming `inputs[i]`; `client` when it cannot send bundles). */
+  prepareBundle(inputs: readonly SendInput[]): PreparedBundle;
   on: Sender['on'];
   stats(): SenderStats;
   /**
@@ -214,9 +218,9 @@ export function createCore<S extends SenderStore>(config: SenderConfig, cfg: Res
       return { id, signal: options.signal, commitment: options.commitment ?? cfg.commitment, onExpired: options.onExpired ?? cfg.onExpired };
     },
     sendManyOf: (send) => (inputs, o) => sendMany({ assertOpen, concurrency: cfg.concurrency, send }, inputs, o),
-    sendBundle: async (inputs, o) => {
-      assertOpen();
-      return sendBundleOf({ rpc, cfg, builder, tracker, counters, life: life.signal }, inputs, o);
+    prepareBundle(inputs) {
+      assertBundleClient(rpc);
+      return prepareBundle(inputs, cfg);
     },
     on: (name, fn) => events.on(name, fn),
     stats() {

@@ -1,21 +1,23 @@
 /**
  * Progress events of a sender. Listeners are called synchronously and must not throw; a throwing
- * listener is isolated (its error is swallowed) so that reporting can never break sending.
+ * listener is isolated (its error is swallowed) so that reporting can never break sending. A
+ * bundle's events name its first transaction's `signature` (which names the signed set, as in the
+ * journal) and every transaction's in `signatures`.
  */
 
 export interface SenderEventMap {
   /** First submit of a signature. */
-  sent: { id: string; signature: string; attempt: number };
+  sent: { id: string; signature: string; attempt: number; signatures?: string[] };
   /** The same bytes sent again. */
   rebroadcast: { id: string; signature: string; count: number };
   /** First seen in a status (processed or better). */
   landed: { id: string; signature: string; slot: number };
   /** Reached the requested commitment. */
-  confirmed: { id: string; signature: string; slot: number; commitment: string };
+  confirmed: { id: string; signature: string; slot: number; commitment: string; signatures?: string[] };
   /** Landed with an error, was refused, or could not be sent. */
-  failed: { id: string; signature?: string; error: Error };
+  failed: { id: string; signature?: string; error: Error; signatures?: string[] };
   /** Proven expired (height past lastValidBlockHeight, final status read found nothing). */
-  expired: { id: string; signature: string; lastValidBlockHeight: number; blockHeight: number; willResign: boolean };
+  expired: { id: string; signature: string; lastValidBlockHeight: number; blockHeight: number; willResign: boolean; signatures?: string[] };
   /** Fleet: this process claimed an intent whose previous holder's lease had lapsed. */
   takeover: { id: string; fence: number };
   /** Fleet: this process's claim on an intent lapsed (a renewal found it gone, or a fenced write was refused). */

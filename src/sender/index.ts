@@ -6,7 +6,7 @@
 export { createSender } from './send.js';
 export type { Sender, SenderConfig, SendOptions, SenderStats } from './core.js';
 export type { FleetSender, FleetSenderConfig, FleetStatus } from './fleet/sender.js';
-export type { FleetIntent } from './fleet/intents.js';
+export type { FleetIntent, FleetBundleIntent, FleetBundleTransaction } from './fleet/intents.js';
 export type { WorkOptions, WorkSummary } from './fleet/work.js';
 export { openPostgresJournal } from './journal/postgres/journal.js';
 export type { PostgresJournal, PostgresJournalOptions, PgPoolLike, FleetMetrics, Claim, IntentStatus } from './journal/postgres/journal.js';
@@ -51,7 +51,7 @@ export { createTracker, MAX_SIGNATURES_PER_STATUS_CALL } from './confirm/tracker
 export type { Tracker, TrackRequest, TrackResult, TrackerStats } from './confirm/tracker.js';
 export { openJournal, readJournal } from './journal/file/journal.js';
 export type { Journal, JournalRecord, IntentView, IntentState } from './journal/file/journal.js';
-export type { NonceRef } from './journal/records.js';
+export type { NonceRef, BundleTransaction, BundleEnd } from './journal/records.js';
 export { SenderEvents } from './events.js';
 export type { SenderEventMap, SenderEventName } from './events.js';
 export { rankSenders, timePing, SENDER_REGIONS } from './client/submit.js';

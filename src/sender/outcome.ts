@@ -1,6 +1,6 @@
 /**
  * What the caller is told about an intent: its outcome (signature, slot, commitment, attempts,
- * timings), one item of a batch, and an outcome read back from the journal for an intent an
+ * timings; every signature and slot of a bundle), one item of a batch, and an outcome read back from the journal for an intent an
  * earlier process (or call) already ended.
  */
 import { CairnError, ErrorCodes } from '../errors/index.js';
@@ -33,6 +33,12 @@ export interface SendOutcome {
   timings: SendTimings;
   /** True when the outcome was read back from the journal (sent by an earlier process). */
   fromJournal?: boolean;
+  /**
+   * Present when the intent is a bundle (`sendBundle`): every transaction's signature and slot, in
+   * order, and the id `/fast` answered ('' when no answer came, e.g. an outcome found after a crash).
+   * `signature` and `slot` are then its first transaction's.
+   */
+  bundle?: { bundleId: string; signatures: Signature[]; slots: number[] };
 }
 
 export type SendManyItem =
@@ -52,6 +58,7 @@ export function outcomeFromJournal(v: IntentView): SendOutcome | CairnError {
       sends: 0,
       timings: { buildMs: 0 },
       fromJournal: true,
+      ...(end.bundle ? { bundle: { bundleId: end.bundle.bundleId, signatures: end.bundle.signatures as Signature[], slots: [...end.bundle.slots] } } : {}),
     };
   }
   if (end?.op === 'failed' || end?.op === 'abandoned') return errorFromJournal(end, v.id);

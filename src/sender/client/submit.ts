@@ -54,6 +54,26 @@ export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: bo
   }
 }
 
+/** A client that can send bundles (cairn's `createClient` has `sendBundle`; an adapted Connection or kit Rpc has not). */
+export type BundleRpc = SenderRpc & { sendBundle?: (wires: Uint8Array[], opts?: { signal?: AbortSignal }) => Promise<string> };
+
+/**
+ * Submit a bundle once, read as `submitOnce` reads a single transaction's answer: a refusal is
+ * fatal, anything else transient (the bundle may have arrived); `bundleId` is what `/fast` answered.
+ * Throws only on abort.
+ */
+export async function submitBundleOnce(rpc: BundleRpc, wires: Uint8Array[], signal: AbortSignal): Promise<{ ok: true; bundleId: string } | Extract<SubmitResult, { ok: false }>> {
+  try {
+    return { ok: true, bundleId: await rpc.sendBundle!(wires, { signal }) };
+  } catch (e) {
+    if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
+    const msg = e instanceof Error ? e.message : String(e);
+    if (isRejection(e)) return { ok: false, fatal: true, error: new CairnError(ErrorCodes.SENDER_REJECTED, `/fast refused the bundle: ${msg}`, { context: { host: msg }, cause: e }) };
+    if (e instanceof CairnError) return { ok: false, fatal: false, error: e };
+    return { ok: false, fatal: false, error: new NetworkError(ErrorCodes.RPC_NETWORK, `bundle submit failed: ${msg}`, { context: { method: 'sendBundle' }, cause: e }) };
+  }
+}
+
 /**
  * Time `GET {url}/ping` (no key) through the transport, as the client's `ping` asks it, but on a
  * transport of its own without keep-alive: a fresh connection each sample, so the handshake counts

@@ -15,7 +15,8 @@ import type { SenderEvents } from '../events.js';
 import type { Prepared } from '../input/prepare.js';
 import type { DriveClaim } from '../intent/drive.js';
 import { resumeIntent } from '../intent/resume.js';
-import { planFromJournal } from '../journal/plan.js';
+import type { PreparedBundle } from '../input/bundle.js';
+import { preparedFromView } from '../journal/plan.js';
 import type { Claim, IntentStatus, PostgresJournal } from '../journal/postgres/journal.js';
 import { isTerminal } from '../journal/records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from '../outcome.js';
@@ -37,7 +38,7 @@ export interface Claims {
   /** One claim to its end, for work() and resume(); the claim is given back if it is still held after. */
   settle(c: Claim, signal: AbortSignal, index: number): Promise<SendManyItem | undefined>;
   /** Claim `id` (or wait for the process holding it) and drive it; an ended id answers from the journal. */
-  driveId(j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome>;
+  driveId(j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | PreparedBundle | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome>;
   stop(): void;
 }
 
@@ -63,7 +64,7 @@ export function createClaims(core: SenderCore<FleetStore>, publish: (item: SendM
   });
 
   /** Drive a claimed intent: built from its plan when nothing was signed yet, else continued from its bytes. */
-  const driveClaim = async (c: Claim, signal: AbortSignal, prepared?: Prepared, o: DriveWith = {}): Promise<SendOutcome> => {
+  const driveClaim = async (c: Claim, signal: AbortSignal, prepared?: Prepared | PreparedBundle, o: DriveWith = {}): Promise<SendOutcome> => {
     const v = c.view;
     const j = await core.store.postgres();
     if (!j.holds(v.id, c.fence)) {
@@ -73,9 +74,10 @@ export function createClaims(core: SenderCore<FleetStore>, publish: (item: SendM
     const claim = bindClaim(j, v.id, c.fence);
     if (c.takeover) core.events.emit('takeover', { id: v.id, fence: c.fence });
     if (v.state === 'created' || v.state === 'expired') {
-      const extra = prepared?.kind === 'plan' ? prepared.signers : [];
+      const extra = prepared?.kind === 'plan' ? prepared.signers : prepared?.kind === 'bundle' ? prepared.plans.flatMap((p) => p.signers) : [];
       const ring = new Map([...core.keyring, ...extra.map((s) => [s.address, s] as const)]);
-      const plan = v.plan ? planFromJournal(v.plan, ring) : prepared;
+      // A single intent's plan or a bundle's plans, rebuilt with the keys at hand.
+      const plan = preparedFromView(v, ring) ?? prepared;
       if (plan && 'missing' in plan) {
         // This process cannot sign it: leave it to one that can (never abandon it for want of a key),
         // and claim it no more.
@@ -115,7 +117,7 @@ export function createClaims(core: SenderCore<FleetStore>, publish: (item: SendM
   };
 
   /** Claim `id` (or wait for the process holding it) and drive it; an ended id answers from the journal. */
-  const driveId = async (j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome> => {
+  const driveId = async (j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | PreparedBundle | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome> => {
     for (let c: Claim | IntentStatus | undefined = first; ; c = undefined) {
       c ??= await j.claimId(id, signal);
       if (c && 'takeover' in c) {

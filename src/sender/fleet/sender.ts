@@ -2,23 +2,25 @@
  * The fleet sender: the core (core.ts) on one PostgreSQL journal shared by any number of processes
  * (its store, journal.ts). `enqueue` adds intents by caller-chosen id (idempotent, intents.ts),
  * `work` claims and drives them (work.ts, claims.ts), `status` and `outcomes` (outcomes.ts) tell how
- * they ended, `resume` takes over whatever a dead process left. `send` / `sendMany` work on the same
- * table: they enqueue, claim the id (or wait for the process holding it) and drive it; `retry`
- * reopens an ended intent as the file journal's does.
+ * they ended, `resume` takes over whatever a dead process left. `send` / `sendMany` / `sendBundle`
+ * work on the same table: they enqueue, claim the id (or wait for the process holding it) and drive
+ * it (a bundle as one intent); `retry` reopens an ended intent as the file journal's does.
  */
 import { linkSignals } from '../../abort.js';
 import { CairnError, InputError } from '../../errors/index.js';
 import type { ResolvedSenderOptions } from '../config.js';
-import { createCore, signersOf, type Sender, type SenderConfig, type SenderStats } from '../core.js';
-import { prepareInput } from '../input/prepare.js';
+import { bundleOutcomeOf } from '../bundle.js';
+import { createCore, signersOf, type Sender, type SenderConfig, type SenderStats, type SendRequest } from '../core.js';
+import { bundleRecord, type PreparedBundle } from '../input/bundle.js';
+import { prepareInput, type Prepared } from '../input/prepare.js';
 import { assertSameContent, intentKey } from '../intent/key.js';
 import { assertRetryable } from '../intent/resume.js';
-import { planFromJournal, planToJournal } from '../journal/plan.js';
-import type { Claim, FleetMetrics, PostgresJournalOptions } from '../journal/postgres/journal.js';
-import { isTerminal, type IntentState } from '../journal/records.js';
+import { planToJournal, preparedFromView } from '../journal/plan.js';
+import type { Claim, FleetMetrics, PostgresJournal, PostgresJournalOptions } from '../journal/postgres/journal.js';
+import { isBundleView, isTerminal, signaturesOf, type IntentState, type JournalRecord } from '../journal/records.js';
 import { outcomeFromJournal, type SendManyItem, type SendOutcome } from '../outcome.js';
 import { createClaims } from './claims.js';
-import { enqueueItems, type FleetIntent } from './intents.js';
+import { enqueueItems, type FleetBundleIntent, type FleetIntent } from './intents.js';
 import { fleetStore } from './journal.js';
 import { createOutcomes } from './outcomes.js';
 import { runWork, type WorkOptions, type WorkSummary } from './work.js';
@@ -30,8 +32,8 @@ export interface FleetSenderConfig extends SenderConfig {
 
 /** A fleet sender: a `Sender` whose intents live in PostgreSQL, plus the fleet's operations. */
 export interface FleetSender extends Sender {
-  /** Add intents by caller-chosen id (idempotent: known ids are left as they are). */
-  enqueue(intents: Iterable<FleetIntent>, options?: { signal?: AbortSignal }): Promise<{ added: number; known: number }>;
+  /** Add intents by caller-chosen id (idempotent: known ids are left as they are); a `{ id, bundle }` is one bundle intent. */
+  enqueue(intents: Iterable<FleetIntent | FleetBundleIntent>, options?: { signal?: AbortSignal }): Promise<{ added: number; known: number }>;
   /** Claim and drive intents until the signal aborts (or, with `drain`, until none is unfinished). */
   work(options?: WorkOptions): Promise<WorkSummary>;
   /** What the journal says of an intent, and its outcome once it ended (undefined: unknown id). */
@@ -50,8 +52,10 @@ export interface FleetStatus {
   leaseUntil: Date | null;
   /** The fencing token of its latest claim. */
   fence: number;
-  /** Its live (or final) signature, once it has one. */
+  /** Its live (or final) signature, once it has one (a bundle's: its first transaction's). */
   signature?: string;
+  /** A bundle's: every signature of its latest signed set, in order (none before it is signed). */
+  signatures?: string[];
   outcome?: SendOutcome;
   error?: CairnError;
 }
@@ -86,17 +90,32 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
         got: prepared.signature,
       });
     }
+    return offer(j, { op: 'created', id, at: Date.now(), ...(plan ? { plan } : {}), key }, prepared, o);
+  };
+
+  /** Store intent `rec.id` (refused, SENDER_ID_CONFLICT, when the id is known with other content), then join, claim or wait for it. */
+  const offer = async (j: PostgresJournal, rec: Extract<JournalRecord, { op: 'created' }>, prepared: Prepared | PreparedBundle, o: SendRequest): Promise<SendOutcome> => {
+    const id = rec.id;
     claims.renew(j);
     const link = linkSignals(life, o.signal);
     try {
-      // Refused (SENDER_ID_CONFLICT) when the id is known with other content.
-      await j.enqueue([{ id, rec: { op: 'created', id, at: Date.now(), ...(plan ? { plan } : {}), key } }], link.signal);
+      await j.enqueue([{ id, rec }], link.signal);
       const joined = inflight.get(id);
       if (joined) return await joined;
       return await claims.driveId(j, id, link.signal, prepared, o);
     } finally {
       link.release();
     }
+  };
+
+  /** A bundle through the table: one intent, stored with every plan, then claimed and driven as `send`'s. */
+  const sendBundle: Sender['sendBundle'] = async (inputs, options = {}) => {
+    core.assertOpen();
+    const o = core.request(options);
+    const bundle = core.prepareBundle(inputs);
+    const { plans, key } = bundleRecord(bundle);
+    const j = await journal();
+    return bundleOutcomeOf(await offer(j, { op: 'created', id: o.id, at: Date.now(), plans, key }, bundle, o));
   };
 
   /**
@@ -124,7 +143,7 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
         // Undefined: another process reopened it first; it is then driven (or waited for) below.
         first = await j.reopen(id, s.fence, link.signal);
       }
-      const plan = s.view.plan ? planFromJournal(s.view.plan, ring) : undefined;
+      const plan = preparedFromView(s.view, ring);
       return await claims.driveId(j, id, link.signal, plan && 'kind' in plan ? plan : undefined, o, first);
     } finally {
       link.release();
@@ -134,7 +153,7 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
   return {
     send,
     sendMany: core.sendManyOf(send),
-    sendBundle: core.sendBundle,
+    sendBundle,
     resume: async (o) => {
       core.assertOpen();
       const items: SendManyItem[] = [];
@@ -151,7 +170,7 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
     config: cfg,
     // What the fleet started besides the core stops once the intents in flight settled, before the table closes.
     close: () => core.close(async () => (claims.stop(), outcomes.clear())),
-    enqueue: guard(async (intents: Iterable<FleetIntent>, o: { signal?: AbortSignal } = {}) => {
+    enqueue: guard(async (intents: Iterable<FleetIntent | FleetBundleIntent>, o: { signal?: AbortSignal } = {}) => {
       const items = enqueueItems(intents);
       const j = await journal();
       let added = 0;
@@ -170,7 +189,8 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
       const s = await (await journal()).status(id, o.signal);
       if (!s) return undefined;
       const signature = s.view.signed?.signature ?? (s.view.end as { signature?: string } | undefined)?.signature;
-      const out: FleetStatus = { id, state: s.state, owner: s.owner, leaseUntil: s.leaseUntil, fence: s.fence, ...(signature ? { signature } : {}) };
+      const bundle = isBundleView(s.view) ? { signatures: signaturesOf(s.view) } : {};
+      const out: FleetStatus = { id, state: s.state, owner: s.owner, leaseUntil: s.leaseUntil, fence: s.fence, ...(signature ? { signature } : {}), ...bundle };
       if (isTerminal(s.state)) {
         const r = outcomeFromJournal(s.view);
         if (r instanceof CairnError) out.error = r;

@@ -22,6 +22,8 @@ import type { SendOutcome, SendTimings } from '../outcome.js';
 import type { Prepared } from '../input/prepare.js';
 import type { Commitment } from '../client/rpc.js';
 import type { SignatureOwners } from './signature-owners.js';
+import { createBundleDrive } from './bundle-drive.js';
+import type { PreparedBundle } from '../input/bundle.js';
 import type { Signature } from '../../solana/kit-brands.js';
 
 export interface IntentDeps extends AttemptDeps {
@@ -33,8 +35,8 @@ export interface DriveOptions {
   signal: AbortSignal;
   commitment: Commitment;
   onExpired: 'fail' | 'resign';
-  /** A signed attempt found in the journal, to continue rather than sign anew. */
-  from?: Signed & { attempt: number };
+  /** A signed attempt found in the journal, to continue rather than sign anew (a bundle's: every transaction, in order). */
+  from?: Signed & { attempt: number; bundle?: { wire: Uint8Array; signature: string }[] };
   /** Continued from the journal (its bytes may have been sent by an earlier process). */
   resumed?: boolean;
   /** The fleet claim this drive runs under (absent without a PostgreSQL journal). */
@@ -50,8 +52,8 @@ export interface DriveClaim {
   beforeSign(known: string | undefined, signal: AbortSignal): Promise<void>;
 }
 
-/** Drive one intent to an end. */
-export type Drive = (id: string, prepared: Prepared | undefined, o: DriveOptions) => Promise<SendOutcome>;
+/** Drive one intent to an end: a single transaction, or a bundle (bundle-drive.ts). */
+export type Drive = (id: string, prepared: Prepared | PreparedBundle | undefined, o: DriveOptions) => Promise<SendOutcome>;
 
 const b64 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('base64');
 
@@ -163,7 +165,12 @@ export function createDrive(d: IntentDeps): Drive {
     throw err;
   };
 
-  return async (id, prepared, o) => {
+  const bundleDrive = createBundleDrive(d);
+
+  return async (id, input, o) => {
+    // A bundle is one intent with a life of its own (bundle-drive.ts): all its transactions or none.
+    if (input?.kind === 'bundle' || o.from?.bundle) return bundleDrive(id, input?.kind === 'bundle' ? input : undefined, o);
+    const prepared = input;
     const t0 = performance.now();
     const timings: SendTimings = { buildMs: 0 };
     let attempt = o.from?.attempt ?? 0;

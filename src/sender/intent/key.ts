@@ -4,7 +4,8 @@
  * journal keeps of an intent's content to tell — the payer, the version, the lookup tables, the
  * nonce account and, per instruction, its program and short digests of its accounts and data (an
  * amount lives in the data); for signed bytes, their signature (which commits to every byte of the
- * message). It is stored in the `created` record and kept in the view for as long as the intent is
+ * message); for a bundle, each transaction's key in order (a bundle is one intent: its order, payers and
+ * every instruction are its content). It is stored in the `created` record and kept in the view for as long as the intent is
  * (a confirmed intent drops its plan, never its key). `keyConflict` names the first part that
  * differs, and `idConflict` makes the typed error (`SENDER_ID_CONFLICT`).
  * Intents journaled before keys existed have none: they are answered as before.
@@ -25,6 +26,8 @@ export interface IntentKey {
   lut?: string;
   /** The durable-nonce account, when the intent has one. */
   nonce?: string;
+  /** A bundle: each transaction's key, in order (the bundle's other fields are absent). */
+  bundle?: IntentKey[];
 }
 
 const digest = (s: string): string => createHash('sha256').update(s).digest('base64url').slice(0, 16);
@@ -33,9 +36,11 @@ const digest = (s: string): string => createHash('sha256').update(s).digest('bas
  * @example
  * intentKey(planToJournal(prepared)); // { payer, version: 'legacy', ix: ['111…:Xy…:Ab…'] }
  * intentKey({ signature });           // { wire: signature }
+ * intentKey({ plans: [a, b] });        // { bundle: [intentKey(a), intentKey(b)] }
  */
-export function intentKey(p: JournalPlan | { signature: string }): IntentKey {
+export function intentKey(p: JournalPlan | { signature: string } | { plans: readonly JournalPlan[] }): IntentKey {
   if ('signature' in p) return { wire: p.signature };
+  if ('plans' in p) return { bundle: p.plans.map((x) => intentKey(x)) };
   return {
     payer: p.payer,
     version: p.version,
@@ -48,6 +53,17 @@ export function intentKey(p: JournalPlan | { signature: string }): IntentKey {
 /** The first part of `offered` that differs from `stored` (undefined: the same content, or no stored key to tell). */
 export function keyConflict(stored: IntentKey | undefined, offered: IntentKey): string | undefined {
   if (!stored) return undefined;
+  if (stored.bundle !== undefined || offered.bundle !== undefined) {
+    if (stored.bundle === undefined || offered.bundle === undefined) return stored.bundle === undefined ? 'inputs (a bundle where the intent is one transaction)' : 'input (one transaction where the intent is a bundle)';
+    const a = stored.bundle;
+    const b = offered.bundle;
+    if (a.length !== b.length) return `inputs (${b.length} transactions where the bundle has ${a.length})`;
+    for (let i = 0; i < a.length; i++) {
+      const part = keyConflict(a[i], b[i]!);
+      if (part !== undefined) return `inputs[${i}].${part}`;
+    }
+    return undefined;
+  }
   if (stored.wire !== undefined || offered.wire !== undefined) {
     if (stored.wire === undefined || offered.wire === undefined) return stored.wire === undefined ? 'input (signed bytes where instructions were given)' : 'input (instructions where signed bytes were given)';
     return stored.wire === offered.wire ? undefined : 'input.wire (other signed bytes)';

@@ -12,8 +12,9 @@ import type { Inflight } from './inflight.js';
 import type { Drive, DriveClaim } from './drive.js';
 import type { FileIntentJournal, IntentJournal } from './journal.js';
 import { journalFailure } from '../journal/error.js';
-import { planFromJournal } from '../journal/plan.js';
+import { preparedFromView } from '../journal/plan.js';
 import { isTerminal, type IntentView, type JournalRecord } from '../journal/file/journal.js';
+import type { PreparedBundle } from '../input/bundle.js';
 import type { SendManyItem, SendOutcome } from '../outcome.js';
 import { asCairnError } from '../send-many.js';
 import type { Prepared } from '../input/prepare.js';
@@ -61,11 +62,9 @@ export function resumeIntent(
   o: { signal?: AbortSignal; commitment?: Commitment; onExpired?: 'fail' | 'resign'; claim?: DriveClaim | undefined },
 ): Promise<SendOutcome> {
   const ring = new Map([...d.keyring, ...extra]);
-  let prepared: Prepared | undefined;
-  if (v.plan) {
-    const p = planFromJournal(v.plan, ring);
-    if ('kind' in p) prepared = p;
-  }
+  // A single intent's plan or a bundle's plans: what a new signing (none yet, or after a proven expiry) builds from.
+  const p = preparedFromView(v, ring);
+  const prepared: Prepared | PreparedBundle | undefined = p && 'kind' in p ? p : undefined;
   const from = v.state === 'signed' || v.state === 'landed' ? v.signed : undefined;
   // A fleet claim's records carry its token (drive.ts); a file journal's need none.
   const journal = d.journal.bound(o.claim?.fence);
@@ -81,10 +80,11 @@ export function resumeIntent(
       const onExpired = o.onExpired ?? d.cfg.onExpired;
       if (v.state === 'expired' && (onExpired !== 'resign' || !prepared)) {
         const end = v.end as Extract<JournalRecord, { op: 'expired' }>;
+        const bundle = end.signatures ? { signatures: end.signatures } : {};
         const err = new BlockhashExpiredError(
           ErrorCodes.SENDER_BLOCKHASH_EXPIRED,
-          `transaction ${end.signature} expired (height ${end.blockHeight} > ${end.lastValidBlockHeight})${prepared ? '' : '; no signer to re-sign'}`,
-          { context: { signature: end.signature, lastValidBlockHeight: end.lastValidBlockHeight, blockHeight: end.blockHeight } },
+          `${end.signatures ? `bundle ${end.signatures.join(', ')}` : `transaction ${end.signature}`} expired (height ${end.blockHeight} > ${end.lastValidBlockHeight})${prepared ? '' : '; no signer to re-sign'}`,
+          { context: { signature: end.signature, lastValidBlockHeight: end.lastValidBlockHeight, blockHeight: end.blockHeight, ...bundle } },
         );
         await journal.record({ op: 'failed', id: v.id, at: Date.now(), signature: end.signature, error: err.message, ...journalFailure(err) });
         throw err;
@@ -103,14 +103,16 @@ export function resumeIntent(
   );
 }
 
-/** A journaled signed attempt as bytes to continue: a durable-nonce one has no height that ends it. */
-function signedOf(from: NonNullable<IntentView['signed']>): Signed & { attempt: number } {
+/** A journaled signed attempt as bytes to continue: a durable-nonce one has no height that ends it; a bundle's holds every transaction. */
+function signedOf(from: NonNullable<IntentView['signed']>): Signed & { attempt: number; bundle?: { wire: Uint8Array; signature: string }[] } {
+  const bytes = (b64: string): Uint8Array => new Uint8Array(Buffer.from(b64, 'base64'));
   return {
-    wire: new Uint8Array(Buffer.from(from.wire, 'base64')),
+    wire: bytes(from.wire),
     signature: from.signature,
     lastValidBlockHeight: from.lastValidBlockHeight ?? Number.MAX_SAFE_INTEGER,
     ...(from.nonce ? { nonce: from.nonce } : {}),
     attempt: from.attempt,
+    ...(from.bundle ? { bundle: from.bundle.map((t) => ({ signature: t.signature, wire: bytes(t.wire) })) } : {}),
   };
 }
 
@@ -128,8 +130,8 @@ export function assertRetryable(v: IntentView, ring: ReadonlyMap<string, Signer>
     const what = v.state === 'confirmed' ? 'landed' : end?.op === 'failed' ? `failed with ${end.code ?? 'an error'} after its transaction was sent` : `ended ${v.state}`;
     throw new InputError('id', `intent ${JSON.stringify(id)} ${what}; sending it again would be a second payment: use a new id if that is what you want`);
   }
-  if (!v.plan) throw new InputError('id', `intent ${JSON.stringify(id)} has no plan to rebuild from (signed bytes are not re-signed by cairn)`);
-  const plan = planFromJournal(v.plan, ring);
+  const plan = preparedFromView(v, ring);
+  if (!plan) throw new InputError('id', `intent ${JSON.stringify(id)} has no plan to rebuild from (signed bytes are not re-signed by cairn)`);
   if ('missing' in plan) throw new InputError('options.signers', `re-signing intent ${JSON.stringify(id)} needs ${plan.missing.join(', ')}: pass them in options.signers or createSender({ signers })`);
 }
 

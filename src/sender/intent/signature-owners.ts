@@ -7,7 +7,7 @@
  * process's map first (what it already knows costs no round trip) and then the journal's signatures
  * table, which answers atomically for the whole fleet.
  */
-import type { IntentView } from '../journal/records.js';
+import { signaturesOf, type IntentView } from '../journal/records.js';
 
 export interface SignatureOwners {
   /** Take `signature` for intent `id` in this process; false when another intent owns it already. */
@@ -93,10 +93,10 @@ export function createSignatureOwners(shared?: () => Promise<SharedSignatures>):
     ownerOf: (signature) => owners.get(signature)?.id,
     adopt(views) {
       for (const v of views) {
-        const sig = v.signed?.signature ?? (v.end as { signature?: string } | undefined)?.signature;
         // signed nonce bytes have no window: they stay live until their nonce moves
         const window = v.signed?.nonce ? Number.MAX_SAFE_INTEGER : (v.signed?.lastValidBlockHeight ?? v.lastValidBlockHeight ?? 0);
-        if (sig) owners.set(sig, { id: v.id, lastValidBlockHeight: window });
+        // a bundle owns every one of its transactions
+        for (const sig of signaturesOf(v)) owners.set(sig, { id: v.id, lastValidBlockHeight: window });
       }
     },
   };

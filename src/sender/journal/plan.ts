@@ -2,12 +2,14 @@
  * The journal's codec for a plan: what it stores of one (addresses, flags and data, no secrets) and
  * the plan rebuilt from that with the signers at hand — enough to re-sign an intent after a crash.
  * A durable-nonce plan keeps its nonce account and authority (the authority's key is needed to sign).
+ * A bundle is its plans in order, each stored and rebuilt the same way.
  */
 import { addressText } from '../../solana/address.js';
 import type { Signer } from '../../solana/signer.js';
 import type { InstructionInput } from '../../solana/wire.js';
-import type { JournalPlan } from './file/journal.js';
+import type { IntentView, JournalPlan } from './records.js';
 import type { Prepared } from '../input/prepare.js';
+import type { PreparedBundle } from '../input/bundle.js';
 
 /** A plan as the journal stores it (no secrets): enough to rebuild and re-sign after a crash. */
 export function planToJournal(p: Extract<Prepared, { kind: 'plan' }>): JournalPlan {
@@ -50,4 +52,23 @@ export function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Sig
   }
   if (missing.length) return { missing };
   return { kind: 'plan', payer: j.payer, instructions, version: j.version, lookupTables: j.lookupTables ?? [], signers, ...(j.nonce ? { nonce: { ...j.nonce } } : {}) };
+}
+
+/** A bundle's plans rebuilt from the journal (signers from `keyring`); `missing` lists every key not at hand. */
+export function bundleFromJournal(plans: readonly JournalPlan[], keyring: ReadonlyMap<string, Signer>): PreparedBundle | { missing: string[] } {
+  const out: PreparedBundle['plans'] = [];
+  const missing = new Set<string>();
+  for (const j of plans) {
+    const p = planFromJournal(j, keyring);
+    if ('missing' in p) p.missing.forEach((a) => missing.add(a));
+    else out.push(p);
+  }
+  return missing.size ? { missing: [...missing] } : { kind: 'bundle', plans: out };
+}
+
+/** What an intent of the journal is rebuilt from: its plan, or its bundle's plans (undefined: signed bytes, nothing to rebuild). */
+export function preparedFromView(v: IntentView, keyring: ReadonlyMap<string, Signer>): Extract<Prepared, { kind: 'plan' }> | PreparedBundle | { missing: string[] } | undefined {
+  if (v.plans) return bundleFromJournal(v.plans, keyring);
+  if (v.plan) return planFromJournal(v.plan, keyring);
+  return undefined;
 }

@@ -27,18 +27,37 @@ export interface NonceRef {
   value: string;
 }
 
+/** One signed transaction of a bundle, as the journal stores it. */
+export interface BundleTransaction {
+  signature: string;
+  /** The signed bytes, base64. */
+  wire: string;
+}
+
+/** How a bundle ended confirmed: every transaction's signature and slot, in order, and the id `/fast` gave it. */
+export interface BundleEnd {
+  bundleId: string;
+  signatures: string[];
+  slots: number[];
+}
+
 export type JournalRecord =
-  // `key`: what the id stands for (intent/key.ts), so the id offered with other content is refused
-  | { op: 'created'; id: string; at: number; plan?: JournalPlan; key?: IntentKey }
+  // `key`: what the id stands for (intent/key.ts), so the id offered with other content is refused.
+  // A bundle (sender.sendBundle) has `plans`, one per transaction in order, and no `plan`.
+  | { op: 'created'; id: string; at: number; plan?: JournalPlan; plans?: JournalPlan[]; key?: IntentKey }
   // A durable-nonce transaction has `nonce` and no `lastValidBlockHeight`: only the nonce moving ends it.
-  | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number }
+  // A bundle's record holds every transaction (`bundle`, in order), all signed before any is sent;
+  // `signature` and `wire` are its first's, which names the signed set as a single intent's signature does.
+  | { op: 'signed'; id: string; at: number; signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number; bundle?: BundleTransaction[] }
   | { op: 'landed'; id: string; at: number; signature: string; slot: number }
-  | { op: 'confirmed'; id: string; at: number; signature: string; slot: number; commitment: string }
+  // A bundle's `signature` and `slot` are its first transaction's; `bundle` has them all.
+  | { op: 'confirmed'; id: string; at: number; signature: string; slot: number; commitment: string; bundle?: BundleEnd }
   // `code` and `context` of the error that ended the intent (absent in records written before they existed)
   | { op: 'failed'; id: string; at: number; signature?: string; slot?: number; error: string; code?: string; context?: Record<string, unknown> }
   // For a nonce transaction: `nonce` says the value moved (`now`, null when the account is gone), and
   // `lastValidBlockHeight` is the last height at which the account was seen still holding the signed value.
-  | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null } }
+  // A bundle is proven expired only when none of its transactions shows (`signatures`: all of them).
+  | { op: 'expired'; id: string; at: number; signature: string; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null }; signatures?: string[] }
   | { op: 'abandoned'; id: string; at: number; reason: string; code?: string; context?: Record<string, unknown> }
   // `retry(id)` reopened an intent whose failure proved nothing of it can land (never signed, or expired)
   | { op: 'retried'; id: string; at: number };
@@ -48,10 +67,12 @@ export interface IntentView {
   id: string;
   state: IntentState;
   plan?: JournalPlan;
+  /** A bundle's plans, one per transaction in order (dropped once it is confirmed, as `plan` is). */
+  plans?: JournalPlan[];
   /** The content its id stands for (kept after the plan is dropped; absent in journals older than keys). */
   key?: IntentKey;
   /** Latest signed attempt (the only possibly live signature). */
-  signed?: { signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number };
+  signed?: { signature: string; wire: string; lastValidBlockHeight?: number; nonce?: NonceRef; attempt: number; bundle?: BundleTransaction[] };
   /** Final record when the intent ended. */
   end?: JournalRecord;
   attempts: number;
@@ -64,6 +85,22 @@ export interface IntentView {
 }
 
 const TERMINAL: ReadonlySet<IntentState> = new Set(['confirmed', 'failed', 'abandoned']);
+/** True when the view is a bundle's (sender.sendBundle), whatever state it is in. */
+export function isBundleView(v: IntentView): boolean {
+  return v.plans !== undefined || v.key?.bundle !== undefined || v.signed?.bundle !== undefined || (v.end as { bundle?: unknown } | undefined)?.bundle !== undefined;
+}
+
+/** Every signature of the view's latest signed set: a bundle's all, a single intent's one (none before signing). */
+export function signaturesOf(v: IntentView): string[] {
+  const end = v.end as { signature?: string; signatures?: string[]; bundle?: BundleEnd; context?: { signatures?: unknown } } | undefined;
+  if (v.signed?.bundle) return v.signed.bundle.map((t) => t.signature);
+  if (end?.bundle) return [...end.bundle.signatures];
+  if (Array.isArray(end?.signatures)) return [...end.signatures];
+  if (Array.isArray(end?.context?.signatures)) return (end.context.signatures as unknown[]).filter((s): s is string => typeof s === 'string');
+  const one = v.signed?.signature ?? end?.signature;
+  return one ? [one] : [];
+}
+
 /** True when the intent reached an end no resume may change. `expired` is not terminal: resign may follow. */
 export function isTerminal(s: IntentState): boolean {
   return TERMINAL.has(s);
@@ -79,6 +116,7 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
   switch (r.op) {
     case 'created':
       if (r.plan) v.plan = r.plan;
+      if (r.plans) v.plans = r.plans;
       if (r.key) v.key = r.key;
       break;
     case 'signed':
@@ -92,6 +130,7 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
           ...(r.lastValidBlockHeight !== undefined ? { lastValidBlockHeight: r.lastValidBlockHeight } : {}),
           ...(r.nonce ? { nonce: r.nonce } : {}),
           attempt: r.attempt,
+          ...(r.bundle ? { bundle: r.bundle } : {}),
         };
         v.state = 'signed';
         delete v.end;
@@ -113,7 +152,10 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
       const attempts = (r as { attempts?: unknown }).attempts;
       if (typeof attempts === 'number') v.attempts = Math.max(v.attempts, attempts);
       delete v.signed;
-      if (r.op === 'confirmed') delete v.plan;
+      if (r.op === 'confirmed') {
+        delete v.plan;
+        delete v.plans;
+      }
       break;
     }
     case 'retried':

@@ -1,7 +1,7 @@
 /**
  * Compaction: the journal rewritten with only what its kept intents need. An unfinished intent keeps
- * its plan, its latest signed attempt (the only possibly live signature), and its landed or expired
- * record; an ended one keeps one end record (and its plan when it failed, for `retry`). Ended intents
+ * its plan (a bundle's plans), its latest signed attempt (the only possibly live signature; a
+ * bundle's with every transaction), and its landed or expired record; an ended one keeps one end record (and its plan when it failed, for `retry`). Ended intents
  * past the retention window were already forgotten when the journal was read.
  *
  * The copy is written beside the journal, synced, renamed over it and the directory synced, so a
@@ -23,7 +23,7 @@ export interface Retention {
 export function recordsOf(v: IntentView): JournalRecord[] {
   const out: JournalRecord[] = [];
   const at = (v.end as { at?: number } | undefined)?.at ?? Date.now();
-  if (v.plan || v.key || v.state !== 'confirmed') out.push({ op: 'created', id: v.id, at, ...(v.plan ? { plan: v.plan } : {}), ...(v.key ? { key: v.key } : {}) });
+  if (v.plan || v.plans || v.key || v.state !== 'confirmed') out.push({ op: 'created', id: v.id, at, ...(v.plan ? { plan: v.plan } : {}), ...(v.plans ? { plans: v.plans } : {}), ...(v.key ? { key: v.key } : {}) });
   if (v.signed) out.push({ op: 'signed', id: v.id, at, ...v.signed });
   if (v.state === 'landed' && v.signed && v.landedSlot !== undefined) out.push({ op: 'landed', id: v.id, at, signature: v.signed.signature, slot: v.landedSlot });
   if (v.end) out.push(v.state === 'expired' ? v.end : ({ ...v.end, attempts: v.attempts } as unknown as JournalRecord));
