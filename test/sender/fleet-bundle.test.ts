@@ -102,12 +102,13 @@ describe('a bundle in a fleet', () => {
     const go = join(mkdtempSync(join(tmpdir(), 'cairn-fleet-bundle-')), 'go');
     const vars = { DEVNET_URL: env.devnet.url, PAYER: Buffer.from(env.payer.secretKey()).toString('hex'), TO: to, PG: server.url, TABLE: table, LEASE_MS: '1000', ACTION: 'work', CONCURRENCY: '2', GO: go };
     // Both start working at once (GO), so they share the table; A is killed the moment its first
-    // bundle is out, and B (then A's replacement) drain the table.
+    // bundle is out, and B (then A's replacement) drain the table, taking A's claims over.
     let started = 0;
     const ready = (line: string): void => {
       if (line === 'start' && ++started === 2) writeFileSync(go, '');
     };
-    const a = runUntil(child, vars, (line) => (ready(line), line.startsWith('sent ')));
+    // A never reads a status: killed at its first `sent`, it cannot have recorded any bundle's end.
+    const a = runUntil(child, { ...vars, BLIND: '1' }, (line) => (ready(line), line.startsWith('sent ')));
     const b = runUntil(child, vars, (line) => (ready(line), false));
     const killed = await a;
     expect(killed.killed).toBe(true);
@@ -135,6 +136,7 @@ describe('a bundle in a fleet', () => {
       if (op === 'signed') live = true;
       if (op === 'expired') live = false;
     }
-    expect(new Set(rows.map((r) => String(r.fence))).size).toBeGreaterThan(1);
+    expect([...worked.lines, ...replacement.lines]).toContain(`done ${inFlight}`);
+    expect(new Set(rows.slice(1).map((r) => String(r.fence))).size).toBeGreaterThan(1);
   });
 });
