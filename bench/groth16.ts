@@ -40,7 +40,7 @@ const BATCH = 64;
 const POOLED = 256;
 
 // The peers ship no type declarations (and are GPL devDependencies): load them untyped.
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 const load = (name: string): Promise<Any> => import(name);
 const { buildBn128 } = await load('ffjavascript');
 const snarkjs = await load('snarkjs');

@@ -16,8 +16,9 @@
  * does not. (Until 2026-11-22 it counted the helper threads with the workers, as if they scaled: it
  * read ×0.05–0.15 too high for asset proofs, whose verdicts were a lot of garbage.)
  *
- * Writes bench/results/merkle-pool.{json,md}. `tsx bench/merkle-pool.ts [--stream N] [--seconds S] [--rounds R] [--kinds a,b] [--forms a,b] [--repeated]`; `--stream 0` skips
- * the stream and writes no result files (for a quick look at a few kinds).
+ * Writes bench/results/merkle-pool.{json,md}.
+ * `tsx bench/merkle-pool.ts [--stream N] [--seconds S] [--rounds R] [--kinds a,b] [--forms a,b] [--repeated]`;
+ * `--stream 0` skips the stream and writes no result files (for a quick look at a few kinds).
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
@@ -92,7 +93,12 @@ async function peers(): Promise<Partial<Record<KindName, Peer>>> {
       licence: 'Apache-2.0',
       verify: (p) => {
         const depth = p.proof.length;
-        return MerkleTree.verify(new PublicKey(p.root).toBuffer(), { leaf: new PublicKey(p.leaf).toBuffer(), leafIndex: p.node_index - 2 ** depth, proof: p.proof.map((x: string) => new PublicKey(x).toBuffer()), root: new PublicKey(p.root).toBuffer() });
+        return MerkleTree.verify(new PublicKey(p.root).toBuffer(), {
+          leaf: new PublicKey(p.leaf).toBuffer(),
+          leafIndex: p.node_index - 2 ** depth,
+          proof: p.proof.map((x: string) => new PublicKey(x).toBuffer()),
+          root: new PublicKey(p.root).toBuffer(),
+        });
       },
     };
   } catch (e) {
@@ -249,7 +255,16 @@ async function timeThreads(
   items: unknown[],
   counts: number[],
   form: Form = 'objects',
-): Promise<{ us: number[]; perRound: number[][]; cpuUs: number[]; mainUs: number[]; workerUs: number[]; cpuPerRound: Array<Array<{ all: number; main: number; workers: number }>>; startupMs: number[]; kernels: string }> {
+): Promise<{
+  us: number[];
+  perRound: number[][];
+  cpuUs: number[];
+  mainUs: number[];
+  workerUs: number[];
+  cpuPerRound: Array<Array<{ all: number; main: number; workers: number }>>;
+  startupMs: number[];
+  kernels: string;
+}> {
   // The input as the form hands it over; `parsed` parses the body inside the timed call.
   const body = form === 'objects' ? null : Buffer.from(JSON.stringify(items));
   let shared: Uint8Array | null = null;
@@ -303,7 +318,11 @@ async function timeThreads(
         const dt = performance.now() - t1;
         const c = process.cpuUsage(c0);
         // CPU of the whole process (main thread + workers): the work per item whatever the load.
-        const round = { all: (c.user + c.system) / items.length, main: (mainThreadCpuUs() - m0) / items.length, workers: (workersCpuUs(k) - w0) / items.length };
+        const round = {
+          all: (c.user + c.system) / items.length,
+          main: (mainThreadCpuUs() - m0) / items.length,
+          workers: (workersCpuUs(k) - w0) / items.length,
+        };
         cpuPerRound[k]!.push(round);
         cpu[k] = Math.min(cpu[k]!, round.all);
         main[k] = Math.min(main[k]!, round.main);
@@ -371,52 +390,54 @@ async function main(): Promise<void> {
   const load0 = loadavg()[0]!;
   const peerFns = await peers();
   const rows: Row[] = [];
-  for (const kind of ONLY) for (const form of FORMS) {
-    const base = inputs[kind];
-    if (!base.length) throw new Error(`no ${kind} items in the vectors`);
-    // Size each kind so a one-thread round takes about TARGET_S seconds on this machine, now.
-    const probe = await timeThreads(kind, itemsOf(kind, kinds[kind].batchSize * 4), [1], form);
-    const n = Math.max(kinds[kind].batchSize * 8, Math.min(50_000, Math.round((TARGET_S * 1e6) / probe.us[0]!)));
-    const items = itemsOf(kind, n);
-    const plainLoop2 = await machineCeiling();
-    const { us, perRound, cpuUs, mainUs, workerUs, cpuPerRound, startupMs, kernels: workerKernels } = await timeThreads(kind, items, [0, 1, 2], form);
-    // This host's speed swings by 2× within minutes: a ratio of the two runs taken back to back in
-    // the same round, then the median over rounds, is what survives that.
-    const pairs = perRound[1]!.map((t1r, r) => t1r / perRound[2]![r]!).sort((a, b) => a - b);
-    const medianPair = pairs[pairs.length >> 1]!;
-    // At 2 threads: A = all CPU, M = its main-thread part, W = the worker threads' part, each round's
-    // three figures together (the least of each over the rounds came from different rounds); the
-    // bound is the median over the rounds.
-    const m2 = mainUs[2]!;
-    const w2 = workerUs[2]!;
-    const bounds = cpuPerRound[2]!.map(({ all: a, main: m, workers: w }) => Math.max(w, a / 2) / Math.max(a / 2, m, w / 2)).sort((p, q) => p - q);
-    const [inline, t1, t2] = us as [number, number, number];
-    const r1 = { us: t1, startupMs: startupMs[1]! };
-    const r2 = { us: t2, startupMs: startupMs[2]! };
-    const peer = peerFns[kind];
-    const row: Row = {
-      kind,
-      form,
-      items: n,
-      inline: +inline.toFixed(2),
-      t1: +r1.us.toFixed(2),
-      t2: +r2.us.toFixed(2),
-      startup1Ms: Math.round(r1.startupMs),
-      startup2Ms: Math.round(r2.startupMs),
-      speedup2: +medianPair.toFixed(2),
-      speedupBest: +(r1.us / r2.us).toFixed(2),
-      cpu: cpuUs.map((x) => +x.toFixed(1)),
-      mainCpu: [mainUs[1]!, m2].map((x) => +x.toFixed(2)),
-      workerCpu: [workerUs[1]!, w2].map((x) => +x.toFixed(2)),
-      cpuBound2: +bounds[bounds.length >> 1]!.toFixed(2),
-      workerKernels,
-      plainLoop2: +plainLoop2.toFixed(2),
-      ...(peer && form === 'objects' ? { peer: { name: peer.name, licence: peer.licence, usPerItem: +timePeer(peer, items.slice(0, Math.min(n, 2000))).toFixed(2) } } : {}),
-    };
-    rows.push(row);
-    console.log(
-      `${kind.padEnd(14)} ${form.padEnd(12)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs, workers ${row.workerCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
-    );
+  for (const kind of ONLY) {
+    for (const form of FORMS) {
+      const base = inputs[kind];
+      if (!base.length) throw new Error(`no ${kind} items in the vectors`);
+      // Size each kind so a one-thread round takes about TARGET_S seconds on this machine, now.
+      const probe = await timeThreads(kind, itemsOf(kind, kinds[kind].batchSize * 4), [1], form);
+      const n = Math.max(kinds[kind].batchSize * 8, Math.min(50_000, Math.round((TARGET_S * 1e6) / probe.us[0]!)));
+      const items = itemsOf(kind, n);
+      const plainLoop2 = await machineCeiling();
+      const { us, perRound, cpuUs, mainUs, workerUs, cpuPerRound, startupMs, kernels: workerKernels } = await timeThreads(kind, items, [0, 1, 2], form);
+      // This host's speed swings by 2× within minutes: a ratio of the two runs taken back to back in
+      // the same round, then the median over rounds, is what survives that.
+      const pairs = perRound[1]!.map((t1r, r) => t1r / perRound[2]![r]!).sort((a, b) => a - b);
+      const medianPair = pairs[pairs.length >> 1]!;
+      // At 2 threads: A = all CPU, M = its main-thread part, W = the worker threads' part, each round's
+      // three figures together (the least of each over the rounds came from different rounds); the
+      // bound is the median over the rounds.
+      const m2 = mainUs[2]!;
+      const w2 = workerUs[2]!;
+      const bounds = cpuPerRound[2]!.map(({ all: a, main: m, workers: w }) => Math.max(w, a / 2) / Math.max(a / 2, m, w / 2)).sort((p, q) => p - q);
+      const [inline, t1, t2] = us as [number, number, number];
+      const r1 = { us: t1, startupMs: startupMs[1]! };
+      const r2 = { us: t2, startupMs: startupMs[2]! };
+      const peer = peerFns[kind];
+      const row: Row = {
+        kind,
+        form,
+        items: n,
+        inline: +inline.toFixed(2),
+        t1: +r1.us.toFixed(2),
+        t2: +r2.us.toFixed(2),
+        startup1Ms: Math.round(r1.startupMs),
+        startup2Ms: Math.round(r2.startupMs),
+        speedup2: +medianPair.toFixed(2),
+        speedupBest: +(r1.us / r2.us).toFixed(2),
+        cpu: cpuUs.map((x) => +x.toFixed(1)),
+        mainCpu: [mainUs[1]!, m2].map((x) => +x.toFixed(2)),
+        workerCpu: [workerUs[1]!, w2].map((x) => +x.toFixed(2)),
+        cpuBound2: +bounds[bounds.length >> 1]!.toFixed(2),
+        workerKernels,
+        plainLoop2: +plainLoop2.toFixed(2),
+        ...(peer && form === 'objects' ? { peer: { name: peer.name, licence: peer.licence, usPerItem: +timePeer(peer, items.slice(0, Math.min(n, 2000))).toFixed(2) } } : {}),
+      };
+      rows.push(row);
+      console.log(
+        `${kind.padEnd(14)} ${form.padEnd(12)} n=${String(n).padStart(6)}  inline ${row.inline} µs  1T ${row.t1} µs  2T ${row.t2} µs  ×${row.speedup2} (best/best ×${row.speedupBest}, CPU bound ×${row.cpuBound2}, plain loop ×${row.plainLoop2}, main ${row.mainCpu.join('/')} µs, workers ${row.workerCpu.join('/')} µs)${row.peer ? `  peer ${row.peer.usPerItem} µs` : ''}`,
+      );
+    }
   }
   if (STREAM_N === 0) return; // a quick look at some kinds: no stream, no result files
   console.log(`streaming ${STREAM_N} asset proofs through 2 threads…`);

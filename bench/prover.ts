@@ -27,7 +27,7 @@ import type { R1cs } from '../src/prover/r1cs.js';
 import { buildFixture } from '../test/prover/circuits-fixture.js';
 import { writeR1csFile, writeWtnsFile } from './lib/iden3-files.js';
 
-type Any = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Any = any;
 const snarkjs: Any = await import('snarkjs' as string);
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -124,7 +124,16 @@ async function proverRows(): Promise<Row[]> {
     const cairnS = await timed(() => prove(pk, r1cs, w));
     const snarkjsS = await timed(() => snarkjs.groth16.prove(zk, wtnsFile));
     const snarkjs1S = await timed(() => snarkjs.groth16.prove(zk, wtnsFile, undefined, { singleThread: true }), 1);
-    const row = { shape: label, circuit: r1cs.name, constraints: r1cs.constraints.length, domain: domainPower(r1cs), cairnS, snarkjsS, snarkjs1S, ratio: cairnS / snarkjsS };
+    const row = {
+      shape: label,
+      circuit: r1cs.name,
+      constraints: r1cs.constraints.length,
+      domain: domainPower(r1cs),
+      cairnS,
+      snarkjsS,
+      snarkjs1S,
+      ratio: cairnS / snarkjsS,
+    };
     console.log(`${label.padEnd(16)} ${String(row.constraints).padStart(6)} constraints (2^${row.domain}): cairn ${cairnS.toFixed(2)} s, snarkjs ${snarkjsS.toFixed(2)} s (1 thread ${snarkjs1S.toFixed(2)} s) → cairn/snarkjs ${row.ratio.toFixed(2)}×`);
     rows.push(row);
   }

@@ -103,7 +103,7 @@ const requireable = new Map();
 function canRequire(name) {
   if (!direct.has(name)) return false;
   if (!requireable.has(name)) {
-    let ok = true;
+    let ok;
     try {
       ok = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).type !== "module";
     } catch {

@@ -31,13 +31,14 @@ function nttBig(a: bigint[], w: bigint): void {
     const step = powMod(w, BigInt(n / len));
     const tw: bigint[] = [1n];
     for (let i = 1; i < half; i++) tw[i] = (tw[i - 1]! * step) % R;
-    for (let i = 0; i < n; i += len)
+    for (let i = 0; i < n; i += len) {
       for (let j = 0; j < half; j++) {
         const u = a[i + j]!;
         const v = (a[i + j + half]! * tw[j]!) % R;
         a[i + j] = u + v >= R ? u + v - R : u + v;
         a[i + j + half] = u - v < 0n ? u - v + R : u - v;
       }
+    }
   }
 }
 
@@ -52,13 +53,14 @@ function nttObjects(mcl: Mcl, a: Fr[], w: bigint): void {
     one.setInt(1);
     const tw = [one];
     for (let i = 1; i < half; i++) tw[i] = mcl.mul(tw[i - 1]!, step);
-    for (let i = 0; i < n; i += len)
+    for (let i = 0; i < n; i += len) {
       for (let j = 0; j < half; j++) {
         const u = a[i + j]!;
         const v = mcl.mul(a[i + j + half]!, tw[j]!);
         a[i + j] = mcl.add(u, v);
         a[i + j + half] = mcl.sub(u, v);
       }
+    }
   }
 }
 
@@ -154,7 +156,7 @@ function nttMont(a: Uint32Array, n: number, w: bigint): void {
   for (let len = 2; len <= n; len <<= 1) {
     const half = len >> 1;
     const step = n / len;
-    for (let i = 0; i < n; i += len)
+    for (let i = 0; i < n; i += len) {
       for (let j = 0; j < half; j++) {
         const u = (i + j) * L;
         const v = (i + j + half) * L;
@@ -162,6 +164,7 @@ function nttMont(a: Uint32Array, n: number, w: bigint): void {
         msub(a, u, tmp, 0, a, v);
         madd(a, u, tmp, 0, a, u);
       }
+    }
   }
 }
 

@@ -124,7 +124,10 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   // the compression indexer's V2 methods and its others (compression-v2.ts)
   getCompressedAccountV2: { call: (c) => c.getCompressedAccountV2({ hash: ADDR }), result: ctx(accountV2) },
   getCompressedAccountProofV2: { call: (c) => c.getCompressedAccountProofV2({ hash: ADDR }), result: ctx(proofV2) },
-  getMultipleCompressedAccounts: { call: (c) => c.getMultipleCompressedAccounts({ hashes: [ADDR, ADDR] }), result: ctx({ items: [tokenAccounts.value.items[0].account, null] }) },
+  getMultipleCompressedAccounts: {
+    call: (c) => c.getMultipleCompressedAccounts({ hashes: [ADDR, ADDR] }),
+    result: ctx({ items: [tokenAccounts.value.items[0].account, null] }),
+  },
   getMultipleCompressedAccountsV2: { call: (c) => c.getMultipleCompressedAccountsV2({ addresses: [ADDR, ADDR] }), result: ctx({ items: [accountV2, null] }) },
   getMultipleCompressedAccountProofs: { call: (c) => c.getMultipleCompressedAccountProofs([ADDR]), result: ctx([photon('-bob-proofs.json').value[0]]) },
   getMultipleCompressedAccountProofsV2: { call: (c) => c.getMultipleCompressedAccountProofsV2([ADDR]), result: ctx([proofV2]) },
@@ -132,18 +135,39 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
     call: (c) => c.getCompressedAccountsByOwner({ owner: ADDR, filters: [{ memcmp: { offset: 0, bytes: ADDR } }], dataSlice: { offset: 0, length: 4 } }),
     result: ctx({ items: [tokenAccounts.value.items[0].account], cursor: null }),
   },
-  getCompressedAccountsByOwnerV2: { call: (c) => c.getCompressedAccountsByOwnerV2({ owner: ADDR, limit: 5 }), result: ctx({ items: [accountV2], cursor: ADDR }) },
-  getCompressedTokenAccountsByOwnerV2: { call: (c) => c.getCompressedTokenAccountsByOwnerV2({ owner: ADDR, mint: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
-  getCompressedTokenAccountsByDelegateV2: { call: (c) => c.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
+  getCompressedAccountsByOwnerV2: {
+    call: (c) => c.getCompressedAccountsByOwnerV2({ owner: ADDR, limit: 5 }),
+    result: ctx({ items: [accountV2], cursor: ADDR }),
+  },
+  getCompressedTokenAccountsByOwnerV2: {
+    call: (c) => c.getCompressedTokenAccountsByOwnerV2({ owner: ADDR, mint: ADDR }),
+    result: ctx({ items: [tokenAccountV2], cursor: null }),
+  },
+  getCompressedTokenAccountsByDelegateV2: {
+    call: (c) => c.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }),
+    result: ctx({ items: [tokenAccountV2], cursor: null }),
+  },
   getTransactionWithCompressionInfoV2: { call: (c) => c.getTransactionWithCompressionInfoV2({ signature: SIG }), result: txInfoV2 },
-  getValidityProofV2: { call: (c) => c.getValidityProofV2({ hashes: [ADDR], newAddressesWithTrees: [{ address: ADDR, tree: ADDR }] }), result: ctx(validityV2) },
+  getValidityProofV2: {
+    call: (c) => c.getValidityProofV2({ hashes: [ADDR], newAddressesWithTrees: [{ address: ADDR, tree: ADDR }] }),
+    result: ctx(validityV2),
+  },
   getMultipleNewAddressProofsV2: { call: (c) => c.getMultipleNewAddressProofsV2([{ address: ADDR, tree: ADDR }]), result: vector('photon/mock_tests__get_multiple_new_address_proofs_interop.json') },
   getCompressedBalance: { call: (c) => c.getCompressedBalance({ address: ADDR }), result: ctx(5) },
   getCompressedBalanceByOwner: { call: (c) => c.getCompressedBalanceByOwner({ owner: ADDR }), result: ctx(2n ** 63n) },
   getCompressedTokenAccountBalance: { call: (c) => c.getCompressedTokenAccountBalance({ hash: ADDR }), result: ctx({ amount: 5 }) },
-  getCompressedTokenBalancesByOwner: { call: (c) => c.getCompressedTokenBalancesByOwner({ owner: ADDR }), result: ctx({ tokenBalances: [{ mint: ADDR, balance: 5 }], cursor: null }) },
-  getCompressedTokenBalancesByOwnerV2: { call: (c) => c.getCompressedTokenBalancesByOwnerV2({ owner: ADDR, mint: ADDR }), result: ctx({ items: [{ mint: ADDR, balance: 5 }], cursor: null }) },
-  getCompressedMintTokenHolders: { call: (c) => c.getCompressedMintTokenHolders({ mint: ADDR }), result: ctx({ items: [{ owner: ADDR, balance: 5 }], cursor: null }) },
+  getCompressedTokenBalancesByOwner: {
+    call: (c) => c.getCompressedTokenBalancesByOwner({ owner: ADDR }),
+    result: ctx({ tokenBalances: [{ mint: ADDR, balance: 5 }], cursor: null }),
+  },
+  getCompressedTokenBalancesByOwnerV2: {
+    call: (c) => c.getCompressedTokenBalancesByOwnerV2({ owner: ADDR, mint: ADDR }),
+    result: ctx({ items: [{ mint: ADDR, balance: 5 }], cursor: null }),
+  },
+  getCompressedMintTokenHolders: {
+    call: (c) => c.getCompressedMintTokenHolders({ mint: ADDR }),
+    result: ctx({ items: [{ owner: ADDR, balance: 5 }], cursor: null }),
+  },
   getIndexerHealth: { call: (c) => c.getIndexerHealth(), result: 'ok' },
   getIndexerSlot: { call: (c) => c.getIndexerSlot(), result: 42 },
   // the indexer's signature lists (compression-signatures.ts)
@@ -153,7 +177,10 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   getLatestNonVotingSignatures: { call: (c) => c.getLatestNonVotingSignatures({ limit: 2 }), result: ctx({ items: withError }) },
   // the standard account, token, block and cluster methods (solana.ts)
   getMultipleAccounts: { call: (c) => c.getMultipleAccounts([ADDR, ADDR]), result: ctx([account, null]) },
-  getProgramAccounts: { call: (c) => c.getProgramAccounts(ADDR, { filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: ADDR } }] }), result: [{ pubkey: ADDR, account }] },
+  getProgramAccounts: {
+    call: (c) => c.getProgramAccounts(ADDR, { filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: ADDR } }] }),
+    result: [{ pubkey: ADDR, account }],
+  },
   getTokenAccountBalance: { call: (c) => c.getTokenAccountBalance(ADDR), result: ctx(tokenAmount) },
   getTokenSupply: { call: (c) => c.getTokenSupply(ADDR, { commitment: 'confirmed' }), result: ctx(tokenAmount) },
   getTokenLargestAccounts: { call: (c) => c.getTokenLargestAccounts(ADDR), result: ctx([{ address: ADDR, ...tokenAmount }]) },
@@ -166,20 +193,46 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   getBlocks: { call: (c) => c.getBlocks(1, 5), result: [1, 2, 5] },
   getBlocksWithLimit: { call: (c) => c.getBlocksWithLimit(1, 3), result: [1, 2, 5] },
   getFirstAvailableBlock: { call: (c) => c.getFirstAvailableBlock(), result: 0 },
-  getEpochSchedule: { call: (c) => c.getEpochSchedule(), result: { slotsPerEpoch: 432_000, leaderScheduleSlotOffset: 432_000, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 } },
-  getEpochInfo: { call: (c) => c.getEpochInfo(), result: { absoluteSlot: 9, blockHeight: 8, epoch: 0, slotIndex: 9, slotsInEpoch: 432_000, transactionCount: 3 } },
+  getEpochSchedule: {
+    call: (c) => c.getEpochSchedule(),
+    result: { slotsPerEpoch: 432_000, leaderScheduleSlotOffset: 432_000, warmup: false, firstNormalEpoch: 0, firstNormalSlot: 0 },
+  },
+  getEpochInfo: {
+    call: (c) => c.getEpochInfo(),
+    result: { absoluteSlot: 9, blockHeight: 8, epoch: 0, slotIndex: 9, slotsInEpoch: 432_000, transactionCount: 3 },
+  },
   getIdentity: { call: (c) => c.getIdentity(), result: { identity: ADDR } },
   getSlotLeader: { call: (c) => c.getSlotLeader(), result: ADDR },
   getClusterNodes: { call: (c) => c.getClusterNodes(), result: [{ pubkey: ADDR, gossip: '127.0.0.1:8001', tpu: null, rpc: '127.0.0.1:8899', version: '2.2.0' }] },
   getTransactionCount: { call: (c) => c.getTransactionCount(), result: 12 },
   getVoteAccounts: { call: (c) => c.getVoteAccounts(), result: { current: [{ votePubkey: ADDR }], delinquent: [] } },
-  getInflationReward: { call: (c) => c.getInflationReward([ADDR, ADDR], { epoch: 1 }), result: [{ epoch: 1, effectiveSlot: 5, amount: 10, postBalance: 20, commission: null }, null] },
+  getInflationReward: {
+    call: (c) => c.getInflationReward([ADDR, ADDR], { epoch: 1 }),
+    result: [{ epoch: 1, effectiveSlot: 5, amount: 10, postBalance: 20, commission: null }, null],
+  },
   // the provider's extensions (das.ts, helius-extensions.ts)
   searchAssets: { call: (c) => c.searchAssets({ ownerAddress: ADDR, grouping: ['collection', ADDR], tokenType: 'compressedNft' }), result: { total: 1, limit: 1000, page: 1, items: [asset] } },
   getSignaturesForAsset: { call: (c) => c.getSignaturesForAsset({ id: ADDR, page: 1 }), result: { total: 1, limit: 1000, page: 1, items: [[SIG, 'MintToCollectionV1']] } },
-  getNftEditions: { call: (c) => c.getNftEditions({ mint: ADDR }), result: { total: 1, limit: 10, page: 1, master_edition_address: ADDR, supply: 1, max_supply: 5, editions: [{ mint: ADDR, edition_address: ADDR, edition: 1 }] } },
-  getProgramAccountsV2: { call: (c) => c.getProgramAccountsV2(ADDR, { limit: 10, filters: [{ dataSize: 165 }] }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR, totalResults: 3 }) },
-  getTokenAccountsByOwnerV2: { call: (c) => c.getTokenAccountsByOwnerV2(ADDR, { programId: ADDR }, { limit: 10 }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: null }) },
+  getNftEditions: {
+    call: (c) => c.getNftEditions({ mint: ADDR }),
+    result: {
+      total: 1,
+      limit: 10,
+      page: 1,
+      master_edition_address: ADDR,
+      supply: 1,
+      max_supply: 5,
+      editions: [{ mint: ADDR, edition_address: ADDR, edition: 1 }],
+    },
+  },
+  getProgramAccountsV2: {
+    call: (c) => c.getProgramAccountsV2(ADDR, { limit: 10, filters: [{ dataSize: 165 }] }),
+    result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR, totalResults: 3 }),
+  },
+  getTokenAccountsByOwnerV2: {
+    call: (c) => c.getTokenAccountsByOwnerV2(ADDR, { programId: ADDR }, { limit: 10 }),
+    result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: null }),
+  },
   getTransactionsForAddress: {
     call: (c) => c.getTransactionsForAddress(ADDR, { limit: 10, filters: { status: 'succeeded', slot: { gte: 1 } } }),
     result: { data: [{ signature: SIG, slot: 5, transactionIndex: 0, err: null, memo: null, blockTime: 7, confirmationStatus: 'finalized' }], paginationToken: '5:0' },
@@ -191,31 +244,58 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
 const MAX_ITEMS = 5_000;
 const PAGERS: Record<string, { call: (c: CairnClient) => AsyncIterable<unknown>; result: unknown }> = {
   getAssetsByOwner: { call: (c) => c.paginate.getAssetsByOwner({ ownerAddress: ADDR, limit: 2 }), result: { total: 1, limit: 2, page: 1, items: [asset] } },
-  getAssetsByCreator: { call: (c) => c.paginate.getAssetsByCreator({ creatorAddress: ADDR, limit: 2 }), result: { total: 1, limit: 2, page: 1, items: [asset] } },
-  getAssetsByAuthority: { call: (c) => c.paginate.getAssetsByAuthority({ authorityAddress: ADDR, limit: 2 }), result: { total: 1, limit: 2, page: 1, items: [asset] } },
+  getAssetsByCreator: {
+    call: (c) => c.paginate.getAssetsByCreator({ creatorAddress: ADDR, limit: 2 }),
+    result: { total: 1, limit: 2, page: 1, items: [asset] },
+  },
+  getAssetsByAuthority: {
+    call: (c) => c.paginate.getAssetsByAuthority({ authorityAddress: ADDR, limit: 2 }),
+    result: { total: 1, limit: 2, page: 1, items: [asset] },
+  },
   getAssetsByGroup: { call: (c) => c.paginate.getAssetsByGroup({ groupKey: 'collection', groupValue: ADDR, limit: 2 }), result: { total: 1, limit: 2, page: 1, items: [asset] } },
   getTokenAccounts: { call: (c) => c.paginate.getTokenAccounts({ owner: ADDR }), result: METHODS.getTokenAccounts!.result },
   getCompressedTokenAccountsByOwner: { call: (c) => c.paginate.getCompressedTokenAccountsByOwner({ owner: ADDR }), result: tokenAccounts },
   getCompressedTokenAccountsByDelegate: { call: (c) => c.paginate.getCompressedTokenAccountsByDelegate({ delegate: ADDR }), result: tokenAccounts },
   getLatestCompressionSignatures: { call: (c) => c.paginate.getLatestCompressionSignatures({}), result: ctx({ items: signatures, cursor: 'next' }) },
-  getCompressionSignaturesForTokenOwner: { call: (c) => c.paginate.getCompressionSignaturesForTokenOwner({ owner: ADDR }), result: ctx({ items: signatures, cursor: null }) },
+  getCompressionSignaturesForTokenOwner: {
+    call: (c) => c.paginate.getCompressionSignaturesForTokenOwner({ owner: ADDR }),
+    result: ctx({ items: signatures, cursor: null }),
+  },
   getWalletTransfers: { call: (c) => c.paginate.getWalletTransfers({ wallet: ADDR }), result: METHODS.getWalletTransfers!.result },
   getCompressedAccountsByOwner: { call: (c) => c.paginate.getCompressedAccountsByOwner({ owner: ADDR }), result: ctx({ items: [tokenAccounts.value.items[0].account], cursor: 'next' }) },
-  getCompressedAccountsByOwnerV2: { call: (c) => c.paginate.getCompressedAccountsByOwnerV2({ owner: ADDR }), result: ctx({ items: [accountV2], cursor: null }) },
+  getCompressedAccountsByOwnerV2: {
+    call: (c) => c.paginate.getCompressedAccountsByOwnerV2({ owner: ADDR }),
+    result: ctx({ items: [accountV2], cursor: null }),
+  },
   getCompressedTokenAccountsByOwnerV2: { call: (c) => c.paginate.getCompressedTokenAccountsByOwnerV2({ owner: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: 'next' }) },
-  getCompressedTokenAccountsByDelegateV2: { call: (c) => c.paginate.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }), result: ctx({ items: [tokenAccountV2], cursor: null }) },
-  getCompressedTokenBalancesByOwner: { call: (c) => c.paginate.getCompressedTokenBalancesByOwner({ owner: ADDR }), result: METHODS.getCompressedTokenBalancesByOwner!.result },
+  getCompressedTokenAccountsByDelegateV2: {
+    call: (c) => c.paginate.getCompressedTokenAccountsByDelegateV2({ delegate: ADDR }),
+    result: ctx({ items: [tokenAccountV2], cursor: null }),
+  },
+  getCompressedTokenBalancesByOwner: {
+    call: (c) => c.paginate.getCompressedTokenBalancesByOwner({ owner: ADDR }),
+    result: METHODS.getCompressedTokenBalancesByOwner!.result,
+  },
   getCompressedTokenBalancesByOwnerV2: { call: (c) => c.paginate.getCompressedTokenBalancesByOwnerV2({ owner: ADDR }), result: ctx({ items: [{ mint: ADDR, balance: 5 }], cursor: 'next' }) },
-  getCompressedMintTokenHolders: { call: (c) => c.paginate.getCompressedMintTokenHolders({ mint: ADDR }), result: METHODS.getCompressedMintTokenHolders!.result },
+  getCompressedMintTokenHolders: {
+    call: (c) => c.paginate.getCompressedMintTokenHolders({ mint: ADDR }),
+    result: METHODS.getCompressedMintTokenHolders!.result,
+  },
   getCompressionSignaturesForAddress: { call: (c) => c.paginate.getCompressionSignaturesForAddress({ address: ADDR }), result: ctx({ items: signatures, cursor: 'next' }) },
-  getCompressionSignaturesForOwner: { call: (c) => c.paginate.getCompressionSignaturesForOwner({ owner: ADDR, limit: 2 }), result: ctx({ items: signatures, cursor: null }) },
+  getCompressionSignaturesForOwner: {
+    call: (c) => c.paginate.getCompressionSignaturesForOwner({ owner: ADDR, limit: 2 }),
+    result: ctx({ items: signatures, cursor: null }),
+  },
   // its pages carry no cursor: the iterator builds one from the last item, so a full page repeated must end it
   getLatestNonVotingSignatures: { call: (c) => c.paginate.getLatestNonVotingSignatures({ limit: withError.length }), result: ctx({ items: withError }) },
   searchAssets: { call: (c) => c.paginate.searchAssets({ ownerAddress: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [asset] } },
   getSignaturesForAddress: { call: (c) => c.paginate.getSignaturesForAddress(ADDR, { limit: 2 }), result: METHODS.getSignaturesForAddress!.result },
   getSignaturesForAsset: { call: (c) => c.paginate.getSignaturesForAsset({ id: ADDR, limit: 1 }), result: { total: 1, limit: 1, page: 1, items: [[SIG, 'MintV1']] } },
   getProgramAccountsV2: { call: (c) => c.paginate.getProgramAccountsV2(ADDR, { limit: 1 }), result: METHODS.getProgramAccountsV2!.result },
-  getTokenAccountsByOwnerV2: { call: (c) => c.paginate.getTokenAccountsByOwnerV2(ADDR, { mint: ADDR }), result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR }) },
+  getTokenAccountsByOwnerV2: {
+    call: (c) => c.paginate.getTokenAccountsByOwnerV2(ADDR, { mint: ADDR }),
+    result: ctx({ accounts: [{ pubkey: ADDR, account }], paginationKey: ADDR }),
+  },
   getTransactionsForAddress: { call: (c) => c.paginate.getTransactionsForAddress(ADDR, { limit: 1 }), result: METHODS.getTransactionsForAddress!.result },
 };
 
@@ -307,7 +387,10 @@ const caseArb: fc.Arbitrary<Case> = fc.oneof(
   { weight: 4, arbitrary: editsArb.map((edits) => ({ edits })) },
 );
 
-const wireCaseArb: fc.Arbitrary<Case> = fc.oneof({ weight: 1, arbitrary: wireArb.map((any) => ({ any })) }, { weight: 4, arbitrary: editsArb.map((edits) => ({ edits })) });
+const wireCaseArb: fc.Arbitrary<Case> = fc.oneof(
+  { weight: 1, arbitrary: wireArb.map((any) => ({ any })) },
+  { weight: 4, arbitrary: editsArb.map((edits) => ({ edits })) },
+);
 
 export async function rpcTargets({ skip }: GroupOptions): Promise<TargetGroup> {
   const checks = new Set<string>(['u64-range'].filter((c) => !skip.includes(c as CheckName)));
@@ -398,7 +481,7 @@ export async function rpcTargets({ skip }: GroupOptions): Promise<TargetGroup> {
     try {
       await m.call(client);
     } catch (e) {
-      throw new Error(`the fixture for ${name} is refused: ${(e as Error).message}`);
+      throw new Error(`the fixture for ${name} is refused: ${(e as Error).message}`, { cause: e });
     }
     targets.push({
       name: `method:${name}`,

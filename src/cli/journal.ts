@@ -81,7 +81,10 @@ function parseAge(text: string): number {
   return Number(m[1]) * unit;
 }
 
-async function fleetJournal(a: { cmd: string; postgres: string; table: string; olderThan: string | undefined; json: boolean }, io: JournalCliIo): Promise<number> {
+async function fleetJournal(
+  a: { cmd: string; postgres: string; table: string; olderThan: string | undefined; json: boolean },
+  io: JournalCliIo,
+): Promise<number> {
   const out = (human: string, data: object): void => void io.stdout.write(a.json ? JSON.stringify({ table: a.table, ...data }) + '\n' : human + '\n');
   if (a.cmd === 'compact') throw usageError('command', 'compact is for a journal file; a PostgreSQL journal has gc');
   if (a.cmd === 'init') {
@@ -107,7 +110,7 @@ async function fleetJournal(a: { cmd: string; postgres: string; table: string; o
 
 async function journal(args: { cmd: 'status' | 'compact'; file: string; json: boolean }, io: JournalCliIo): Promise<number> {
   // A mistyped path is not an empty journal: status would say "0 unfinished" and compact would create it.
-  let isFile = false;
+  let isFile: boolean;
   try {
     isFile = statSync(args.file).isFile();
   } catch (e) {
@@ -147,7 +150,9 @@ async function journal(args: { cmd: 'status' | 'compact'; file: string; json: bo
   const unfinished = [...views.values()].filter((v) => !isTerminal(v.state)).length;
   const bytes = compacted?.afterBytes ?? before;
   if (args.json) {
-    const oldestOut = oldest ? { oldestUnfinished: { id: oldest.id, ...(oldest.createdAt ? { createdAt: new Date(oldest.createdAt).toISOString() } : {}) } } : {};
+    const oldestOut = oldest
+      ? { oldestUnfinished: { id: oldest.id, ...(oldest.createdAt ? { createdAt: new Date(oldest.createdAt).toISOString() } : {}) } }
+      : {};
     io.stdout.write(JSON.stringify({ file: args.file, bytes, intents: views.size, byState, unfinished, ...oldestOut, ...(compacted ? { compactedFrom: compacted.beforeBytes } : {}) }) + '\n');
   } else {
     const states = Object.entries(byState).map(([s, c]) => `${s} ${c}`).join(', ') || 'none';

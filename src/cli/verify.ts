@@ -87,8 +87,13 @@ function unusable(field: string, message: string, cause?: unknown): CairnError {
 function output(out: CliIo['stdout']): (s: string) => Promise<void> {
   let failure: Error | null = null;
   out.on?.('error', (e) => (failure ??= e ?? new Error('stdout failed')));
-  return async (s) => {
+  // a function, not the check inline: the listener sets `failure` during the await below, and the
+  // compiler, which does not see that, would take it for still null after the first check
+  const rethrow = (): void => {
     if (failure) throw failure;
+  };
+  return async (s) => {
+    rethrow();
     if (out.write(s) === false && out.on && out.off) {
       await new Promise<void>((resolve) => {
         const done = (): void => {
@@ -100,7 +105,7 @@ function output(out: CliIo['stdout']): (s: string) => Promise<void> {
         out.on!('error', done);
       });
     }
-    if (failure) throw failure;
+    rethrow();
   };
 }
 
@@ -135,7 +140,18 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
   if (commitment !== undefined && rpc === undefined) throw unusable('commitment', '--commitment applies with --rpc only');
   const anchor = rpc === undefined ? undefined : { rpc, ...(commitment === undefined ? {} : { commitment: commitment as 'confirmed' }) };
   const put = output(io.stdout);
-  const streamArgs = { kind, file: args.file, json: args.json, onlyInvalid: args.onlyInvalid, anchor, maxBytes, threadsFlag, quiet: values.quiet === true, put, io };
+  const streamArgs = {
+    kind,
+    file: args.file,
+    json: args.json,
+    onlyInvalid: args.onlyInvalid,
+    anchor,
+    maxBytes,
+    threadsFlag,
+    quiet: values.quiet === true,
+    put,
+    io,
+  };
   // Devices and large files: read item by item, memory bounded whatever the size.
   if (kind !== 'validity-proof' && !vflags.any && (await shouldStream(args.file))) return streamed(streamArgs);
 
@@ -235,7 +251,11 @@ async function verify({ values, positionals, json }: CommandContext, io: CliIo):
 /** A validity verdict's fields for `--json`: its status, circuit and the key set that verified it. */
 function validityFields(v: { status?: string }): Record<string, unknown> {
   const x = v as { status?: string; circuit?: string; keySet?: string };
-  return { ...(x.status === undefined ? {} : { status: x.status }), ...(x.circuit === undefined ? {} : { circuit: x.circuit }), ...(x.keySet === undefined ? {} : { keySet: x.keySet }) };
+  return {
+    ...(x.status === undefined ? {} : { status: x.status }),
+    ...(x.circuit === undefined ? {} : { circuit: x.circuit }),
+    ...(x.keySet === undefined ? {} : { keySet: x.keySet }),
+  };
 }
 
 /** A first line that is a whole JSON object followed by another line: NDJSON. */

@@ -190,8 +190,9 @@ export function poseidonPathRoot(leaf: Uint8Array, proof: Uint8Array, index: num
   if (!Number.isSafeInteger(index) || index < 0) throw invalid('index', 'expected a non-negative safe integer', index);
   const depth = proof.length / 32;
   if (depth > MAX_DEPTH) throw invalid('proof', `expected at most ${MAX_DEPTH} nodes, got ${depth}`, depth);
-  if (depth < 53 && index >= 2 ** depth)
+  if (depth < 53 && index >= 2 ** depth) {
     throw invalid('index', `expected < 2^${depth} for a proof of ${depth} nodes, got ${index}`, index);
+  }
   for (let k = 0; k < depth; k++) if (!isBelowR(proof, 32 * k)) throw overflow(`proof[${k}]`);
   const { kernel } = resolve();
   const out = new Uint8Array(32);
@@ -210,8 +211,9 @@ export function poseidonPathRoot(leaf: Uint8Array, proof: Uint8Array, index: num
 export function poseidonBatch(inputs: Uint8Array, width: number): Uint8Array {
   if (!(inputs instanceof Uint8Array)) throw invalid('inputs', 'expected a Uint8Array', typeof inputs);
   if (!Number.isInteger(width) || width < 1 || width > 12) throw invalid('width', `expected an integer 1..12, got ${width}`, width);
-  if (inputs.length % (32 * width) !== 0)
+  if (inputs.length % (32 * width) !== 0) {
     throw invalid('inputs', `expected a multiple of ${32 * width} bytes (32·width), got ${inputs.length}`, inputs.length);
+  }
   const n = inputs.length / 32;
   for (let i = 0; i < n; i++) if (!isBelowR(inputs, 32 * i)) throw overflow(`inputs[${i}]`);
   const count = n / width;
@@ -244,13 +246,15 @@ export function poseidonVerifyPaths(
   if (typeof m !== 'number') throw invalid('indices', 'expected an array of leaf indices', typeof indices);
   if (leaves.length !== 32 * m) throw invalid('leaves', `expected ${32 * m} bytes (32 per index), got ${leaves.length}`, leaves.length);
   if (roots.length !== 32 * m) throw invalid('roots', `expected ${32 * m} bytes (32 per index), got ${roots.length}`, roots.length);
-  if (proofs.length !== 32 * depth * m)
+  if (proofs.length !== 32 * depth * m) {
     throw invalid('proofs', `expected ${32 * depth * m} bytes (32·depth per index), got ${proofs.length}`, proofs.length);
+  }
   const idx = indices instanceof Float64Array ? indices : Float64Array.from(indices);
   for (let k = 0; k < m; k++) {
     const i = idx[k];
-    if (!Number.isSafeInteger(i) || i < 0 || (depth < 53 && i >= 2 ** depth))
+    if (!Number.isSafeInteger(i) || i < 0 || (depth < 53 && i >= 2 ** depth)) {
       throw invalid(`indices[${k}]`, `expected an integer in [0, 2^${depth}), got ${i}`, i);
+    }
   }
   const verdicts = new Uint8Array(m);
   if (m === 0) return verdicts;

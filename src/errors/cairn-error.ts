@@ -31,7 +31,9 @@ export const MAX_MESSAGE_CHARS = 16_384;
  * by the compiler where the error is made. `context` (and the whole argument) may be left out only
  * when the entry has no required field.
  */
-export type CairnErrorOptions<C extends ErrorCode = ErrorCode> = ({} extends CairnErrorContext[C] ? { context?: CairnErrorContext[C] } : { context: CairnErrorContext[C] }) & {
+export type CairnErrorOptions<C extends ErrorCode = ErrorCode> = ({} extends CairnErrorContext[C]
+  ? { context?: CairnErrorContext[C] }
+  : { context: CairnErrorContext[C] }) & {
   cause?: unknown;
 };
 
@@ -67,6 +69,7 @@ export class CairnError<C extends ErrorCode = ErrorCode> extends Error {
   /** Walk the cause chain; returns the first error for which `fn` is true (or the last one). A chain that loops ends. */
   walk(fn?: (e: unknown) => boolean): unknown {
     const seen = new Set<unknown>();
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the walk's first step is this error
     let e: unknown = this;
     while (e && !seen.has(e)) {
       seen.add(e);

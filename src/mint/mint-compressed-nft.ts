@@ -174,8 +174,18 @@ async function fetchAsset(client: MintClient, id: string, timeoutMs: number, sig
   }
 }
 
+/** The fields of a DAS asset that the verdict reads; a response may lack any of them. */
+interface AssetFields {
+  ownership?: { owner?: unknown };
+  content?: { metadata?: { name?: unknown; symbol?: unknown }; json_uri?: unknown };
+  royalty?: { basis_points?: unknown };
+  creators?: { address: string; share: number }[];
+  grouping?: { group_key: string; group_value: string }[];
+  compression?: { compressed?: unknown };
+}
+
 /** Compare what the asset shows with what was asked for. */
-function contentVerdict(p: MintCompressedNftParams, asset: Record<string, any>, id: string): Verdict {
+function contentVerdict(p: MintCompressedNftParams, asset: AssetFields, id: string): Verdict {
   const problems: string[] = [];
   const want = (what: string, got: unknown, expected: unknown) => {
     if (JSON.stringify(got) !== JSON.stringify(expected)) problems.push(`${what} is ${JSON.stringify(got)}, expected ${JSON.stringify(expected)}`);
@@ -237,7 +247,7 @@ export async function mintCompressedNft(client: MintClient, input: MintInput, op
   if (!r.minted) {
     throw new CairnError(ErrorCodes.MINT_FAILED, `the service answered minted: false for ${r.assetId}`, { context: { signature: r.signature, assetId: r.assetId } });
   }
-  const asset = (await fetchAsset(client, r.assetId, opts.verifyTimeoutMs ?? 30_000, opts.signal)) as unknown as Record<string, any>;
+  const asset = (await fetchAsset(client, r.assetId, opts.verifyTimeoutMs ?? 30_000, opts.signal)) as unknown as AssetFields;
   const proofs = await client.getAssetProofBatch({ ids: [r.assetId] }, { signal: opts.signal });
   const proofJson = proofs[r.assetId];
   let verification: MintVerification;

@@ -257,8 +257,9 @@ class WitnessCalc implements Cs<bigint> {
   }
   private input(value: () => bigint, field: string): bigint {
     const v = value();
-    if (typeof v !== 'bigint' || v < 0n || v >= R)
+    if (typeof v !== 'bigint' || v < 0n || v >= R) {
       throw new InputError(field, 'expected a field element below the BN254 scalar modulus r', { expected: '0 <= x < r', got: v });
+    }
     this.w.push(v);
     return v;
   }

@@ -21,7 +21,6 @@ import type { Transport } from './transport.js';
 import type * as T from './types.js';
 import type { Subscriber } from './subscribe.js';
 import type * as wallet from './wallet.js';
-import type { createWebhook } from './webhook-create.js';
 import type * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends EndpointsInput {
@@ -82,8 +81,17 @@ export interface CairnClient {
   searchAssets: Fn<das.SearchAssetsParams, T.AssetList>;
   getSignaturesForAsset: Fn<das.GetSignaturesForAssetParams, das.AssetSignaturePage>;
   getNftEditions: Fn<{ mint: string; page?: number; limit?: number }, das.NftEditionsPage>;
-  getProgramAccountsV2(programId: string, params?: ext.V2AccountParams & { filters?: ext.V2AccountFilter[] }, opts?: CallOptions): Promise<T.WithContext<ext.V2AccountPage>>;
-  getTokenAccountsByOwnerV2(owner: string, filter: { mint: string } | { programId: string }, params?: ext.V2AccountParams, opts?: CallOptions): Promise<T.WithContext<ext.V2AccountPage>>;
+  getProgramAccountsV2(
+    programId: string,
+    params?: ext.V2AccountParams & { filters?: ext.V2AccountFilter[] },
+    opts?: CallOptions,
+  ): Promise<T.WithContext<ext.V2AccountPage>>;
+  getTokenAccountsByOwnerV2(
+    owner: string,
+    filter: { mint: string } | { programId: string },
+    params?: ext.V2AccountParams,
+    opts?: CallOptions,
+  ): Promise<T.WithContext<ext.V2AccountPage>>;
   getTransactionsForAddress(address: string, params?: ext.GetTransactionsForAddressParams, opts?: CallOptions): Promise<ext.AddressTransactionPage>;
   sendBundle(wires: (Uint8Array | string)[], opts?: CallOptions): Promise<string>;
   // compression
@@ -122,7 +130,10 @@ export interface CairnClient {
   getCompressionSignaturesForAccount: Fn<{ hash: string }, T.WithContext<{ items: T.CompressionSignature[] }>>;
   getCompressionSignaturesForAddress: Fn<compression.CursorParams & { address: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getCompressionSignaturesForOwner: Fn<compression.CursorParams & { owner: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
-  getLatestNonVotingSignatures(params?: compression.CursorParams, opts?: CallOptions): Promise<T.WithContext<{ items: (T.CompressionSignature & { error: string | null })[] }>>;
+  getLatestNonVotingSignatures(
+    params?: compression.CursorParams,
+    opts?: CallOptions,
+  ): Promise<T.WithContext<{ items: (T.CompressionSignature & { error: string | null })[] }>>;
   // REST
   getWalletTransfers: Fn<wallet.GetWalletTransfersParams, T.TransferPage>;
   /** @deprecated the asset queries replace it */
@@ -159,12 +170,26 @@ export interface CairnClient {
   ): Promise<T.AccountInfo | null>;
   requestAirdrop(address: string, lamports: number | bigint, params?: solana.CommitmentParams, opts?: CallOptions): Promise<string>;
   getMultipleAccounts(addresses: string[], params?: solana.AccountParams, opts?: CallOptions): Promise<(T.AccountInfo | null)[]>;
-  getProgramAccounts(programId: string, params?: solana.AccountParams & { filters?: solana.AccountFilter[] }, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
+  getProgramAccounts(
+    programId: string,
+    params?: solana.AccountParams & { filters?: solana.AccountFilter[] },
+    opts?: CallOptions,
+  ): Promise<solana.KeyedAccount[]>;
   getTokenAccountBalance(account: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.TokenAmount>;
   getTokenSupply(mint: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.TokenAmount>;
   getTokenLargestAccounts(mint: string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<(solana.TokenAmount & { address: string })[]>;
-  getTokenAccountsByOwner(owner: string, filter: { mint: string } | { programId: string }, params?: solana.AccountParams, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
-  getTokenAccountsByDelegate(delegate: string, filter: { mint: string } | { programId: string }, params?: solana.AccountParams, opts?: CallOptions): Promise<solana.KeyedAccount[]>;
+  getTokenAccountsByOwner(
+    owner: string,
+    filter: { mint: string } | { programId: string },
+    params?: solana.AccountParams,
+    opts?: CallOptions,
+  ): Promise<solana.KeyedAccount[]>;
+  getTokenAccountsByDelegate(
+    delegate: string,
+    filter: { mint: string } | { programId: string },
+    params?: solana.AccountParams,
+    opts?: CallOptions,
+  ): Promise<solana.KeyedAccount[]>;
   getMinimumBalanceForRentExemption(dataLength: number, params?: solana.CommitmentParams, opts?: CallOptions): Promise<number>;
   getFeeForMessage(message: Uint8Array | string, params?: solana.CommitmentParams, opts?: CallOptions): Promise<number | null>;
   getBlock(slot: number, params?: solana.BlockParams, opts?: CallOptions): ReturnType<typeof solana.getBlock>;
@@ -179,7 +204,11 @@ export interface CairnClient {
   getClusterNodes(opts?: CallOptions): Promise<solana.ClusterNode[]>;
   getTransactionCount(params?: solana.CommitmentParams, opts?: CallOptions): Promise<number>;
   getVoteAccounts(params?: solana.CommitmentParams, opts?: CallOptions): Promise<solana.VoteAccounts>;
-  getInflationReward(addresses: string[], params?: solana.CommitmentParams & { epoch?: number }, opts?: CallOptions): Promise<(solana.InflationReward | null)[]>;
+  getInflationReward(
+    addresses: string[],
+    params?: solana.CommitmentParams & { epoch?: number },
+    opts?: CallOptions,
+  ): Promise<(solana.InflationReward | null)[]>;
   /** One page of an address's signatures, newest first (`before`/`until` page; `paginate.getSignaturesForAddress` walks them all). */
   getSignaturesForAddress(address: string, params?: sfa.GetSignaturesForAddressParams, opts?: CallOptions): Promise<sfa.SignatureInfo[]>;
   /**

@@ -65,7 +65,10 @@ export function createStream<T>(o: StreamOptions<T>): Stream<T> {
       waiter = undefined;
       const v = buf[head]!;
       buf[head++] = undefined as T;
-      if (head > 1024 && head * 2 > buf.length) buf.splice(0, head), (head = 0);
+      if (head > 1024 && head * 2 > buf.length) {
+        buf.splice(0, head);
+        head = 0;
+      }
       w.resolve({ value: v, done: false });
     } else if (error) {
       waiter = undefined;

@@ -23,7 +23,7 @@ async function withCli(argv: string[], during: (url: string) => Promise<void>): 
   let out = '';
   let err = '';
   let stop!: () => void;
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   const stopSignal = new Promise<void>((r) => (stop = r));
   const io = {
     stdout: { write: (s: string) => (out += s) },
@@ -31,13 +31,13 @@ async function withCli(argv: string[], during: (url: string) => Promise<void>): 
     stopSignal,
     onReady: (url: string) => {
       during(url).then(stop, (e: unknown) => {
-        failure = e;
+        failure = { error: e };
         stop();
       });
     },
   };
   const code = await run(argv, io);
-  if (failure) throw failure;
+  if (failure) throw failure.error;
   return { code, out, err };
 }
 

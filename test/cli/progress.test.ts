@@ -37,6 +37,7 @@ describe('createProgress', () => {
     t = 2000;
     p.tick(800);
     p.done();
+    // eslint-disable-next-line no-control-regex -- ESC [K, the terminal's erase-line, is what the line must end with
     expect(s.text()).toMatch(/\rproofs 1000\/1000 \(100%\), 500\/s in 2\.0s\x1b\[K\n$/);
   });
 
@@ -65,6 +66,7 @@ describe('cairn verify progress, in process', () => {
   it('a terminal stderr gets the line, stdout only the verdicts', async () => {
     const r = await cli(['asset-proof', file, '--threads', '1'], true);
     expect(r.code).toBe(1);
+    // eslint-disable-next-line no-control-regex -- ESC [K, the terminal's erase-line, is what the line must end with
     expect(r.err).toMatch(/\rasset-proof: verified 600\/600 \(100%\), \d+\/s in [\d.]+s\x1b\[K\n$/);
     expect(r.out).not.toMatch(/\r/);
     expect((await cli(['asset-proof', file, '--quiet'], true)).err).toBe('');

@@ -16,7 +16,6 @@ import {
   createSolanaRpc,
   createTransactionMessage,
   generateKeyPairSigner,
-  getAddressEncoder,
   pipe,
   setTransactionMessageFeePayer,
   setTransactionMessageFeePayerSigner,
@@ -63,11 +62,11 @@ const kitTransfer = (from: TransactionSigner, to: Address, lamports: bigint): In
   ],
   data: Uint8Array.from([2, 0, 0, 0, ...u64(lamports)]),
 });
-const memo = (text: string, signer: Address): Instruction => ({ programAddress: MEMO, accounts: [{ address: signer, role: AccountRole.READONLY_SIGNER }], data: new TextEncoder().encode(text) });
-const latest = async () => {
-  const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash({ commitment: 'confirmed' });
-  return { blockhash: blockhash as Blockhash, lastValidBlockHeight: BigInt(lastValidBlockHeight) };
-};
+const memo = (text: string, signer: Address): Instruction => ({
+  programAddress: MEMO,
+  accounts: [{ address: signer, role: AccountRole.READONLY_SIGNER }],
+  data: new TextEncoder().encode(text),
+});
 const landed = (signature: string) => {
   const tx = env.devnet.chain.transaction(signature)!;
   expect(tx.err).toBeNull();
@@ -119,10 +118,22 @@ describe('kit instructions', () => {
     const p = generateSigner();
     const to = generateSigner().address;
     const blockhash = generateSigner().address;
-    const kitIx: Instruction = { programAddress: SYSTEM, accounts: [{ address: address(p.address), role: AccountRole.WRITABLE_SIGNER }, { address: address(to), role: AccountRole.WRITABLE }], data: Uint8Array.from([2, 0, 0, 0, ...u64(5n)]) };
+    const kitIx: Instruction = {
+      programAddress: SYSTEM,
+      accounts: [
+        { address: address(p.address), role: AccountRole.WRITABLE_SIGNER },
+        { address: address(to), role: AccountRole.WRITABLE },
+      ],
+      data: Uint8Array.from([2, 0, 0, 0, ...u64(5n)]),
+    };
     for (const version of ['legacy', 0] as const) {
       const a = compileMessage({ payer: p.address, instructions: [kitIx, { programAddress: MEMO }], recentBlockhash: blockhash, version });
-      const b = compileMessage({ payer: p.address, instructions: [transferInstruction(p.address, to, 5n), { programId: MEMO, keys: [], data: new Uint8Array(0) }], recentBlockhash: blockhash, version });
+      const b = compileMessage({
+        payer: p.address,
+        instructions: [transferInstruction(p.address, to, 5n), { programId: MEMO, keys: [], data: new Uint8Array(0) }],
+        recentBlockhash: blockhash,
+        version,
+      });
       expect(a).toEqual(b);
     }
   });
@@ -138,12 +149,22 @@ describe('kit instructions', () => {
   it('with lookup metas need the table addresses, and compile through them', async () => {
     const table = generateSigner().address;
     const far = generateSigner().address;
-    const looked: Instruction = { programAddress: MEMO, accounts: [{ address: address(far), role: AccountRole.READONLY, lookupTableAddress: address(table), addressIndex: 1 }], data: new Uint8Array(1) };
+    const looked: Instruction = {
+      programAddress: MEMO,
+      accounts: [{ address: address(far), role: AccountRole.READONLY, lookupTableAddress: address(table), addressIndex: 1 }],
+      data: new Uint8Array(1),
+    };
     const e = await refused(() => sender.send({ instructions: [looked], payer, version: 0 }));
     expect(e.context.field).toBe('input.lookupTables');
     expect(e.message).toContain(table);
     const p = generateSigner();
-    const parts = compileMessage({ payer: p.address, instructions: [looked], recentBlockhash: table, version: 0, lookupTables: [{ key: table, addresses: [generateSigner().address, far] }] });
+    const parts = compileMessage({
+      payer: p.address,
+      instructions: [looked],
+      recentBlockhash: table,
+      version: 0,
+      lookupTables: [{ key: table, addresses: [generateSigner().address, far] }],
+    });
     expect(parts.lookups).toHaveLength(1);
     expect(Array.from(parts.lookups[0]!.readonlyIndexes)).toEqual([1]);
     expect(await fieldOf(() => compileMessage({ payer: p.address, instructions: [looked], recentBlockhash: table, version: 0 }))).toBe('lookupTables');
@@ -169,7 +190,20 @@ describe('kit transaction messages and transactions in { transaction }', () => {
     const message = pipe(
       createTransactionMessage({ version: 'legacy' }),
       (m) => setTransactionMessageFeePayer(payer.address, m),
-      (m) => appendTransactionMessageInstructions([{ programAddress: SYSTEM, accounts: [{ address: payer.address, role: AccountRole.WRITABLE_SIGNER }, { address: to, role: AccountRole.WRITABLE }], data: Uint8Array.from([2, 0, 0, 0, ...u64(7_000_000n)]) }], m),
+      (m) =>
+        appendTransactionMessageInstructions(
+          [
+            {
+              programAddress: SYSTEM,
+              accounts: [
+                { address: payer.address, role: AccountRole.WRITABLE_SIGNER },
+                { address: to, role: AccountRole.WRITABLE },
+              ],
+              data: Uint8Array.from([2, 0, 0, 0, ...u64(7_000_000n)]),
+            },
+          ],
+          m,
+        ),
     );
     expect(await fieldOf(() => sender.send({ transaction: message }))).toBe('input.signers');
     const out = await sender.send({ transaction: message, signers: [payer] });
@@ -195,13 +229,21 @@ describe('kit transaction messages and transactions in { transaction }', () => {
   it('a durable-nonce message keeps its nonce: AdvanceNonceAccount first, the nonce value as blockhash', async () => {
     const key = generateSigner();
     const lamports = env.devnet.chain.minimumBalanceForRentExemption(80);
-    await sender.send({ instructions: createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), payer, signers: [key] });
+    await sender.send({
+      instructions: createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }),
+      payer,
+      signers: [key],
+    });
     const nonce = parseNonceAccount(env.devnet.chain.account(key.address)!.data).nonce!;
     const to = (await generateKeyPairSigner()).address;
     const message = pipe(
       createTransactionMessage({ version: 0 }),
       (m) => setTransactionMessageFeePayerSigner(payer, m),
-      (m) => setTransactionMessageLifetimeUsingDurableNonce({ nonce: nonce as Nonce, nonceAccountAddress: address(key.address), nonceAuthorityAddress: payer.address }, m),
+      (m) =>
+        setTransactionMessageLifetimeUsingDurableNonce(
+          { nonce: nonce as Nonce, nonceAccountAddress: address(key.address), nonceAuthorityAddress: payer.address },
+          m,
+        ),
       (m) => appendTransactionMessageInstructions([kitTransfer(payer, to, 4_000_000n)], m),
     );
     const out = await sender.send({ transaction: message });

@@ -46,15 +46,18 @@ beforeAll(async () => {
   const ok = [1, 2].map((n) => chain.submit(buildTx({ payer, lamports: 1_000 * n, blockhash })).signature);
   await waitFor(() => chain.transaction(failed) && ok.every((x) => chain.transaction(x)));
 });
-afterAll(() => {
-  zk?.close?.();
-  chain?.stop();
+afterAll(async () => {
+  await zk?.close?.();
+  await chain?.stop();
 });
 
 describe('by account, address, owner and token owner', () => {
   it('getCompressionSignaturesForAccount lists the transactions that opened and closed an account, unpaged', () => {
     const r = call('getCompressionSignaturesForAccount', { hash: created.account.hash });
-    expect(r).toEqual({ context: { slot: expect.any(Number) }, value: { items: [{ blockTime: expect.any(Number), signature: created.signature, slot: chain.transaction(created.signature)!.slot }] } });
+    expect(r).toEqual({
+      context: { slot: expect.any(Number) },
+      value: { items: [{ blockTime: expect.any(Number), signature: created.signature, slot: chain.transaction(created.signature)!.slot }] },
+    });
     const spent = transfer.closed[0].account.hash;
     expect(sigs(call('getCompressionSignaturesForAccount', { hash: spent }))).toEqual([transfer.signature, minted]);
     expect(rpcError(() => call('getCompressionSignaturesForAccount', { hash: newAddress() })).rpcCode).toBe(-32000);

@@ -5,7 +5,7 @@ import { Keypair } from '@solana/web3.js';
 import { createChain } from '../../src/devnet/chain/chain.js';
 import type { DevnetChain } from '../../src/devnet/chain/contract.js';
 import { createCompressionState, type CompressionState } from '../../src/devnet/compression/state.js';
-import { DevnetRpcError, type RequestContext } from '../../src/devnet/types.js';
+import type { RequestContext } from '../../src/devnet/types.js';
 import { rpcError } from '../support/devnet.js';
 import { verifyAccountHash, verifyAccountProof } from '../../src/merkle/compressed/account.js';
 import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
@@ -36,7 +36,14 @@ let mintSig = '';
 beforeAll(async () => {
   chain = createChain({ slotMs: 15, seed: 9 });
   zk = createCompressionState({ chain });
-  const r = await zk.mintCompressedTokens({ mint, recipients: [{ owner: alice, amount: 100n }, { owner: alice, amount: 5n }, { owner: bob, amount: 7n, delegate }] });
+  const r = await zk.mintCompressedTokens({
+    mint,
+    recipients: [
+      { owner: alice, amount: 100n },
+      { owner: alice, amount: 5n },
+      { owner: bob, amount: 7n, delegate },
+    ],
+  });
   mintSig = r.signature;
 });
 afterAll(async () => {

@@ -34,12 +34,20 @@ beforeAll(async () => {
   zk = createCompressionState({ chain });
   v2 = (await zk.createCompressedAccount({ owner, lamports: 2n ** 60n + 7n, seeds: [enc.encode('v2')], programId: program, version: 2, data: { discriminator: 5n, data: Uint8Array.from([9, 8, 7, 6]) } })).account;
   v1 = (await zk.createCompressedAccount({ owner, lamports: 3n, data: { discriminator: 6n, data: Uint8Array.from([1, 2, 3]) } })).account;
-  await zk.mintCompressedTokens({ mint, version: 2, recipients: [{ owner: alice, amount: 50n }, { owner: alice, amount: 20n, delegate }, { owner: bob, amount: 70n }] });
+  await zk.mintCompressedTokens({
+    mint,
+    version: 2,
+    recipients: [
+      { owner: alice, amount: 50n },
+      { owner: alice, amount: 20n, delegate },
+      { owner: bob, amount: 70n },
+    ],
+  });
   await zk.mintCompressedTokens({ mint, recipients: [{ owner: alice, amount: 1n }] });
 });
-afterAll(() => {
-  zk?.close?.();
-  chain?.stop();
+afterAll(async () => {
+  await zk?.close?.();
+  await chain?.stop();
 });
 
 function treeOf(version: 1 | 2) {
@@ -49,7 +57,12 @@ function treeOf(version: 1 | 2) {
 describe('v2 trees', () => {
   it('a v2 account sits in the height-32 state tree, hashed with the v2 rule, and its V2 proof walks to the root', () => {
     const r = call('getCompressedAccountV2', { hash: v2.hash });
-    expect(r.value).toMatchObject({ hash: v2.hash, leafIndex: 0, proveByIndex: false, merkleContext: { treeType: 3, tree: STATE_TREE_V2, queue: OUTPUT_QUEUE_V2, cpiContext: CPI_CONTEXT_V2, nextTreeContext: null } });
+    expect(r.value).toMatchObject({
+      hash: v2.hash,
+      leafIndex: 0,
+      proveByIndex: false,
+      merkleContext: { treeType: 3, tree: STATE_TREE_V2, queue: OUTPUT_QUEUE_V2, cpiContext: CPI_CONTEXT_V2, nextTreeContext: null },
+    });
     expect(r.value.tree).toBeUndefined();
     expect(r.value.lamports).toBe(2n ** 60n + 7n);
     const d = new Uint8Array(8);
@@ -104,10 +117,23 @@ describe('v2 trees', () => {
     expect(r.compressedProof.a).toHaveLength(32);
     expect(r.compressedProof.b).toHaveLength(64);
     expect(r.accounts).toEqual([
-      { hash: v2.hash, root: bs58.encode(treeOf(2).root()), rootIndex: { rootIndex: treeOf(2).seq % 200, proveByIndex: false }, leafIndex: 0, merkleContext: expect.objectContaining({ treeType: 3, tree: STATE_TREE_V2 }) },
+      {
+        hash: v2.hash,
+        root: bs58.encode(treeOf(2).root()),
+        rootIndex: { rootIndex: treeOf(2).seq % 200, proveByIndex: false },
+        leafIndex: 0,
+        merkleContext: expect.objectContaining({ treeType: 3, tree: STATE_TREE_V2 }),
+      },
     ]);
     const at = zk.store.addressTrees[2].merkle;
-    expect(r.addresses).toEqual([{ address: fresh, root: bs58.encode(at.tree.root()), rootIndex: at.tree.seq % 200, merkleContext: expect.objectContaining({ treeType: 4, tree: ADDRESS_TREE_V2, queue: ADDRESS_TREE_V2 }) }]);
+    expect(r.addresses).toEqual([
+      {
+        address: fresh,
+        root: bs58.encode(at.tree.root()),
+        rootIndex: at.tree.seq % 200,
+        merkleContext: expect.objectContaining({ treeType: 4, tree: ADDRESS_TREE_V2, queue: ADDRESS_TREE_V2 }),
+      },
+    ]);
     // v1 accounts in the V2 shape: root index modulo 2,400.
     const r1 = call('getValidityProofV2', { hashes: [v1.hash] }).value;
     expect(r1.accounts[0].rootIndex.rootIndex).toBe(treeOf(1).seq % 2400);
@@ -218,7 +244,8 @@ describe('lists and balances', () => {
     expect(rpcError(() => call('getCompressedTokenAccountBalance', {})).message).toMatch(/"hash"/);
 
     const mint2 = newAddress();
-    return zk.mintCompressedTokens({ mint: mint2, recipients: [{ owner: alice, amount: 4n }, { owner: bob, amount: 9n }, { owner: delegate, amount: 9n }] }).then(() => {
+    const recipients = [{ owner: alice, amount: 4n }, { owner: bob, amount: 9n }, { owner: delegate, amount: 9n }];
+    return zk.mintCompressedTokens({ mint: mint2, recipients }).then(() => {
       const all = call('getCompressedTokenBalancesByOwner', { owner: alice }).value;
       expect(all.tokenBalances).toHaveLength(2);
       expect(all.cursor).toBeNull();

@@ -2,12 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/devnet/http/fast.js';
-import { buildTx, fastParams, rpc, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
+import { buildTx, fastParams, rpc, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;
 const payer = newKeypair();
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, seed: 1, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: 100n * BigInt(LAMPORTS_PER_SOL) }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    seed: 1,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: 100n * BigInt(LAMPORTS_PER_SOL) }],
+  });
 });
 afterAll(async () => {
   await devnet?.stop();

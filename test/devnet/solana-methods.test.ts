@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import { createChain } from '../../src/devnet/chain/chain.js';
 import type { DevnetChain } from '../../src/devnet/chain/contract.js';
 import { createSolanaMethods } from '../../src/devnet/methods/solana.js';
-import { DevnetRpcError, type RequestContext, type RpcHandler } from '../../src/devnet/types.js';
+import type { DevnetRpcError, RequestContext, RpcHandler } from '../../src/devnet/types.js';
 import { buildTx, newAddress, newKeypair, rpcError, LAMPORTS_PER_SOL } from '../support/devnet.js';
 
 const ctx: RequestContext = { signal: new AbortController().signal, endpoint: 'rpc' };
@@ -47,7 +47,12 @@ describe('createSolanaMethods', () => {
     expect(call('getSlot', [])).toBe(chain.slotAt('finalized'));
     expect(call('getBlockHeight', [{ commitment: 'confirmed' }])).toBe(chain.slotAt('confirmed'));
     const info = call('getEpochInfo', [{ commitment: 'processed' }]);
-    expect(info).toMatchObject({ slotsInEpoch: 432_000, epoch: Math.floor(info.absoluteSlot / 432_000), slotIndex: info.absoluteSlot % 432_000, transactionCount: chain.ledger().length });
+    expect(info).toMatchObject({
+      slotsInEpoch: 432_000,
+      epoch: Math.floor(info.absoluteSlot / 432_000),
+      slotIndex: info.absoluteSlot % 432_000,
+      transactionCount: chain.ledger().length,
+    });
     const bh = call('getLatestBlockhash', [{ commitment: 'finalized' }]);
     expect(bh.value).toEqual(chain.latestBlockhash());
     expect(bh.context.slot).toBe(chain.slot());

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
+import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;
 let client: CairnClient;

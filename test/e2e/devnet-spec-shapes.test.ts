@@ -8,14 +8,14 @@ import bs58 from 'bs58';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { parseAssetProof, verifyAssetProof } from '../../src/merkle/cnft/asset-proof.js';
-import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair, type TestKeypair } from '../support/devnet.js';
+import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;
 let client: CairnClient;
 const payer = newKeypair();
 const owner = newAddress();
 const creator = newAddress();
-let assetIds: string[] = [];
+const assetIds: string[] = [];
 let mintSignature = '';
 let tokenOwner = '';
 let accountHash = '';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CairnError } from '../../src/errors/index.js';
+import type { CairnError } from '../../src/errors/index.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SendManyItem } from '../../src/sender/index.js';
 import { createClient } from '../../src/rpc/client.js';

@@ -23,7 +23,7 @@ import { newAddress } from '../support/devnet.js';
 import { jsonBytes } from '../support/merkle-v2-fixtures.js';
 import { accountFields, accountProofFields, addressProofFields, allMutants, mutate, type Mutant } from '../support/merkle-v2-mutations.js';
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;
 const enc = new TextEncoder();
 let devnet: Devnet;
 let client: CairnClient;

@@ -142,7 +142,7 @@ describe('assetIdPda', () => {
 
 describe('every leaf input, mutated, is a mismatch', () => {
   const other = '9r8QbojCUTjYdXekAcSvyC8M1ASH174W5wJqQGgHyVLq';
-  type A = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  type A = Record<string, any>;
   const mutations: [string, (a: A) => boolean][] = [
     ['owner', (a) => ((a.ownership.owner = other), true)],
     ['delegate', (a) => ((a.ownership.delegate = other), true)],
@@ -235,7 +235,7 @@ describe('every leaf input, mutated, is a mismatch', () => {
 });
 
 describe('the worker pool packs only what the verifier reads (ASSET_LEAF_READS)', () => {
-  type A = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  type A = Record<string, any>;
   const other = '9r8QbojCUTjYdXekAcSvyC8M1ASH174W5wJqQGgHyVLq';
   const subjects = [...compressedAssets.map((a) => a.asset), ...mpl.map((v) => v.getAsset), ...das.filter((d) => !d.json.items).map((d) => d.json)];
   /** Value and shape changes: every read path gets a wrong type, an absence, a null somewhere. */
@@ -310,7 +310,13 @@ describe('the worker pool packs only what the verifier reads (ASSET_LEAF_READS)'
     a.grouping = [{ group_key: 'collection', group_value: other, verified: true }];
     const r = roundTrip(a) as A;
     expect(r.id).toBe(a.id);
-    expect(r.compression).toEqual(Object.fromEntries(Object.keys((ASSET_LEAF_READS as A).compression).filter((k) => k in a.compression).map((k) => [k, a.compression[k]])));
+    expect(r.compression).toEqual(
+      Object.fromEntries(
+        Object.keys((ASSET_LEAF_READS as A).compression)
+          .filter((k) => k in a.compression)
+          .map((k) => [k, a.compression[k]]),
+      ),
+    );
     expect(r.ownership.owner).toBe(a.ownership.owner);
     expect(r.creators).toEqual(a.creators.map((c: A) => ({ address: c.address, verified: c.verified, share: c.share })));
     expect(r.grouping).toEqual(a.grouping);

@@ -268,7 +268,7 @@ describe('asset-proof bytes in, end to end', () => {
     const want = await outcome(inline.verify('asset-proof', items));
     expect(want).toHaveProperty('ok');
     // Keys of every kind: plain, escaped, not ASCII, longer than any leaf, empty.
-    const keys = (i: number): string => [`k${i}`, `k\"${i}`, `k-é-${i}`, `${'K'.repeat(60)}${i}`, i === 3 ? '' : `k${i}\\`][i % 5]!;
+    const keys = (i: number): string => [`k${i}`, `k"${i}`, `k-é-${i}`, `${'K'.repeat(60)}${i}`, i === 3 ? '' : `k${i}\\`][i % 5]!;
     const texts = [JSON.stringify(items), JSON.stringify(items, null, 1), JSON.stringify(Object.fromEntries(items.map((x, i) => [`k${i}`, x])))];
     texts.push(JSON.stringify(Object.fromEntries(items.map((x, i) => [keys(i), x]))));
     for (const text of texts) {

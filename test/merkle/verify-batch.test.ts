@@ -12,7 +12,7 @@ import { kinds } from '../../src/merkle/kinds/index.js';
 
 const load = (n: string) => JSON.parse(readFileSync(new URL(`../vectors/bubblegum/${n}.json`, import.meta.url), 'utf8'));
 const proofs = ['mpl_bubblegum_dasApi_3UowCweY_depth14_canopy9', 'mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0'].map((n) => load(n).getAssetProof);
-type P = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type P = Record<string, any>;
 const flip = (s: string): string => {
   const b = bs58.decode(s);
   b[5]! ^= 1;

@@ -24,7 +24,7 @@ describe('JSON-RPC envelope', () => {
     const e = await client.getSlot().catch((x) => x);
     expect(e).toBeInstanceOf(BadResponseError);
     expect(e.code).toBe('RPC_ID_MISMATCH');
-    srv.handler = (req) => ({ body: { jsonrpc: '2.0', id: 7, result: 1 } }); // number instead of the string sent
+    srv.handler = () => ({ body: { jsonrpc: '2.0', id: 7, result: 1 } }); // number instead of the string sent
     await expect(client.getSlot()).rejects.toMatchObject({ code: 'RPC_ID_MISMATCH' });
   });
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import bs58 from 'bs58';
 import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction, TransactionMessage, VersionedTransaction } from '@solana/web3.js';
-import { BlockhashExpiredError, TransactionFailedError, CairnError } from '../../src/errors/index.js';
+import { BlockhashExpiredError, TransactionFailedError, type CairnError } from '../../src/errors/index.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SenderEventMap } from '../../src/sender/index.js';
 import { recording, setup, sleep, transferTo, type Env } from '../support/sender.js';
@@ -235,7 +235,9 @@ describe('sender against the devnet', () => {
       const tx = new Transaction({ feePayer: kp.publicKey, blockhash, lastValidBlockHeight });
       tx.add(ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1 }));
       tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: Keypair.generate().publicKey, lamports: 1_000_000 }));
-      tips.forEach((lamports, i) => tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[i]), lamports })));
+      tips.forEach((lamports, i) =>
+        tx.add(SystemProgram.transfer({ fromPubkey: kp.publicKey, toPubkey: new PublicKey(sender.config.tipAccounts[i]), lamports })),
+      );
       tx.sign(kp);
       return new Uint8Array(tx.serialize());
     };
@@ -261,7 +263,10 @@ describe('sender against the devnet', () => {
     try {
       const ac = new AbortController();
       const sent = new Promise<void>((r) => sender.on('sent', () => r()));
-      const p = sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer }, { signal: ac.signal });
+      const p = sender.send(
+        { instructions: [transferInstruction(env.payer.address, generateSigner().address, 1_000_000n)], payer: env.payer },
+        { signal: ac.signal },
+      );
       await sent;
       await sleep(250); // a couple of rebroadcasts and ticks
       const t0 = performance.now();
@@ -389,9 +394,11 @@ describe('sender against the devnet', () => {
   it('bad input gives typed errors naming the field', async () => {
     const sender = createSender({ client: env.client, ...fast });
     await expect(sender.send({ instructions: [], payer: env.payer })).rejects.toMatchObject({ code: 'INPUT_INVALID', message: /input\.instructions/ });
-    await expect(sender.send({ instructions: [transferInstruction(env.payer.address, env.payer.address, 1)], payer: new Uint8Array(3) })).rejects.toMatchObject({
-      message: /input\.payer/,
-    });
+    await expect(sender.send({ instructions: [transferInstruction(env.payer.address, env.payer.address, 1)], payer: new Uint8Array(3) })).rejects.toMatchObject(
+      {
+        message: /input\.payer/,
+      },
+    );
     await expect(sender.send(42 as never)).rejects.toMatchObject({ code: 'INPUT_INVALID' });
     expect(() => createSender({ client: env.client, tip: 1 })).toThrowError(/"tip"/);
     expect(() => createSender({ client: env.client, cuPrice: { estimate: 'Huge' as never } })).toThrowError(/"cuPrice"/);
@@ -489,7 +496,11 @@ describe('cairn send (CLI)', () => {
   const io = () => {
     const out: string[] = [];
     const err: string[] = [];
-    return { out, err, io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, signal: new AbortController().signal } };
+    return {
+      out,
+      err,
+      io: { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) }, env: {}, signal: new AbortController().signal },
+    };
   };
 
   it('sends with a fresh airdropped keypair on a loopback devnet, and with a keypair file', async () => {

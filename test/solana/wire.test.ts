@@ -18,7 +18,7 @@ import {
 import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type InstructionInput } from '../../src/solana/wire.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
 import { signerFromSecretKey } from '../../src/solana/signer.js';
-import { CairnError } from '../../src/errors/index.js';
+import type { CairnError } from '../../src/errors/index.js';
 import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 
 // Deterministic PRNG so a failure is reproducible: the devnet's own mulberry32.

@@ -43,39 +43,40 @@ export async function startServer(handler: Handler = () => ({ status: 404, body:
   const requests: Recorded[] = [];
   const sockets = new Set<import('node:net').Socket>();
   const state: { handler: Handler } = { handler };
+  // one request's reply; a handler's error becomes a 500 here, so the promise never rejects
+  const answer = async (req: http.IncomingMessage, res: http.ServerResponse, raw: string): Promise<void> => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    let body: unknown;
+    try {
+      body = raw ? JSON.parse(raw) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const rec: Recorded = {
+      method: req.method ?? '',
+      path: u.pathname,
+      query: Object.fromEntries(u.searchParams),
+      headers: req.headers,
+      raw,
+      body,
+      remotePort: req.socket.remotePort ?? 0,
+    };
+    requests.push(rec);
+    try {
+      const reply = await state.handler(rec, res);
+      if (reply === undefined || res.headersSent || res.writableEnded) return;
+      const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
+      res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+      res.end(text);
+    } catch (e) {
+      if (!res.headersSent) res.writeHead(500);
+      res.end(String(e));
+    }
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const u = new URL(req.url ?? '/', 'http://x');
-      const raw = Buffer.concat(chunks).toString('utf8');
-      let body: unknown;
-      try {
-        body = raw ? JSON.parse(raw) : undefined;
-      } catch {
-        body = undefined;
-      }
-      const rec: Recorded = {
-        method: req.method ?? '',
-        path: u.pathname,
-        query: Object.fromEntries(u.searchParams),
-        headers: req.headers,
-        raw,
-        body,
-        remotePort: req.socket.remotePort ?? 0,
-      };
-      requests.push(rec);
-      try {
-        const reply = await state.handler(rec, res);
-        if (reply === undefined || res.headersSent || res.writableEnded) return;
-        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body ?? null);
-        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
-        res.end(text);
-      } catch (e) {
-        if (!res.headersSent) res.writeHead(500);
-        res.end(String(e));
-      }
-    });
+    req.on('end', () => void answer(req, res, Buffer.concat(chunks).toString('utf8')));
   });
   server.on('connection', (s) => {
     sockets.add(s);

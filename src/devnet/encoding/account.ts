@@ -81,7 +81,13 @@ export function parsedTokenData(a: AccountView, mintOf: (address: string) => Acc
   }
   const m = readMint(a.owner, a.data);
   if (m) {
-    const info: Record<string, unknown> = { decimals: m.decimals, freezeAuthority: m.freezeAuthority, isInitialized: m.isInitialized, mintAuthority: m.mintAuthority, supply: m.supply.toString() };
+    const info: Record<string, unknown> = {
+      decimals: m.decimals,
+      freezeAuthority: m.freezeAuthority,
+      isInitialized: m.isInitialized,
+      mintAuthority: m.mintAuthority,
+      supply: m.supply.toString(),
+    };
     if (extensions.length) info.extensions = extensions;
     return { program, parsed: { info, type: 'mint' }, space: a.data.length };
   }
@@ -92,14 +98,21 @@ export function parsedTokenData(a: AccountView, mintOf: (address: string) => Acc
 export const lamportsJson = (l: bigint): number | bigint => (l <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(l) : l);
 
 /** The account object of the real RPC; `mintOf` reads a mint (for a token account's decimals). */
-export function accountJson(a: AccountView, enc: AccountEncodingConfig, mintOf: (address: string) => AccountView | null, field = 'params[1]', address?: string): Record<string, unknown> {
+export function accountJson(
+  a: AccountView,
+  enc: AccountEncodingConfig,
+  mintOf: (address: string) => AccountView | null,
+  address?: string,
+): Record<string, unknown> {
   let data: unknown = null;
   if (enc.encoding === 'jsonParsed') data = parsedAccountData(address ?? '', a, mintOf);
   if (data === null) {
     const bytes = sliced(a.data, enc.dataSlice);
     if (enc.encoding === 'base58' || enc.encoding === 'binary') {
       // Agave's words and code (-32600), which clients match on
-      if (bytes.length > MAX_BASE58_BYTES) throw new DevnetRpcError(-32600, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+      if (bytes.length > MAX_BASE58_BYTES) {
+        throw new DevnetRpcError(-32600, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
+      }
       data = enc.encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
     } else if (enc.encoding === 'base64+zstd') {
       data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];

@@ -180,7 +180,12 @@ export function createRequestHandler(deps: RequestHandlerDeps): RequestHandler {
 
 /** The body as JSON, its size, nesting and batch length checked on the raw bytes, before JSON.parse
  * builds anything from them; `answered` when a refusal has been sent instead. */
-async function readRequestJson(deps: RequestHandlerDeps, x: Exchange, req: IncomingMessage, method: string): Promise<{ answered: true } | { answered: false; parsed: unknown }> {
+async function readRequestJson(
+  deps: RequestHandlerDeps,
+  x: Exchange,
+  req: IncomingMessage,
+  method: string,
+): Promise<{ answered: true } | { answered: false; parsed: unknown }> {
   const { limits, record } = deps;
   const { at, res, endpoint, label } = x;
   const isRpc = endpoint === 'rpc' || endpoint === 'fast';
@@ -238,7 +243,7 @@ function reply(x: Exchange, status: number, body: string, headers?: Record<strin
 
 async function answerRest(deps: RequestHandlerDeps, x: Exchange, route: Matched, query: URLSearchParams | null, parsed: unknown): Promise<void> {
   const { limits, record } = deps;
-  const { at, res, endpoint, label } = x;
+  const { at, endpoint, label } = x;
   try {
     const result = await route.route.handler({ params: route.params, query: query ?? new URLSearchParams(), body: parsed, signal: x.signalOf() });
     const text = stringify(result ?? null);
@@ -266,7 +271,7 @@ async function answerRest(deps: RequestHandlerDeps, x: Exchange, route: Matched,
 
 async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown, call: RpcCall): Promise<void> {
   const { limits, record, log } = deps;
-  const { at, res, endpoint } = x;
+  const { at, endpoint } = x;
   /** One answer as JSON text; a result that cannot be written (nested past the stack) answers -32603. */
   const answerText = (body: Record<string, unknown>, method: string): string => {
     try {
@@ -278,7 +283,8 @@ async function answerRpc(deps: RequestHandlerDeps, x: Exchange, parsed: unknown,
   };
   const tooLarge = (id: unknown, data?: Record<string, number>, detail = ''): string =>
     stringify(rpcError(id, -32603, `Internal error: the response is larger than ${limits.maxResponseBytes} bytes (the devnet's maxResponseBytes)${detail}`, { maxResponseBytes: limits.maxResponseBytes, ...data }));
-  const logged = (r: RpcAnswer) => record({ at, endpoint: call.endpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
+  const logged = (r: RpcAnswer) =>
+    record({ at, endpoint: call.endpoint, method: r.method, status: r.status, ...(r.items !== undefined ? { items: r.items } : {}) });
 
   if (Array.isArray(parsed)) {
     if (parsed.length === 0) {

@@ -97,7 +97,7 @@ export function programAccountsQuery(chain: DevnetChain, params: unknown, method
   return {
     config: c,
     matches: programAccounts(chain, program).filter((k) => filters.every((f) => f(k.account))),
-    render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[1]', k.pubkey) }),
+    render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, k.pubkey) }),
   };
 }
 

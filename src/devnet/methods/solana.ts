@@ -44,9 +44,9 @@ export function createSolanaMethods({ chain, endpoints }: { chain: DevnetChain; 
   const ctxProcessed = () => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 
   const mintOf = (m: string) => chain.account(m);
-  const accountOrNull = (address: string, enc: AccountEncodingConfig, field: string) => {
+  const accountOrNull = (address: string, enc: AccountEncodingConfig) => {
     const a = chain.account(address);
-    return a ? accountJson(a, enc, mintOf, field, address) : null;
+    return a ? accountJson(a, enc, mintOf, address) : null;
   };
   const history = createBlockHistory(chain);
 
@@ -93,7 +93,7 @@ export function createSolanaMethods({ chain, endpoints }: { chain: DevnetChain; 
       const p = arr(params, 'getAccountInfo', 1);
       const address = addressParam(p[0], 'params[0] (address)');
       const c = cfg(p[1], 'params[1]');
-      return { context: context(c), value: accountOrNull(address, accountEncodingOf(c, 'params[1]'), 'params[1]') };
+      return { context: context(c), value: accountOrNull(address, accountEncodingOf(c, 'params[1]')) };
     },
     getMultipleAccounts: (params) => {
       const p = arr(params, 'getMultipleAccounts', 1);
@@ -101,7 +101,7 @@ export function createSolanaMethods({ chain, endpoints }: { chain: DevnetChain; 
       if (p[0].length > 100) throw bad(`params[0] may hold at most 100 addresses, got ${p[0].length}`);
       const c = cfg(p[1], 'params[1]');
       const enc = accountEncodingOf(c, 'params[1]');
-      return { context: context(c), value: p[0].map((a, i) => accountOrNull(addressParam(a, `params[0][${i}]`), enc, 'params[1]')) };
+      return { context: context(c), value: p[0].map((a, i) => accountOrNull(addressParam(a, `params[0][${i}]`), enc)) };
     },
     getMinimumBalanceForRentExemption: (params) => {
       const p = arr(params, 'getMinimumBalanceForRentExemption', 1);

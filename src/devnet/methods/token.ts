@@ -15,7 +15,7 @@ export const LARGEST_ACCOUNTS = 20;
 
 const ctx = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 
-function mintAt(chain: DevnetChain, address: string, field: string) {
+function mintAt(chain: DevnetChain, address: string) {
   const a = chain.account(address);
   if (!a) throw badAgave('Invalid param: could not find mint');
   const m = readMint(a.owner, a.data);
@@ -31,7 +31,7 @@ export function getTokenAccountBalance(chain: DevnetChain, params: unknown) {
   if (!a) throw badAgave('Invalid param: could not find account');
   const t = readTokenAccount(a.owner, a.data);
   if (!t || t.state === 'uninitialized') throw badAgave('Invalid param: not a Token account');
-  const { mint } = mintAt(chain, t.mint, 'params[0] (its mint)');
+  const { mint } = mintAt(chain, t.mint);
   return { context: ctx(chain), value: tokenAmountJson(t.amount, mint.decimals) };
 }
 
@@ -39,7 +39,7 @@ export function getTokenSupply(chain: DevnetChain, params: unknown) {
   const p = arr(params, 'getTokenSupply', 1);
   const address = addressParam(p[0], 'params[0] (mint)');
   commitmentOf(cfg(p[1], 'params[1]'));
-  const { mint } = mintAt(chain, address, 'params[0]');
+  const { mint } = mintAt(chain, address);
   return { context: ctx(chain), value: tokenAmountJson(mint.supply, mint.decimals) };
 }
 
@@ -47,7 +47,7 @@ export function getTokenLargestAccounts(chain: DevnetChain, params: unknown) {
   const p = arr(params, 'getTokenLargestAccounts', 1);
   const address = addressParam(p[0], 'params[0] (mint)');
   commitmentOf(cfg(p[1], 'params[1]'));
-  const { account, mint } = mintAt(chain, address, 'params[0]');
+  const { account, mint } = mintAt(chain, address);
   const holders: { address: string; amount: bigint }[] = [];
   for (const k of programAccounts(chain, account.owner)) {
     const t = readTokenAccount(k.account.owner, k.account.data);
@@ -107,7 +107,7 @@ export function tokenAccountsQuery(chain: DevnetChain, params: unknown, method: 
       matches.push(k);
     }
   }
-  return { config: c, matches, render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, 'params[2]', k.pubkey) }) };
+  return { config: c, matches, render: (k) => ({ pubkey: k.pubkey, account: accountJson(k.account, enc, mintOf, k.pubkey) }) };
 }
 
 function tokenAccountsBy(chain: DevnetChain, params: unknown, method: string, role: 'owner' | 'delegate') {

@@ -88,7 +88,7 @@ export function simulateTransaction(chain: DevnetChain, params: unknown) {
     ...(addresses ? { accounts: addresses } : {}),
   });
   const mintOf = (m: string) => chain.account(m);
-  const accounts = addresses ? (sim.accounts ?? []).map((a, i) => (a ? accountJson(a, accountsEncoding, mintOf, 'params[1].accounts', addresses[i]) : null)) : null;
+  const accounts = addresses ? (sim.accounts ?? []).map((a, i) => (a ? accountJson(a, accountsEncoding, mintOf, addresses[i]) : null)) : null;
   return {
     context: ctxProcessed(chain),
     value: simulationJson(sim, {
@@ -107,7 +107,7 @@ export function getSignatureStatuses(chain: DevnetChain, params: unknown) {
   }
   const c = cfg(p[1], 'params[1]');
   const search = c.searchTransactionHistory === true;
-  const value = p[0].map((s, i) => {
+  const value = p[0].map((s) => {
     const st = chain.status(verifySignature(s));
     if (!st) return null;
     if (!search && chain.slot() - st.slot > STATUS_CACHE_SLOTS) return null;

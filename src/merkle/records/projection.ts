@@ -69,6 +69,7 @@ export function compiledProjection(p: Projection): ProjectionWriter {
     });
     return `if (${isObject} && !Array.isArray(${v})) { w.projObj(); ${members.join(' ')} } else w.projLeaf(${v}, pool);`;
   };
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is built from the projection's own keys (above)
   f = new Function('w', 'value', 'pool', emit(p, 'value')) as ProjectionWriter;
   compiledProjections.set(p, f);
   return f;

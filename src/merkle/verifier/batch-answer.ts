@@ -6,7 +6,7 @@
  */
 import type { KeyedItem } from '../kinds/envelopes.js';
 import { decodeVerdict } from '../kinds/verify-batch.js';
-import { type KindSpec } from '../kinds/index.js';
+import type { KindSpec } from '../kinds/index.js';
 import { NO_ID } from './raw/batch.js';
 import type { Verdict } from '../verdict.js';
 

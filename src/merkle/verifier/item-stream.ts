@@ -36,7 +36,10 @@ export interface ItemStreamOptions {
   drainNonJson?: boolean;
 }
 
-/** list: its values are items; keyed: its member values are items; envelope: look inside `result`/`value`/`items`; undecided: an object whose first key decides; other: inside an item or ignored. */
+/**
+ * list: its values are items; keyed: its member values are items; envelope: look inside
+ * `result`/`value`/`items`; undecided: an object whose first key decides; other: inside an item or ignored.
+ */
 type Role = 'list' | 'keyed' | 'envelope' | 'undecided' | 'other';
 interface Frame {
   open: number;
@@ -72,7 +75,7 @@ export async function* readItems(source: AsyncIterable<Uint8Array | string>, opt
   // The item being captured (tentative: an undecided object that may yet be a keyed list).
   let parts: Uint8Array[] | null = null;
   let tentative = false;
-  let from = 0;
+  let from: number;
   let held = 0;
   let itemDepth = 0;
   let itemKey: string | undefined;

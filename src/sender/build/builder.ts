@@ -111,7 +111,10 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
      * Asynchronous because a kit signer signs through a promise (solana/inputs.ts); cairn's own
      * signers still sign in line.
      */
-    const sign = async (limit: number | undefined, salt: number): Promise<{ wire: Uint8Array; signature: string; price: bigint; tip: bigint; units?: number }> => {
+    const sign = async (
+      limit: number | undefined,
+      salt: number,
+    ): Promise<{ wire: Uint8Array; signature: string; price: bigint; tip: bigint; units?: number }> => {
       const s = BigInt(salt);
       let cuPrice = price;
       let cuUnits = limit;
@@ -124,7 +127,8 @@ export function createBuilder(rpc: SenderRpc, cfg: ResolvedSenderOptions): Build
         if (p2 !== undefined) cuPrice = p2;
         else if (u2 !== undefined) cuUnits = Number(u2);
         else if (t2 !== undefined) tipLamports = t2;
-        else throw NO_LEVER; // caught below: wait for a newer blockhash
+        // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel caught below: wait for a newer blockhash
+        else throw NO_LEVER;
       }
       // A durable-nonce transaction advances its nonce FIRST: the runtime looks for it there.
       const ixs: InstructionInput[] = nonce ? [advanceNonceInstruction(nonce.account, nonce.authority)] : [];

@@ -29,7 +29,6 @@ import { CairnError, ErrorCodes } from '../../errors/index.js';
 import type { NonceRef } from '../journal/records.js';
 import { accountReader } from '../build/nonce.js';
 import type { Commitment, SenderRpc, StatusLike } from '../client/rpc.js';
-import type { Watch } from './watch.js';
 import { MAX_SIGNATURES_PER_STATUS_CALL, type TrackRequest, type TrackResult, type TrackerStats, type Tracker, type TrackerOptions } from './types.js';
 export { MAX_SIGNATURES_PER_STATUS_CALL } from './types.js';
 export type { TrackRequest, TrackResult, TrackerStats, Tracker, TrackerOptions } from './types.js';
@@ -147,7 +146,8 @@ export function createTracker(opts: TrackerOptions): Tracker {
       // Nonce accounts of the nonce signatures still undecided. A failed read decides nothing (the
       // status reads go on); it is reported like any tick error.
       const accounts = [...new Set(batch.flatMap(([, e]) => (e.nonce && e.expiredAt === undefined ? [e.nonce.account] : [])))];
-      const heldP = accounts.length === 0 ? Promise.resolve(undefined) : readNonces(accounts, life.signal).catch((err: unknown) => void (closed || opts.onError?.(err)));
+      const heldP =
+        accounts.length === 0 ? Promise.resolve(undefined) : readNonces(accounts, life.signal).catch((err: unknown) => void (closed || opts.onError?.(err)));
       const [height, held, ...statusLists] = await Promise.all([heightP, heldP, ...statusP]);
       const heldBy = new Map(held ? accounts.map((a, i) => [a, held[i]!] as const) : []);
       if (height > stats.blockHeight) stats.blockHeight = height;
@@ -239,7 +239,13 @@ export function createTracker(opts: TrackerOptions): Tracker {
           }
           if (req.searchHistory) e.searchHistory = true;
         } else {
-          e = { signature: req.signature, waiters: new Set(), lastValidBlockHeight: req.lastValidBlockHeight, searchHistory: !!req.searchHistory, ...(req.nonce ? { nonce: req.nonce } : {}) };
+          e = {
+            signature: req.signature,
+            waiters: new Set(),
+            lastValidBlockHeight: req.lastValidBlockHeight,
+            searchHistory: !!req.searchHistory,
+            ...(req.nonce ? { nonce: req.nonce } : {}),
+          };
           entries.set(req.signature, e);
           if (watch) {
             const fresh = e;

@@ -37,7 +37,7 @@ export function parsedAccountData(address: string, a: AccountView, mintOf: (addr
   }
   const p = BY_OWNER[a.owner];
   if (!p) return null;
-  let parsed: Record<string, unknown> | null = null;
+  let parsed: Record<string, unknown> | null;
   try {
     parsed = p[1](address, a.data);
   } catch {

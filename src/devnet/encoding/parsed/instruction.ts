@@ -42,7 +42,7 @@ const PARSERS = new Map<string, [string, InstructionParser]>([
 export function uiInstruction(programId: string, accounts: string[], data: Uint8Array, stackHeight: number | null): Record<string, unknown> {
   const p = PARSERS.get(programId);
   if (p) {
-    let parsed: unknown = null;
+    let parsed: unknown;
     try {
       parsed = p[1](accounts, data);
     } catch {

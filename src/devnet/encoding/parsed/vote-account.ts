@@ -32,7 +32,7 @@ export function readVoteState(data: Uint8Array, address: string): VoteState | nu
   const version = r.u32();
   if (version < 1 || version > 3) return null;
   const nodePubkey = r.pubkey(), authorizedWithdrawer = r.pubkey();
-  let inflationRewardsCollector = address, blockRevenueCollector = nodePubkey, inflationRewardsCommissionBps = 0, blockRevenueCommissionBps = 10_000;
+  let inflationRewardsCollector = address, blockRevenueCollector = nodePubkey, inflationRewardsCommissionBps: number, blockRevenueCommissionBps = 10_000;
   let pendingDelegatorRewards = 0n;
   let blsPubkeyCompressed: string | null = null;
   if (version === 3) {
@@ -82,7 +82,11 @@ export function parseVoteAccount(address: string, data: Uint8Array): Record<stri
       votes: s.votes.map((v) => ({ slot: u64Json(v.slot), confirmationCount: v.confirmationCount, latency: v.latency })),
       rootSlot: s.rootSlot === null ? null : u64Json(s.rootSlot),
       authorizedVoters: s.authorizedVoters.map((v) => ({ epoch: u64Json(v.epoch), authorizedVoter: v.authorizedVoter })),
-      priorVoters: s.priorVoters.map((v) => ({ authorizedPubkey: v.authorizedPubkey, epochOfLastAuthorizedSwitch: u64Json(v.epochOfLastAuthorizedSwitch), targetEpoch: u64Json(v.targetEpoch) })),
+      priorVoters: s.priorVoters.map((v) => ({
+        authorizedPubkey: v.authorizedPubkey,
+        epochOfLastAuthorizedSwitch: u64Json(v.epochOfLastAuthorizedSwitch),
+        targetEpoch: u64Json(v.targetEpoch),
+      })),
       epochCredits: s.epochCredits.map((c) => ({ epoch: u64Json(c.epoch), credits: c.credits.toString(), previousCredits: c.previousCredits.toString() })),
       lastTimestamp: { slot: u64Json(s.lastTimestamp.slot), timestamp: Number(s.lastTimestamp.timestamp) },
       inflationRewardsCollector: s.inflationRewardsCollector,
