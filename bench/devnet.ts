@@ -292,7 +292,14 @@ async function benchDevnet(client: ClientKind, count: number): Promise<DevnetRun
   }
 }
 
-function benchLiteSvm(): { perSec: number; perTxMs: number; cpuMsPerTx: number; rawWirePerSec: number; rawWireCpuMsPerTx: number; noSigverifyCpuMsPerTx: number } {
+function benchLiteSvm(): {
+  perSec: number;
+  perTxMs: number;
+  cpuMsPerTx: number;
+  rawWirePerSec: number;
+  rawWireCpuMsPerTx: number;
+  noSigverifyCpuMsPerTx: number;
+} {
   const svm = new LiteSVM().withBlockhashCheck(false);
   const payer = keypairFromSeed(new Uint8Array(32).fill(11));
   svm.airdrop(payer.address as never, 100_000_000_000n as never);

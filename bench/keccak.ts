@@ -146,11 +146,18 @@ for (const depth of [14, 20, 26]) {
   add({ case: label, impl: '@noble/hashes, node by node', t: noble, depth });
   const hwt = measure((n) => { for (let i = 0; i < n; i++) sink ^= peerWalk(hashWasm, leaf, proof, index)[0]!; });
   add({ case: label, impl: 'hash-wasm, node by node', t: hwt, depth });
-  const sha3 = measure((n) => { for (let i = 0; i < n; i++) sink ^= peerWalk((d) => new Uint8Array(jsSha3.keccak256.arrayBuffer(d)), leaf, proof, index)[0]!; });
+  const sha3 = measure((n) => {
+    for (let i = 0; i < n; i++) sink ^= peerWalk((d) => new Uint8Array(jsSha3.keccak256.arrayBuffer(d)), leaf, proof, index)[0]!;
+  });
   add({ case: label, impl: 'js-sha3, node by node', t: sha3, depth });
   if (spl) {
     const root = Buffer.from(peerWalk(nobleKeccak, leaf, proof, index));
-    const mp = { leaf: Buffer.from(leaf), leafIndex: index, root, proof: Array.from({ length: depth }, (_, l) => Buffer.from(proof.subarray(32 * l, 32 * l + 32))) };
+    const mp = {
+      leaf: Buffer.from(leaf),
+      leafIndex: index,
+      root,
+      proof: Array.from({ length: depth }, (_, l) => Buffer.from(proof.subarray(32 * l, 32 * l + 32))),
+    };
     if (!spl.MerkleTree.verify(root, mp)) throw new Error('spl MerkleTree.verify disagrees with the reference root');
     const t = measure((n) => { for (let i = 0; i < n; i++) sink ^= spl.MerkleTree.verify(root, mp) ? 1 : 0; });
     add({ case: label, impl: 'spl-account-compression MerkleTree.verify', t, depth });

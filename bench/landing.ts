@@ -139,8 +139,25 @@ try {
       const { result, stderrTail } = await runPeer(job);
       const judged = await ask({ op: 'judge', payer, recipient, amounts }, 'judged');
       const r: PeerResult = result ?? { answers: [], cpuMs: 0, wallMs: limit, unhandledRejections: { count: 0 } };
-      const f = figures({ n: N, answers: r.answers, paid: judged.paid, requests: judged.requests, cpuMs: r.cpuMs, wallMs: r.wallMs, wsMessages: judged.wsMessages });
-      runs.push({ peer, scenario: s.id, figures: f, cuPriceMedian: percentile(judged.cuPrices, 50), errors: topErrors(r), requests: judged.requests, unhandledRejections: r.unhandledRejections, ...(stderrTail ? { stderrTail } : {}) });
+      const f = figures({
+        n: N,
+        answers: r.answers,
+        paid: judged.paid,
+        requests: judged.requests,
+        cpuMs: r.cpuMs,
+        wallMs: r.wallMs,
+        wsMessages: judged.wsMessages,
+      });
+      runs.push({
+        peer,
+        scenario: s.id,
+        figures: f,
+        cuPriceMedian: percentile(judged.cuPrices, 50),
+        errors: topErrors(r),
+        requests: judged.requests,
+        unhandledRejections: r.unhandledRejections,
+        ...(stderrTail ? { stderrTail } : {}),
+      });
       console.log(
         `${s.label.padEnd(24)} ${peer.padEnd(10)} landed ${f.landed}/${N} double ${f.doubleLanded} falseFail ${f.falseFailures} p50 ${f.p50Ms?.toFixed(0) ?? '-'} p95 ${f.p95Ms?.toFixed(0) ?? '-'} p99 ${f.p99Ms?.toFixed(0) ?? '-'} ms, ws/confirmed ${f.wsMessagesPerConfirmed?.toFixed(1) ?? '-'}, /fast/landed ${f.fastCallsPerLanded?.toFixed(2) ?? '-'}, rpc/confirmed ${f.rpcCallsPerConfirmed?.toFixed(2) ?? '-'}, cpu ${f.cpuMsPerTx.toFixed(2)} ms/tx (${((performance.now() - t) / 1000).toFixed(1)} s)`,
       );
@@ -163,7 +180,15 @@ const results: LandingResults = {
     loadavg1After: loadAfter,
     note: process.env.LANDING_HOST_NOTE ?? 'a shared machine: timings taken under whatever load it had',
   },
-  config: { transfers: N, concurrency: CONCURRENCY, tipLamports: TIP_LAMPORTS, cuPrice: CU_PRICE, cuLimit: CU_LIMIT, seed: SEED, timeLimitMs: timeLimitMs(scenarios[0]!) },
+  config: {
+    transfers: N,
+    concurrency: CONCURRENCY,
+    tipLamports: TIP_LAMPORTS,
+    cuPrice: CU_PRICE,
+    cuLimit: CU_LIMIT,
+    seed: SEED,
+    timeLimitMs: timeLimitMs(scenarios[0]!),
+  },
   scenarios,
   peers,
   runs,

@@ -122,9 +122,29 @@ try {
     const d99 = pct(r.direct, 99);
     const p50 = pct(r.proxied, 50);
     const p99 = pct(r.proxied, 99);
-    return { what: r.what, reps: r.reps, refused: r.refused, directP50: d50, directP99: d99, proxyP50: p50, proxyP99: p99, addedP50: p50 - d50, addedP99: p99 - d99, addedShare: (p50 - d50) / d50 };
+    return {
+      what: r.what,
+      reps: r.reps,
+      refused: r.refused,
+      directP50: d50,
+      directP99: d99,
+      proxyP50: p50,
+      proxyP99: p99,
+      addedP50: p50 - d50,
+      addedP99: p99 - d99,
+      addedShare: (p50 - d50) / d50,
+    };
   });
-  const json = { reps: REPS, threads: THREADS, table, proxyProofsPerSec: proxyRate, verifierAloneProofsPerSec: aloneRate, getMultipleAccountsPerColdBatch: gma, treesInBatch: treeCount, loadavg: loadavg() };
+  const json = {
+    reps: REPS,
+    threads: THREADS,
+    table,
+    proxyProofsPerSec: proxyRate,
+    verifierAloneProofsPerSec: aloneRate,
+    getMultipleAccountsPerColdBatch: gma,
+    treesInBatch: treeCount,
+    loadavg: loadavg(),
+  };
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'proxy.json'), JSON.stringify(json, null, 2) + '\n');
   const f = (x: number) => x.toFixed(1);

@@ -61,7 +61,14 @@ function validityValue(): unknown {
   const p = e2e.proofs[0];
   const b58 = (h: string): string => bs58.encode(Buffer.from(h, 'hex'));
   const arr = (h: string): number[] => Array.from(Buffer.from(h, 'hex'));
-  return { compressedProof: { a: arr(p.compressedProof.a), b: arr(p.compressedProof.b), c: arr(p.compressedProof.c) }, roots: [b58(p.root)], rootIndices: [p.rootIndex], leafIndices: [p.inputLeafIndex], leaves: [b58(p.leaf)], merkleTrees: [e2e.leaves[0].tree] };
+  return {
+    compressedProof: { a: arr(p.compressedProof.a), b: arr(p.compressedProof.b), c: arr(p.compressedProof.c) },
+    roots: [b58(p.root)],
+    rootIndices: [p.rootIndex],
+    leafIndices: [p.inputLeafIndex],
+    leaves: [b58(p.leaf)],
+    merkleTrees: [e2e.leaves[0].tree],
+  };
 }
 /** Items per run: about 0.1–0.3 s of one worker's time each. */
 const inputs: Partial<Record<KindName, () => unknown[]>> = {

@@ -45,7 +45,11 @@ let amount = 1;
 
 const cairn2 = () =>
   signMessageParts(
-    compileMessage({ payer: signer.address, recentBlockhash: blockhash, instructions: [transferInstruction(signer.address, toText, amount++), transferInstruction(signer.address, tipText, 1_000_000n)] }),
+    compileMessage({
+      payer: signer.address,
+      recentBlockhash: blockhash,
+      instructions: [transferInstruction(signer.address, toText, amount++), transferInstruction(signer.address, tipText, 1_000_000n)],
+    }),
     [signer],
   ).wire;
 const web32 = () => {

@@ -5,7 +5,8 @@
  * past the lease and a restart. Both are judged by the devnet's ledger. Prints the figures, writes
  * them as JSON, and exits non-zero when a must-be-0 figure is not 0 or a fault could not be applied.
  *
- *   npm run soak:fleet -- [--intents 3000] [--processes 3] [--kills 20] [--lease-ms 2000] [--nonce-intents 300] [--nonce-kills 6] [--seed S] [--out soak/results/fleet.json]
+ *   npm run soak:fleet -- [--intents 3000] [--processes 3] [--kills 20] [--lease-ms 2000]
+ *     [--nonce-intents 300] [--nonce-kills 6] [--seed S] [--out soak/results/fleet.json]
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -35,7 +36,13 @@ const int = (v: string | undefined, fallback: number, name: string): number => {
 /** The figures that must be 0, by name. */
 export function mustBeZero(c: FleetCampaign): Record<string, number> {
   const v = c.verdict;
-  return { lost: v.lost, landedTwice: v.landedTwice, reportedFailedButLanded: v.reportedFailedButLanded, okWrongSignature: v.okWrongSignature, failures: c.failures.length };
+  return {
+    lost: v.lost,
+    landedTwice: v.landedTwice,
+    reportedFailedButLanded: v.reportedFailedButLanded,
+    okWrongSignature: v.okWrongSignature,
+    failures: c.failures.length,
+  };
 }
 
 /** The campaign as a few lines. */

@@ -245,7 +245,11 @@ async function createNonceAccounts(url: string, payer: ReturnType<typeof generat
   const setup = createSender({ url, cuPrice: 200_000, cuLimit: 1_000, pollMs: 100 });
   try {
     const keys = Array.from({ length: count }, () => generateSigner());
-    const inputs = keys.map((key) => ({ instructions: createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), payer, signers: [key] }));
+    const inputs = keys.map((key) => ({
+      instructions: createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }),
+      payer,
+      signers: [key],
+    }));
     for await (const r of setup.sendMany(inputs, { concurrency: 64 })) if (!r.ok) throw r.error;
     return keys.map((k) => k.address);
   } finally {

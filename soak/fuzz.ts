@@ -91,7 +91,9 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
   const queue = [...jobs].sort((a, b) => (a.group === 'devnet' ? -1 : b.group === 'devnet' ? 1 : 0));
   const runNext = async (): Promise<void> => {
     for (let job = queue.shift(); job; job = queue.shift()) {
-      if (job.cases > 0) await runGroup(job.group, job.cases, { seed, timeoutMs, only: options.only, skip: options.skip ?? [] }, reports, fatal, options.onProgress);
+      if (job.cases > 0) {
+        await runGroup(job.group, job.cases, { seed, timeoutMs, only: options.only, skip: options.skip ?? [] }, reports, fatal, options.onProgress);
+      }
     }
   };
   await Promise.all(Array.from({ length: THREADS }, runNext));
@@ -104,7 +106,15 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
     }
   }
   const failures = targets.reduce((a, r) => a + r.failureCount, 0);
-  return { seed, cases: targets.reduce((a, r) => a + r.cases, 0), ms: performance.now() - t0, targets, failures, fatal, ok: failures === 0 && fatal.length === 0 };
+  return {
+    seed,
+    cases: targets.reduce((a, r) => a + r.cases, 0),
+    ms: performance.now() - t0,
+    targets,
+    failures,
+    fatal,
+    ok: failures === 0 && fatal.length === 0,
+  };
 }
 
 type Settings = Pick<WorkerInput, 'seed' | 'timeoutMs' | 'only' | 'skip'>;
@@ -244,7 +254,16 @@ export function formatReport(r: FuzzReport): string {
     const typed = Object.entries(t.typed)
       .map(([k, n]) => `${k}:${n}`)
       .join(' ');
-    rows.push([t.target, String(t.cases), String(t.ok), String(t.invalid), typed, String(t.failureCount), t.maxMs.toFixed(1), (t.heapGrowthBytes / 2 ** 20).toFixed(1)]);
+    rows.push([
+      t.target,
+      String(t.cases),
+      String(t.ok),
+      String(t.invalid),
+      typed,
+      String(t.failureCount),
+      t.maxMs.toFixed(1),
+      (t.heapGrowthBytes / 2 ** 20).toFixed(1),
+    ]);
   }
   const width = rows[0]!.map((_, c) => Math.max(...rows.map((row) => row[c]!.length)));
   const lines = rows.map((row) => row.map((cell, c) => (c === 0 || c === 4 ? cell.padEnd(width[c]!) : cell.padStart(width[c]!))).join('  '));

@@ -57,7 +57,12 @@ function lines(path: string): number {
 }
 
 /** One run of the command; SIGKILLed once the journal has `killAfterLines` more lines, if given. */
-function runCli(args: string[], journal: string, killAfterLines: number | undefined, timeoutMs: number): Promise<{ code: number | null; killed: boolean; out: string; err: string }> {
+function runCli(
+  args: string[],
+  journal: string,
+  killAfterLines: number | undefined,
+  timeoutMs: number,
+): Promise<{ code: number | null; killed: boolean; out: string; err: string }> {
   return new Promise((resolve) => {
     const start = lines(journal);
     const p = spawn(process.execPath, [CLI, 'mint', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -92,7 +97,13 @@ function runCli(args: string[], journal: string, killAfterLines: number | undefi
  */
 export async function runMintPhase(o: MintPhaseOptions): Promise<MintPhaseResult> {
   const t0 = performance.now();
-  const devnet = await startDevnet({ port: 0, slotMs: 20, seed: o.seed, wsPortPlusOne: false, faults: { rpc: { lostRate: o.lostRate, serverErrorRate: o.errorRate, serverErrorStatus: 503 } } });
+  const devnet = await startDevnet({
+    port: 0,
+    slotMs: 20,
+    seed: o.seed,
+    wsPortPlusOne: false,
+    faults: { rpc: { lostRate: o.lostRate, serverErrorRate: o.errorRate, serverErrorStatus: 503 } },
+  });
   const dir = mkdtempSync(join(tmpdir(), 'cairn-soak-mint-'));
   try {
     const owners = Array.from({ length: 10 }, () => keypairFromSeed(new Uint8Array(randomBytes(32))).address);
@@ -140,7 +151,8 @@ export async function runMintPhase(o: MintPhaseOptions): Promise<MintPhaseResult
       await client.close();
     }
     const n = (i: number) => count.get(`Soak #${i}`) ?? 0;
-    const final = last?.code === 0 || last?.code === 1 ? (JSON.parse(last.out) as { items: { index: number; error?: unknown; outcome?: string }[] }) : { items: [] };
+    const final =
+      last?.code === 0 || last?.code === 1 ? (JSON.parse(last.out) as { items: { index: number; error?: unknown; outcome?: string }[] }) : { items: [] };
     const reconciled = readFileSync(journal, 'utf8').split('\n').filter((l) => l.includes('"op":"minted"') && l.includes('"reconciled":true')).length;
     return {
       items: o.items,

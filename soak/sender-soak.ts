@@ -114,7 +114,8 @@ export async function runKillPhase(env: SoakEnv, kills: number, batch: number): 
   const runs: { run: ChildRun; label: string }[] = [];
   for (let k = 0; k < kills; k++) {
     const offered = all.slice(0, (k + 1) * batch);
-    const plan: KillPlan = env.random() < 0.5 ? { afterMs: 50 + Math.floor(env.random() * 2_500) } : { afterAnswers: 1 + Math.floor(env.random() * offered.length) };
+    const plan: KillPlan =
+      env.random() < 0.5 ? { afterMs: 50 + Math.floor(env.random() * 2_500) } : { afterAnswers: 1 + Math.floor(env.random() * offered.length) };
     const run = await runChild(env, job(env, journal, offered, k > 0, 50), join(env.dir, `kill-${k}.json`), plan, 120_000);
     runs.push({ run, label: `kill ${k + 1} (${plan.afterMs !== undefined ? `${plan.afterMs} ms` : `answer ${plan.afterAnswers}`})` });
   }

@@ -56,7 +56,17 @@ export interface NativeBindings {
    * declined: record `at[1] + k` at `at[0]` (moved past it), its offset in the batch header, its leaf's
    * length in `idLens` (native/asset_proof_json.h). Returns the items packed.
    */
-  packAssetProofJsonMany?(src: Uint8Array, table: Uint32Array, from: number, to: number, out: Uint8Array, at: Uint32Array, id: Uint32Array, ids: Uint8Array, idLens: Uint32Array): number;
+  packAssetProofJsonMany?(
+    src: Uint8Array,
+    table: Uint32Array,
+    from: number,
+    to: number,
+    out: Uint8Array,
+    at: Uint32Array,
+    id: Uint32Array,
+    ids: Uint8Array,
+    idLens: Uint32Array,
+  ): number;
   /** Asset-proof records of a batch verified in place (native/asset_proof_records.h): codes 1 valid / 0 ask JS; -1 bad header. */
   verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
   /** A base58 string of exactly 32 bytes into out[off..off+32]; false when it is not (out untouched). */

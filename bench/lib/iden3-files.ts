@@ -45,7 +45,16 @@ function file(magic: string, version: number, sections: Array<[number, Buffer]>)
 
 /** Write `r1cs` as an iden3 .r1cs file (header, constraints, wire-to-label map). */
 export function writeR1csFile(path: string, r1cs: R1cs): void {
-  const header = new Out().u32(32).fe(R).u32(r1cs.nVars).u32(0).u32(r1cs.nPublic).u32(r1cs.nVars - r1cs.nPublic - 1).u64(r1cs.nVars).u32(r1cs.constraints.length).bytes();
+  const header = new Out()
+    .u32(32)
+    .fe(R)
+    .u32(r1cs.nVars)
+    .u32(0)
+    .u32(r1cs.nPublic)
+    .u32(r1cs.nVars - r1cs.nPublic - 1)
+    .u64(r1cs.nVars)
+    .u32(r1cs.constraints.length)
+    .bytes();
   const cons = new Out();
   for (const c of r1cs.constraints) {
     for (const lc of [c.a, c.b, c.c]) {

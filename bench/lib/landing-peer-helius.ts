@@ -58,7 +58,11 @@ export const createPeer: CreatePeer = async (job) => {
   };
   const budget = kit.address('ComputeBudget111111111111111111111111111111');
   const payerMeta = { address: payer.address, role: kit.AccountRole.WRITABLE_SIGNER, signer: payer };
-  const pay = (to: string, lamports: bigint | number) => ({ programAddress: system, accounts: [payerMeta, { address: kit.address(to), role: kit.AccountRole.WRITABLE }], data: Uint8Array.from([2, 0, 0, 0, ...le(8, lamports)]) });
+  const pay = (to: string, lamports: bigint | number) => ({
+    programAddress: system,
+    accounts: [payerMeta, { address: kit.address(to), role: kit.AccountRole.WRITABLE }],
+    data: Uint8Array.from([2, 0, 0, 0, ...le(8, lamports)]),
+  });
   const pair = async (k: number, signal: AbortSignal): Promise<void> => {
     const { value: latest } = await chain.getLatestBlockhash({ commitment: 'confirmed' }).send({ abortSignal: signal });
     const signed = await Promise.all(

@@ -55,7 +55,12 @@ export type CreatePeer = (job: PeerJob) => Promise<Peer>;
  * The way a bot drives a one-transfer-at-a-time API: `concurrency` workers, each taking the next
  * transfer, timing it from its start (blockhash fetch included) to its answer.
  */
-export async function pool(job: PeerJob, one: (i: number, signal: AbortSignal) => Promise<void>, answer: (a: PeerAnswer) => void, signal: AbortSignal): Promise<void> {
+export async function pool(
+  job: PeerJob,
+  one: (i: number, signal: AbortSignal) => Promise<void>,
+  answer: (a: PeerAnswer) => void,
+  signal: AbortSignal,
+): Promise<void> {
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < job.amounts.length && !signal.aborted) {
@@ -74,7 +79,12 @@ export async function pool(job: PeerJob, one: (i: number, signal: AbortSignal) =
 }
 
 /** `pool` for bundles: each worker sends transfers 2k and 2k+1 as one bundle and answers both. */
-export async function bundlePool(job: PeerJob, one: (k: number, signal: AbortSignal) => Promise<void>, answer: (a: PeerAnswer) => void, signal: AbortSignal): Promise<void> {
+export async function bundlePool(
+  job: PeerJob,
+  one: (k: number, signal: AbortSignal) => Promise<void>,
+  answer: (a: PeerAnswer) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const pairs = Math.floor(job.amounts.length / 2);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -52,12 +52,17 @@ export interface LandingResults {
 }
 
 export const longRows = (runs: readonly LandingRun[]): LandingResults['rows'] =>
-  runs.flatMap((r) => (Object.keys(r.figures) as (keyof Figures)[]).map((figure) => ({ peer: r.peer, scenario: r.scenario, figure, value: r.figures[figure] })));
+  runs.flatMap((r) =>
+    (Object.keys(r.figures) as (keyof Figures)[]).map((figure) => ({ peer: r.peer, scenario: r.scenario, figure, value: r.figures[figure] })),
+  );
 
 const n = (v: number | null, digits = 0): string => (v === null || !Number.isFinite(v) ? '–' : v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }));
 const calls = (v: number | null): string => (v === null ? '–' : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 
-/** The goal, measured: under the drop scenario, cairn lands all, never twice, never a false failure, and uses ≤ 1/20 of helius-sdk's JSON-RPC calls per confirmed transfer. */
+/**
+ * The goal, measured: under the drop scenario, cairn lands all, never twice, never a false failure,
+ * and uses ≤ 1/20 of helius-sdk's JSON-RPC calls per confirmed transfer.
+ */
 export function goalChecks(runs: readonly LandingRun[], scenario: string, all: readonly string[] = []): LandingResults['goal'] {
   const c = runs.find((r) => r.peer === 'cairn' && r.scenario === scenario)?.figures;
   const h = runs.find((r) => r.peer === 'helius-sdk' && r.scenario === scenario)?.figures;

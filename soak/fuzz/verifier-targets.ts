@@ -110,7 +110,9 @@ const CHECKED: Record<KindName, (item: unknown) => J> = {
     const c = isObj(x.compression) ? x.compression : {};
     const own = isObj(x.ownership) ? x.ownership : {};
     // no creators listed (null or missing) is the empty list
-    const creators = Array.isArray(x.creators) ? x.creators.map((k) => (isObj(k) ? { address: k.address, verified: k.verified, share: k.share } : k)) : or(x.creators ?? undefined, []);
+    const creators = Array.isArray(x.creators)
+      ? x.creators.map((k) => (isObj(k) ? { address: k.address, verified: k.verified, share: k.share } : k))
+      : or(x.creators ?? undefined, []);
     return {
       id: x.id,
       compressed: c.compressed === false,
@@ -415,7 +417,10 @@ function treeAccountTarget(): Target {
   const edit = fc.record({ op: fc.constantFrom('flip', 'cut', 'grow', 'header', 'set'), at: fc.nat(), k: fc.nat() });
   return {
     name: 'tree-account:parseTreeAccount',
-    arb: fc.oneof({ weight: 1, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((bytes) => ({ bytes })) }, { weight: 4, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => ({ edits })) }),
+    arb: fc.oneof(
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 4096 }).map((bytes) => ({ bytes })) },
+      { weight: 4, arbitrary: fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => ({ edits })) },
+    ),
     run(input) {
       const d = input as { bytes?: Uint8Array; edits?: Array<{ op: string; at: number; k: number }> };
       let bytes = d.bytes ?? data.slice();

@@ -63,7 +63,16 @@ export async function rpcFamily(o: RpcBenchOptions, ctx: FamilyContext): Promise
       ctx.progress('methods', i, methods.length);
       const r = await timeMethod(transport, o.url, method, RPC_METHODS[method]!, requests, concurrency, seconds, ctx.signal);
       const s = latencySummary(r.ms);
-      result.rows.push({ name: method, calls: r.ms.length + r.errors, errors: r.errors, p50Ms: s.p50, p95Ms: s.p95, p99Ms: s.p99, maxMs: s.max, firstError: r.firstError });
+      result.rows.push({
+        name: method,
+        calls: r.ms.length + r.errors,
+        errors: r.errors,
+        p50Ms: s.p50,
+        p95Ms: s.p95,
+        p99Ms: s.p99,
+        maxMs: s.max,
+        firstError: r.firstError,
+      });
       if (i === 0) result.series.push({ id: 'rpc-latency', title: `${method} latency distribution`, kind: 'bars', xLabel: 'ms', yLabel: 'calls', points: histogram(r.ms) });
       if (ctx.signal.aborted) break;
     }
@@ -76,7 +85,16 @@ export async function rpcFamily(o: RpcBenchOptions, ctx: FamilyContext): Promise
   return result;
 }
 
-async function timeMethod(t: Transport, url: string, method: string, params: unknown[] | Record<string, unknown>, n: number, concurrency: number, seconds: number, signal: AbortSignal) {
+async function timeMethod(
+  t: Transport,
+  url: string,
+  method: string,
+  params: unknown[] | Record<string, unknown>,
+  n: number,
+  concurrency: number,
+  seconds: number,
+  signal: AbortSignal,
+) {
   const ms: number[] = [];
   let errors = 0;
   let firstError: string | null = null;

@@ -29,10 +29,18 @@ export async function signFamily(o: SignBenchOptions, ctx: FamilyContext): Promi
   const blockhash = encodeBase58(crypto.getRandomValues(new Uint8Array(32)));
   let amount = 1n;
   const shapes: { name: string; ixs: () => Parameters<typeof compileMessage>[0]['instructions'] }[] = [
-    { name: 'transfer + tip (2 instructions)', ixs: () => [transferInstruction(payer.address, to, amount++), transferInstruction(payer.address, tip, 1_000_000n)] },
+    {
+      name: 'transfer + tip (2 instructions)',
+      ixs: () => [transferInstruction(payer.address, to, amount++), transferInstruction(payer.address, tip, 1_000_000n)],
+    },
     {
       name: 'CU limit + CU price + transfer + tip (4 instructions)',
-      ixs: () => [computeUnitLimitInstruction(1_000), computeUnitPriceInstruction(200_000n), transferInstruction(payer.address, to, amount++), transferInstruction(payer.address, tip, 1_000_000n)],
+      ixs: () => [
+        computeUnitLimitInstruction(1_000),
+        computeUnitPriceInstruction(200_000n),
+        transferInstruction(payer.address, to, amount++),
+        transferInstruction(payer.address, tip, 1_000_000n),
+      ],
     },
   ];
   try {
@@ -45,7 +53,9 @@ export async function signFamily(o: SignBenchOptions, ctx: FamilyContext): Promi
         ctx.signal.throwIfAborted();
         const r0 = performance.now();
         let size = 0;
-        for (let k = 0; k < ROUND; k++) size += signMessageParts(compileMessage({ payer: payer.address, recentBlockhash: blockhash, instructions: shape.ixs() }), [payer]).wire.length;
+        for (let k = 0; k < ROUND; k++) {
+          size += signMessageParts(compileMessage({ payer: payer.address, recentBlockhash: blockhash, instructions: shape.ixs() }), [payer]).wire.length;
+        }
         perTxUs.push(((performance.now() - r0) * 1000) / ROUND);
         if (size < ROUND * 150) throw new Error(`sign bench: ${size} bytes for ${ROUND} transactions is not what a signed transfer is`);
         count += ROUND;
@@ -53,7 +63,13 @@ export async function signFamily(o: SignBenchOptions, ctx: FamilyContext): Promi
         await new Promise((r) => setImmediate(r));
       } while (performance.now() - t0 < seconds * 1000);
       const wall = (performance.now() - t0) / 1000;
-      result.rows.push({ name: shape.name, transactions: count, perSec: Math.round(count / wall), p50Us: round2(percentile(perTxUs, 50)!), p99Us: round2(percentile(perTxUs, 99)!) });
+      result.rows.push({
+        name: shape.name,
+        transactions: count,
+        perSec: Math.round(count / wall),
+        p50Us: round2(percentile(perTxUs, 50)!),
+        p99Us: round2(percentile(perTxUs, 99)!),
+      });
     }
     ctx.progress('shapes', shapes.length, shapes.length);
   } catch (e) {

@@ -107,7 +107,9 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
       strict: true,
       allowPositionals: true,
       options: Object.fromEntries(
-        Object.entries(flags).filter(([, f]) => f.arity !== 2).map(([n, f]) => [n, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
+        Object.entries(flags)
+          .filter(([, f]) => f.arity !== 2)
+          .map(([n, f]) => [n, { type: f.type, ...(f.short ? { short: f.short } : {}), ...(f.multiple ? { multiple: true } : {}) }]),
       ),
     });
     const values = parsed.values as FlagValues;

@@ -156,10 +156,33 @@ export function planUserBench(families: UserFamily[], values: FlagValues, env: N
     if (family === 'rpc') return rpcFamily({ url: ep.baseUrl, ...key, ...insecure, ...(methods ? { methods } : {}), requests, concurrency: intFlag(values, 'concurrency', 1, 256) ?? 1, seconds: Math.max(seconds, 10) }, ctx);
     // landing: the cap is checked (inside landingFamily) before the payer is funded or anything is asked
     let payer = payerFromFile;
-    const price = { transfers, concurrency, lamports, swqosOnly, tip, cuPrice, cuLimit, ...(to ? { to } : {}), ...(cap !== undefined ? { cap } : {}), capRequired: real, timeLimitS };
+    const price = {
+      transfers,
+      concurrency,
+      lamports,
+      swqosOnly,
+      tip,
+      cuPrice,
+      cuLimit,
+      ...(to ? { to } : {}),
+      ...(cap !== undefined ? { cap } : {}),
+      capRequired: real,
+      timeLimitS,
+    };
     const fund = payer === undefined;
     payer ??= generateSigner();
-    return landingFamily({ baseUrl: ep.baseUrl, senderUrl: ep.senderUrl, ...key, ...insecure, payer, ...price, ...(fund ? { fund: (need: bigint) => airdrop(ep.baseUrl, payer!.address, need, ctx) } : {}) }, ctx);
+    return landingFamily(
+      {
+        baseUrl: ep.baseUrl,
+        senderUrl: ep.senderUrl,
+        ...key,
+        ...insecure,
+        payer,
+        ...price,
+        ...(fund ? { fund: (need: bigint) => airdrop(ep.baseUrl, payer!.address, need, ctx) } : {}),
+      },
+      ctx,
+    );
   };
 
   /** Fund a fresh payer on a loopback endpoint: the devnet's control, or requestAirdrop. */

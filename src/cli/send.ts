@@ -177,7 +177,10 @@ export function parseSendArgs(values: FlagValues, json: boolean, env: NodeJS.Pro
   const apiKey = str(values, 'api-key');
   let endpoints: Endpoints;
   try {
-    endpoints = resolveEndpoints({ ...(url ? { url } : {}), ...(rpcUrl ? { baseUrl: rpcUrl } : {}), ...(senderUrl ? { senderUrl } : {}), ...(apiKey ? { apiKey } : {}) }, env);
+    endpoints = resolveEndpoints(
+      { ...(url ? { url } : {}), ...(rpcUrl ? { baseUrl: rpcUrl } : {}), ...(senderUrl ? { senderUrl } : {}), ...(apiKey ? { apiKey } : {}) },
+      env,
+    );
   } catch (e) {
     throw renamed(e, { baseUrl: rpcUrl ? '--rpc-url' : '--url', senderUrl: senderUrl ? '--sender-url' : '--url', apiKey: '--api-key' });
   }
@@ -342,7 +345,12 @@ async function send(args: SendArgs, io: SendCliIo): Promise<number> {
  * For a transfer refused for rent (`InsufficientFundsForRent`): the rent-exempt minimum of an account
  * with no data and what the recipient would hold, so the user knows what to send. Best effort.
  */
-async function rentHint(e: unknown, client: ReturnType<typeof createClient>, t: { to: string; lamports: bigint }, signal: AbortSignal): Promise<string | undefined> {
+async function rentHint(
+  e: unknown,
+  client: ReturnType<typeof createClient>,
+  t: { to: string; lamports: bigint },
+  signal: AbortSignal,
+): Promise<string | undefined> {
   if (!(e instanceof CairnError) || !/InsufficientFundsForRent/.test(`${e.message} ${JSON.stringify(e.context)}`)) return undefined;
   try {
     const min = BigInt(await client.getMinimumBalanceForRentExemption(0, undefined, { signal }));

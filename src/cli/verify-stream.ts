@@ -93,7 +93,13 @@ export async function verifyStreamed(r: StreamRun): Promise<{ total: number; inv
 
 function line(r: StreamRun, v: Verdict, id: string, first: boolean): string {
   if (r.json) {
-    const o = { id, valid: v.valid, ...(v.reason === undefined ? {} : { reason: v.reason }), ...(r.anchor && v.status ? { status: v.status } : {}), ...(r.anchor ? { anchored: v.anchored === true } : {}) };
+    const o = {
+      id,
+      valid: v.valid,
+      ...(v.reason === undefined ? {} : { reason: v.reason }),
+      ...(r.anchor && v.status ? { status: v.status } : {}),
+      ...(r.anchor ? { anchored: v.anchored === true } : {}),
+    };
     return `${first ? `{"kind":${JSON.stringify(r.kind)},"items":[` : ','}${JSON.stringify(o)}`;
   }
   const status = v.status ? ` [${v.status}]` : '';

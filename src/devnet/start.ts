@@ -113,7 +113,11 @@ export interface DevnetControl {
    * an address (text, PublicKey, kit Address) or anything that has one: a cairn or kit signer
    * (`.address`), a web3.js Keypair (`.publicKey`).
    */
-  airdrop(to: AddressInput | { readonly address: string } | { readonly publicKey: AddressInput }, lamports: bigint | number, signal?: AbortSignal): Promise<string>;
+  airdrop(
+    to: AddressInput | { readonly address: string } | { readonly publicKey: AddressInput },
+    lamports: bigint | number,
+    signal?: AbortSignal,
+  ): Promise<string>;
   ledger(): readonly ExecutedTransaction[];
   /** Write an account (lamports, data, owner) now; with `ledger` it is saved with the others. */
   setAccount(account: DevnetAccount): void;
@@ -178,7 +182,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<Devnet> 
   const seed = saved ? saved.seed : seed0;
   const programs = programBytes(options.programs ?? []);
   const userAccounts = options.accounts ?? [];
-  const extraAddresses = new Set<string>([...fastRules.tipAccounts, ...(options.fundedAccounts ?? []).map((f) => f.address), ...userAccounts.map((a) => a.address), ...(saved?.accounts ?? []).map((a) => a.address)]);
+  const extraAddresses = new Set<string>([
+    ...fastRules.tipAccounts,
+    ...(options.fundedAccounts ?? []).map((f) => f.address),
+    ...userAccounts.map((a) => a.address),
+    ...(saved?.accounts ?? []).map((a) => a.address),
+  ]);
   // The ledger's programs first, then the caller's (a program given again replaces the saved one).
   const allPrograms = [...(saved?.programs ?? []).filter((p) => !programs.some((q) => q.address === p.address)), ...programs];
 

@@ -261,7 +261,9 @@ function scanString(b: Uint8Array, n: number, start: number, tape: Uint32Array, 
         j += 6;
         continue;
       }
-      if (x !== 0x22 && x !== 0x5c && x !== 0x2f && x !== 0x62 && x !== 0x66 && x !== 0x6e && x !== 0x72 && x !== 0x74) return fail(tape, ScanError.BadEscape, j);
+      if (x !== 0x22 && x !== 0x5c && x !== 0x2f && x !== 0x62 && x !== 0x66 && x !== 0x6e && x !== 0x72 && x !== 0x74) {
+        return fail(tape, ScanError.BadEscape, j);
+      }
       j += 2;
       continue;
     }

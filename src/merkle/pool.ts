@@ -203,7 +203,12 @@ export class WorkerPool {
         else {
           this.completedBatches++;
           this.completedItems += task.items;
-          task.resolve({ valid: msg.valid, extras: msg.extras, ...(msg.buf ? { buf: msg.buf } : {}), ...(msg.ids !== undefined ? { ids: msg.ids, idLens: msg.idLens } : {}) });
+          task.resolve({
+            valid: msg.valid,
+            extras: msg.extras,
+            ...(msg.buf ? { buf: msg.buf } : {}),
+            ...(msg.ids !== undefined ? { ids: msg.ids, idLens: msg.idLens } : {}),
+          });
         }
       });
     }
@@ -304,7 +309,13 @@ export class WorkerPool {
       let task = this.queue.shift();
       while (task && task.settled) task = this.queue.shift();
       if (!task) return;
-      const req: WorkerRequest = { id: task.id, kind: task.kind, buf: task.buf, ...(task.json ? { json: true } : {}), ...(task.shared ? { shared: task.shared, sharedAt: task.sharedAt ?? 0 } : {}) };
+      const req: WorkerRequest = {
+        id: task.id,
+        kind: task.kind,
+        buf: task.buf,
+        ...(task.json ? { json: true } : {}),
+        ...(task.shared ? { shared: task.shared, sharedAt: task.sharedAt ?? 0 } : {}),
+      };
       // A batch that will wait behind another one must survive this worker dying first: it is moved
       // only when it can be packed again, else it is sent as a copy and kept until answered.
       if (slot.tasks.length === 0 || task.repack) {
@@ -332,7 +343,19 @@ export class WorkerPool {
     if (this.broken && this.slots.length === 0) return Promise.reject(this.broken);
     if (signal?.aborted) return Promise.reject(abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true }));
     return new Promise<BatchResult>((resolve, reject) => {
-      const task: Task = { id: this.nextId++, kind, buf, moved: false, items, json, resolve, reject, settled: false, ...(repack ? { repack } : {}), ...(shared ? { shared, sharedAt: sharedAt ?? 0 } : {}) };
+      const task: Task = {
+        id: this.nextId++,
+        kind,
+        buf,
+        moved: false,
+        items,
+        json,
+        resolve,
+        reject,
+        settled: false,
+        ...(repack ? { repack } : {}),
+        ...(shared ? { shared, sharedAt: sharedAt ?? 0 } : {}),
+      };
       if (signal) this.watch(task, signal);
       this.queue.push(task);
       this.pump();

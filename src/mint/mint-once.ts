@@ -46,13 +46,25 @@ export interface MintOnceResult {
 }
 
 /** Answers that prove the service did not mint: it refused (the request as sent will not mint). */
-const REFUSALS = new Set<string>([ErrorCodes.RPC_ERROR, ErrorCodes.RPC_HTTP, ErrorCodes.RPC_UNAUTHORIZED, ErrorCodes.RPC_FORBIDDEN, ErrorCodes.RPC_INSECURE_KEY, ErrorCodes.INPUT_INVALID]);
+const REFUSALS = new Set<string>([
+  ErrorCodes.RPC_ERROR,
+  ErrorCodes.RPC_HTTP,
+  ErrorCodes.RPC_UNAUTHORIZED,
+  ErrorCodes.RPC_FORBIDDEN,
+  ErrorCodes.RPC_INSECURE_KEY,
+  ErrorCodes.INPUT_INVALID,
+]);
 
 function refused(e: unknown): boolean {
   return provesNotActedOn(e) || (e instanceof CairnError && REFUSALS.has(e.code));
 }
 
-type AssetLike = { id: string; content?: { json_uri?: string; metadata?: { name?: string; symbol?: string } }; creators?: { address: string; share: number }[]; grouping?: { group_key: string; group_value: string }[] };
+type AssetLike = {
+  id: string;
+  content?: { json_uri?: string; metadata?: { name?: string; symbol?: string } };
+  creators?: { address: string; share: number }[];
+  grouping?: { group_key: string; group_value: string }[];
+};
 
 /** The asset shows what `p` asked for: name, symbol, uri, creators (address and share) and collection. */
 export function sameItem(a: AssetLike, p: MintCompressedNftParams): boolean {
@@ -91,7 +103,13 @@ async function creation(client: MintOnceClient, id: string, signal?: AbortSignal
  * The asset an attempt of `view` minted, if any: waits until the chain is `landingSlots` past the
  * last attempt, then asks the indexer. Undefined proves none of its attempts minted.
  */
-export async function findMinted(client: MintOnceClient, view: MintIntentView, journal: MintJournal, landingSlots: number, signal?: AbortSignal): Promise<{ assetId: string; signature: string } | undefined> {
+export async function findMinted(
+  client: MintOnceClient,
+  view: MintIntentView,
+  journal: MintJournal,
+  landingSlots: number,
+  signal?: AbortSignal,
+): Promise<{ assetId: string; signature: string } | undefined> {
   const first = view.attempts[0];
   const last = view.attempts.at(-1);
   if (!first || !last) return undefined;

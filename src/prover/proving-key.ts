@@ -108,7 +108,18 @@ export function decodeProvingKey(bytes: Uint8Array): ProvingKey {
     lens: number[];
   };
   const n = 1 << head.k;
-  const want = [G1_SIZE, G1_SIZE, G1_SIZE, G2_SIZE, G2_SIZE, head.nVars * G1_SIZE, head.nVars * G1_SIZE, head.nVars * G2_SIZE, (head.nVars - head.nPublic - 1) * G1_SIZE, (n - 1) * G1_SIZE];
+  const want = [
+    G1_SIZE,
+    G1_SIZE,
+    G1_SIZE,
+    G2_SIZE,
+    G2_SIZE,
+    head.nVars * G1_SIZE,
+    head.nVars * G1_SIZE,
+    head.nVars * G2_SIZE,
+    (head.nVars - head.nPublic - 1) * G1_SIZE,
+    (n - 1) * G1_SIZE,
+  ];
   if (head.lens.length !== FIELDS.length || head.lens.some((l, i) => l !== want[i])) throw new RangeError('proving key: vector lengths do not match its sizes');
   let at = 4 + hl;
   const v: Record<string, Uint8Array> = {};
@@ -119,5 +130,12 @@ export function decodeProvingKey(bytes: Uint8Array): ProvingKey {
     at += l;
   }
   if (at !== bytes.length) throw new RangeError('proving key: trailing bytes');
-  return { name: head.name, r1csHash: head.r1csHash, nVars: head.nVars, nPublic: head.nPublic, k: head.k, ...(v as Record<(typeof FIELDS)[number], Uint8Array>) };
+  return {
+    name: head.name,
+    r1csHash: head.r1csHash,
+    nVars: head.nVars,
+    nPublic: head.nPublic,
+    k: head.k,
+    ...(v as Record<(typeof FIELDS)[number], Uint8Array>),
+  };
 }

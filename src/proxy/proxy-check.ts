@@ -47,7 +47,13 @@ export interface CheckResult {
  * const r = await checkAnswer(verifier, 'getAssetProof', params, result, {});
  * if (r && r.failed.length) refuse(r);
  */
-export async function checkAnswer(verifier: Verifier, method: string, params: unknown, result: unknown, opts: { keySets?: string[]; signal?: AbortSignal }): Promise<CheckResult | null> {
+export async function checkAnswer(
+  verifier: Verifier,
+  method: string,
+  params: unknown,
+  result: unknown,
+  opts: { keySets?: string[]; signal?: AbortSignal },
+): Promise<CheckResult | null> {
   const kind = PROOF_METHODS[method];
   if (!kind || result === null || result === undefined) return null;
   let input: unknown = result;
@@ -55,7 +61,13 @@ export async function checkAnswer(verifier: Verifier, method: string, params: un
     const value = isObj(result) && 'value' in result ? result.value : result;
     if (!isObj(value)) return null;
     const request = Array.isArray(params) ? params[0] : params;
-    input = [{ getValidityProof: value, ...(opts.keySets?.length ? { keySets: opts.keySets } : {}), ...(isObj(request) && (request.hashes || request.newAddressesWithTrees) ? { request } : {}) }];
+    input = [
+      {
+        getValidityProof: value,
+        ...(opts.keySets?.length ? { keySets: opts.keySets } : {}),
+        ...(isObj(request) && (request.hashes || request.newAddressesWithTrees) ? { request } : {}),
+      },
+    ];
   }
   // A keyed batch (getAssetProofBatch) may hold nulls: ids the indexer knows nothing of are not lies.
   if (kind === 'asset-proof' && isObj(result) && !('root' in result)) {

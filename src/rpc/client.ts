@@ -195,7 +195,12 @@ export function createClient(options: ClientOptions = {}): CairnClientAcceptingK
     getSignaturesForAddress: async (a, p, o) => sfa.getSignaturesForAddress(ctx, a, p, at(o)),
     call: async <R = unknown>(method: string, params?: unknown, o?: CallOptions) => callMethod<R>(ctx, method, params, at(o)),
     callRaw: async (method, params, o) => ctx.rpc.callRaw({ method, params }, at(o)),
-    paginate: { ...createPaginators(ctx), ...createCompressionPaginators(ctx), ...ext.createHeliusExtensionPaginators(ctx), ...sfa.createSignaturePaginators(ctx) },
+    paginate: {
+      ...createPaginators(ctx),
+      ...createCompressionPaginators(ctx),
+      ...ext.createHeliusExtensionPaginators(ctx),
+      ...sfa.createSignaturePaginators(ctx),
+    },
     subscribe: createSubscriber(ctx, socket),
     async close() {
       await socket.close();

@@ -35,7 +35,10 @@ export const compressedAccountV2 = v.object(
   },
 ) as unknown as Validator<C.CompressedAccountV2>;
 
-export const compressedTokenAccountV2 = v.object({ account: compressedAccountV2, tokenData: compressedTokenData }) as unknown as Validator<C.CompressedTokenAccountV2>;
+export const compressedTokenAccountV2 = v.object({
+  account: compressedAccountV2,
+  tokenData: compressedTokenData,
+}) as unknown as Validator<C.CompressedTokenAccountV2>;
 
 export const compressedAccountProofV2 = v.object({
   hash: str,
@@ -79,5 +82,9 @@ export const tokenAccountBalance = withContext(v.object({ amount: u64 }) as unkn
 // non-vote list whose items carry `error` (null, or left out by servers that skip a null).
 export const signatureList = withContext(v.object({ items: v.array(S.compressionSignature) }) as unknown as Validator<{ items: T.CompressionSignature[] }>);
 export const signaturePage = withContext(S.cursorPage(S.compressionSignature));
-const signatureWithError = v.object({ signature: str, slot: u64, blockTime: v.int }, { error: nstr }) as unknown as Validator<T.CompressionSignature & { error?: string | null }>;
-export const signatureWithErrorList = withContext(v.object({ items: v.array(signatureWithError) }) as unknown as Validator<{ items: (T.CompressionSignature & { error?: string | null })[] }>);
+const signatureWithError = v.object({ signature: str, slot: u64, blockTime: v.int }, { error: nstr }) as unknown as Validator<
+  T.CompressionSignature & { error?: string | null }
+>;
+export const signatureWithErrorList = withContext(
+  v.object({ items: v.array(signatureWithError) }) as unknown as Validator<{ items: (T.CompressionSignature & { error?: string | null })[] }>,
+);

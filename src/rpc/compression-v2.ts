@@ -82,28 +82,57 @@ export async function getCompressedAccountV2(ctx: ClientContext, params: Account
 }
 
 /** The Merkle proof of one account, with its tree (`treeContext`) and `proveByIndex`. */
-export async function getCompressedAccountProofV2(ctx: ClientContext, params: { hash: string }, opts?: CallOptions): Promise<T.WithContext<C.CompressedAccountProofV2>> {
+export async function getCompressedAccountProofV2(
+  ctx: ClientContext,
+  params: { hash: string },
+  opts?: CallOptions,
+): Promise<T.WithContext<C.CompressedAccountProofV2>> {
   return ctx.rpc.call({ method: 'getCompressedAccountProofV2', params: checkHashParams(params), validate: S.withContext(CS.compressedAccountProofV2) }, opts);
 }
 
 /** Several accounts by `hashes` or by `addresses`: an item per key, `null` where unknown. */
-export async function getMultipleCompressedAccounts(ctx: ClientContext, params: AccountKeys, opts?: CallOptions): Promise<T.WithContext<C.AccountItems<T.CompressedAccount>>> {
-  return ctx.rpc.call({ method: 'getMultipleCompressedAccounts', params: checkKeys(params), validate: S.withContext(CS.accountItems(S.compressedAccount)) }, opts);
+export async function getMultipleCompressedAccounts(
+  ctx: ClientContext,
+  params: AccountKeys,
+  opts?: CallOptions,
+): Promise<T.WithContext<C.AccountItems<T.CompressedAccount>>> {
+  return ctx.rpc.call(
+    { method: 'getMultipleCompressedAccounts', params: checkKeys(params), validate: S.withContext(CS.accountItems(S.compressedAccount)) },
+    opts,
+  );
 }
 
-export async function getMultipleCompressedAccountsV2(ctx: ClientContext, params: AccountKeys, opts?: CallOptions): Promise<T.WithContext<C.AccountItems<C.CompressedAccountV2>>> {
-  return ctx.rpc.call({ method: 'getMultipleCompressedAccountsV2', params: checkKeys(params), validate: S.withContext(CS.accountItems(CS.compressedAccountV2)) }, opts);
+export async function getMultipleCompressedAccountsV2(
+  ctx: ClientContext,
+  params: AccountKeys,
+  opts?: CallOptions,
+): Promise<T.WithContext<C.AccountItems<C.CompressedAccountV2>>> {
+  return ctx.rpc.call(
+    { method: 'getMultipleCompressedAccountsV2', params: checkKeys(params), validate: S.withContext(CS.accountItems(CS.compressedAccountV2)) },
+    opts,
+  );
 }
 
 /** Proofs of several accounts. params on the wire: an ARRAY of hashes. */
-export async function getMultipleCompressedAccountProofs(ctx: ClientContext, hashes: string[], opts?: CallOptions): Promise<T.WithContext<T.CompressedAccountProof[]>> {
+export async function getMultipleCompressedAccountProofs(
+  ctx: ClientContext,
+  hashes: string[],
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CompressedAccountProof[]>> {
   checkHashList(hashes);
   return ctx.rpc.call({ method: 'getMultipleCompressedAccountProofs', params: [...hashes], validate: S.withContext(v.array(S.compressedAccountProof)) }, opts);
 }
 
-export async function getMultipleCompressedAccountProofsV2(ctx: ClientContext, hashes: string[], opts?: CallOptions): Promise<T.WithContext<C.CompressedAccountProofV2[]>> {
+export async function getMultipleCompressedAccountProofsV2(
+  ctx: ClientContext,
+  hashes: string[],
+  opts?: CallOptions,
+): Promise<T.WithContext<C.CompressedAccountProofV2[]>> {
   checkHashList(hashes);
-  return ctx.rpc.call({ method: 'getMultipleCompressedAccountProofsV2', params: [...hashes], validate: S.withContext(v.array(CS.compressedAccountProofV2)) }, opts);
+  return ctx.rpc.call(
+    { method: 'getMultipleCompressedAccountProofsV2', params: [...hashes], validate: S.withContext(v.array(CS.compressedAccountProofV2)) },
+    opts,
+  );
 }
 
 /** `filters` (memcmp, at most 5) and `dataSlice`, the by-owner lists' own params. */
@@ -129,29 +158,72 @@ function checkByOwner(params: AccountsByOwnerParams): AccountsByOwnerParams {
 }
 
 /** One page of the live accounts of `owner` (ordered by hash), optionally filtered by memcmp. */
-export async function getCompressedAccountsByOwner(ctx: ClientContext, params: AccountsByOwnerParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<T.CompressedAccount>>> {
-  return ctx.rpc.call({ method: 'getCompressedAccountsByOwner', params: checkByOwner(params), validate: S.withContext(S.cursorPage(S.compressedAccount)) }, opts);
+export async function getCompressedAccountsByOwner(
+  ctx: ClientContext,
+  params: AccountsByOwnerParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CursorPage<T.CompressedAccount>>> {
+  return ctx.rpc.call(
+    { method: 'getCompressedAccountsByOwner', params: checkByOwner(params), validate: S.withContext(S.cursorPage(S.compressedAccount)) },
+    opts,
+  );
 }
 
-export async function getCompressedAccountsByOwnerV2(ctx: ClientContext, params: AccountsByOwnerParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.CompressedAccountV2>>> {
-  return ctx.rpc.call({ method: 'getCompressedAccountsByOwnerV2', params: checkByOwner(params), validate: S.withContext(S.cursorPage(CS.compressedAccountV2)) }, opts);
+export async function getCompressedAccountsByOwnerV2(
+  ctx: ClientContext,
+  params: AccountsByOwnerParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CursorPage<C.CompressedAccountV2>>> {
+  return ctx.rpc.call(
+    { method: 'getCompressedAccountsByOwnerV2', params: checkByOwner(params), validate: S.withContext(S.cursorPage(CS.compressedAccountV2)) },
+    opts,
+  );
 }
 
 /** One page of V2 token accounts owned by `owner`. */
-export async function getCompressedTokenAccountsByOwnerV2(ctx: ClientContext, params: TokenAccountsByOwnerParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
-  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByOwnerV2', params: checkPageParams(params, 'owner', true), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
+export async function getCompressedTokenAccountsByOwnerV2(
+  ctx: ClientContext,
+  params: TokenAccountsByOwnerParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
+  return ctx.rpc.call(
+    {
+      method: 'getCompressedTokenAccountsByOwnerV2',
+      params: checkPageParams(params, 'owner', true),
+      validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)),
+    },
+    opts,
+  );
 }
 
 /** One page of V2 token accounts delegated to `delegate`. */
-export async function getCompressedTokenAccountsByDelegateV2(ctx: ClientContext, params: TokenAccountsByDelegateParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
-  return ctx.rpc.call({ method: 'getCompressedTokenAccountsByDelegateV2', params: checkPageParams(params, 'delegate', true), validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)) }, opts);
+export async function getCompressedTokenAccountsByDelegateV2(
+  ctx: ClientContext,
+  params: TokenAccountsByDelegateParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CursorPage<C.CompressedTokenAccountV2>>> {
+  return ctx.rpc.call(
+    {
+      method: 'getCompressedTokenAccountsByDelegateV2',
+      params: checkPageParams(params, 'delegate', true),
+      validate: S.withContext(S.cursorPage(CS.compressedTokenAccountV2)),
+    },
+    opts,
+  );
 }
 
 /** A transaction with the accounts it opened and closed, V2 shape (closed ones with nullifier and tx hash). */
-export async function getTransactionWithCompressionInfoV2(ctx: ClientContext, params: { signature: string }, opts?: CallOptions): Promise<C.TransactionWithCompressionInfoV2> {
+export async function getTransactionWithCompressionInfoV2(
+  ctx: ClientContext,
+  params: { signature: string },
+  opts?: CallOptions,
+): Promise<C.TransactionWithCompressionInfoV2> {
   assertObject('params', params);
   assertSignature('params.signature', params.signature);
-  const r = await ctx.rpc.call({ method: 'getTransactionWithCompressionInfoV2', params: { signature: params.signature }, validate: CS.transactionWithCompressionInfoV2 }, opts);
+  const r = await ctx.rpc.call(
+    { method: 'getTransactionWithCompressionInfoV2', params: { signature: params.signature }, validate: CS.transactionWithCompressionInfoV2 },
+    opts,
+  );
   return withSpecCompressionInfo(r);
 }
 
@@ -161,9 +233,17 @@ export async function getValidityProofV2(ctx: ClientContext, params: ValidityPro
 }
 
 /** Non-inclusion proofs, each address in the tree it names. params on the wire: an ARRAY of {address, tree}. */
-export async function getMultipleNewAddressProofsV2(ctx: ClientContext, addresses: { address: string; tree: string }[], opts?: CallOptions): Promise<T.WithContext<T.NewAddressProof[]>> {
+export async function getMultipleNewAddressProofsV2(
+  ctx: ClientContext,
+  addresses: { address: string; tree: string }[],
+  opts?: CallOptions,
+): Promise<T.WithContext<T.NewAddressProof[]>> {
   return ctx.rpc.call(
-    { method: 'getMultipleNewAddressProofsV2', params: checkAddressesWithTrees('addresses', addresses, 1), validate: S.withContext(v.array(S.newAddressProof)) },
+    {
+      method: 'getMultipleNewAddressProofsV2',
+      params: checkAddressesWithTrees('addresses', addresses, 1),
+      validate: S.withContext(v.array(S.newAddressProof)),
+    },
     opts,
   );
 }
@@ -181,22 +261,38 @@ export async function getCompressedBalanceByOwner(ctx: ClientContext, params: { 
 }
 
 /** The token amount of one compressed token account. */
-export async function getCompressedTokenAccountBalance(ctx: ClientContext, params: { hash: string }, opts?: CallOptions): Promise<T.WithContext<{ amount: T.U64 }>> {
+export async function getCompressedTokenAccountBalance(
+  ctx: ClientContext,
+  params: { hash: string },
+  opts?: CallOptions,
+): Promise<T.WithContext<{ amount: T.U64 }>> {
   return ctx.rpc.call({ method: 'getCompressedTokenAccountBalance', params: checkHashParams(params), validate: CS.tokenAccountBalance }, opts);
 }
 
 /** One page of `owner`'s token balances per mint (V1: the list is `tokenBalances`). */
-export async function getCompressedTokenBalancesByOwner(ctx: ClientContext, params: TokenBalancesByOwnerParams, opts?: CallOptions): Promise<T.WithContext<C.TokenBalanceList>> {
+export async function getCompressedTokenBalancesByOwner(
+  ctx: ClientContext,
+  params: TokenBalancesByOwnerParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<C.TokenBalanceList>> {
   return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwner', params: checkPageParams(params, 'owner', true), validate: CS.tokenBalanceList }, opts);
 }
 
 /** One page of `owner`'s token balances per mint (V2: the list is `items`). */
-export async function getCompressedTokenBalancesByOwnerV2(ctx: ClientContext, params: TokenBalancesByOwnerParams, opts?: CallOptions): Promise<T.WithContext<C.TokenBalancePage>> {
+export async function getCompressedTokenBalancesByOwnerV2(
+  ctx: ClientContext,
+  params: TokenBalancesByOwnerParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<C.TokenBalancePage>> {
   return ctx.rpc.call({ method: 'getCompressedTokenBalancesByOwnerV2', params: checkPageParams(params, 'owner', true), validate: CS.tokenBalancePage }, opts);
 }
 
 /** One page of the holders of `mint`, largest balance first. */
-export async function getCompressedMintTokenHolders(ctx: ClientContext, params: MintTokenHoldersParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<C.OwnerBalance>>> {
+export async function getCompressedMintTokenHolders(
+  ctx: ClientContext,
+  params: MintTokenHoldersParams,
+  opts?: CallOptions,
+): Promise<T.WithContext<T.CursorPage<C.OwnerBalance>>> {
   return ctx.rpc.call({ method: 'getCompressedMintTokenHolders', params: checkPageParams(params, 'mint'), validate: CS.ownerBalancePage }, opts);
 }
 

@@ -378,7 +378,11 @@ const nftEditionsPage = v.object(
 ) as unknown as Validator<NftEditionsPage>;
 
 /** The print editions of a master-edition NFT, one page (an empty list for a mint with none). */
-export async function getNftEditions(ctx: ClientContext, params: { mint: string; page?: number; limit?: number }, opts?: CallOptions): Promise<NftEditionsPage> {
+export async function getNftEditions(
+  ctx: ClientContext,
+  params: { mint: string; page?: number; limit?: number },
+  opts?: CallOptions,
+): Promise<NftEditionsPage> {
   assertObject('params', params);
   assertAddress('params.mint', params.mint);
   optional('params.page', params.page, (f, x) => assertInt(f, x, 1, Number.MAX_SAFE_INTEGER));

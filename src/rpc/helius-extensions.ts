@@ -188,7 +188,15 @@ const addressTxPageV = v.object({
   data: v.array(
     v.object(
       { slot: v.u64, transactionIndex: v.int },
-      { signature: v.string, err: v.unknown, memo: v.nullable(v.string), blockTime: v.nullable(v.int), confirmationStatus: v.string, transaction: v.unknown, meta: v.nullable(v.anyObject) },
+      {
+        signature: v.string,
+        err: v.unknown,
+        memo: v.nullable(v.string),
+        blockTime: v.nullable(v.int),
+        confirmationStatus: v.string,
+        transaction: v.unknown,
+        meta: v.nullable(v.anyObject),
+      },
     ),
   ),
   paginationToken: v.nullable(v.string),
@@ -209,7 +217,12 @@ function checkRange(field: string, r: unknown, keys: readonly string[], item: (f
  * @example
  * const page = await client.getTransactionsForAddress(wallet, { limit: 100, filters: { status: 'succeeded' } });
  */
-export async function getTransactionsForAddress(ctx: ClientContext, address: string, params?: GetTransactionsForAddressParams, opts?: CallOptions): Promise<AddressTransactionPage> {
+export async function getTransactionsForAddress(
+  ctx: ClientContext,
+  address: string,
+  params?: GetTransactionsForAddressParams,
+  opts?: CallOptions,
+): Promise<AddressTransactionPage> {
   assertAddress('address', address);
   const cfg: Record<string, unknown> = {};
   if (params !== undefined) {
@@ -266,7 +279,13 @@ function repeated(method: string, path: string, what: string): BadResponseError 
 }
 
 /** Follow a cursor until the server answers null; a cursor seen twice is a bad response, not a loop. */
-async function* byKey<I>(method: string, path: string, fetch: (key: string | undefined) => Promise<{ items: I[]; next: string | null }>, first: string | undefined, opts?: CallOptions): AsyncGenerator<I, void, undefined> {
+async function* byKey<I>(
+  method: string,
+  path: string,
+  fetch: (key: string | undefined) => Promise<{ items: I[]; next: string | null }>,
+  first: string | undefined,
+  opts?: CallOptions,
+): AsyncGenerator<I, void, undefined> {
   let key = first;
   const seen = new Set<string>();
   for (;;) {
@@ -282,7 +301,13 @@ async function* byKey<I>(method: string, path: string, fetch: (key: string | und
 }
 
 /** Page numbers from `page` (default 1) until a short page; the same first item twice is a bad response. */
-async function* byPage<I>(method: string, fetch: (page: number) => Promise<{ items: I[] }>, limit: number, first: number | undefined, opts?: CallOptions): AsyncGenerator<I, void, undefined> {
+async function* byPage<I>(
+  method: string,
+  fetch: (page: number) => Promise<{ items: I[] }>,
+  limit: number,
+  first: number | undefined,
+  opts?: CallOptions,
+): AsyncGenerator<I, void, undefined> {
   let previous: string | undefined;
   for (let page = first ?? 1; ; page++) {
     checkAbort(opts);
@@ -298,8 +323,17 @@ async function* byPage<I>(method: string, fetch: (page: number) => Promise<{ ite
 }
 
 export interface HeliusExtensionPaginators {
-  getProgramAccountsV2(programId: string, params?: V2AccountParams & { filters?: V2AccountFilter[] }, opts?: CallOptions): AsyncGenerator<V2Account, void, undefined>;
-  getTokenAccountsByOwnerV2(owner: string, filter: { mint: string } | { programId: string }, params?: V2AccountParams, opts?: CallOptions): AsyncGenerator<V2Account, void, undefined>;
+  getProgramAccountsV2(
+    programId: string,
+    params?: V2AccountParams & { filters?: V2AccountFilter[] },
+    opts?: CallOptions,
+  ): AsyncGenerator<V2Account, void, undefined>;
+  getTokenAccountsByOwnerV2(
+    owner: string,
+    filter: { mint: string } | { programId: string },
+    params?: V2AccountParams,
+    opts?: CallOptions,
+  ): AsyncGenerator<V2Account, void, undefined>;
   getTransactionsForAddress(address: string, params?: GetTransactionsForAddressParams, opts?: CallOptions): AsyncGenerator<AddressTransaction, void, undefined>;
   searchAssets(params: das.SearchAssetsParams, opts?: CallOptions): AsyncGenerator<T.Asset, void, undefined>;
   getSignaturesForAsset(params: das.GetSignaturesForAssetParams, opts?: CallOptions): AsyncGenerator<[string, string], void, undefined>;

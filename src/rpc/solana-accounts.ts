@@ -74,7 +74,10 @@ export const MAX_ACCOUNTS_PER_CALL = 100;
 
 const ENCODINGS = ['base64', 'base58', 'jsonParsed'] as const;
 
-const accountV = v.object({ lamports: v.u64, owner: v.string, executable: v.bool }, { rentEpoch: v.u64, space: v.u64, data: v.unknown }) as unknown as Validator<T.AccountInfo>;
+const accountV = v.object(
+  { lamports: v.u64, owner: v.string, executable: v.bool },
+  { rentEpoch: v.u64, space: v.u64, data: v.unknown },
+) as unknown as Validator<T.AccountInfo>;
 
 export const keyedV = v.array(v.object({ pubkey: v.string, account: accountV })) as unknown as Validator<KeyedAccount[]>;
 
@@ -108,11 +111,19 @@ function checkFilters(field: string, filters: unknown): void {
 }
 
 /** Many accounts in input order (`null` = absent); more than 100 are split into calls with bounded concurrency. */
-export async function getMultipleAccounts(ctx: ClientContext, addresses: string[], params?: AccountParams, opts?: CallOptions): Promise<(T.AccountInfo | null)[]> {
+export async function getMultipleAccounts(
+  ctx: ClientContext,
+  addresses: string[],
+  params?: AccountParams,
+  opts?: CallOptions,
+): Promise<(T.AccountInfo | null)[]> {
   assertArray('addresses', addresses, assertAddress);
   const cfg = accountConfig(params);
   const parts = await mapLimit(chunk(addresses, MAX_ACCOUNTS_PER_CALL), ctx.batchConcurrency, opts?.signal, async (keys, _i, signal) => {
-    const r = await ctx.rpc.call({ method: 'getMultipleAccounts', params: [keys, cfg], validate: S.withContext(v.array(v.nullable(accountV))) }, { ...opts, signal });
+    const r = await ctx.rpc.call(
+      { method: 'getMultipleAccounts', params: [keys, cfg], validate: S.withContext(v.array(v.nullable(accountV))) },
+      { ...opts, signal },
+    );
     if (r.value.length !== keys.length) {
       throw new BadResponseError(ErrorCodes.RPC_SCHEMA, `getMultipleAccounts: result.value has ${r.value.length} entries for ${keys.length} addresses`, {
         context: { method: 'getMultipleAccounts', path: 'result.value' },
@@ -145,8 +156,16 @@ export async function getProgramAccounts(
 }
 
 /** Lamports an account of `dataLength` bytes needs to be rent-exempt. */
-export async function getMinimumBalanceForRentExemption(ctx: ClientContext, dataLength: number, params?: CommitmentParams, opts?: CallOptions): Promise<number> {
+export async function getMinimumBalanceForRentExemption(
+  ctx: ClientContext,
+  dataLength: number,
+  params?: CommitmentParams,
+  opts?: CallOptions,
+): Promise<number> {
   assertInt('dataLength', dataLength, 0, 10 * 1024 * 1024);
   const cfg = commitmentConfig(params);
-  return toNumber(await ctx.rpc.call({ method: 'getMinimumBalanceForRentExemption', params: cfg ? [dataLength, cfg] : [dataLength], validate: slotV }, opts), 'result');
+  return toNumber(
+    await ctx.rpc.call({ method: 'getMinimumBalanceForRentExemption', params: cfg ? [dataLength, cfg] : [dataLength], validate: slotV }, opts),
+    'result',
+  );
 }

@@ -19,7 +19,12 @@ export interface BlockParams {
 const BLOCK_COMMITMENTS = ['confirmed', 'finalized'] as const;
 
 /** A confirmed block (v0 transactions included). */
-export async function getBlock(ctx: ClientContext, slot: number, params?: BlockParams, opts?: CallOptions): Promise<Record<string, unknown> & { blockhash: string; previousBlockhash: string; parentSlot: T.U64 }> {
+export async function getBlock(
+  ctx: ClientContext,
+  slot: number,
+  params?: BlockParams,
+  opts?: CallOptions,
+): Promise<Record<string, unknown> & { blockhash: string; previousBlockhash: string; parentSlot: T.U64 }> {
   assertInt('slot', slot, 0, MAX_SLOT);
   const cfg: Record<string, unknown> = { maxSupportedTransactionVersion: 0 };
   if (params !== undefined) {

@@ -86,7 +86,10 @@ export async function getSlotLeader(ctx: ClientContext, params?: CommitmentParam
 
 /** The nodes of the cluster. */
 export async function getClusterNodes(ctx: ClientContext, opts?: CallOptions): Promise<ClusterNode[]> {
-  const node = v.object({ pubkey: v.string }, { gossip: v.nullable(v.string), tpu: v.nullable(v.string), rpc: v.nullable(v.string), version: v.nullable(v.string) });
+  const node = v.object(
+    { pubkey: v.string },
+    { gossip: v.nullable(v.string), tpu: v.nullable(v.string), rpc: v.nullable(v.string), version: v.nullable(v.string) },
+  );
   const r = await ctx.rpc.call({ method: 'getClusterNodes', params: [], validate: v.array(node) }, opts);
   return r.map((n) => ({ pubkey: n.pubkey, gossip: n.gossip ?? null, tpu: n.tpu ?? null, rpc: n.rpc ?? null, version: n.version ?? null }));
 }
@@ -104,11 +107,18 @@ export async function getVoteAccounts(ctx: ClientContext, params?: CommitmentPar
 }
 
 /** The staking reward of each address in an epoch (the last one when absent), null where none. */
-export async function getInflationReward(ctx: ClientContext, addresses: string[], params?: CommitmentParams & { epoch?: number }, opts?: CallOptions): Promise<(InflationReward | null)[]> {
+export async function getInflationReward(
+  ctx: ClientContext,
+  addresses: string[],
+  params?: CommitmentParams & { epoch?: number },
+  opts?: CallOptions,
+): Promise<(InflationReward | null)[]> {
   assertArray('addresses', addresses, assertAddress);
   const cfg: Record<string, unknown> = { ...commitmentConfig(params) };
   optional('params.epoch', params?.epoch, (f, x) => assertInt(f, x, 0, MAX_SLOT));
   if (params?.epoch !== undefined) cfg.epoch = params.epoch;
-  const item = v.nullable(v.object({ epoch: v.int, effectiveSlot: v.int, amount: v.int, postBalance: v.int }, { commission: v.nullable(v.int) })) as unknown as Validator<InflationReward | null>;
+  const item = v.nullable(
+    v.object({ epoch: v.int, effectiveSlot: v.int, amount: v.int, postBalance: v.int }, { commission: v.nullable(v.int) }),
+  ) as unknown as Validator<InflationReward | null>;
   return ctx.rpc.call({ method: 'getInflationReward', params: [addresses, cfg], validate: v.array(item) }, opts);
 }

@@ -43,7 +43,10 @@ export interface SignatureInfo {
 }
 
 const signatureList = v.array(
-  v.object({ signature: v.string, slot: v.u64, err: v.unknown, memo: v.nullable(v.string) }, { blockTime: v.nullable(v.int), confirmationStatus: v.nullable(v.string) }),
+  v.object(
+    { signature: v.string, slot: v.u64, err: v.unknown, memo: v.nullable(v.string) },
+    { blockTime: v.nullable(v.int), confirmationStatus: v.nullable(v.string) },
+  ),
 ) as unknown as Validator<SignatureInfo[]>;
 
 const KEYS = new Set(['limit', 'before', 'until', 'commitment', 'minContextSlot']);
@@ -70,7 +73,12 @@ function configOf(params: GetSignaturesForAddressParams | undefined): Record<str
  * const page = await client.getSignaturesForAddress(wallet, { limit: 100 });
  * const older = await client.getSignaturesForAddress(wallet, { limit: 100, before: page.at(-1)?.signature });
  */
-export async function getSignaturesForAddress(ctx: ClientContext, address: string, params?: GetSignaturesForAddressParams, opts?: CallOptions): Promise<SignatureInfo[]> {
+export async function getSignaturesForAddress(
+  ctx: ClientContext,
+  address: string,
+  params?: GetSignaturesForAddressParams,
+  opts?: CallOptions,
+): Promise<SignatureInfo[]> {
   assertAddress('address', address);
   const cfg = configOf(params);
   return ctx.rpc.call({ method: 'getSignaturesForAddress', params: cfg ? [address, cfg] : [address], validate: signatureList }, opts);

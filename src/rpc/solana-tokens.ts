@@ -19,7 +19,10 @@ export interface TokenAmount {
   uiAmountString: string;
 }
 
-const tokenAmountV = v.object({ amount: v.string, decimals: v.int, uiAmountString: v.string }, { uiAmount: v.nullable(v.number) }) as unknown as Validator<TokenAmount>;
+const tokenAmountV = v.object(
+  { amount: v.string, decimals: v.int, uiAmountString: v.string },
+  { uiAmount: v.nullable(v.number) },
+) as unknown as Validator<TokenAmount>;
 
 /** A token account's balance. */
 export async function getTokenAccountBalance(ctx: ClientContext, account: string, params?: CommitmentParams, opts?: CallOptions): Promise<TokenAmount> {
@@ -36,19 +39,35 @@ export async function getTokenSupply(ctx: ClientContext, mint: string, params?: 
 }
 
 /** The (up to 20) largest holders of a mint, largest first. */
-export async function getTokenLargestAccounts(ctx: ClientContext, mint: string, params?: CommitmentParams, opts?: CallOptions): Promise<(TokenAmount & { address: string })[]> {
+export async function getTokenLargestAccounts(
+  ctx: ClientContext,
+  mint: string,
+  params?: CommitmentParams,
+  opts?: CallOptions,
+): Promise<(TokenAmount & { address: string })[]> {
   assertAddress('mint', mint);
   const cfg = commitmentConfig(params);
-  const item = v.object({ address: v.string, amount: v.string, decimals: v.int, uiAmountString: v.string }) as unknown as Validator<TokenAmount & { address: string }>;
+  const item = v.object({ address: v.string, amount: v.string, decimals: v.int, uiAmountString: v.string }) as unknown as Validator<
+    TokenAmount & { address: string }
+  >;
   return (await ctx.rpc.call({ method: 'getTokenLargestAccounts', params: cfg ? [mint, cfg] : [mint], validate: S.withContext(v.array(item)) }, opts)).value;
 }
 
 function tokenAccountsBy(method: 'getTokenAccountsByOwner' | 'getTokenAccountsByDelegate', who: 'owner' | 'delegate') {
-  return async (ctx: ClientContext, address: string, filter: { mint: string } | { programId: string }, params?: AccountParams, opts?: CallOptions): Promise<KeyedAccount[]> => {
+  return async (
+    ctx: ClientContext,
+    address: string,
+    filter: { mint: string } | { programId: string },
+    params?: AccountParams,
+    opts?: CallOptions,
+  ): Promise<KeyedAccount[]> => {
     assertAddress(who, address);
     assertObject('filter', filter);
     if ('mint' in filter === 'programId' in filter) throw new InputError('filter', 'expected { mint } or { programId }');
-    const f = 'mint' in filter ? (assertAddress('filter.mint', filter.mint), { mint: filter.mint }) : (assertAddress('filter.programId', filter.programId), { programId: filter.programId });
+    const f =
+      'mint' in filter
+        ? (assertAddress('filter.mint', filter.mint), { mint: filter.mint })
+        : (assertAddress('filter.programId', filter.programId), { programId: filter.programId });
     return (await ctx.rpc.call({ method, params: [address, f, accountConfig(params)], validate: S.withContext(keyedV) }, opts)).value;
   };
 }

@@ -238,7 +238,12 @@ export async function ping(ctx: ClientContext, opts: CallOptions = {}): Promise<
 }
 
 /** The fee of a compiled message (bytes or base64), or null when its blockhash is no longer valid. */
-export async function getFeeForMessage(ctx: ClientContext, message: Uint8Array | string, params?: CommitmentParams, opts?: CallOptions): Promise<number | null> {
+export async function getFeeForMessage(
+  ctx: ClientContext,
+  message: Uint8Array | string,
+  params?: CommitmentParams,
+  opts?: CallOptions,
+): Promise<number | null> {
   const b64 = wireToBase64('message', message);
   const cfg = commitmentConfig(params);
   const r = await ctx.rpc.call({ method: 'getFeeForMessage', params: cfg ? [b64, cfg] : [b64], validate: S.withContext(v.nullable(slotV)) }, opts);

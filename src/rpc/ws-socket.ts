@@ -190,7 +190,13 @@ export function createMuxSocket(o: SocketOptions): MuxSocket {
 
   const onMessage = (data: WebSocket.RawData): void => {
     stats.received++;
-    let msg: { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown }; method?: unknown; params?: { subscription?: unknown; result?: unknown } };
+    let msg: {
+      id?: unknown;
+      result?: unknown;
+      error?: { code?: unknown; message?: unknown; data?: unknown };
+      method?: unknown;
+      params?: { subscription?: unknown; result?: unknown };
+    };
     try {
       msg = JSON.parse(Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8'));
     } catch {

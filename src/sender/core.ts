@@ -151,7 +151,11 @@ export interface SenderCore<S extends SenderStore> {
  * const core = createCore(config, resolveSenderConfig(config), (cfg) => fileStore(cfg));
  * const out = await core.drive(id, prepared, { signal, commitment: 'confirmed', onExpired: 'fail' });
  */
-export function createCore<S extends SenderStore>(config: SenderConfig, cfg: ResolvedSenderOptions, storeOf: (cfg: ResolvedSenderOptions, life: AbortSignal) => S): SenderCore<S> {
+export function createCore<S extends SenderStore>(
+  config: SenderConfig,
+  cfg: ResolvedSenderOptions,
+  storeOf: (cfg: ResolvedSenderOptions, life: AbortSignal) => S,
+): SenderCore<S> {
   // Validate everything first: nothing (no client, no ping) is started for a sender that fails here.
   const warmMs = config.warmMs ?? 0;
   if (!Number.isInteger(warmMs) || warmMs < 0) throw new InputError('warmMs', 'expected a non-negative integer (ms)');
@@ -224,7 +228,13 @@ export function createCore<S extends SenderStore>(config: SenderConfig, cfg: Res
     },
     on: (name, fn) => events.on(name, fn),
     stats() {
-      return { tracker: { ...tracker.stats }, ...(watch && subscriber ? { websocket: { ...watch.stats, socket: { ...subscriber.socket.stats } } } : {}), submits: counters.submits, rebroadcasts: counters.rebroadcasts, inFlight: inflight.size };
+      return {
+        tracker: { ...tracker.stats },
+        ...(watch && subscriber ? { websocket: { ...watch.stats, socket: { ...subscriber.socket.stats } } } : {}),
+        submits: counters.submits,
+        rebroadcasts: counters.rebroadcasts,
+        inFlight: inflight.size,
+      };
     },
     async close(own) {
       if (closed) return;

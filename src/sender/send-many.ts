@@ -27,7 +27,11 @@ export interface SendManyDeps {
   send(input: SendInput, options: { id: string; signal: AbortSignal; commitment?: Commitment; onExpired?: 'fail' | 'resign' }): Promise<SendOutcome>;
 }
 
-export async function* sendMany(d: SendManyDeps, inputs: Iterable<SendInput> | AsyncIterable<SendInput>, o: SendManyOptions = {}): AsyncGenerator<SendManyItem> {
+export async function* sendMany(
+  d: SendManyDeps,
+  inputs: Iterable<SendInput> | AsyncIterable<SendInput>,
+  o: SendManyOptions = {},
+): AsyncGenerator<SendManyItem> {
   d.assertOpen();
   const concurrency = o.concurrency ?? d.concurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new InputError('concurrency', `expected a positive integer, got ${String(concurrency)}`);

@@ -168,7 +168,10 @@ function kitSigner(k: KitSignerLike, field: string): AsyncSigner {
       return new Uint8Array(sig);
     }
     if (typeof k.signTransactions === 'function') {
-      const [dict] = await (k.signTransactions as SignDicts)([Object.freeze({ messageBytes: message, signatures: Object.freeze({ [address]: null }) })], config);
+      const [dict] = await (k.signTransactions as SignDicts)(
+        [Object.freeze({ messageBytes: message, signatures: Object.freeze({ [address]: null }) })],
+        config,
+      );
       return check(dict?.[address], 'signTransactions');
     }
     const [dict] = await (k.signMessages as SignDicts)([Object.freeze({ content: message, signatures: Object.freeze({}) })], config);

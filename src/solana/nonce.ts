@@ -53,7 +53,12 @@ function systemData(index: number, extra: number): { data: Uint8Array; view: Dat
  * @example
  * const ixs = createNonceAccountInstructions({ from: payer.address, nonce: nonceKey.address, authority: payer.address, lamports: 1_447_680n });
  */
-export function createNonceAccountInstructions(o: { from: AddressLike; nonce: AddressLike; authority: AddressLike; lamports: bigint | number }): InstructionInput[] {
+export function createNonceAccountInstructions(o: {
+  from: AddressLike;
+  nonce: AddressLike;
+  authority: AddressLike;
+  lamports: bigint | number;
+}): InstructionInput[] {
   const { data, view } = systemData(SYSTEM_CREATE_ACCOUNT, 8 + 8 + 32);
   view.setBigUint64(4, toU64(o.lamports, 'lamports'), true);
   view.setBigUint64(12, BigInt(NONCE_ACCOUNT_LENGTH), true);

@@ -66,7 +66,17 @@ describe('landing figures', () => {
     ];
     const requests = { 'rpc getSignatureStatuses': 4, 'rpc getLatestBlockhash': 2, 'fast sendTransaction': 7, 'fast 429': 2, 'rpc 503': 1, 'rpc sendTransaction': 3 };
     const f = figures({ n: 6, answers, paid, requests, cpuMs: 60, wallMs: 1_500 });
-    expect(f).toMatchObject({ offered: 6, landed: 4, doubleLanded: 1, confirmed: 3, falseFailures: 1, falseSuccesses: 1, trueFailures: 1, unanswered: 1, faulted: 3 });
+    expect(f).toMatchObject({
+      offered: 6,
+      landed: 4,
+      doubleLanded: 1,
+      confirmed: 3,
+      falseFailures: 1,
+      falseSuccesses: 1,
+      trueFailures: 1,
+      unanswered: 1,
+      faulted: 3,
+    });
     expect(f.landedPct).toBeCloseTo(66.667, 2);
     expect([f.p50Ms, f.p95Ms, f.p99Ms]).toEqual([200, 300, 300]);
     expect(f.confirmedPerSec).toBe(2);

@@ -195,7 +195,22 @@ describe('cairn bench landing: what it may spend', () => {
       },
     };
     try {
-      const r = await landingFamily({ baseUrl: devnet.url, senderUrl: devnet.url, payer, transfers, concurrency: 2, lamports: 1n, swqosOnly: false, ...price, cap: BigInt(transfers) * per, capRequired: true, balanceEvery: 1 }, ctx);
+      const r = await landingFamily(
+        {
+          baseUrl: devnet.url,
+          senderUrl: devnet.url,
+          payer,
+          transfers,
+          concurrency: 2,
+          lamports: 1n,
+          swqosOnly: false,
+          ...price,
+          cap: BigInt(transfers) * per,
+          capRequired: true,
+          balanceEvery: 1,
+        },
+        ctx,
+      );
       await spent;
       expect(r.partial).toMatch(/spending cap of 0\.0402004 SOL/);
       const [row] = r.rows;

@@ -12,7 +12,11 @@ const proof = JSON.parse(readFileSync(`${V}/bubblegum/mpl_bubblegum_dasApi_BZHZ4
 const tmp = mkdtempSync(join(tmpdir(), 'cairn-verify-stream-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-async function cli(args: string[], stdin: AsyncIterable<Uint8Array> = (async function* () {})(), onWrite = (): void => undefined): Promise<{ code: number; out: string }> {
+async function cli(
+  args: string[],
+  stdin: AsyncIterable<Uint8Array> = (async function* () {})(),
+  onWrite = (): void => undefined,
+): Promise<{ code: number; out: string }> {
   let out = '';
   const code = await run(args, { stdout: { write: (s: string) => ((out += s), onWrite(), true) }, stderr: { write: () => true }, stdin });
   return { code, out };

@@ -73,8 +73,23 @@ beforeAll(async () => {
       createAccount(payer, splMint, 82, rentMint, TOKEN),
       { programAddress: TOKEN, accounts: [{ address: splMint.address, role: AccountRole.WRITABLE }], data: cat([20, 0], enc.encode(payer.address), [0]) },
       createAccount(payer, splAccount, 165, rentAccount, TOKEN),
-      { programAddress: TOKEN, accounts: [{ address: splAccount.address, role: AccountRole.WRITABLE }, { address: splMint.address, role: AccountRole.READONLY }], data: cat([18], enc.encode(address(splOwner))) },
-      { programAddress: TOKEN, accounts: [{ address: splMint.address, role: AccountRole.WRITABLE }, { address: splAccount.address, role: AccountRole.WRITABLE }, { ...signer(payer), role: AccountRole.READONLY_SIGNER }], data: cat([7], u64(7n)) },
+      {
+        programAddress: TOKEN,
+        accounts: [
+          { address: splAccount.address, role: AccountRole.WRITABLE },
+          { address: splMint.address, role: AccountRole.READONLY },
+        ],
+        data: cat([18], enc.encode(address(splOwner))),
+      },
+      {
+        programAddress: TOKEN,
+        accounts: [
+          { address: splMint.address, role: AccountRole.WRITABLE },
+          { address: splAccount.address, role: AccountRole.WRITABLE },
+          { ...signer(payer), role: AccountRole.READONLY_SIGNER },
+        ],
+        data: cat([7], u64(7n)),
+      },
     ],
     region: 'Default',
     tipAmount: 1_000_000,

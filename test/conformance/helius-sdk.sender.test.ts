@@ -164,7 +164,11 @@ describe('sendBundleWithSender: a Sender Max bundle on /fast', () => {
 
   it('two transactions, the tip in one of them: the SDK posts sendBundle and each lands, in order', async () => {
     const a = await signed([cuPrice(1_000n), transfer(payer, (await generateKeyPairSigner()).address, 1_000_000n)]);
-    const b = await signed([cuPrice(1_000n), transfer(payer, (await generateKeyPairSigner()).address, 2_000_000n), transfer(payer, address(SENDER_TIP_ACCOUNTS[0]!), MIN_TIP_LAMPORTS_MAX)]);
+    const b = await signed([
+      cuPrice(1_000n),
+      transfer(payer, (await generateKeyPairSigner()).address, 2_000_000n),
+      transfer(payer, address(SENDER_TIP_ACCOUNTS[0]!), MIN_TIP_LAMPORTS_MAX),
+    ]);
     const sent = await h.helius.tx.sendBundleWithSender([a, b], { region: 'Default', pollIntervalMs: 100 });
     expect(sent).toHaveLength(2);
     const ledger = h.devnet.control.ledger();

@@ -45,7 +45,11 @@ const u64 = (v: number | bigint) => {
   return b;
 };
 const cat = (...parts: ArrayLike<number>[]) => Uint8Array.from(parts.flatMap((p) => Array.from(p)));
-const signerMeta = (s: KeyPairSigner, writable = true) => ({ address: s.address, role: writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER, signer: s });
+const signerMeta = (s: KeyPairSigner, writable = true) => ({
+  address: s.address,
+  role: writable ? AccountRole.WRITABLE_SIGNER : AccountRole.READONLY_SIGNER,
+  signer: s,
+});
 const transfer = (to: Address, amount: number | bigint): Instruction => ({
   programAddress: SYSTEM,
   accounts: [signerMeta(payer), { address: to, role: AccountRole.WRITABLE }],
@@ -105,8 +109,17 @@ describe('@solana/kit against the devnet', () => {
       createAccount(mint, 82, rentMint, TOKEN),
       tokenIx([{ address: mint.address, role: AccountRole.WRITABLE }], cat([20, 9], enc.encode(payer.address), [0])),
       createAccount(holder, 165, rentAcc, TOKEN),
-      tokenIx([{ address: holder.address, role: AccountRole.WRITABLE }, { address: mint.address, role: AccountRole.READONLY }], cat([18], enc.encode(holderOwner.address))),
-      tokenIx([{ address: mint.address, role: AccountRole.WRITABLE }, { address: holder.address, role: AccountRole.WRITABLE }, signerMeta(payer, false)], cat([7], u64(3_000_000_000n))),
+      tokenIx(
+        [
+          { address: holder.address, role: AccountRole.WRITABLE },
+          { address: mint.address, role: AccountRole.READONLY },
+        ],
+        cat([18], enc.encode(holderOwner.address)),
+      ),
+      tokenIx(
+        [{ address: mint.address, role: AccountRole.WRITABLE }, { address: holder.address, role: AccountRole.WRITABLE }, signerMeta(payer, false)],
+        cat([7], u64(3_000_000_000n)),
+      ),
     ]);
     const bal = await rpc.getTokenAccountBalance(holder.address, { commitment: 'confirmed' }).send();
     expect(bal.value).toEqual({ amount: '3000000000', decimals: 9, uiAmount: 3, uiAmountString: '3' });
@@ -150,7 +163,10 @@ describe('@solana/kit against the devnet', () => {
     await send([
       transfer(watched, 3_000_000n),
       { programAddress: MEMO, accounts: [], data: new TextEncoder().encode('kit watches') },
-      tokenIx([{ address: mint.address, role: AccountRole.WRITABLE }, { address: holder.address, role: AccountRole.WRITABLE }, signerMeta(payer, false)], cat([7], u64(1))),
+      tokenIx(
+        [{ address: mint.address, role: AccountRole.WRITABLE }, { address: holder.address, role: AccountRole.WRITABLE }, signerMeta(payer, false)],
+        cat([7], u64(1)),
+      ),
     ]);
     expect((await gotAccount).value.lamports).toBe(lamports(3_000_000n));
     expect((await gotLogs).value.logs!.join('\n')).toContain('kit watches');

@@ -38,7 +38,15 @@ async function world(version: 1 | 2): Promise<World> {
     await zk.createCompressedAccount({ owner: w.owner, lamports: 1_000n, seeds: [enc.encode(`acc-${version}`)], programId: w.program, version, data: { discriminator: 7n, data: Uint8Array.from([1, 2, 3, 4]) } })
   ).account;
   await zk.createCompressedAccount({ owner: w.owner, lamports: 5n, version });
-  const minted = await zk.mintCompressedTokens({ mint: w.mint, version, recipients: [{ owner: w.holder, amount: 100n }, { owner: w.holder, amount: 40n, delegate: w.delegate }, { owner: w.owner, amount: 1n }] });
+  const minted = await zk.mintCompressedTokens({
+    mint: w.mint,
+    version,
+    recipients: [
+      { owner: w.holder, amount: 100n },
+      { owner: w.holder, amount: 40n, delegate: w.delegate },
+      { owner: w.owner, amount: 1n },
+    ],
+  });
   await zk.transferCompressedTokens({ owner: w.holder, mint: w.mint, to: w.owner, amount: 30n, version });
   return { ...w, account, mintSig: minted.signature };
 }
@@ -186,7 +194,10 @@ async function exercise(w: World, stateTree: string, addressTree: string): Promi
   expect(vp.compressedProof).not.toBeNull();
   expect(vp.treeInfos.map((t) => t.tree.toBase58())).toEqual([stateTree]);
   expect(b58(vp.leaves[0])).toBe(w.account.hash);
-  const vp0 = await rpc.getValidityProofV0([{ hash, tree: key(stateTree), queue: acc!.treeInfo.queue }], [{ address: b254(fresh), tree: key(addressTree), queue: key(addressTree) }]);
+  const vp0 = await rpc.getValidityProofV0(
+    [{ hash, tree: key(stateTree), queue: acc!.treeInfo.queue }],
+    [{ address: b254(fresh), tree: key(addressTree), queue: key(addressTree) }],
+  );
   expect(vp0.leaves.map(b58)).toEqual([w.account.hash, fresh]);
   expect(vp0.rootIndices).toHaveLength(2);
 }

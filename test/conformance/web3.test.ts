@@ -37,7 +37,8 @@ const u64 = (v: number | bigint) => {
   return b;
 };
 const TOKEN_2022_PROGRAM = new PublicKey('TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb');
-const ata = (owner: PublicKey, mint: PublicKey, program = TOKEN_PROGRAM) => PublicKey.findProgramAddressSync([owner.toBuffer(), program.toBuffer(), mint.toBuffer()], ATA_PROGRAM)[0];
+const ata = (owner: PublicKey, mint: PublicKey, program = TOKEN_PROGRAM) =>
+  PublicKey.findProgramAddressSync([owner.toBuffer(), program.toBuffer(), mint.toBuffer()], ATA_PROGRAM)[0];
 const createAtaIdempotent = (owner: PublicKey, mint: PublicKey, program = TOKEN_PROGRAM) =>
   new TransactionInstruction({
     programId: ATA_PROGRAM,
@@ -95,12 +96,43 @@ describe('@solana/web3.js against the devnet', () => {
       ],
       [mint],
     );
-    await send([tokenIx([[mint.publicKey, false, true], [ata(alice, mint.publicKey), false, true], [payer.publicKey, true, false]], Buffer.concat([Buffer.from([7]), u64(2_000_000)]))]);
+    await send([
+      tokenIx(
+        [
+          [mint.publicKey, false, true],
+          [ata(alice, mint.publicKey), false, true],
+          [payer.publicKey, true, false],
+        ],
+        Buffer.concat([Buffer.from([7]), u64(2_000_000)]),
+      ),
+    ]);
     // alice signs her own transfer: she needs no lamports, the payer pays the fee
     const aliceKp = Keypair.generate();
     const aliceAta = ata(aliceKp.publicKey, mint.publicKey);
-    await send([createAtaIdempotent(aliceKp.publicKey, mint.publicKey), tokenIx([[mint.publicKey, false, true], [aliceAta, false, true], [payer.publicKey, true, false]], Buffer.concat([Buffer.from([7]), u64(700_000)]))]);
-    await send([tokenIx([[aliceAta, false, true], [ata(bob, mint.publicKey), false, true], [aliceKp.publicKey, true, false]], Buffer.concat([Buffer.from([3]), u64(200_000)]))], [aliceKp]);
+    await send([
+      createAtaIdempotent(aliceKp.publicKey, mint.publicKey),
+      tokenIx(
+        [
+          [mint.publicKey, false, true],
+          [aliceAta, false, true],
+          [payer.publicKey, true, false],
+        ],
+        Buffer.concat([Buffer.from([7]), u64(700_000)]),
+      ),
+    ]);
+    await send(
+      [
+        tokenIx(
+          [
+            [aliceAta, false, true],
+            [ata(bob, mint.publicKey), false, true],
+            [aliceKp.publicKey, true, false],
+          ],
+          Buffer.concat([Buffer.from([3]), u64(200_000)]),
+        ),
+      ],
+      [aliceKp],
+    );
 
     expect((await conn.getTokenAccountBalance(aliceAta)).value).toEqual({ amount: '500000', decimals: 6, uiAmount: 0.5, uiAmountString: '0.5' });
     expect((await conn.getTokenSupply(mint.publicKey)).value.uiAmountString).toBe('2.7');
@@ -115,7 +147,9 @@ describe('@solana/web3.js against the devnet', () => {
     expect((mintInfo.value!.data as { parsed: { info: { supply: string } } }).parsed.info.supply).toBe('2700000');
     const holders = await conn.getProgramAccounts(TOKEN_PROGRAM, { filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: mint.publicKey.toBase58() } }] });
     expect(holders).toHaveLength(3);
-    const parsedHolders = await conn.getParsedProgramAccounts(TOKEN_PROGRAM, { filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: bob.toBase58() } }] });
+    const parsedHolders = await conn.getParsedProgramAccounts(TOKEN_PROGRAM, {
+      filters: [{ dataSize: 165 }, { memcmp: { offset: 32, bytes: bob.toBase58() } }],
+    });
     expect((parsedHolders[0]!.account.data as { parsed: { type: string } }).parsed.type).toBe('account');
   });
 
@@ -125,10 +159,24 @@ describe('@solana/web3.js against the devnet', () => {
     const rent = await conn.getMinimumBalanceForRentExemption(82);
     await send(
       [
-        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint22.publicKey, lamports: rent, space: 82, programId: TOKEN_2022_PROGRAM }),
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint22.publicKey,
+          lamports: rent,
+          space: 82,
+          programId: TOKEN_2022_PROGRAM,
+        }),
         tokenIx([[mint22.publicKey, false, true]], Buffer.concat([Buffer.from([20, 2]), payer.publicKey.toBuffer(), Buffer.from([0])]), TOKEN_2022_PROGRAM),
         createAtaIdempotent(owner, mint22.publicKey, TOKEN_2022_PROGRAM),
-        tokenIx([[mint22.publicKey, false, true], [ata(owner, mint22.publicKey, TOKEN_2022_PROGRAM), false, true], [payer.publicKey, true, false]], Buffer.concat([Buffer.from([7]), u64(1234)]), TOKEN_2022_PROGRAM),
+        tokenIx(
+          [
+            [mint22.publicKey, false, true],
+            [ata(owner, mint22.publicKey, TOKEN_2022_PROGRAM), false, true],
+            [payer.publicKey, true, false],
+          ],
+          Buffer.concat([Buffer.from([7]), u64(1234)]),
+          TOKEN_2022_PROGRAM,
+        ),
       ],
       [mint22],
     );
@@ -205,7 +253,14 @@ describe('@solana/web3.js against the devnet', () => {
     await send([
       SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: watched, lamports: 2_000_000 }),
       new TransactionInstruction({ programId: MEMO_PROGRAM, keys: [], data: Buffer.from('watch me') }),
-      tokenIx([[mint.publicKey, false, true], [ata(bob, mint.publicKey), false, true], [payer.publicKey, true, false]], Buffer.concat([Buffer.from([7]), u64(1)])),
+      tokenIx(
+        [
+          [mint.publicKey, false, true],
+          [ata(bob, mint.publicKey), false, true],
+          [payer.publicKey, true, false],
+        ],
+        Buffer.concat([Buffer.from([7]), u64(1)]),
+      ),
     ]);
     expect(await account).toBe(2_000_000);
     expect((await logs).join('\n')).toContain('watch me');
@@ -227,7 +282,9 @@ describe('@solana/web3.js against the devnet', () => {
     const many = await conn.getMultipleAccountsInfo([payer.publicKey, mint.publicKey]);
     expect(many[1]!.owner.equals(TOKEN_PROGRAM)).toBe(true);
     const { blockhash } = await conn.getLatestBlockhash();
-    const msg = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: alice, lamports: 1 })).compileMessage();
+    const msg = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash })
+      .add(SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: alice, lamports: 1 }))
+      .compileMessage();
     expect((await conn.getFeeForMessage(msg)).value).toBe(5_000);
     // the one-node answers of a test validator (issue 34 item 6)
     const supply = (await conn.getSupply()).value;
@@ -253,7 +310,11 @@ describe('@solana/web3.js against the devnet', () => {
     const block = await conn.getParsedBlock(parsed!.slot, { commitment: 'confirmed', maxSupportedTransactionVersion: 0 });
     expect(block.transactions.some((t) => t.transaction.signatures[0] === sig)).toBe(true);
     const { blockhash } = await conn.getLatestBlockhash();
-    const msg = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })] }).compileToV0Message();
+    const msg = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: to, lamports: 1 })],
+    }).compileToV0Message();
     const tx = new VersionedTransaction(msg);
     tx.sign([payer]);
     const sim = (await conn.simulateTransaction(tx, { commitment: 'confirmed' })).value as unknown as Record<string, unknown>;

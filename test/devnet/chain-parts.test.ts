@@ -18,7 +18,12 @@ describe('createChainGenesis', () => {
   it('the same seed gives the same keys, genesis hash and blockhashes', () => {
     const a = createChainGenesis({ seed: 42 });
     const b = createChainGenesis({ seed: 42 });
-    expect([a.faucet.address, a.authority.address, a.genesisHash, a.ring.latest().blockhash]).toEqual([b.faucet.address, b.authority.address, b.genesisHash, b.ring.latest().blockhash]);
+    expect([a.faucet.address, a.authority.address, a.genesisHash, a.ring.latest().blockhash]).toEqual([
+      b.faucet.address,
+      b.authority.address,
+      b.genesisHash,
+      b.ring.latest().blockhash,
+    ]);
     expect(createChainGenesis({ seed: 43 }).genesisHash).not.toBe(a.genesisHash);
   });
 });

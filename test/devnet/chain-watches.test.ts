@@ -43,7 +43,12 @@ async function open(): Promise<Socket> {
 const notes = (s: Socket, method: string, sub: number) => s.messages.filter((m) => m.method === method && m.params.subscription === sub);
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }],
+  });
   tok = await setUpToken(devnet.url, payer);
 });
 afterAll(async () => {

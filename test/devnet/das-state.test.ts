@@ -83,13 +83,25 @@ describe('mintCompressedNft', () => {
     expect(bs58.encode(dataHashV1(rec.metadata))).toBe(asset.compression.data_hash);
     expect(bs58.encode(creatorHash(rec.metadata.creators))).toBe(asset.compression.creator_hash);
     const o = bs58.decode(owner);
-    const leaf = leafHashV1({ id: bs58.decode(r.assetId), owner: o, delegate: o, nonce: BigInt(asset.compression.leaf_id), dataHash: rec.dataHash, creatorHash: rec.creatorHash });
+    const leaf = leafHashV1({
+      id: bs58.decode(r.assetId),
+      owner: o,
+      delegate: o,
+      nonce: BigInt(asset.compression.leaf_id),
+      dataHash: rec.dataHash,
+      creatorHash: rec.creatorHash,
+    });
     expect(bs58.encode(leaf)).toBe(asset.compression.asset_hash);
 
     // The proof verifies with the Merkle engine; a mutated one does not.
     const proofs = call('getAssetProofBatch', { ids: [r.assetId] });
     const p = proofs[r.assetId];
-    expect(p).toMatchObject({ leaf: asset.compression.asset_hash, tree_id: asset.compression.tree, node_index: 2 ** 10 + asset.compression.leaf_id, burnt: false });
+    expect(p).toMatchObject({
+      leaf: asset.compression.asset_hash,
+      tree_id: asset.compression.tree,
+      node_index: 2 ** 10 + asset.compression.leaf_id,
+      burnt: false,
+    });
     expect(p.proof).toHaveLength(10);
     expect(verifyAssetProofJson(p).valid).toBe(true);
     expect(verifyAssetLeaf(asset, p)).toMatchObject({ valid: true });
@@ -266,13 +278,54 @@ describe('getTokenAccounts over real SPL token accounts', () => {
       return b;
     };
     const tx = new Transaction({ feePayer: payer.publicKey, recentBlockhash: chain.latestBlockhash().blockhash });
-    tx.add(SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mintKp.publicKey, lamports: Number(chain.minimumBalanceForRentExemption(82)), space: 82, programId: TOKEN }));
-    tx.add(new TransactionInstruction({ programId: TOKEN, keys: [{ pubkey: mintKp.publicKey, isSigner: false, isWritable: true }], data: Buffer.concat([Buffer.from([20, 0]), payer.publicKey.toBuffer(), Buffer.from([0])]) }));
+    tx.add(
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: mintKp.publicKey,
+        lamports: Number(chain.minimumBalanceForRentExemption(82)),
+        space: 82,
+        programId: TOKEN,
+      }),
+    );
+    tx.add(
+      new TransactionInstruction({
+        programId: TOKEN,
+        keys: [{ pubkey: mintKp.publicKey, isSigner: false, isWritable: true }],
+        data: Buffer.concat([Buffer.from([20, 0]), payer.publicKey.toBuffer(), Buffer.from([0])]),
+      }),
+    );
     accounts.forEach((acc, i) => {
-      tx.add(SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: acc.publicKey, lamports: Number(chain.minimumBalanceForRentExemption(165)), space: 165, programId: TOKEN }));
-      tx.add(new TransactionInstruction({ programId: TOKEN, keys: [{ pubkey: acc.publicKey, isSigner: false, isWritable: true }, { pubkey: mintKp.publicKey, isSigner: false, isWritable: false }], data: Buffer.concat([Buffer.from([18]), holder.toBuffer()]) }));
+      tx.add(
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: acc.publicKey,
+          lamports: Number(chain.minimumBalanceForRentExemption(165)),
+          space: 165,
+          programId: TOKEN,
+        }),
+      );
+      tx.add(
+        new TransactionInstruction({
+          programId: TOKEN,
+          keys: [
+            { pubkey: acc.publicKey, isSigner: false, isWritable: true },
+            { pubkey: mintKp.publicKey, isSigner: false, isWritable: false },
+          ],
+          data: Buffer.concat([Buffer.from([18]), holder.toBuffer()]),
+        }),
+      );
       if (i === 0) {
-        tx.add(new TransactionInstruction({ programId: TOKEN, keys: [{ pubkey: mintKp.publicKey, isSigner: false, isWritable: true }, { pubkey: acc.publicKey, isSigner: false, isWritable: true }, { pubkey: payer.publicKey, isSigner: true, isWritable: false }], data: Buffer.concat([Buffer.from([7]), u64(1234n)]) }));
+        tx.add(
+          new TransactionInstruction({
+            programId: TOKEN,
+            keys: [
+              { pubkey: mintKp.publicKey, isSigner: false, isWritable: true },
+              { pubkey: acc.publicKey, isSigner: false, isWritable: true },
+              { pubkey: payer.publicKey, isSigner: true, isWritable: false },
+            ],
+            data: Buffer.concat([Buffer.from([7]), u64(1234n)]),
+          }),
+        );
       }
     });
     tx.sign(payer, mintKp, ...accounts);

@@ -114,7 +114,11 @@ describe('a durable-nonce transaction that fails', () => {
     const ok = await land(next);
     expect(ok.err).toBeNull();
     expect(await balance(to)).toBe(1_000_000n);
-    expect(nonceState(account)).toMatchObject({ nonce: nextNonceAt.get(ok.slot), lamportsPerSignature: NONCE_LAMPORTS_PER_SIGNATURE, authority: before.authority });
+    expect(nonceState(account)).toMatchObject({
+      nonce: nextNonceAt.get(ok.slot),
+      lamportsPerSignature: NONCE_LAMPORTS_PER_SIGNATURE,
+      authority: before.authority,
+    });
     expect(nonceState(account).nonce).not.toBe(durableNonceFromBlockhash(after.nonce!));
   });
 

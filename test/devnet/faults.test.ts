@@ -94,7 +94,12 @@ describe('faults', () => {
 
   it('drops on /fast silently: accepted with the signature, never lands', async () => {
     const payer = newKeypair();
-    const d = await start({ slotMs: 10, seed: 5, faults: { fast: { dropRate: 1 } }, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }] });
+    const d = await start({
+      slotMs: 10,
+      seed: 5,
+      faults: { fast: { dropRate: 1 } },
+      fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }],
+    });
     const wire = buildTx({ payer, blockhash: d.chain.latestBlockhash().blockhash, cuPrice: 1, tip: 1_000_000 });
     const r = await rpc(d.url, 'sendTransaction', fastParams(wire), '/fast');
     expect(r.status).toBe(200);
@@ -129,7 +134,12 @@ describe('faults', () => {
 
   it('a dropped sendTransaction on the JSON-RPC host is answered with its signature and never lands', async () => {
     const payer = newKeypair();
-    const d = await start({ slotMs: 10, seed: 5, faults: { rpc: { dropRate: 1 } }, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }] });
+    const d = await start({
+      slotMs: 10,
+      seed: 5,
+      faults: { rpc: { dropRate: 1 } },
+      fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: BigInt(LAMPORTS_PER_SOL) }],
+    });
     const wire = buildTx({ payer, blockhash: d.chain.latestBlockhash().blockhash, cuPrice: 1, tip: 1_000_000 });
     const r = await rpc(d.url, 'sendTransaction', fastParams(wire));
     expect(r.status).toBe(200);

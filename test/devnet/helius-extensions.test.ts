@@ -180,7 +180,11 @@ describe('/fast sendBundle (fastSendBundle)', () => {
   };
 
   it('submits every transaction in order when each has a priority fee and one carries the tip', () => {
-    const txs = [buildTx({ payer: kp, blockhash, cuPrice: 1 }), buildTx({ payer: kp, blockhash, cuPrice: 1, tip: 1_000_000 }), buildTx({ payer: kp, blockhash, cuPrice: 1, lamports: 7 })];
+    const txs = [
+      buildTx({ payer: kp, blockhash, cuPrice: 1 }),
+      buildTx({ payer: kp, blockhash, cuPrice: 1, tip: 1_000_000 }),
+      buildTx({ payer: kp, blockhash, cuPrice: 1, lamports: 7 }),
+    ];
     const submitted: string[] = [];
     const id = fastSendBundle([txs.map(b64), { encoding: 'base64' }], rules, (_w, _p, sig) => (submitted.push(sig), sig));
     expect(submitted).toHaveLength(3);

@@ -55,7 +55,14 @@ describe('das leaf builder against mpl-bubblegum vectors', () => {
       expect(bs58.encode(dataHashV1(m))).toBe(a.compression.data_hash);
       expect(bs58.encode(creatorHash(m.creators))).toBe(a.compression.creator_hash);
       const owner = bs58.decode(a.ownership.owner);
-      const leaf = leafHashV1({ id: bs58.decode(a.id), owner, delegate: owner, nonce: BigInt(a.compression.leaf_id), dataHash: dataHashV1(m), creatorHash: creatorHash(m.creators) });
+      const leaf = leafHashV1({
+        id: bs58.decode(a.id),
+        owner,
+        delegate: owner,
+        nonce: BigInt(a.compression.leaf_id),
+        dataHash: dataHashV1(m),
+        creatorHash: creatorHash(m.creators),
+      });
       expect(bs58.encode(leaf)).toBe(a.compression.asset_hash);
     });
   }

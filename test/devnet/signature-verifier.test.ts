@@ -35,7 +35,9 @@ describe('signature pre-check thread', () => {
     const forged = buildTx({ payer: victim, blockhash: chain.latestBlockhash().blockhash, lamports: 1_000_000 });
     forged[5] ^= 0x01; // one bit of the signature
     const burst: string[] = [];
-    for (let i = 0; i < n; i++) burst.push(chain.submit(buildTx({ payer: payers[i % 4]!, blockhash: chain.latestBlockhash().blockhash, lamports: 2_000_000 + i })).signature);
+    for (let i = 0; i < n; i++) {
+      burst.push(chain.submit(buildTx({ payer: payers[i % 4]!, blockhash: chain.latestBlockhash().blockhash, lamports: 2_000_000 + i })).signature);
+    }
     const forgedSig = chain.submit(forged).signature;
     // give the thread time to check the queued burst, then execute the slot
     await new Promise((r) => setTimeout(r, 1_500));
@@ -51,7 +53,12 @@ describe('signature pre-check thread', () => {
 
   it('with verifierThread: false nothing is pre-verified and results are the same', async () => {
     const payer = newKeypair();
-    chain = createChain({ autoStart: false, seed: 12, verifierThread: false, fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: 100n * BigInt(LAMPORTS_PER_SOL) }] });
+    chain = createChain({
+      autoStart: false,
+      seed: 12,
+      verifierThread: false,
+      fundedAccounts: [{ address: payer.publicKey.toBase58(), lamports: 100n * BigInt(LAMPORTS_PER_SOL) }],
+    });
     const { blockhash } = chain.latestBlockhash();
     const sigs = Array.from({ length: VERIFIER_START_QUEUE + 8 }, (_, i) => chain!.submit(buildTx({ payer, blockhash, lamports: 1_000_000 + i })).signature);
     chain.tick();

@@ -26,7 +26,12 @@ const invalid = async (method: string, params: unknown, field: string | RegExp) 
 };
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }],
+  });
   tok = await setUpToken(devnet.url, payer);
 });
 afterAll(async () => {

@@ -76,7 +76,11 @@ beforeAll(async () => {
   await send(
     [
       SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: 82, programId: TOKEN_PROGRAM }),
-      new TransactionInstruction({ programId: TOKEN_PROGRAM, keys: [{ pubkey: mint.publicKey, isSigner: false, isWritable: true }], data: Buffer.concat([Buffer.from([20, 6]), payer.publicKey.toBuffer(), Buffer.from([0])]) }),
+      new TransactionInstruction({
+        programId: TOKEN_PROGRAM,
+        keys: [{ pubkey: mint.publicKey, isSigner: false, isWritable: true }],
+        data: Buffer.concat([Buffer.from([20, 6]), payer.publicKey.toBuffer(), Buffer.from([0])]),
+      }),
       createAta(alice.publicKey),
       new TransactionInstruction({
         programId: TOKEN_PROGRAM,
@@ -109,8 +113,12 @@ describe('getTransaction: an SPL transfer', () => {
       uiTokenAmount: amount(raw),
     });
     const byIndex = (a: { accountIndex: number }, b: { accountIndex: number }) => a.accountIndex - b.accountIndex;
-    expect(tx.meta!.preTokenBalances!.slice().sort(byIndex)).toEqual([entry(ata(alice.publicKey), alice.publicKey, 1_500_000), entry(ata(bob), bob, 0)].sort(byIndex));
-    expect(tx.meta!.postTokenBalances!.slice().sort(byIndex)).toEqual([entry(ata(alice.publicKey), alice.publicKey, 1_000_000), entry(ata(bob), bob, 500_000)].sort(byIndex));
+    expect(tx.meta!.preTokenBalances!.slice().sort(byIndex)).toEqual(
+      [entry(ata(alice.publicKey), alice.publicKey, 1_500_000), entry(ata(bob), bob, 0)].sort(byIndex),
+    );
+    expect(tx.meta!.postTokenBalances!.slice().sort(byIndex)).toEqual(
+      [entry(ata(alice.publicKey), alice.publicKey, 1_000_000), entry(ata(bob), bob, 500_000)].sort(byIndex),
+    );
     // A plain Token transfer invokes nothing.
     expect(tx.meta!.innerInstructions).toEqual([]);
     expect(tx.meta!.loadedAddresses).toEqual({ writable: [], readonly: [] });
@@ -150,7 +158,13 @@ describe('getTransaction: inner instructions of a CPI', () => {
     // The created account: no token balance before, a zero one after.
     expect(tx.meta!.preTokenBalances).toEqual([]);
     expect(tx.meta!.postTokenBalances).toEqual([
-      { accountIndex: keys.indexOf(ata(bob).toBase58()), mint: mint.publicKey.toBase58(), owner: bob.toBase58(), programId: TOKEN_PROGRAM.toBase58(), uiTokenAmount: amount(0) },
+      {
+        accountIndex: keys.indexOf(ata(bob).toBase58()),
+        mint: mint.publicKey.toBase58(),
+        owner: bob.toBase58(),
+        programId: TOKEN_PROGRAM.toBase58(),
+        uiTokenAmount: amount(0),
+      },
     ]);
   });
 
@@ -160,7 +174,9 @@ describe('getTransaction: inner instructions of a CPI', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getTransaction', params: [createBobAta, { commitment: 'confirmed', encoding: 'base64' }] }),
     });
-    const { result } = (await res.json()) as { result: { meta: { innerInstructions: { index: number; instructions: { data: string; stackHeight: number }[] }[] } } };
+    const { result } = (await res.json()) as {
+      result: { meta: { innerInstructions: { index: number; instructions: { data: string; stackHeight: number }[] }[] } };
+    };
     expect(result.meta.innerInstructions[0]!.instructions.every((ix) => typeof ix.data === 'string' && ix.stackHeight === 2)).toBe(true);
   });
 });
@@ -169,12 +185,21 @@ describe('getTransaction: a v0 transaction through a lookup table', () => {
   it('names the table in the message and the loaded addresses in meta, balances past the static keys', async () => {
     const recentSlot = await conn.getSlot('finalized');
     const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: payer.publicKey, payer: payer.publicKey, recentSlot });
-    const extend = AddressLookupTableProgram.extendLookupTable({ lookupTable: table, authority: payer.publicKey, payer: payer.publicKey, addresses: [ata(alice.publicKey), ata(bob)] });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      lookupTable: table,
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      addresses: [ata(alice.publicKey), ata(bob)],
+    });
     await send([create, extend]);
     await devnet.chain.waitForSlot(devnet.chain.slot() + 2);
     const lut = (await conn.getAddressLookupTable(table)).value!;
     const { blockhash } = await conn.getLatestBlockhash();
-    const message = new TransactionMessage({ payerKey: payer.publicKey, recentBlockhash: blockhash, instructions: [transfer(ata(alice.publicKey), ata(bob), alice.publicKey, 250_000)] }).compileToV0Message([lut]);
+    const message = new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: [transfer(ata(alice.publicKey), ata(bob), alice.publicKey, 250_000)],
+    }).compileToV0Message([lut]);
     expect(message.addressTableLookups).toHaveLength(1);
     const vtx = new VersionedTransaction(message);
     vtx.sign([payer, alice]);

@@ -17,7 +17,17 @@ import { LIGHT_ACCOUNT_COMPRESSION_PROGRAM, SPL_ACCOUNT_COMPRESSION_PROGRAM } fr
 // dist/cjs/src/): load that file by path, past the exports map.
 const splRoot = path.dirname(createRequire(import.meta.url).resolve('@solana/spl-account-compression/idl/spl_account_compression.json'));
 const { ConcurrentMerkleTreeAccount } = createRequire(import.meta.url)(path.join(splRoot, '../dist/cjs/src/index.js')) as {
-  ConcurrentMerkleTreeAccount: { fromBuffer(b: Buffer): { getCurrentRoot(): Buffer; getMaxDepth(): number; getMaxBufferSize(): number; getCanopyDepth(): number; getCurrentSeq(): { toNumber(): number }; getCurrentBufferIndex(): number; getAuthority(): { toBase58(): string } } };
+  ConcurrentMerkleTreeAccount: {
+    fromBuffer(b: Buffer): {
+      getCurrentRoot(): Buffer;
+      getMaxDepth(): number;
+      getMaxBufferSize(): number;
+      getCanopyDepth(): number;
+      getCurrentSeq(): { toNumber(): number };
+      getCurrentBufferIndex(): number;
+      getAuthority(): { toBase58(): string };
+    };
+  };
 };
 
 let devnet: Devnet;

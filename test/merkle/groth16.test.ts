@@ -110,7 +110,9 @@ describe('groth16: every mutation is rejected (mcl backend; property tests)', ()
         expect(rejected(() => verifyGroth16({ ...e2eCompressed, [part]: flip(e2eCompressed[part], bit) }, e2eInputs, key2024)), `${part} bit ${bit}`).toBe(true);
       }
       fc.assert(
-        fc.property(bits(e2eCompressed[part]), (bit) => rejected(() => verifyGroth16({ ...e2eCompressed, [part]: flip(e2eCompressed[part], bit) }, e2eInputs, key2024))),
+        fc.property(bits(e2eCompressed[part]), (bit) =>
+          rejected(() => verifyGroth16({ ...e2eCompressed, [part]: flip(e2eCompressed[part], bit) }, e2eInputs, key2024)),
+        ),
         { numRuns: 10 },
       );
     }

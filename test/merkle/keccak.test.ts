@@ -162,7 +162,9 @@ describe('public keccak API', () => {
     const proofs = bytes(32 * depth * m, 12);
     const indices = Uint32Array.from({ length: m }, (_, k) => (k * 977) % 2 ** depth);
     const roots = new Uint8Array(32 * m);
-    for (let k = 0; k < m; k++) roots.set(referenceRoot(leaves.subarray(32 * k, 32 * k + 32), proofs.subarray(32 * depth * k, 32 * depth * (k + 1)), indices[k]!), 32 * k);
+    for (let k = 0; k < m; k++) {
+      roots.set(referenceRoot(leaves.subarray(32 * k, 32 * k + 32), proofs.subarray(32 * depth * k, 32 * depth * (k + 1)), indices[k]!), 32 * k);
+    }
     for (const k of [3, 17, 49]) roots[32 * k + 5]! ^= 0x10;
     const verdicts = new Uint8Array(m);
     expect(keccakVerifyBatch(leaves, proofs, indices, depth, roots, verdicts)).toBe(m - 3);

@@ -58,7 +58,10 @@ describe('photon validity-proof vectors (proof bytes redacted): structure only',
       const v: ValidityVerdict = await verifyValidityProof(json);
       expect(v).toMatchObject({ valid: false, status: 'proof-absent', reason: 'structure valid, proof bytes absent' });
       const value = json.value ?? json;
-      const leaves: string[] = value.leaves ?? [...(value.accounts ?? []).map((a: { hash: string }) => a.hash), ...(value.addresses ?? []).map((a: { address: string }) => a.address)];
+      const leaves: string[] = value.leaves ?? [
+        ...(value.accounts ?? []).map((a: { hash: string }) => a.hash),
+        ...(value.addresses ?? []).map((a: { address: string }) => a.address),
+      ];
       const roots: string[] = value.roots ?? [...(value.accounts ?? []), ...(value.addresses ?? [])].map((a: { root: string }) => a.root);
       const isAddress = f.startsWith('mock_tests__get_multiple_new_address_proofs');
       expect(v.circuit).toBe(isAddress ? `v1_non_inclusion_26_${leaves.length}` : `v1_inclusion_26_${leaves.length}`);

@@ -38,7 +38,10 @@ describe('found by the fuzzer', () => {
     const [v] = await inline.verify('asset-leaf', [asset]);
     expect(v).toMatchObject({ valid: false, status: 'mismatch' });
     // a bigint inside a member that is packed as JSON text (the name here) threw while packing
-    const named = { ...bundle.getAsset, content: { ...bundle.getAsset.content, metadata: { ...bundle.getAsset.content.metadata, name: { deep: [2n ** 70n] } } } };
+    const named = {
+      ...bundle.getAsset,
+      content: { ...bundle.getAsset.content, metadata: { ...bundle.getAsset.content.metadata, name: { deep: [2n ** 70n] } } },
+    };
     expect((await inline.verify('asset-leaf', [named]))[0]).toMatchObject({ valid: true, status: 'cannot-derive' }); // the leaf binds data_hash; a name that is no string cannot re-derive it
     const exact = { ...bundle.getAsset, compression: { ...bundle.getAsset.compression, leaf_id: BigInt(bundle.getAsset.compression.leaf_id) } };
     expect((await inline.verify('asset-leaf', [exact]))[0]).toMatchObject({ valid: true });

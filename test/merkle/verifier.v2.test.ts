@@ -144,7 +144,10 @@ describe('V2 validity-proof shape: the public-input hash, cross-checked against 
 
   it('an account proof proven by index matches its entry without a path; a path-proven one must reach its root', () => {
     const wrongRoot = structuredClone(fx.validity);
-    (wrongRoot.accounts as Array<Record<string, unknown>>)[0]!.root = (wrongRoot.accounts as Array<Record<string, unknown>>)[1]!.root === fx.accountProofs[0]!.root ? bs58.encode(hashToField(new Uint8Array([1]))) : fx.accountProofs[1]!.root;
+    (wrongRoot.accounts as Array<Record<string, unknown>>)[0]!.root =
+      (wrongRoot.accounts as Array<Record<string, unknown>>)[1]!.root === fx.accountProofs[0]!.root
+        ? bs58.encode(hashToField(new Uint8Array([1])))
+        : fx.accountProofs[1]!.root;
     const v = verifyValidityProofSync(wrongRoot, { structureOnly: true, accountProofs: [fx.accountProofs[0]] });
     expect(v.status).toBe('malformed');
   });

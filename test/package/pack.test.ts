@@ -259,7 +259,14 @@ describe('the packed tarball', () => {
           {
             cwd: consumer,
             timeout: 60_000,
-            env: { ...process.env, CAIRN_API_KEY: key, SECRET: JSON.stringify([...payer.secretKey()]), TO: generateSigner().address, CAIRN_TEST_REDIRECT_TARGET: devnet.url, CAIRN_TEST_REDIRECT_HOSTS: JSON.stringify(hosts) },
+            env: {
+              ...process.env,
+              CAIRN_API_KEY: key,
+              SECRET: JSON.stringify([...payer.secretKey()]),
+              TO: generateSigner().address,
+              CAIRN_TEST_REDIRECT_TARGET: devnet.url,
+              CAIRN_TEST_REDIRECT_HOSTS: JSON.stringify(hosts),
+            },
           },
           (e, stdout, stderr) => resolve({ code: e ? (typeof e.code === 'number' ? e.code : 1) : 0, stdout, stderr }),
         );

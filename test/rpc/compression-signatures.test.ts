@@ -59,7 +59,9 @@ describe('typed client: signature lists against the devnet', () => {
   it('the latest non-vote transactions, each with error, paged by cursors built from the last item', async () => {
     const page = await client.getLatestNonVotingSignatures({ limit: 3 });
     expect(page.value.items).toHaveLength(3);
-    for (const i of page.value.items) expect(i).toEqual({ signature: expect.any(String), slot: expect.any(Number), blockTime: expect.any(Number), error: null });
+    for (const i of page.value.items) {
+      expect(i).toEqual({ signature: expect.any(String), slot: expect.any(Number), blockTime: expect.any(Number), error: null });
+    }
     const everything = (await client.getLatestNonVotingSignatures()).value.items;
     const walked = await collect(client.paginate.getLatestNonVotingSignatures({ limit: 3 }));
     // the chain goes on (slots, airdrops) while it walks: what was there at first is all there, in order

@@ -57,7 +57,16 @@ const newOrigin = (): Origin => ({ key: `127.0.0.1:${port}`, hostname: '127.0.0.
 function run(queue: ReturnType<typeof createPoolQueue>, origin: Origin, path: string): Promise<PoolResponse | HttpFailure> {
   return new Promise((resolve) => {
     const req = { hostname: '127.0.0.1', port, host: `127.0.0.1:${port}`, path, method: 'GET', timeoutMs: 2_000, maxBytes: 100 };
-    const job: Job = { req, done: (err, res) => resolve(err ?? res!), origin, conn: undefined, timer: undefined, onAbort: undefined, resent: false, settled: false };
+    const job: Job = {
+      req,
+      done: (err, res) => resolve(err ?? res!),
+      origin,
+      conn: undefined,
+      timer: undefined,
+      onAbort: undefined,
+      resent: false,
+      settled: false,
+    };
     job.timer = setTimeout(() => settle(job, null), 2_000);
     queue.dispatch(job);
   });

@@ -73,7 +73,12 @@ describe('paginators stop when the server repeats a page', () => {
     const r = await drain(client.paginate.getAssetsByOwner({ ownerAddress: ADDR, limit: 2 }));
     expect(r).toEqual({ items: 5 });
     expect(calls()).toBe(3);
-    const t = clientAnswering((p) => ({ total: 3, limit: 1, page: p.page, token_accounts: (p.page as number) <= 3 ? [account(ids[(p.page as number) - 1]!)] : [] }));
+    const t = clientAnswering((p) => ({
+      total: 3,
+      limit: 1,
+      page: p.page,
+      token_accounts: (p.page as number) <= 3 ? [account(ids[(p.page as number) - 1]!)] : [],
+    }));
     expect(await drain(t.client.paginate.getTokenAccounts({ owner: ADDR, page: 1, limit: 1 }))).toEqual({ items: 3 });
   });
 });

@@ -54,7 +54,10 @@ describe('token and account methods', () => {
   });
 
   it('reads program accounts with filters and many accounts at once', async () => {
-    const holders = await client.getProgramAccounts(TOKEN_PROGRAM, { filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: tok.mint.address } }], dataSlice: { offset: 64, length: 8 } });
+    const holders = await client.getProgramAccounts(TOKEN_PROGRAM, {
+      filters: [{ dataSize: 165 }, { memcmp: { offset: 0, bytes: tok.mint.address } }],
+      dataSlice: { offset: 64, length: 8 },
+    });
     expect(holders.map((k) => k.pubkey).sort()).toEqual([tok.a.address, tok.b.address].sort());
     const many = await client.getMultipleAccounts([tok.a.address, generateSigner().address, tok.mint.address]);
     expect(many[0]!.owner).toBe(TOKEN_PROGRAM);
@@ -94,7 +97,9 @@ describe('blocks and the cluster', () => {
 
   it('reads the fee of a message, the epoch and the cluster', async () => {
     const { blockhash } = await client.getLatestBlockhash();
-    const msg = encodeMessage(compileMessage({ payer: payer.address, instructions: [transferInstruction(payer.address, tok.ownerB.address, 1n)], recentBlockhash: blockhash }));
+    const msg = encodeMessage(
+      compileMessage({ payer: payer.address, instructions: [transferInstruction(payer.address, tok.ownerB.address, 1n)], recentBlockhash: blockhash }),
+    );
     expect(await client.getFeeForMessage(msg)).toBe(5_000);
     expect(await client.getEpochSchedule()).toMatchObject({ slotsPerEpoch: 432000, warmup: false });
     expect((await client.getEpochInfo({ commitment: 'confirmed' })).slotsInEpoch).toBe(432000);

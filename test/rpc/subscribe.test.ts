@@ -26,7 +26,13 @@ const clients: CairnClientAcceptingKeys[] = [];
 
 /** A client whose websocket goes through the proxy, with quick keep-alive and backoff. */
 function client(extra: Parameters<typeof createClient>[0] = {}): CairnClientAcceptingKeys {
-  const c = createClient({ url: devnet.url, apiKey: KEY, wsUrl: proxy.url, websocket: { pingMs: 100, pongTimeoutMs: 200, reconnectMinMs: 20, reconnectMaxMs: 100, requestTimeoutMs: 2_000 }, ...extra });
+  const c = createClient({
+    url: devnet.url,
+    apiKey: KEY,
+    wsUrl: proxy.url,
+    websocket: { pingMs: 100, pongTimeoutMs: 200, reconnectMinMs: 20, reconnectMaxMs: 100, requestTimeoutMs: 2_000 },
+    ...extra,
+  });
   clients.push(c);
   return c;
 }
@@ -34,7 +40,11 @@ function client(extra: Parameters<typeof createClient>[0] = {}): CairnClientAcce
 /** Sign and submit a transfer without waiting; returns its signature. */
 async function transfer(to: string, lamports: bigint, from: Signer = payer): Promise<string> {
   const bh = await rpc(devnet.url, 'getLatestBlockhash', [{ commitment: 'confirmed' }], `/?api-key=${KEY}`);
-  const parts = compileMessage({ payer: from.address, instructions: [transferInstruction(from.address, to, lamports)], recentBlockhash: bh.body.result.value.blockhash });
+  const parts = compileMessage({
+    payer: from.address,
+    instructions: [transferInstruction(from.address, to, lamports)],
+    recentBlockhash: bh.body.result.value.blockhash,
+  });
   const { wire, signatures } = signMessageParts(parts, [from]);
   const sent = await rpc(devnet.url, 'sendTransaction', [Buffer.from(wire).toString('base64'), { encoding: 'base64' }], `/?api-key=${KEY}`);
   if (sent.body.error) throw new Error(JSON.stringify(sent.body.error));
@@ -51,7 +61,13 @@ const confirmed = async (sig: string): Promise<void> => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 25, wsPortPlusOne: false, stateModules: false, keys: [{ key: KEY }], fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 25,
+    wsPortPlusOne: false,
+    stateModules: false,
+    keys: [{ key: KEY }],
+    fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }],
+  });
   proxy = await startWsProxy(devnet.wsUrl);
 });
 afterEach(() => {

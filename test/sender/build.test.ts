@@ -215,7 +215,12 @@ describe('claim: identical inputs become distinct', () => {
     // own price, limit and tip: only a newer blockhash makes them distinct
     {
       const { b, calls } = builderOf({ cuPrice: 1, cuLimit: 1_000, blockhashTtlMs: 50 }, { hashes: [HASH_A, HASH_B] });
-      const p = plan([computeUnitPriceInstruction(5n), computeUnitLimitInstruction(700), userIx(), transferInstruction(payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 3_000n)]);
+      const p = plan([
+        computeUnitPriceInstruction(5n),
+        computeUnitLimitInstruction(700),
+        userIx(),
+        transferInstruction(payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 3_000n),
+      ]);
       const claim = claimOnce();
       const a = await b.build(p, { signal, claim });
       const c = await b.build(p, { signal, claim });

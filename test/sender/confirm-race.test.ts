@@ -27,8 +27,10 @@ afterAll(async () => {
   await devnet?.stop();
 });
 
-const client = () => createClient({ url: devnet.url, wsUrl: proxy.url, websocket: { pingMs: 200, pongTimeoutMs: 300, reconnectMinMs: 20, reconnectMaxMs: 100 } });
-const transfers = (n: number, lamports = 1_000_000n) => Array.from({ length: n }, () => ({ instructions: [transferInstruction(payer.address, generateSigner().address, lamports)], payer }));
+const client = () =>
+  createClient({ url: devnet.url, wsUrl: proxy.url, websocket: { pingMs: 200, pongTimeoutMs: 300, reconnectMinMs: 20, reconnectMaxMs: 100 } });
+const transfers = (n: number, lamports = 1_000_000n) =>
+  Array.from({ length: n }, () => ({ instructions: [transferInstruction(payer.address, generateSigner().address, lamports)], payer }));
 const fastRequests = () => devnet.control.requestLog().filter((e) => e.endpoint === 'fast').length;
 
 describe('confirmation races notifications against polls', () => {

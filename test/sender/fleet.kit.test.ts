@@ -48,7 +48,10 @@ describe('fleet enqueue with kit instructions', () => {
 
   it('refuses a kit lookup meta without its table, naming the intent', async () => {
     const table = generateSigner().address;
-    const looked: Instruction = { programAddress: SYSTEM, accounts: [{ address: address(generateSigner().address), role: AccountRole.READONLY, lookupTableAddress: address(table), addressIndex: 0 }] };
+    const looked: Instruction = {
+      programAddress: SYSTEM,
+      accounts: [{ address: address(generateSigner().address), role: AccountRole.READONLY, lookupTableAddress: address(table), addressIndex: 0 }],
+    };
     const e = await fleet.enqueue([{ id: 'kit-2', instructions: [looked], payer: env.payer.address, version: 0 }]).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CairnError);
     expect((e as CairnError<'INPUT_INVALID'>).context.field).toBe('intents[0].lookupTables');

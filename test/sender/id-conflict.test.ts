@@ -44,13 +44,18 @@ afterAll(async () => {
 });
 
 const transfer = (lamports: bigint, payer = env.payer) => ({ instructions: [transferInstruction(payer.address, to, lamports)], payer });
-const paid = (lamports: bigint, payer = env.payer.address) => (executionsByKey(env.devnet.control.ledger(), payer).get(intentKey(to, lamports)) ?? []).filter((e) => e.ok).length;
+const paid = (lamports: bigint, payer = env.payer.address) =>
+  (executionsByKey(env.devnet.control.ledger(), payer).get(intentKey(to, lamports)) ?? []).filter((e) => e.ok).length;
 const conflict = (id: string, field: string) => ({ code: ErrorCodes.SENDER_ID_CONFLICT, context: { id, field } });
 
 /** Signed bytes of a transfer, as a caller who signs them herself hands them over. */
 async function signedTransfer(lamports: bigint): Promise<{ wire: Uint8Array; lastValidBlockHeight: number }> {
   const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
-  const ixs = [computeUnitPriceInstruction(200_000n), transferInstruction(env.payer.address, to, lamports), transferInstruction(env.payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 1_000_000n)];
+  const ixs = [
+    computeUnitPriceInstruction(200_000n),
+    transferInstruction(env.payer.address, to, lamports),
+    transferInstruction(env.payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 1_000_000n),
+  ];
   const parts = compileMessage({ payer: env.payer.address, instructions: ixs, recentBlockhash: blockhash, version: 'legacy', lookupTables: [] });
   const { wire } = await signMessagePartsAsync(parts, [env.payer], AbortSignal.timeout(5_000));
   return { wire, lastValidBlockHeight };

@@ -28,7 +28,13 @@ afterAll(async () => {
 });
 
 /** Send `input` once with a journal, then ask a NEW sender on the same journal for the same id and content (an id names one content). */
-async function replay(journal: string, id: string, input: SendInput, first: (input: SendInput) => Promise<unknown>, extra: object = {}): Promise<{ original: unknown; replayed: unknown }> {
+async function replay(
+  journal: string,
+  id: string,
+  input: SendInput,
+  first: (input: SendInput) => Promise<unknown>,
+  extra: object = {},
+): Promise<{ original: unknown; replayed: unknown }> {
   const original = await first(input).catch((e: unknown) => e);
   const again = createSender({ client: env.client, ...fast, journal, ...extra });
   env.devnet.control.clearRequestLog();
@@ -129,7 +135,8 @@ describe('journal replay of ended intents', () => {
     ];
     writeFileSync(journal, old.map((r) => JSON.stringify(r)).join('\n') + '\n');
     const sender = createSender({ client: env.client, ...fast, journal });
-    const ask = (id: string) => sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1)], payer: env.payer }, { id }).catch((e: unknown) => e);
+    const ask = (id: string) =>
+      sender.send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 1)], payer: env.payer }, { id }).catch((e: unknown) => e);
     expect(await ask('o1')).toMatchObject({ code: 'SENDER_BLOCKHASH_EXPIRED', context: { signature: 'S1', fromJournal: true } });
     expect(await ask('o2')).toMatchObject({ code: 'SENDER_TRANSACTION_FAILED', context: { signature: 'S2' } });
     expect(await ask('o3')).toMatchObject({ code: 'SENDER_JOURNAL', message: /never sent/ });

@@ -44,7 +44,11 @@ async function nonceAccount(authority: Signer): Promise<string> {
   const key = generateSigner();
   const sender = createSender({ client: env.client, ...fast });
   const lamports = env.devnet.chain.minimumBalanceForRentExemption(80);
-  await sender.send({ instructions: createNonceAccountInstructions({ from: env.payer.address, nonce: key.address, authority: authority.address, lamports }), payer: env.payer, signers: [key] });
+  await sender.send({
+    instructions: createNonceAccountInstructions({ from: env.payer.address, nonce: key.address, authority: authority.address, lamports }),
+    payer: env.payer,
+    signers: [key],
+  });
   await sender.close();
   return key.address;
 }
@@ -84,7 +88,14 @@ describe('durable-nonce intents', () => {
     expect(signed[0]).not.toHaveProperty('lastValidBlockHeight');
     expect(env.devnet.chain.balance(to)).toBe(1_000_000n);
     // Bytes signed with the value it held before can never land now (the devnet checks as a validator).
-    const stale = signMessageParts(compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address), transferInstruction(env.payer.address, to, 7n)], recentBlockhash: before }), [env.payer]);
+    const stale = signMessageParts(
+      compileMessage({
+        payer: env.payer.address,
+        instructions: [advanceNonceInstruction(account, env.payer.address), transferInstruction(env.payer.address, to, 7n)],
+        recentBlockhash: before,
+      }),
+      [env.payer],
+    );
     const { signature } = env.devnet.chain.submit(stale.wire);
     await env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 3);
     expect(env.devnet.chain.status(signature)).toBeNull();
@@ -97,7 +108,11 @@ describe('durable-nonce intents', () => {
       const before = nonceValue(account);
       const sender = createSender({ client, ...fast });
       const to = generateSigner().address;
-      const out = await sender.send({ instructions: [transferInstruction(env.payer.address, to, 1_500_000n)], payer: env.payer, nonce: { account, authority: env.payer } });
+      const out = await sender.send({
+        instructions: [transferInstruction(env.payer.address, to, 1_500_000n)],
+        payer: env.payer,
+        nonce: { account, authority: env.payer },
+      });
       await sender.close();
       expect(encodeBase58(parseTransaction(env.devnet.chain.transaction(out.signature)!.wire).parts.recentBlockhash)).toBe(before);
       expect(paid(to).map((tx) => tx.signature)).toEqual([out.signature]);
@@ -113,7 +128,11 @@ describe('durable-nonce intents', () => {
       sentAt = env.devnet.chain.slot();
     });
     env.devnet.control.setFaults('fast', { dropRate: 1 });
-    const p = sender.send({ instructions: [transferInstruction(env.payer.address, to, 2_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } });
+    const p = sender.send({
+      instructions: [transferInstruction(env.payer.address, to, 2_000_000n)],
+      payer: env.payer,
+      nonce: { account, authority: env.payer },
+    });
     try {
       while (sentAt < 0) await new Promise((r) => setTimeout(r, 10));
       await fastForward(sentAt + 170);
@@ -135,7 +154,14 @@ describe('durable-nonce intents', () => {
     env.devnet.control.setFaults('fast', { dropRate: 1 });
     try {
       const err = await sender
-        .send({ instructions: [transferInstruction(env.payer.address, generateSigner().address, 6_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } }, { signal: ac.signal })
+        .send(
+          {
+            instructions: [transferInstruction(env.payer.address, generateSigner().address, 6_000_000n)],
+            payer: env.payer,
+            nonce: { account, authority: env.payer },
+          },
+          { signal: ac.signal },
+        )
         .catch((e: unknown) => e as { code: string; context: Record<string, unknown> });
       expect(err).toMatchObject({ code: 'SENDER_ABORTED', context: { mayLand: true, nonce: { account, value: nonceValue(account) } } });
       expect((err as { context: object }).context).not.toHaveProperty('lastValidBlockHeight');
@@ -159,11 +185,18 @@ describe('durable-nonce intents', () => {
     });
     env.devnet.control.setFaults('fast', { dropRate: 1 });
     try {
-      const p = sender.send({ instructions: [transferInstruction(env.payer.address, to, 3_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } });
+      const p = sender.send({
+        instructions: [transferInstruction(env.payer.address, to, 3_000_000n)],
+        payer: env.payer,
+        nonce: { account, authority: env.payer },
+      });
       while (signatures.length === 0) await new Promise((r) => setTimeout(r, 10));
       // Someone else advances the nonce (straight into the chain: /fast drops everything now).
       const bh = env.devnet.chain.latestBlockhash().blockhash;
-      const other = signMessageParts(compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address)], recentBlockhash: bh }), [env.payer]);
+      const other = signMessageParts(
+        compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address)], recentBlockhash: bh }),
+        [env.payer],
+      );
       env.devnet.chain.submit(other.wire);
       const out = await p;
       expect(out.attempts).toBe(2);
@@ -195,7 +228,13 @@ describe('durable-nonce intents', () => {
     const [claim] = await dead.claim(1);
     expect(claim!.view.plan?.nonce).toEqual({ account, authority: env.payer.address });
     const value = nonceValue(account);
-    const ixs = [advanceNonceInstruction(account, env.payer.address), computeUnitLimitInstruction(1_000), computeUnitPriceInstruction(200_000), ix, transferInstruction(env.payer.address, tipAccounts[0]!, 1_000_000n)];
+    const ixs = [
+      advanceNonceInstruction(account, env.payer.address),
+      computeUnitLimitInstruction(1_000),
+      computeUnitPriceInstruction(200_000),
+      ix,
+      transferInstruction(env.payer.address, tipAccounts[0]!, 1_000_000n),
+    ];
     const { wire, signatures } = signMessageParts(compileMessage({ payer: env.payer.address, instructions: ixs, recentBlockhash: value }), [env.payer]);
     const signature = encodeBase58(signatures[0]!);
     await dead.append({ op: 'signed', id: 'nf-1', at: Date.now(), signature, wire: Buffer.from(wire).toString('base64'), nonce: { account, value }, attempt: 1 });
@@ -230,7 +269,12 @@ describe('durable-nonce intents', () => {
       const p = a.send({ instructions: [transferInstruction(env.payer.address, to, 5_000_000n)], payer: env.payer, nonce: { account, authority: env.payer } }, { id: 'nr-1' });
       while (signatures.length === 0) await new Promise((r) => setTimeout(r, 10));
       const bh = env.devnet.chain.latestBlockhash().blockhash;
-      env.devnet.chain.submit(signMessageParts(compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address)], recentBlockhash: bh }), [env.payer]).wire);
+      env.devnet.chain.submit(
+        signMessageParts(
+          compileMessage({ payer: env.payer.address, instructions: [advanceNonceInstruction(account, env.payer.address)], recentBlockhash: bh }),
+          [env.payer],
+        ).wire,
+      );
       failed = await p.catch((e: unknown) => e);
     } finally {
       env.devnet.control.setFaults('fast', {});

@@ -46,9 +46,15 @@ describe('nonce instructions: web3.js bytes', () => {
     const lamports = i === 0 ? 0 : i === 1 ? Number.MAX_SAFE_INTEGER : Math.floor(rand() * 1e12);
     it(`case ${i}: create + initialize, advance, authorize, withdraw`, () => {
       const web3Create = SystemProgram.createNonceAccount({ fromPubkey: from, noncePubkey: nonce, authorizedPubkey: authority, lamports }).instructions;
-      expect(createNonceAccountInstructions({ from: from.toBase58(), nonce: nonce.toBase58(), authority: authority.toBase58(), lamports }).map(shape)).toEqual(web3Create.map(shape));
-      expect(shape(initializeNonceInstruction(nonce.toBytes(), authority))).toEqual(shape(SystemProgram.nonceInitialize({ noncePubkey: nonce, authorizedPubkey: authority })));
-      expect(shape(advanceNonceInstruction(nonce, authority.toBase58()))).toEqual(shape(SystemProgram.nonceAdvance({ noncePubkey: nonce, authorizedPubkey: authority })));
+      expect(createNonceAccountInstructions({ from: from.toBase58(), nonce: nonce.toBase58(), authority: authority.toBase58(), lamports }).map(shape)).toEqual(
+        web3Create.map(shape),
+      );
+      expect(shape(initializeNonceInstruction(nonce.toBytes(), authority))).toEqual(
+        shape(SystemProgram.nonceInitialize({ noncePubkey: nonce, authorizedPubkey: authority })),
+      );
+      expect(shape(advanceNonceInstruction(nonce, authority.toBase58()))).toEqual(
+        shape(SystemProgram.nonceAdvance({ noncePubkey: nonce, authorizedPubkey: authority })),
+      );
       expect(shape(authorizeNonceInstruction(nonce, authority, other))).toEqual(
         shape(SystemProgram.nonceAuthorize({ noncePubkey: nonce, authorizedPubkey: authority, newAuthorizedPubkey: other })),
       );
@@ -118,7 +124,12 @@ describe('durableNonceFromBlockhash and advancedNonceOf', () => {
     const at = (ixs: InstructionInput[]) => {
       const m = compileMessage({ payer: payer.toBase58(), instructions: ixs, recentBlockhash: key().toBase58() });
       const found = advancedNonceOf(m.instructions, m.staticKeys);
-      return found && { nonce: encodeBase58(m.staticKeys[found.nonceIndex]!), authority: found.authorityIndex === undefined ? undefined : encodeBase58(m.staticKeys[found.authorityIndex]!) };
+      return (
+        found && {
+          nonce: encodeBase58(m.staticKeys[found.nonceIndex]!),
+          authority: found.authorityIndex === undefined ? undefined : encodeBase58(m.staticKeys[found.authorityIndex]!),
+        }
+      );
     };
     expect(at([advance, transfer])).toEqual({ nonce: nonce.toBase58(), authority: payer.toBase58() });
     expect(at([transfer, advance])).toBeUndefined();

@@ -112,7 +112,15 @@ export function buildV2Fixtures(): V2Fixtures {
   const mk = (leafIndex: number, lamports: bigint, address: Uint8Array | null, data: { discriminator: bigint; dataHash: Uint8Array; bytes: string } | null, o = key(`owner${leafIndex}`)): CompressedAccount & { json: Json } => {
     const disc = new Uint8Array(8);
     if (data) new DataView(disc.buffer).setBigUint64(0, data.discriminator, true);
-    const a: CompressedAccount = { owner: o, tree, leafIndex, lamports, address, data: data ? { discriminator: disc, dataHash: data.dataHash } : null, treeType: TreeType.StateV2 };
+    const a: CompressedAccount = {
+      owner: o,
+      tree,
+      leafIndex,
+      lamports,
+      address,
+      data: data ? { discriminator: disc, dataHash: data.dataHash } : null,
+      treeType: TreeType.StateV2,
+    };
     const json: Json = {
       hash: b58(hashCompressedAccount(a)),
       address: address ? b58(address) : null,
@@ -207,8 +215,22 @@ export function buildV2Fixtures(): V2Fixtures {
   const validity: Json = {
     compressedProof: null,
     accounts: [
-      ...plain.slice(0, 2).map((a, i) => ({ hash: a.json.hash, root: b58(state.root), rootIndex: { rootIndex: 17 + i, proveByIndex: false }, leafIndex: a.leafIndex, merkleContext: ctx(3, V2_STATE_TREE, V2_OUTPUT_QUEUE) })),
-      { hash: queued.json.hash, root: zero, rootIndex: { rootIndex: 0, proveByIndex: true }, leafIndex: 7, merkleContext: ctx(3, V2_STATE_TREE, V2_OUTPUT_QUEUE) },
+      ...plain
+        .slice(0, 2)
+        .map((a, i) => ({
+          hash: a.json.hash,
+          root: b58(state.root),
+          rootIndex: { rootIndex: 17 + i, proveByIndex: false },
+          leafIndex: a.leafIndex,
+          merkleContext: ctx(3, V2_STATE_TREE, V2_OUTPUT_QUEUE),
+        })),
+      {
+        hash: queued.json.hash,
+        root: zero,
+        rootIndex: { rootIndex: 0, proveByIndex: true },
+        leafIndex: 7,
+        merkleContext: ctx(3, V2_STATE_TREE, V2_OUTPUT_QUEUE),
+      },
     ],
     addresses: [{ address: addressProofs[0]!.address, root: b58(addr.root), rootIndex: 9, merkleContext: ctx(4, V2_ADDRESS_TREE, V2_ADDRESS_TREE) }],
   };

@@ -49,7 +49,14 @@ export function readAccountFile(file: string, address?: string): GenesisAccount 
   if (rentEpoch !== undefined && !(typeof rentEpoch === 'bigint' && rentEpoch >= 0n && rentEpoch <= U64_MAX) && !(typeof rentEpoch === 'number' && Number.isSafeInteger(rentEpoch) && rentEpoch >= 0)) {
     throw new InputError('account', `${field('rentEpoch')}: expected an integer in 0..18446744073709551615`, { got: String(rentEpoch) });
   }
-  return { address: pubkey, lamports: BigInt(lamports), data: bytes, owner: a.owner, executable: a.executable === true, ...(rentEpoch !== undefined ? { rentEpoch: BigInt(rentEpoch) } : {}) };
+  return {
+    address: pubkey,
+    lamports: BigInt(lamports),
+    data: bytes,
+    owner: a.owner,
+    executable: a.executable === true,
+    ...(rentEpoch !== undefined ? { rentEpoch: BigInt(rentEpoch) } : {}),
+  };
 }
 
 function decodeBase58Data(s: string, file: string): Uint8Array {
@@ -72,7 +79,14 @@ export function writeDevnetAccount(svm: LiteSVM, a: GenesisAccount, field = 'acc
   const epochs = explicitRentEpochs(svm);
   if (a.rentEpoch !== undefined) epochs.set(a.address, a.rentEpoch);
   else epochs.delete(a.address);
-  svm.setAccount({ address: a.address as never, lamports: a.lamports as never, programAddress: a.owner as never, executable: a.executable === true, data: a.data, space: BigInt(a.data.length) } as never);
+  svm.setAccount({
+    address: a.address as never,
+    lamports: a.lamports as never,
+    programAddress: a.owner as never,
+    executable: a.executable === true,
+    data: a.data,
+    space: BigInt(a.data.length),
+  } as never);
 }
 
 const rentEpochs = new WeakMap<LiteSVM, Map<string, bigint>>();

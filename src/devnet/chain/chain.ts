@@ -147,12 +147,26 @@ export function createChain(options: ChainOptions = {}): DevnetChain {
       const a = svm.getAccount(address as never);
       if (!a.exists) return null;
       const rentEpoch = rentEpochs.get(address);
-      return { lamports: BigInt(a.lamports), owner: a.programAddress, data: a.data, executable: a.executable, space: Number(a.space), ...(rentEpoch !== undefined ? { rentEpoch } : {}) };
+      return {
+        lamports: BigInt(a.lamports),
+        owner: a.programAddress,
+        data: a.data,
+        executable: a.executable,
+        space: Number(a.space),
+        ...(rentEpoch !== undefined ? { rentEpoch } : {}),
+      };
     },
     minimumBalanceForRentExemption: (len) => svm.minimumBalanceForRentExemption(BigInt(len)),
     airdrop: (address, lamports) => chain.submit(airdropWire(faucet, address, lamports, ring.latest().bytes)).signature,
     simulate(wire, opts) {
-      const deps = { inner, FailedTransactionMetadata, latestBlockhashBytes: () => ring.latest().bytes, isBlockhashValid: chain.isBlockhashValid, account: chain.account, nextDurableNonce: () => durableNonceFromBlockhash(ring.latest().bytes) };
+      const deps = {
+        inner,
+        FailedTransactionMetadata,
+        latestBlockhashBytes: () => ring.latest().bytes,
+        isBlockhashValid: chain.isBlockhashValid,
+        account: chain.account,
+        nextDurableNonce: () => durableNonceFromBlockhash(ring.latest().bytes),
+      };
       return simulateTransaction(deps, wire, opts);
     },
     recentComputeUnitPrices: (lookbackSlots, accounts) => statuses.recentComputeUnitPrices(slots.slot(), lookbackSlots, accounts),

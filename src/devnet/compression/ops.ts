@@ -174,7 +174,11 @@ function accountData(d: NonNullable<CreateCompressedAccountInput['data']>): NewA
   return { discriminator: disc, data: d.data, dataHash };
 }
 
-export async function createCompressedAccount(ops: CompressionOps, input: CreateCompressedAccountInput, o: { signal?: AbortSignal } = {}): Promise<CompressionOpResult & { account: Record<string, unknown> }> {
+export async function createCompressedAccount(
+  ops: CompressionOps,
+  input: CreateCompressedAccountInput,
+  o: { signal?: AbortSignal } = {},
+): Promise<CompressionOpResult & { account: Record<string, unknown> }> {
   const r = await runOperation(ops, () => {
     const owner = bytesIn(input.owner, 'owner');
     const lamports = u64In(input.lamports, 'lamports', 0n);
@@ -182,24 +186,41 @@ export async function createCompressedAccount(ops: CompressionOps, input: Create
     const address = resolveAddress(ops.store, input);
     if (address) claimAddress(ops, address, 'address');
     const data = input.data !== undefined ? accountData(input.data) : null;
-    return { spend: [], addresses: address ? [address] : [], open: [{ owner, lamports, address: address?.value ?? null, data, token: null, version }], touched: [owner] };
+    return {
+      spend: [],
+      addresses: address ? [address] : [],
+      open: [{ owner, lamports, address: address?.value ?? null, data, token: null, version }],
+      touched: [owner],
+    };
   }, o.signal);
   return { signature: r.signature, slot: r.slot, opened: r.opened, closed: r.closed, account: accountJson(r.records[0]) };
 }
 
-export async function createAddress(ops: CompressionOps, input: AddressInput, o: { signal?: AbortSignal } = {}): Promise<{ signature: string; address: string }> {
+export async function createAddress(
+  ops: CompressionOps,
+  input: AddressInput,
+  o: { signal?: AbortSignal } = {},
+): Promise<{ signature: string; address: string }> {
   let text = '';
-  const r = await runOperation(ops, () => {
-    const address = resolveAddress(ops.store, input);
-    if (!address) throw invalid('address', 'give an address, or seeds and programId');
-    claimAddress(ops, address, 'address');
-    text = bs58.encode(address.value);
-    return { spend: [], addresses: [address], open: [], touched: [] };
-  }, o.signal);
+  const r = await runOperation(
+    ops,
+    () => {
+      const address = resolveAddress(ops.store, input);
+      if (!address) throw invalid('address', 'give an address, or seeds and programId');
+      claimAddress(ops, address, 'address');
+      text = bs58.encode(address.value);
+      return { spend: [], addresses: [address], open: [], touched: [] };
+    },
+    o.signal,
+  );
   return { signature: r.signature, address: text };
 }
 
-export async function mintCompressedTokens(ops: CompressionOps, input: MintCompressedTokensInput, o: { signal?: AbortSignal } = {}): Promise<CompressionOpResult> {
+export async function mintCompressedTokens(
+  ops: CompressionOps,
+  input: MintCompressedTokensInput,
+  o: { signal?: AbortSignal } = {},
+): Promise<CompressionOpResult> {
   const r = await runOperation(ops, () => {
     const mint = bytesIn(input.mint, 'mint');
     const version = versionIn(input.version);
@@ -219,7 +240,11 @@ export async function mintCompressedTokens(ops: CompressionOps, input: MintCompr
   return { signature: r.signature, slot: r.slot, opened: r.opened, closed: r.closed };
 }
 
-export async function transferCompressedTokens(ops: CompressionOps, input: TransferCompressedTokensInput, o: { signal?: AbortSignal } = {}): Promise<CompressionOpResult> {
+export async function transferCompressedTokens(
+  ops: CompressionOps,
+  input: TransferCompressedTokensInput,
+  o: { signal?: AbortSignal } = {},
+): Promise<CompressionOpResult> {
   const r = await runOperation(ops, () => {
     const owner = bytesIn(input.owner, 'owner');
     const mint = bytesIn(input.mint, 'mint');

@@ -83,7 +83,13 @@ export function accountByKey(chain: Chain, store: CompressionStore, raw: unknown
 }
 
 /** `getCompressedAccountProof`: the proof of the live account with `hash`; not found otherwise. */
-export function accountProof(chain: Chain, store: CompressionStore, raw: unknown, method: string, render: (s: CompressionStore, a: AccountRecord) => Record<string, unknown>) {
+export function accountProof(
+  chain: Chain,
+  store: CompressionStore,
+  raw: unknown,
+  method: string,
+  render: (s: CompressionStore, a: AccountRecord) => Record<string, unknown>,
+) {
   const p = paramsObject(raw, method);
   return { context: { slot: chain.slot() }, value: render(store, proofAccount(store, required(p, 'hash'), 'hash')) };
 }
@@ -149,7 +155,10 @@ export function accountsByOwner(chain: Chain, store: CompressionStore, raw: unkn
     .sort((x, y) => compareBytes(x.hash, y.hash));
   const items = list.slice(0, limit);
   const more = list.length > limit;
-  return { context: { slot: chain.slot() }, value: { items: items.map((a) => sliced(render, a, slice)), cursor: more ? items[items.length - 1].hashText : null } };
+  return {
+    context: { slot: chain.slot() },
+    value: { items: items.map((a) => sliced(render, a, slice)), cursor: more ? items[items.length - 1].hashText : null },
+  };
 }
 
 /** `getMultipleCompressedAccounts`: `{hashes}` or `{addresses}` (one of them), an item per key, `null` where unknown. */
@@ -169,7 +178,13 @@ export function multipleAccounts(chain: Chain, store: CompressionStore, raw: unk
 }
 
 /** `getMultipleCompressedAccountProofs`: params an ARRAY of hashes; every one must be a live account. */
-export function multipleProofs(chain: Chain, store: CompressionStore, raw: unknown, method: string, render: (s: CompressionStore, a: AccountRecord) => Record<string, unknown>) {
+export function multipleProofs(
+  chain: Chain,
+  store: CompressionStore,
+  raw: unknown,
+  method: string,
+  render: (s: CompressionStore, a: AccountRecord) => Record<string, unknown>,
+) {
   if (!Array.isArray(raw)) throw invalid('params', `${method} takes an ARRAY of base58 hashes, got ${describe(raw)}`);
   const list = arr(raw, 'params', { min: 1, max: MAX_PAGE });
   return { context: { slot: chain.slot() }, value: list.map((h, i) => render(store, proofAccount(store, h, `params[${i}]`))) };
@@ -201,7 +216,10 @@ export function tokenBalancesByOwner(chain: Chain, store: CompressionStore, raw:
   const more = list.length > limit;
   return {
     context: { slot: chain.slot() },
-    value: { [key]: items.map((b) => ({ mint: bs58.encode(b.mint), balance: u64Json(b.balance) })), cursor: more ? bs58.encode(items[items.length - 1].mint) : null },
+    value: {
+      [key]: items.map((b) => ({ mint: bs58.encode(b.mint), balance: u64Json(b.balance) })),
+      cursor: more ? bs58.encode(items[items.length - 1].mint) : null,
+    },
   };
 }
 
@@ -239,7 +257,10 @@ function mintTokenHolders(chain: Chain, store: CompressionStore, raw: unknown) {
   const last = items[items.length - 1];
   return {
     context: { slot: chain.slot() },
-    value: { items: items.map((h) => ({ owner: bs58.encode(h.owner), balance: u64Json(h.balance) })), cursor: more ? holderCursor(last.balance, last.owner) : null },
+    value: {
+      items: items.map((h) => ({ owner: bs58.encode(h.owner), balance: u64Json(h.balance) })),
+      cursor: more ? holderCursor(last.balance, last.owner) : null,
+    },
   };
 }
 

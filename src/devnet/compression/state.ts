@@ -26,7 +26,10 @@ import type { ProverWorker } from '../../prover/prover-worker.js';
 
 export interface CompressionState extends DevnetModule {
   readonly store: CompressionStore;
-  createCompressedAccount(input: CreateCompressedAccountInput, opts?: { signal?: AbortSignal }): Promise<CompressionOpResult & { account: Record<string, unknown> }>;
+  createCompressedAccount(
+    input: CreateCompressedAccountInput,
+    opts?: { signal?: AbortSignal },
+  ): Promise<CompressionOpResult & { account: Record<string, unknown> }>;
   createAddress(input: AddressInput, opts?: { signal?: AbortSignal }): Promise<{ signature: string; address: string }>;
   mintCompressedTokens(input: MintCompressedTokensInput, opts?: { signal?: AbortSignal }): Promise<CompressionOpResult>;
   transferCompressedTokens(input: TransferCompressedTokensInput, opts?: { signal?: AbortSignal }): Promise<CompressionOpResult>;

@@ -60,10 +60,38 @@ export interface TreeInfo {
 }
 
 export const TREE_INFOS: Readonly<Record<string, TreeInfo>> = {
-  [STATE_TREE_V1]: { tree: STATE_TREE_V1, queue: NULLIFIER_QUEUE_V1, cpiContext: CPI_CONTEXT_V1, treeType: TreeType.StateV1, height: TREE_HEIGHT, rootHistory: ROOT_HISTORY },
-  [STATE_TREE_V2]: { tree: STATE_TREE_V2, queue: OUTPUT_QUEUE_V2, cpiContext: CPI_CONTEXT_V2, treeType: TreeType.StateV2, height: STATE_TREE_V2_HEIGHT, rootHistory: V2_ROOT_HISTORY },
-  [ADDRESS_TREE_V1]: { tree: ADDRESS_TREE_V1, queue: ADDRESS_QUEUE_V1, cpiContext: null, treeType: TreeType.AddressV1, height: TREE_HEIGHT, rootHistory: ROOT_HISTORY },
-  [ADDRESS_TREE_V2]: { tree: ADDRESS_TREE_V2, queue: ADDRESS_TREE_V2, cpiContext: null, treeType: TreeType.AddressV2, height: ADDRESS_TREE_V2_HEIGHT, rootHistory: V2_ROOT_HISTORY },
+  [STATE_TREE_V1]: {
+    tree: STATE_TREE_V1,
+    queue: NULLIFIER_QUEUE_V1,
+    cpiContext: CPI_CONTEXT_V1,
+    treeType: TreeType.StateV1,
+    height: TREE_HEIGHT,
+    rootHistory: ROOT_HISTORY,
+  },
+  [STATE_TREE_V2]: {
+    tree: STATE_TREE_V2,
+    queue: OUTPUT_QUEUE_V2,
+    cpiContext: CPI_CONTEXT_V2,
+    treeType: TreeType.StateV2,
+    height: STATE_TREE_V2_HEIGHT,
+    rootHistory: V2_ROOT_HISTORY,
+  },
+  [ADDRESS_TREE_V1]: {
+    tree: ADDRESS_TREE_V1,
+    queue: ADDRESS_QUEUE_V1,
+    cpiContext: null,
+    treeType: TreeType.AddressV1,
+    height: TREE_HEIGHT,
+    rootHistory: ROOT_HISTORY,
+  },
+  [ADDRESS_TREE_V2]: {
+    tree: ADDRESS_TREE_V2,
+    queue: ADDRESS_TREE_V2,
+    cpiContext: null,
+    treeType: TreeType.AddressV2,
+    height: ADDRESS_TREE_V2_HEIGHT,
+    rootHistory: V2_ROOT_HISTORY,
+  },
 };
 
 /** A state tree of the store with what the indexer says about it. */
@@ -196,7 +224,14 @@ export interface CompressionStore {
   transactions(): readonly CompressionTxRecord[];
   transaction(signature: string): CompressionTxRecord | undefined;
   /** Apply one executed operation: close `spend`, insert `addresses`, open `open`. */
-  apply(op: { signature: string; slot: number; blockTime: number; spend: AccountRecord[]; addresses: (Uint8Array | NewAddress)[]; open: NewAccount[] }): CompressionTxRecord;
+  apply(op: {
+    signature: string;
+    slot: number;
+    blockTime: number;
+    spend: AccountRecord[];
+    addresses: (Uint8Array | NewAddress)[];
+    open: NewAccount[];
+  }): CompressionTxRecord;
   /** Every operation applied so far, in order, as `importOps` replays it (the devnet's `--ledger`). */
   exportOps(): readonly AppliedCompressionOp[];
   /** Replay exported operations into this (empty) store: the same trees, accounts and transactions. */

@@ -151,11 +151,21 @@ function readRequest(store: CompressionStore, raw: unknown, method: string, allo
   });
   const stateTree = store.stateTrees[version].merkle;
   for (const e of accounts) {
-    inputs.inclusion.push({ root: fromBytes32(e.root), leaf: fromBytes32(e.acc.hash), pathIndex: e.acc.leafIndex, pathElements: stateTree.proof(e.acc.leafIndex).map(fromBytes32) });
+    inputs.inclusion.push({
+      root: fromBytes32(e.root),
+      leaf: fromBytes32(e.acc.hash),
+      pathIndex: e.acc.leafIndex,
+      pathElements: stateTree.proof(e.acc.leafIndex).map(fromBytes32),
+    });
   }
   // Seeded by the public inputs: the same request gets the same (well-formed, non-verifying) proof.
   const fakeProof = (): ProofJson => {
-    const publicInputs = [...accounts.map((e) => e.root), ...accounts.map((e) => e.acc.hash), ...addresses.map((e) => e.root), ...addresses.map((e) => e.address)];
+    const publicInputs = [
+      ...accounts.map((e) => e.root),
+      ...accounts.map((e) => e.acc.hash),
+      ...addresses.map((e) => e.root),
+      ...addresses.map((e) => e.address),
+    ];
     const seed = new Uint8Array(publicInputs.length * 32);
     publicInputs.forEach((x, i) => seed.set(x, i * 32));
     return fakeCompressedProofJson(seed);

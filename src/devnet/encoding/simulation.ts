@@ -25,7 +25,10 @@ export function simulationJson(sim: SimulationResult, o: SimulationJsonOptions =
     // Agave parses them (parse_ui_inner_instructions), whatever the transaction's encoding
     innerInstructions:
       o.innerInstructions && m
-        ? m.innerInstructions.map((g) => ({ index: g.index, instructions: g.instructions.map((ix) => uiInstruction(ix.programId, ix.accounts, ix.data, ix.stackHeight)) }))
+        ? m.innerInstructions.map((g) => ({
+            index: g.index,
+            instructions: g.instructions.map((ix) => uiInstruction(ix.programId, ix.accounts, ix.data, ix.stackHeight)),
+          }))
         : null,
     replacementBlockhash: o.replacementBlockhash ?? null,
     fee: m ? m.fee : null,

@@ -63,7 +63,9 @@ export function readTokenAccount(owner: string, data: Uint8Array): TokenAccountD
 /** A mint of either token program, or null when `data` is not one. */
 export function readMint(owner: string, data: Uint8Array): MintData | null {
   if (!isTokenProgram(owner) || data.length < MINT_LEN) return null;
-  if (data.length > MINT_LEN && (owner !== TOKEN_2022_PROGRAM || data.length <= TOKEN_ACCOUNT_LEN || data[TOKEN_ACCOUNT_LEN] !== ACCOUNT_TYPE_MINT)) return null;
+  if (data.length > MINT_LEN && (owner !== TOKEN_2022_PROGRAM || data.length <= TOKEN_ACCOUNT_LEN || data[TOKEN_ACCOUNT_LEN] !== ACCOUNT_TYPE_MINT)) {
+    return null;
+  }
   return {
     mintAuthority: optKey(data, 0),
     supply: u64(data, 36),

@@ -1,7 +1,8 @@
 /**
  * Fault injection per endpoint (`rpc`, `fast`, `rest`, `wallet`): silent drops of submitted
  * transactions (`/fast`, and `sendTransaction` on the JSON-RPC host), 429s with `Retry-After`, 5xx
- * answers, answers lost after the request was served (`lostRate`), added latency, and (`rpc`) lies: proof items answered with fabrications. Every endpoint draws from its own PRNG stream seeded from the devnet's
+ * answers, answers lost after the request was served (`lostRate`), added latency, and (`rpc`) lies:
+ * proof items answered with fabrications. Every endpoint draws from its own PRNG stream seeded from the devnet's
  * seed and the endpoint's name, and every request draws the same number of values whatever the
  * settings, so one endpoint's traffic never shifts another's decisions and a given seed replays the
  * exact same sequence of faults.

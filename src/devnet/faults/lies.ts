@@ -74,8 +74,12 @@ export async function fabricateValidityProof(value: Json, store: CompressionStor
     ? { ...value, accounts: ((value.accounts as Json[]) ?? []).map((a) => ({ ...a })), addresses: ((value.addresses as Json[]) ?? []).map((a) => ({ ...a })) }
     : { ...value, roots: [...(value.roots as string[])] };
   if (v2) {
-    for (const a of out.accounts as Json[]) accounts.push({ leaf: a.hash as string, tree: (a.merkleContext as Json).tree as string, leafIndex: a.leafIndex as number, set: (r) => (a.root = r) });
-    for (const a of out.addresses as Json[]) addresses.push({ leaf: a.address as string, tree: (a.merkleContext as Json).tree as string, leafIndex: 0, set: (r) => (a.root = r) });
+    for (const a of out.accounts as Json[]) {
+      accounts.push({ leaf: a.hash as string, tree: (a.merkleContext as Json).tree as string, leafIndex: a.leafIndex as number, set: (r) => (a.root = r) });
+    }
+    for (const a of out.addresses as Json[]) {
+      addresses.push({ leaf: a.address as string, tree: (a.merkleContext as Json).tree as string, leafIndex: 0, set: (r) => (a.root = r) });
+    }
   } else {
     const roots = out.roots as string[];
     (value.leaves as string[]).forEach((leaf, i) => {
@@ -105,7 +109,15 @@ export async function fabricateValidityProof(value: Json, store: CompressionStor
     const leaf = indexedLeaf(at.version, toBytes32(low.value), BigInt(low.nextIndex), toBytes32(low.nextValue));
     const root = poseidonPathRoot(leaf, concat(path), np.lowElementIndex);
     e.set(bs58.encode(root));
-    inputs.nonInclusion.push({ root: fromBytes32(root), value, lowValue: low.value, nextValue: low.nextValue, nextIndex: BigInt(low.nextIndex), lowIndex: np.lowElementIndex, pathElements: path.map(fromBytes32) });
+    inputs.nonInclusion.push({
+      root: fromBytes32(root),
+      value,
+      lowValue: low.value,
+      nextValue: low.nextValue,
+      nextIndex: BigInt(low.nextIndex),
+      lowIndex: np.lowElementIndex,
+      pathElements: path.map(fromBytes32),
+    });
   }
   const shape: CircuitShape = shapeFor(accounts.length, addresses.length, version);
   const p = await prover.prove(shape, inputs, signal ? { signal } : {});

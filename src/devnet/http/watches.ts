@@ -65,7 +65,8 @@ function writtenKeys(chain: DevnetChain, tx: ExecutedTransaction): string[] {
   const { header, staticKeys, lookups } = parseSubmitted(tx.wire).parts;
   const n = staticKeys.length;
   const out = tx.accountKeys.filter(
-    (_k, i) => i < header.numRequiredSignatures - header.numReadonlySignedAccounts || (i >= header.numRequiredSignatures && i < n - header.numReadonlyUnsignedAccounts),
+    (_k, i) =>
+      i < header.numRequiredSignatures - header.numReadonlySignedAccounts || (i >= header.numRequiredSignatures && i < n - header.numReadonlyUnsignedAccounts),
   );
   for (const l of lookups) {
     const table = chain.account(encodeBase58(l.key));

@@ -81,7 +81,13 @@ function rangeOf(v: unknown, field: string, keys: readonly string[], kind: 'inte
 
 function inRange<V extends number | string>(x: V, r: Record<string, V> | null): boolean {
   if (!r) return true;
-  return (r.eq === undefined || x === r.eq) && (r.gt === undefined || x > r.gt) && (r.gte === undefined || x >= r.gte) && (r.lt === undefined || x < r.lt) && (r.lte === undefined || x <= r.lte);
+  return (
+    (r.eq === undefined || x === r.eq) &&
+    (r.gt === undefined || x > r.gt) &&
+    (r.gte === undefined || x >= r.gte) &&
+    (r.lt === undefined || x < r.lt) &&
+    (r.lte === undefined || x <= r.lte)
+  );
 }
 
 /** A position in the ledger as the token carries it: `slot:transactionIndex`. */
@@ -138,7 +144,13 @@ export function getTransactionsForAddress(chain: DevnetChain, params: unknown): 
     if (!tx.accountKeys.includes(address)) continue;
     if (status === 'succeeded' && tx.err !== null) continue;
     if (status === 'failed' && tx.err === null) continue;
-    if (!inRange(tx.slot, slotR as Record<string, number> | null) || !inRange(tx.blockTime, timeR as Record<string, number> | null) || !inRange(tx.signature, sigR)) continue;
+    if (
+      !inRange(tx.slot, slotR as Record<string, number> | null) ||
+      !inRange(tx.blockTime, timeR as Record<string, number> | null) ||
+      !inRange(tx.signature, sigR)
+    ) {
+      continue;
+    }
     const st = chain.status(tx.signature);
     if (commitment === 'finalized' && st?.confirmationStatus !== 'finalized') continue;
     rows.push({ tx, index });

@@ -54,7 +54,13 @@ export function oneNodeMethods(chain: DevnetChain, endpoints: () => OneNodeEndpo
   const sampler = setInterval(() => {
     const now = { slot: chain.slot(), txs: chain.ledger().length };
     const numTransactions = now.txs - last.txs;
-    samples.unshift({ slot: now.slot, numTransactions, numSlots: now.slot - last.slot, samplePeriodSecs: SAMPLE_PERIOD_SECS, numNonVoteTransactions: numTransactions });
+    samples.unshift({
+      slot: now.slot,
+      numTransactions,
+      numSlots: now.slot - last.slot,
+      samplePeriodSecs: SAMPLE_PERIOD_SECS,
+      numNonVoteTransactions: numTransactions,
+    });
     if (samples.length > MAX_PERFORMANCE_SAMPLES) samples.pop();
     last = now;
   }, SAMPLE_PERIOD_SECS * 1000);

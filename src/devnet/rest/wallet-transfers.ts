@@ -107,7 +107,15 @@ export function createWalletTransfers({ chain }: { chain: DevnetChain }): Devnet
   };
   const index = (tx: ExecutedTransaction) => {
     for (const t of transfersOf(chain, tx)) {
-      const common = { signature: tx.signature, timestamp: tx.blockTime, mint: t.mint, amount: toAmount(t.raw, t.decimals), amountRaw: t.raw.toString(), decimals: t.decimals, symbol: t.symbol };
+      const common = {
+        signature: tx.signature,
+        timestamp: tx.blockTime,
+        mint: t.mint,
+        amount: toAmount(t.raw, t.decimals),
+        amountRaw: t.raw.toString(),
+        decimals: t.decimals,
+        symbol: t.symbol,
+      };
       push(t.from, { ...common, direction: 'out', counterparty: t.to });
       push(t.to, { ...common, direction: 'in', counterparty: t.from });
     }

@@ -163,7 +163,9 @@ function webhookBody(chain: DevnetChain, hook: Webhook, tx: ExecutedTransaction,
       slot: tx.slot,
       timestamp: tx.blockTime,
       nativeTransfers: native.filter((t) => t.mint === NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, amount: Number(t.raw) })),
-      tokenTransfers: native.filter((t) => t.mint !== NATIVE_MINT).map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, mint: t.mint, tokenAmount: Number(t.raw) / 10 ** t.decimals })),
+      tokenTransfers: native
+        .filter((t) => t.mint !== NATIVE_MINT)
+        .map((t) => ({ fromUserAccount: t.from, toUserAccount: t.to, mint: t.mint, tokenAmount: Number(t.raw) / 10 ** t.decimals })),
       accountData: tx.accountKeys.map((account, i) => ({ account, nativeBalanceChange: tx.postBalances[i]! - tx.preBalances[i]!, tokenBalanceChanges: [] })),
       transactionError: tx.err,
       instructions: [],

@@ -45,7 +45,8 @@ export function durableNonceAccountOf(parts: MessageParts, readAccount: ReadNonc
   const n = staticKeys.length;
   const i = found.nonceIndex;
   // Only static keys: a nonce account loaded through a lookup table is refused (as by the runtime).
-  const writable = i < header.numRequiredSignatures ? i < header.numRequiredSignatures - header.numReadonlySignedAccounts : i < n - header.numReadonlyUnsignedAccounts;
+  const writable =
+    i < header.numRequiredSignatures ? i < header.numRequiredSignatures - header.numReadonlySignedAccounts : i < n - header.numReadonlyUnsignedAccounts;
   if (i >= n || !writable) return null;
   const address = address58(staticKeys[i]!);
   const account = readAccount(address);

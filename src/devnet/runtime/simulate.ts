@@ -70,7 +70,10 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
     const m = r.meta();
     return { err: txErrorToJson(r.err()), logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()), meta: afterSimulation(d, pre, m as never, null) };
   }
-  const info = r as { meta(): { logs(): string[]; computeUnitsConsumed(): bigint }; postAccounts(): { address: Uint8Array; account(): { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean } }[] };
+  const info = r as {
+    meta(): { logs(): string[]; computeUnitsConsumed(): bigint };
+    postAccounts(): { address: Uint8Array; account(): { lamports(): bigint; data(): Uint8Array; owner(): Uint8Array; executable(): boolean } }[];
+  };
   const m = info.meta();
   const post = new Map<string, AccountView>();
   for (const pa of info.postAccounts()) {
@@ -79,7 +82,12 @@ export function simulateTransaction(deps: SimulationDeps, wire: Uint8Array, opts
     post.set(encodeBase58(pa.address), { lamports: acc.lamports(), owner: encodeBase58(acc.owner()), data, executable: acc.executable(), space: data.length });
   }
   const readPost = (a: string) => post.get(a) ?? deps.account(a);
-  const out: SimulationResult = { err: null, logs: m.logs(), unitsConsumed: Number(m.computeUnitsConsumed()), meta: afterSimulation(d, pre, m as never, readPost) };
+  const out: SimulationResult = {
+    err: null,
+    logs: m.logs(),
+    unitsConsumed: Number(m.computeUnitsConsumed()),
+    meta: afterSimulation(d, pre, m as never, readPost),
+  };
   if (opts.accounts) {
     out.accounts = opts.accounts.map((a) => {
       const view = post.get(a) ?? deps.account(a);

@@ -135,7 +135,11 @@ export function createTreeAccountSync(chain: DevnetChain, das: DasState | null, 
     for (const at of Object.values(addressTrees)) {
       const tree = at.merkle.tree;
       if (written.get(at.info.tree) === tree.seq) continue;
-      write(at.info.tree, LIGHT_ACCOUNT_COMPRESSION_PROGRAM, lightBytes(LIGHT_KIND[at.info.treeType]!, tree, at.info.rootHistory, at.info.queue, at.merkle.length));
+      write(
+        at.info.tree,
+        LIGHT_ACCOUNT_COMPRESSION_PROGRAM,
+        lightBytes(LIGHT_KIND[at.info.treeType]!, tree, at.info.rootHistory, at.info.queue, at.merkle.length),
+      );
       written.set(at.info.tree, tree.seq);
     }
   };

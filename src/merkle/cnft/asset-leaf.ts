@@ -171,7 +171,11 @@ function rederiveDataHash(asset: Json, v2: boolean, creatorsEnd: number, dataHas
   }
   const supply = isPlainObject(asset.supply) ? asset.supply : {};
   const editionNonce = supply.edition_nonce;
-  if (editionNonce !== null && editionNonce !== undefined && (!Number.isInteger(editionNonce) || (editionNonce as number) < 0 || (editionNonce as number) > 255)) {
+  if (
+    editionNonce !== null &&
+    editionNonce !== undefined &&
+    (!Number.isInteger(editionNonce) || (editionNonce as number) < 0 || (editionNonce as number) > 255)
+  ) {
     return { matched: false, why: 'supply.edition_nonce is not a u8' };
   }
   let uses: MetadataArgsV1['uses'] = null;

@@ -49,7 +49,16 @@ export function nativeAssetProofPacker(): JsonPacker | null {
  * and 3) into `w` one after another until one is declined, their leaves' lengths into `idLens` and
  * texts to `ids` as `JsonPacker` does; returns how many it packed (the next one, if any, declined).
  */
-export type JsonManyPacker = (src: Uint8Array, table: Uint32Array, from: number, to: number, w: BatchWriter, id: Uint32Array, ids: Uint8Array, idLens: Uint32Array) => number;
+export type JsonManyPacker = (
+  src: Uint8Array,
+  table: Uint32Array,
+  from: number,
+  to: number,
+  w: BatchWriter,
+  id: Uint32Array,
+  ids: Uint8Array,
+  idLens: Uint32Array,
+) => number;
 
 let manyPacker: JsonManyPacker | null | undefined;
 /** Where the next record goes and its index, in and out of the native call. */

@@ -163,7 +163,12 @@ export function verifyAccountProof(p: AccountProof, id?: string): Verdict {
   if (p.treeType === TreeType.AddressV1 || p.treeType === TreeType.AddressV2) {
     return bad(`treeType ${p.treeType} is an address tree, not a state tree`, id);
   }
-  const want: number[] = p.treeType === TreeType.StateV1 ? [STATE_TREE_HEIGHT.v1] : p.treeType === TreeType.StateV2 ? [STATE_TREE_HEIGHT.v2] : [STATE_TREE_HEIGHT.v1, STATE_TREE_HEIGHT.v2];
+  const want: number[] =
+    p.treeType === TreeType.StateV1
+      ? [STATE_TREE_HEIGHT.v1]
+      : p.treeType === TreeType.StateV2
+        ? [STATE_TREE_HEIGHT.v2]
+        : [STATE_TREE_HEIGHT.v1, STATE_TREE_HEIGHT.v2];
   if (!want.includes(height)) return bad(`proof: expected ${want.join(' or ')} nodes, got ${height}`, id);
   if (!Number.isInteger(p.leafIndex) || p.leafIndex < 0 || p.leafIndex >= 2 ** height) {
     return bad(`leafIndex: ${p.leafIndex} does not fit a tree of height ${height}`, id);
@@ -211,7 +216,9 @@ export function verifyAccountHash(a: AccountClaim, id?: string): Verdict {
   // The V1 shape (a top-level `tree`, no treeType) is served for accounts of v2 trees too: without a
   // treeType both rules are tried (they differ in the byte order of the index and lamports, which no
   // single-bit change of either field turns into the other).
-  if (!equalBytes(computed, a.hash) && a.treeType === undefined && equalBytes(hashCompressedAccount({ ...a, treeType: TreeType.StateV2 }), a.hash)) return ok(id);
+  if (!equalBytes(computed, a.hash) && a.treeType === undefined && equalBytes(hashCompressedAccount({ ...a, treeType: TreeType.StateV2 }), a.hash)) {
+    return ok(id);
+  }
   if (!equalBytes(computed, a.hash)) return bad('hash mismatch: the account fields do not hash to the claimed hash', id, { computedRoot: toB58(computed) });
   // The hash is right, but a queued account is not in its tree yet: say so rather than a plain valid.
   return a.proveByIndex ? ok(id, { status: PROVE_BY_INDEX }) : ok(id);

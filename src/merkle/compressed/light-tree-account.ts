@@ -167,7 +167,14 @@ function writeMetadata(out: Uint8Array, at: number, init: LightTreeInit): void {
  * Write a Light tree account's bytes (the devnet keeps its trees on chain with this).
  *
  * @example
- * const bytes = encodeLightTreeAccount({ kind: 'light-v1-state', height: 26, roots: [{ seq: 0, root }], rootHistoryCapacity: 2400, sequenceNumber: 0, nextIndex: 0 });
+ * const bytes = encodeLightTreeAccount({
+ *   kind: 'light-v1-state',
+ *   height: 26,
+ *   roots: [{ seq: 0, root }],
+ *   rootHistoryCapacity: 2400,
+ *   sequenceNumber: 0,
+ *   nextIndex: 0,
+ * });
  */
 export function encodeLightTreeAccount(init: LightTreeInit): Uint8Array {
   const { height, rootHistoryCapacity: cap } = init;

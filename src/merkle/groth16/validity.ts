@@ -332,7 +332,15 @@ function firstWithKey(p: PendingProof, vk: VerifyingKey): KeySet {
   const same = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
   return p.sets.find((s) => {
     const k = s.get(p.circuit)!;
-    return k === vk || (same(k.alpha, vk.alpha) && same(k.beta, vk.beta) && same(k.gamma, vk.gamma) && same(k.delta, vk.delta) && k.ic.length === vk.ic.length && k.ic.every((x, i) => same(x, vk.ic[i]!)));
+    return (
+      k === vk ||
+      (same(k.alpha, vk.alpha) &&
+        same(k.beta, vk.beta) &&
+        same(k.gamma, vk.gamma) &&
+        same(k.delta, vk.delta) &&
+        k.ic.length === vk.ic.length &&
+        k.ic.every((x, i) => same(x, vk.ic[i]!)))
+    );
   })!;
 }
 

@@ -87,7 +87,10 @@ export const validityProofKind: KindSpec = {
     // per answer, each with the same key sets and cross-checks, these taken apart here once.
     const { getValidityProof, ...rest } = input;
     const extras = crossCheckLists(rest);
-    const inner = isPlainObject(getValidityProof) && isValue(getValidityProof) ? [{ item: getValidityProof }] : extractWith({ name: this.name, looksLike: (v) => isValue(v) || isBundle(v) }, getValidityProof);
+    const inner =
+      isPlainObject(getValidityProof) && isValue(getValidityProof)
+        ? [{ item: getValidityProof }]
+        : extractWith({ name: this.name, looksLike: (v) => isValue(v) || isBundle(v) }, getValidityProof);
     return inner.map(({ item, key }) => ({
       item: isPlainObject(item) && isBundle(item) ? { ...extras, ...item } : { getValidityProof: item, ...extras },
       ...(key === undefined ? {} : { key }),

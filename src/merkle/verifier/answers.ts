@@ -27,7 +27,13 @@ import type { VerifierContext } from './context.js';
  * @example
  * const tables = await answersOf(ctx, spec, bytes, signal, (a) => a);
  */
-export async function answersOf<P>(ctx: VerifierContext, spec: KindSpec, input: unknown, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): Promise<P[]> {
+export async function answersOf<P>(
+  ctx: VerifierContext,
+  spec: KindSpec,
+  input: unknown,
+  signal: AbortSignal | undefined,
+  shape: (a: BatchAnswer) => P,
+): Promise<P[]> {
   // Each batch's verdicts (for `verify`) go into an array of their own, in order; the answer is made
   // of them at the end. An answer array made first lives through the whole verify, so the young-generation
   // collector moves it to the old generation, and from there it keeps every verdict stored in it
@@ -47,7 +53,13 @@ export async function answersOf<P>(ctx: VerifierContext, spec: KindSpec, input: 
  * @example
  * for await (const table of answers(ctx, spec, bytes, signal, (a) => new VerdictTable(spec, [a]))) print(table);
  */
-export async function* answers<P>(ctx: VerifierContext, spec: KindSpec, input: unknown, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): AsyncGenerator<P> {
+export async function* answers<P>(
+  ctx: VerifierContext,
+  spec: KindSpec,
+  input: unknown,
+  signal: AbortSignal | undefined,
+  shape: (a: BatchAnswer) => P,
+): AsyncGenerator<P> {
   if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
   const { settings, pool, plan, maxRunning } = ctx;
   const { maxBytes, headStart, jsonOptions } = settings;

@@ -65,7 +65,9 @@ export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
 
   return {
     run(kind, buf, items, signal, repack, json) {
-      if (pool) return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab!, sharedAt: json.at } : {}) });
+      if (pool) {
+        return pool.run(kind, buf, items, { ...(signal ? { signal } : {}), repack, ...(json ? { json: true, shared: json.sab!, sharedAt: json.at } : {}) });
+      }
       return runInline(kind, buf, items, signal, json);
     },
     get completed() {

@@ -17,7 +17,12 @@ import type { VerifierContext } from './context.js';
  * @example
  * for await (const v of verdictStream(ctx, getKind('asset-proof'), proofs())) if (!v.valid) report(v);
  */
-export async function* verdictStream(ctx: VerifierContext, spec: KindSpec, source: AsyncIterable<unknown> | Iterable<unknown>, signal?: AbortSignal): AsyncGenerator<Verdict> {
+export async function* verdictStream(
+  ctx: VerifierContext,
+  spec: KindSpec,
+  source: AsyncIterable<unknown> | Iterable<unknown>,
+  signal?: AbortSignal,
+): AsyncGenerator<Verdict> {
   const it = Symbol.asyncIterator in source ? source[Symbol.asyncIterator]() : (source as Iterable<unknown>)[Symbol.iterator]();
   let i = 0;
   /** A failure (the source's, or an item not of the kind) met after the items of a chunk. */

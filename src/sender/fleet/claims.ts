@@ -117,7 +117,14 @@ export function createClaims(core: SenderCore<FleetStore>, publish: (item: SendM
   };
 
   /** Claim `id` (or wait for the process holding it) and drive it; an ended id answers from the journal. */
-  const driveId = async (j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | PreparedBundle | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome> => {
+  const driveId = async (
+    j: PostgresJournal,
+    id: string,
+    signal: AbortSignal,
+    prepared: Prepared | PreparedBundle | undefined,
+    o: DriveWith,
+    first?: Claim,
+  ): Promise<SendOutcome> => {
     for (let c: Claim | IntentStatus | undefined = first; ; c = undefined) {
       c ??= await j.claimId(id, signal);
       if (c && 'takeover' in c) {

@@ -159,7 +159,12 @@ export function createFleetSender(config: SenderConfig, cfg: ResolvedSenderOptio
       const items: SendManyItem[] = [];
       const j = await journal();
       claims.renew(j);
-      await runWork({ journal: j, life, settle, exclude }, { ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) }, cfg.concurrency, { once: true, items });
+      await runWork(
+        { journal: j, life, settle, exclude },
+        { ...(o?.signal ? { signal: o.signal } : {}), ...(o?.concurrency ? { concurrency: o.concurrency } : {}) },
+        cfg.concurrency,
+        { once: true, items },
+      );
       return items;
     },
     retry,

@@ -59,7 +59,12 @@ export const isLeaseLost = (e: unknown): boolean => e instanceof CairnError && e
  * @example
  * const summary = await runWork(deps, { concurrency: 32, drain: true }, 64);
  */
-export async function runWork(d: WorkDeps, o: WorkOptions, defaultConcurrency: number, mode: { once?: boolean; items?: SendManyItem[] } = {}): Promise<WorkSummary> {
+export async function runWork(
+  d: WorkDeps,
+  o: WorkOptions,
+  defaultConcurrency: number,
+  mode: { once?: boolean; items?: SendManyItem[] } = {},
+): Promise<WorkSummary> {
   const concurrency = o.concurrency ?? defaultConcurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new InputError('concurrency', `expected a positive integer, got ${String(concurrency)}`);
   const idleMs = o.idleMs ?? 250;

@@ -74,15 +74,23 @@ function signersOf(given: readonly SignerLike[] | undefined, carried: readonly K
 }
 
 /** Read any accepted transaction into a plan's parts, validating at the boundary. */
-export function readTransaction(tx: TransactionLike, given: readonly SignerLike[] | undefined, lookupTables: readonly LookupTableInput[] | undefined): ReadTransaction {
-  if (!tx || typeof tx !== 'object') throw new InputError('input.transaction', 'expected a web3.js Transaction or VersionedTransaction, or a kit transaction message or Transaction');
+export function readTransaction(
+  tx: TransactionLike,
+  given: readonly SignerLike[] | undefined,
+  lookupTables: readonly LookupTableInput[] | undefined,
+): ReadTransaction {
+  if (!tx || typeof tx !== 'object') {
+    throw new InputError('input.transaction', 'expected a web3.js Transaction or VersionedTransaction, or a kit transaction message or Transaction');
+  }
   if (isKitMessage(tx)) return fromKitMessage(tx, given, lookupTables);
   if ('messageBytes' in tx) {
     const bytes = tx.messageBytes;
     if (!(bytes instanceof Uint8Array)) throw new InputError('input.transaction.messageBytes', 'expected the compiled message bytes (a Uint8Array)');
     return fromMessageBytes(bytes, signersOf(given, []), lookupTables);
   }
-  if ('message' in tx && tx.message && typeof tx.message.serialize === 'function') return fromMessageBytes(tx.message.serialize(), signersOf(given, []), lookupTables);
+  if ('message' in tx && tx.message && typeof tx.message.serialize === 'function') {
+    return fromMessageBytes(tx.message.serialize(), signersOf(given, []), lookupTables);
+  }
   const legacy = tx as Web3TransactionLike;
   if (Array.isArray(legacy.instructions)) {
     const signers = signersOf(given, []);
@@ -92,7 +100,11 @@ export function readTransaction(tx: TransactionLike, given: readonly SignerLike[
   throw new InputError('input.transaction', 'expected a web3.js Transaction or VersionedTransaction, or a kit transaction message or Transaction');
 }
 
-function fromKitMessage(m: KitTransactionMessageLike, given: readonly SignerLike[] | undefined, lookupTables: readonly LookupTableInput[] | undefined): ReadTransaction {
+function fromKitMessage(
+  m: KitTransactionMessageLike,
+  given: readonly SignerLike[] | undefined,
+  lookupTables: readonly LookupTableInput[] | undefined,
+): ReadTransaction {
   const version = m.version;
   if (version !== 'legacy' && version !== 0) {
     throw new InputError('input.transaction.version', `cairn builds legacy and v0 messages; this kit message is version ${JSON.stringify(version)}`, { got: String(version) });
@@ -125,7 +137,14 @@ function fromKitMessage(m: KitTransactionMessageLike, given: readonly SignerLike
     }
     instructions = instructions.slice(1);
   }
-  return { payer: payer ?? signers[0].address, instructions: [...instructions], version, lookupTables: [...(lookupTables ?? [])], signers, ...(nonce ? { nonce } : {}) };
+  return {
+    payer: payer ?? signers[0].address,
+    instructions: [...instructions],
+    version,
+    lookupTables: [...(lookupTables ?? [])],
+    signers,
+    ...(nonce ? { nonce } : {}),
+  };
 }
 
 /** A compiled message (web3.js's `VersionedMessage.serialize()`, kit's `messageBytes`) decompiled into instructions. */
@@ -155,7 +174,10 @@ function fromMessageBytes(msg: Uint8Array, signers: Signer[], lookupTables: read
   }
   for (const a of lw) looked.push({ key: a, w: true });
   for (const a of lr) looked.push({ key: a, w: false });
-  const all = [...keys.map((k, i) => ({ key: k, signer: flags[i].signer, writable: flags[i].writable })), ...looked.map((l) => ({ key: l.key, signer: false, writable: l.w }))];
+  const all = [
+    ...keys.map((k, i) => ({ key: k, signer: flags[i].signer, writable: flags[i].writable })),
+    ...looked.map((l) => ({ key: l.key, signer: false, writable: l.w })),
+  ];
   const instructions: InstructionInput[] = parts.instructions.map((ix) => ({
     programId: keys[ix.programIdIndex],
     keys: Array.from(ix.accounts).map((a) => ({ pubkey: all[a].key, isSigner: all[a].signer, isWritable: all[a].writable })),

@@ -5,7 +5,8 @@
  * the intent be signed again (`onExpired: 'resign'`), so it never has two live signatures and never
  * lands twice. A durable-nonce intent's bytes have no window: they are proven dead only once their
  * nonce account moved past the signed value (confirm/tracker.ts), and re-signing takes the new value. A
- * build failure is final in the journal (nothing was signed, so nothing can land); journal write failures reach the caller through `journalWriteError`, saying what is true.
+ * build failure is final in the journal (nothing was signed, so nothing can land); journal write
+ * failures reach the caller through `journalWriteError`, saying what is true.
  * In a fleet a drive belongs to the claim it began under (`DriveOptions.claim`): every record it
  * writes carries that claim's fencing token, and before each signing it re-reads the intent under
  * that token, so it never signs for an intent another process has signed since it began.
@@ -61,7 +62,16 @@ export function createDrive(d: IntentDeps): Drive {
   const { cfg, events } = d;
 
   /** The next signed version of the intent; `minHeight` is set after a proven expiry at that height. */
-  const signNext = async (journal: IntentJournal, id: string, prepared: Prepared | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings, staleNonce: string | undefined, beforeSign: (() => Promise<void>) | undefined): Promise<Signed> => {
+  const signNext = async (
+    journal: IntentJournal,
+    id: string,
+    prepared: Prepared | undefined,
+    signal: AbortSignal,
+    minHeight: number | undefined,
+    timings: SendTimings,
+    staleNonce: string | undefined,
+    beforeSign: (() => Promise<void>) | undefined,
+  ): Promise<Signed> => {
     if (!prepared) {
       throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `intent ${id}: cannot re-sign (no plan or signer available)`, {
         context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
@@ -207,12 +217,27 @@ export function createDrive(d: IntentDeps): Drive {
           },
           { state: minHeight === undefined ? 'created' : 'expired', what: 'signed, not sent' },
         );
-        d.lives.set(id, { signature: current.signature, ...(current.nonce ? { nonce: current.nonce } : { lastValidBlockHeight: current.lastValidBlockHeight }), submitted: false });
+        d.lives.set(id, {
+          signature: current.signature,
+          ...(current.nonce ? { nonce: current.nonce } : { lastValidBlockHeight: current.lastValidBlockHeight }),
+          submitted: false,
+        });
         fresh = true;
       }
       const cur = current;
       known = cur.signature;
-      const { result, sends } = await runAttempt(ad, { id, signed: cur, attempt, fresh, resumed: !!o.resumed, searchHistory, commitment: o.commitment, signal: o.signal, t0, timings });
+      const { result, sends } = await runAttempt(ad, {
+        id,
+        signed: cur,
+        attempt,
+        fresh,
+        resumed: !!o.resumed,
+        searchHistory,
+        commitment: o.commitment,
+        signal: o.signal,
+        t0,
+        timings,
+      });
       if (result.kind === 'confirmed') {
         timings.confirmedMs = performance.now() - t0;
         await journal.journaled(

@@ -77,7 +77,11 @@ export function createInflight(life: AbortSignal): Inflight {
           if (link.signal.aborted && !ended) {
             const err = e instanceof AbortError && e.code === ErrorCodes.SENDER_ABORTED ? e : abortError(ErrorCodes.SENDER_ABORTED, link.signal, 'send');
             const live = lives.get(id);
-            const window = live?.nonce ? { nonce: live.nonce } : live?.lastValidBlockHeight !== undefined ? { lastValidBlockHeight: live.lastValidBlockHeight } : {};
+            const window = live?.nonce
+              ? { nonce: live.nonce }
+              : live?.lastValidBlockHeight !== undefined
+                ? { lastValidBlockHeight: live.lastValidBlockHeight }
+                : {};
             Object.assign(err.context, { id, mayLand: !!live?.submitted, ...(live ? { signature: live.signature, ...window } : {}) });
             throw err;
           }

@@ -45,7 +45,9 @@ describe('a nonce made in one slot', () => {
     const key = generateSigner();
     const lamports = devnet.chain.minimumBalanceForRentExemption(80);
     const recent = await blockhash();
-    const made = await landed(sign(createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), recent, [payer, key]));
+    const made = await landed(
+      sign(createNonceAccountInstructions({ from: payer.address, nonce: key.address, authority: payer.address, lamports }), recent, [payer, key]),
+    );
     expect(made.err).toBeNull();
     const first = nonceOf(key.address);
     await new Promise((r) => setTimeout(r, 500));

@@ -18,7 +18,12 @@ const result = async (method: string, params: unknown = []) => {
 };
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.address, lamports: 1_000_000n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 1_000_000n * 10n ** 9n }],
+  });
 });
 afterAll(async () => {
   await devnet?.stop();

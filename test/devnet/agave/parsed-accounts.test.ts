@@ -29,7 +29,12 @@ const w = (pubkey: string, isSigner = false) => ({ pubkey, isSigner, isWritable:
 const r = (pubkey: string, isSigner = false) => ({ pubkey, isSigner, isWritable: false });
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }],
+  });
 });
 afterAll(async () => {
   await devnet?.stop();
@@ -38,7 +43,12 @@ afterAll(async () => {
 describe('jsonParsed accounts', () => {
   it('a nonce account', async () => {
     const nonce = generateSigner();
-    await sendAndWait(devnet.url, payer, createNonceAccountInstructions({ from: payer.address, nonce: nonce.address, authority: payer.address, lamports: await rent(80) }), [nonce]);
+    await sendAndWait(
+      devnet.url,
+      payer,
+      createNonceAccountInstructions({ from: payer.address, nonce: nonce.address, authority: payer.address, lamports: await rent(80) }),
+      [nonce],
+    );
     const d = await parsedOf(nonce.address);
     expect(d).toEqual({ program: 'nonce', parsed: { type: 'initialized', info: { authority: payer.address, blockhash: expect.any(String), feeCalculator: { lamportsPerSignature: '5000' } } }, space: 80 });
   });
@@ -74,7 +84,15 @@ describe('jsonParsed accounts', () => {
   it('an SPL Token multisig', async () => {
     const ms = generateSigner();
     const [s1, s2] = [generateSigner().address, generateSigner().address];
-    await sendAndWait(devnet.url, payer, [createAccountIx(payer.address, ms.address, await rent(355), 355, TOKEN_PROGRAM), { programId: TOKEN_PROGRAM, keys: [w(ms.address), r(s1), r(s2)], data: Uint8Array.from([19, 2]) }], [ms]);
+    await sendAndWait(
+      devnet.url,
+      payer,
+      [
+        createAccountIx(payer.address, ms.address, await rent(355), 355, TOKEN_PROGRAM),
+        { programId: TOKEN_PROGRAM, keys: [w(ms.address), r(s1), r(s2)], data: Uint8Array.from([19, 2]) },
+      ],
+      [ms],
+    );
     expect(await parsedOf(ms.address)).toEqual({ program: 'spl-token', parsed: { type: 'multisig', info: { numRequiredSigners: 2, numValidSigners: 2, isInitialized: true, signers: [s1, s2] } }, space: 355 });
   });
 
@@ -95,7 +113,12 @@ describe('jsonParsed accounts', () => {
       parsed: {
         type: 'vote',
         info: {
-          nodePubkey: node.address, authorizedWithdrawer: payer.address, commission: 7, votes: [], rootSlot: null, authorizedVoters: [{ epoch: 0, authorizedVoter: payer.address }],
+          nodePubkey: node.address,
+          authorizedWithdrawer: payer.address,
+          commission: 7,
+          votes: [],
+          rootSlot: null,
+          authorizedVoters: [{ epoch: 0, authorizedVoter: payer.address }],
           priorVoters: [], epochCredits: [], lastTimestamp: { slot: 0, timestamp: 0 },
           inflationRewardsCollector: vote.address, blockRevenueCollector: node.address, inflationRewardsCommissionBps: 700, blockRevenueCommissionBps: 10000, pendingDelegatorRewards: '0', blsPubkeyCompressed: null,
         },
@@ -117,7 +140,15 @@ describe('jsonParsed accounts', () => {
   it('an upgradeable-loader buffer', async () => {
     const LOADER = 'BPFLoaderUpgradeab1e11111111111111111111111';
     const buffer = generateSigner();
-    await sendAndWait(devnet.url, payer, [createAccountIx(payer.address, buffer.address, await rent(37 + 4), 37 + 4, LOADER), { programId: LOADER, keys: [w(buffer.address), r(payer.address)], data: Uint8Array.from([0, 0, 0, 0]) }], [buffer]);
+    await sendAndWait(
+      devnet.url,
+      payer,
+      [
+        createAccountIx(payer.address, buffer.address, await rent(37 + 4), 37 + 4, LOADER),
+        { programId: LOADER, keys: [w(buffer.address), r(payer.address)], data: Uint8Array.from([0, 0, 0, 0]) },
+      ],
+      [buffer],
+    );
     expect(await parsedOf(buffer.address)).toEqual({ program: 'bpf-upgradeable-loader', parsed: { type: 'buffer', info: { authority: payer.address, data: ['AAAAAA==', 'base64'] } }, space: 41 });
   });
 });

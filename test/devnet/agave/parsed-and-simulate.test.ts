@@ -26,7 +26,10 @@ function ataCreate(wallet: string, mint: string): { ix: InstructionInput; ata: s
   const ata = bs58.encode(pda);
   const w = (pubkey: string, isSigner = false) => ({ pubkey, isSigner, isWritable: true });
   const r = (pubkey: string) => ({ pubkey, isSigner: false, isWritable: false });
-  return { ata, ix: { programId: ATA, keys: [w(payer.address, true), w(ata), r(wallet), r(mint), r(SYSTEM_PROGRAM), r(TOKEN_PROGRAM)], data: Uint8Array.from([1]) } };
+  return {
+    ata,
+    ix: { programId: ATA, keys: [w(payer.address, true), w(ata), r(wallet), r(mint), r(SYSTEM_PROGRAM), r(TOKEN_PROGRAM)], data: Uint8Array.from([1]) },
+  };
 }
 async function signed(instructions: InstructionInput[]) {
   const bh = (await body('getLatestBlockhash', [{ commitment: 'processed' }])).result.value.blockhash;
@@ -35,7 +38,12 @@ async function signed(instructions: InstructionInput[]) {
 }
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, wsPortPlusOne: false, stateModules: false, fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }] });
+  devnet = await startDevnet({
+    slotMs: 20,
+    wsPortPlusOne: false,
+    stateModules: false,
+    fundedAccounts: [{ address: payer.address, lamports: 100n * 10n ** 9n }],
+  });
   tok = await setUpToken(devnet.url, payer);
 });
 afterAll(async () => {
@@ -105,7 +113,11 @@ describe('item 3: simulateTransaction answers in full', () => {
   it('return data as Agave writes it ({ programId, data: [base64, "base64"] })', async () => {
     // the ATA program's getAccountDataSize call into Token sets return data; Token's own
     // GetAccountDataSize (21) sets it at the top level
-    const ix: InstructionInput = { programId: TOKEN_PROGRAM, keys: [{ pubkey: tok.mint.address, isSigner: false, isWritable: false }], data: Uint8Array.from([21]) };
+    const ix: InstructionInput = {
+      programId: TOKEN_PROGRAM,
+      keys: [{ pubkey: tok.mint.address, isSigner: false, isWritable: false }],
+      data: Uint8Array.from([21]),
+    };
     const v = (await body('simulateTransaction', [await signed([ix]), { encoding: 'base64' }])).result.value;
     expect(v.err).toBeNull();
     expect(v.returnData).toEqual({ programId: TOKEN_PROGRAM, data: [Buffer.from([165, 0, 0, 0, 0, 0, 0, 0]).toString('base64'), 'base64'] });
@@ -116,7 +128,15 @@ describe('item 3: simulateTransaction answers in full', () => {
     const e = (await body('sendTransaction', [tx, { encoding: 'base64' }])).error;
     expect(e.code).toBe(-32002);
     expect(e.message).toBe('Transaction simulation failed: Error processing Instruction 0: custom program error: 0x1');
-    expect(e.data).toMatchObject({ err: { InstructionError: [0, { Custom: 1 }] }, accounts: null, fee: 5000, innerInstructions: null, replacementBlockhash: null, returnData: null, loadedAddresses: { writable: [], readonly: [] } });
+    expect(e.data).toMatchObject({
+      err: { InstructionError: [0, { Custom: 1 }] },
+      accounts: null,
+      fee: 5000,
+      innerInstructions: null,
+      replacementBlockhash: null,
+      returnData: null,
+      loadedAddresses: { writable: [], readonly: [] },
+    });
     expect(e.data.preBalances).toHaveLength(3);
     expect(e.data.postBalances[0]).toBe(e.data.preBalances[0] - 5000);
   });

@@ -13,7 +13,11 @@ export function parseLookupTableAccount(data: Uint8Array): Record<string, unknow
   const authority = r.u8() === 1 ? r.pubkey() : null;
   const addresses: string[] = [];
   for (let at = META_SIZE; at < data.length; at += 32) addresses.push(encodeBase58(data.subarray(at, at + 32)));
-  const info: Record<string, unknown> = { deactivationSlot: deactivationSlot.toString(), lastExtendedSlot: lastExtendedSlot.toString(), lastExtendedSlotStartIndex };
+  const info: Record<string, unknown> = {
+    deactivationSlot: deactivationSlot.toString(),
+    lastExtendedSlot: lastExtendedSlot.toString(),
+    lastExtendedSlotStartIndex,
+  };
   // Agave leaves the authority out of a frozen table
   if (authority !== null) info.authority = authority;
   info.addresses = addresses;

@@ -28,7 +28,13 @@ export function parseStakeAccount(data: Uint8Array): Record<string, unknown> | n
         info: {
           meta: m,
           stake: {
-            delegation: { voter, stake: stake.toString(), activationEpoch: activationEpoch.toString(), deactivationEpoch: deactivationEpoch.toString(), warmupCooldownRate },
+            delegation: {
+              voter,
+              stake: stake.toString(),
+              activationEpoch: activationEpoch.toString(),
+              deactivationEpoch: deactivationEpoch.toString(),
+              warmupCooldownRate,
+            },
             creditsObserved: Number(creditsObserved),
           },
         },

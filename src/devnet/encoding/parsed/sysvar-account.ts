@@ -44,7 +44,10 @@ const SYSVARS: Record<string, (r: BytesReader) => Record<string, unknown>> = {
     const info: unknown[] = [];
     for (let i = 0, n = Number(r.u64()); i < n; i++) {
       const epoch = r.u64(), effective = r.u64(), activating = r.u64(), deactivating = r.u64();
-      info.push({ epoch: u64Json(epoch), stakeHistory: { effective: u64Json(effective), activating: u64Json(activating), deactivating: u64Json(deactivating) } });
+      info.push({
+        epoch: u64Json(epoch),
+        stakeHistory: { effective: u64Json(effective), activating: u64Json(activating), deactivating: u64Json(deactivating) },
+      });
     }
     return { type: 'stakeHistory', info };
   },

@@ -46,7 +46,8 @@ export function parsedAccountKeys(tx: ExecutedTransaction): ParsedAccountKey[] {
   const programs = new Set(instructions.map((ix) => ix.programIdIndex));
   const upgradeable = tx.accountKeys.includes(BPF_UPGRADEABLE_LOADER);
   const out: ParsedAccountKey[] = tx.accountKeys.map((pubkey, i) => {
-    const byHeader = i < header.numRequiredSignatures ? i < header.numRequiredSignatures - header.numReadonlySignedAccounts : i < n - header.numReadonlyUnsignedAccounts;
+    const byHeader =
+      i < header.numRequiredSignatures ? i < header.numRequiredSignatures - header.numReadonlySignedAccounts : i < n - header.numReadonlyUnsignedAccounts;
     // a called program is demoted unless the upgradeable loader is present (it may be upgraded)
     const writable = byHeader && !RESERVED.has(pubkey) && !(programs.has(i) && !upgradeable);
     return { pubkey, writable, signer: i < header.numRequiredSignatures, source: 'transaction' };
@@ -58,7 +59,13 @@ export function parsedAccountKeys(tx: ExecutedTransaction): ParsedAccountKey[] {
 
 /** The meta with inner instructions parsed and without `loadedAddresses` (Agave skips it for jsonParsed). */
 function parsedMeta(tx: ExecutedTransaction, keys: string[]): Record<string, unknown> {
-  const { loadedAddresses: _skipped, innerInstructions, ...rest } = transactionMetaJson(tx) as Record<string, unknown> & { innerInstructions: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number }[] }[] };
+  const {
+    loadedAddresses: _skipped,
+    innerInstructions,
+    ...rest
+  } = transactionMetaJson(tx) as Record<string, unknown> & {
+    innerInstructions: { index: number; instructions: { programIdIndex: number; accounts: number[]; data: string; stackHeight: number }[] }[];
+  };
   return {
     ...rest,
     innerInstructions: innerInstructions.map((g) => ({
@@ -79,7 +86,11 @@ export function jsonParsedTransaction(tx: ExecutedTransaction): { transaction: R
     instructions: d.parts.instructions.map((ix) => uiInstruction(keys[ix.programIdIndex] ?? '', Array.from(ix.accounts, (k) => keys[k] ?? ''), ix.data, null)),
   };
   if (d.parts.version === 0) {
-    message.addressTableLookups = d.parts.lookups.map((l) => ({ accountKey: bs58.encode(l.key), writableIndexes: Array.from(l.writableIndexes), readonlyIndexes: Array.from(l.readonlyIndexes) }));
+    message.addressTableLookups = d.parts.lookups.map((l) => ({
+      accountKey: bs58.encode(l.key),
+      writableIndexes: Array.from(l.writableIndexes),
+      readonlyIndexes: Array.from(l.readonlyIndexes),
+    }));
   }
   return { transaction: { signatures: d.signatures.map((s) => bs58.encode(s)), message }, meta: parsedMeta(tx, keys) };
 }

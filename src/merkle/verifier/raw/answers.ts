@@ -19,7 +19,15 @@ import type { VerifierContext } from '../context.js';
  * @example
  * for await (const a of jsonAnswers(ctx, spec, extractJson(spec, bytes), [], undefined, signal, (a) => a)) use(a);
  */
-export async function* jsonAnswers<P>(ctx: VerifierContext, spec: KindSpec, found: JsonItems, early: Chunk[], shared: JsonSource | undefined, signal: AbortSignal | undefined, shape: (a: BatchAnswer) => P): AsyncGenerator<P> {
+export async function* jsonAnswers<P>(
+  ctx: VerifierContext,
+  spec: KindSpec,
+  found: JsonItems,
+  early: Chunk[],
+  shared: JsonSource | undefined,
+  signal: AbortSignal | undefined,
+  shape: (a: BatchAnswer) => P,
+): AsyncGenerator<P> {
   const { plan, maxRunning } = ctx;
   const total = found.values.length;
   // The early batches go first; the rest starts after them.
@@ -31,7 +39,8 @@ export async function* jsonAnswers<P>(ctx: VerifierContext, spec: KindSpec, foun
   // Workers read the items from one shared copy of the response (one sequential copy here,
   // instead of a copy per batch); inline, the batches point into the caller's bytes as they are.
   const response = shared ?? (ctx.pool && total > 0 ? shareResponse(found.tape.bytes) : inPlace(found.tape.bytes));
-  const run = async ({ a, b, res }: Chunk): Promise<P> => shape(finishJsonChunk(ctx, spec, found, a, b, await (res ?? startJsonChunk(ctx, spec, found, response, a, b, signal))));
+  const run = async ({ a, b, res }: Chunk): Promise<P> =>
+    shape(finishJsonChunk(ctx, spec, found, a, b, await (res ?? startJsonChunk(ctx, spec, found, response, a, b, signal))));
   try {
     yield* pipeline(next, run, plan.sizeFor(spec, total), 2 * maxRunning, maxRunning, signal);
   } finally {

@@ -188,13 +188,18 @@ export function verifyJsonBatch(kind: string, buf: ArrayBuffer, response: Uint8A
 }
 
 /** True when `src[a..b)` is the literal `null`. */
-const isNull = (src: Uint8Array, a: number, b: number): boolean => b - a === 4 && src[a] === 0x6e && src[a + 1] === 0x75 && src[a + 2] === 0x6c && src[a + 3] === 0x6c;
+const isNull = (src: Uint8Array, a: number, b: number): boolean =>
+  b - a === 4 && src[a] === 0x6e && src[a + 1] === 0x75 && src[a + 2] === 0x6c && src[a + 3] === 0x6c;
 
 /**
  * The answer for a batch of `n` items from the answer for its packed ones (`packed`, in order) and
  * the indices of the null ones (ascending), each with the verdict packing it gave: invalid, NO_DATA.
  */
-function withNulls(n: number, packed: { valid: Uint8Array; extras: Array<[number, Verdict]> }, nulls: number[]): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
+function withNulls(
+  n: number,
+  packed: { valid: Uint8Array; extras: Array<[number, Verdict]> },
+  nulls: number[],
+): { valid: Uint8Array; extras: Array<[number, Verdict]> } {
   const valid = new Uint8Array(n);
   const extras: Array<[number, Verdict]> = [];
   for (let i = 0, j = 0, e = 0, k = 0; i < n; i++) {

@@ -53,7 +53,14 @@ export interface HeadStartVerifier {
  * finished tape is peeled as without a head start; the early batches count only if they hold the
  * same items, else they are dropped.
  */
-export async function scanWithHeadStart(verifier: HeadStartVerifier, spec: KindSpec, bytes: Uint8Array, response: JsonSource, signal: AbortSignal | undefined, part: number): Promise<HeadStart> {
+export async function scanWithHeadStart(
+  verifier: HeadStartVerifier,
+  spec: KindSpec,
+  bytes: Uint8Array,
+  response: JsonSource,
+  signal: AbortSignal | undefined,
+  part: number,
+): Promise<HeadStart> {
   const { jsonOptions, maxRunning, sizeFor, startJsonChunk } = verifier;
   const scan = new JsonScan(bytes, { decodeBelow: scanDecodeBelow(jsonOptions) });
   const guess = new ItemsSoFar(spec, scan.tape);

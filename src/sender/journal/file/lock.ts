@@ -188,7 +188,17 @@ async function takeOver(path: string, lockPath: string, stale: LockHolder | unde
   try {
     const now = await readHolder(lockPath);
     if (now && now.token !== stale?.token) throw lockedError(path, lockPath, now);
-    if (!stale && !now && !(await isEmptyAndStale(lockPath).catch(() => false)) && (await stat(lockPath).then(() => true, () => false))) throw lockedError(path, lockPath, undefined);
+    if (
+      !stale &&
+      !now &&
+      !(await isEmptyAndStale(lockPath).catch(() => false)) &&
+      (await stat(lockPath).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      throw lockedError(path, lockPath, undefined);
+    }
     await rm(lockPath, { force: true });
     if (!(await create(lockPath, me))) throw lockedError(path, lockPath, await readHolder(lockPath));
   } finally {

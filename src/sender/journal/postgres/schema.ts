@@ -14,7 +14,10 @@ import { CairnError, ErrorCodes, InputError } from '../../../errors/index.js';
  * takes pg's `{ name, text, values }`, the named prepared statements the hot paths use).
  */
 export interface PgPoolLike {
-  query(text: string | { name: string; text: string; values?: unknown[] }, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
+  query(
+    text: string | { name: string; text: string; values?: unknown[] },
+    values?: unknown[],
+  ): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
   on?(event: 'error', listener: (e: Error) => void): unknown;
   end?(): Promise<void>;
 }
