@@ -42,7 +42,14 @@ export function createSingleSender(config: SenderConfig, cfg: ResolvedSenderOpti
    * once it ended there, resumed when the journal holds it unfinished, else started. `claim` runs
    * just before a start (a wire send's signature ownership).
    */
-  const offer = async (id: string, key: IntentKey, created: { plan?: JournalPlan; plans?: JournalPlan[] }, prepared: Prepared | PreparedBundle, r: SendRequest, claim?: () => void): Promise<SendOutcome> => {
+  const offer = async (
+    id: string,
+    key: IntentKey,
+    created: { plan?: JournalPlan; plans?: JournalPlan[] },
+    prepared: Prepared | PreparedBundle,
+    r: SendRequest,
+    claim?: () => void,
+  ): Promise<SendOutcome> => {
     const { signal: callerSignal, commitment, onExpired } = r;
     assertSameContent(id, running.get(id), key, 'being sent by this sender');
     const joined = inflight.get(id);

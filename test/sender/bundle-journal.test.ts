@@ -49,7 +49,8 @@ const sender = (journal: string, extra: { client?: CairnClient; onExpired?: 'fai
 const leg = (lamports: bigint, payer = env.payer) => ({ instructions: [transferInstruction(payer.address, to, lamports)], payer });
 const amounts = (n: number): bigint[] => Array.from({ length: n }, () => amount++);
 /** Successful executions of the transfer of `lamports` (from the payer, to `to`). */
-const paid = (lamports: bigint, payer = env.payer.address) => (executionsByKey(env.devnet.control.ledger(), payer).get(intentKey(to, lamports)) ?? []).filter((e) => e.ok).length;
+const paid = (lamports: bigint, payer = env.payer.address) =>
+  (executionsByKey(env.devnet.control.ledger(), payer).get(intentKey(to, lamports)) ?? []).filter((e) => e.ok).length;
 const bundleCalls = () => env.devnet.control.requestLog().filter((e) => e.endpoint === 'fast' && e.method === 'sendBundle').length;
 const recordsOf = (path: string, id: string): JournalRecord[] => readJournal(path).filter((r) => r.id === id);
 const settle = () => env.devnet.chain.waitForSlot(env.devnet.chain.slot() + 5);

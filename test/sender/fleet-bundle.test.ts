@@ -74,7 +74,10 @@ describe('a bundle in a fleet', () => {
     const table = `fb${n++}`;
     const a = fleetSender(table);
     const bundles = Array.from({ length: 3 }, (_, i) => ({ id: `q-${i}`, lamports: [amount++, amount++] }));
-    const list = bundles.map((x) => ({ id: x.id, bundle: x.lamports.map((l) => ({ instructions: [transferInstruction(env.payer.address, to, l)], payer: env.payer.address })) }));
+    const list = bundles.map((x) => ({
+      id: x.id,
+      bundle: x.lamports.map((l) => ({ instructions: [transferInstruction(env.payer.address, to, l)], payer: env.payer.address })),
+    }));
     expect(await a.enqueue(list)).toEqual({ added: 3, known: 0 });
     expect(await a.enqueue(list)).toEqual({ added: 0, known: 3 });
     const heard: SendManyItem[] = [];
@@ -98,7 +101,12 @@ describe('a bundle in a fleet', () => {
     const table = `fb${n++}`;
     const s = fleetSender(table);
     const bundles = Array.from({ length: 8 }, (_, i) => ({ id: `k-${i}`, lamports: [amount++, amount++, amount++] }));
-    await s.enqueue(bundles.map((x) => ({ id: x.id, bundle: x.lamports.map((l) => ({ instructions: [transferInstruction(env.payer.address, to, l)], payer: env.payer.address })) })));
+    await s.enqueue(
+      bundles.map((x) => ({
+        id: x.id,
+        bundle: x.lamports.map((l) => ({ instructions: [transferInstruction(env.payer.address, to, l)], payer: env.payer.address })),
+      })),
+    );
     const go = join(mkdtempSync(join(tmpdir(), 'cairn-fleet-bundle-')), 'go');
     const vars = { DEVNET_URL: env.devnet.url, PAYER: Buffer.from(env.payer.secretKey()).toString('hex'), TO: to, PG: server.url, TABLE: table, LEASE_MS: '1000', ACTION: 'work', CONCURRENCY: '2', GO: go };
     // Both start working at once (GO), so they share the table; A is killed the moment its first

@@ -62,7 +62,11 @@ export type BundleRpc = SenderRpc & { sendBundle?: (wires: Uint8Array[], opts?: 
  * fatal, anything else transient (the bundle may have arrived); `bundleId` is what `/fast` answered.
  * Throws only on abort.
  */
-export async function submitBundleOnce(rpc: BundleRpc, wires: Uint8Array[], signal: AbortSignal): Promise<{ ok: true; bundleId: string } | Extract<SubmitResult, { ok: false }>> {
+export async function submitBundleOnce(
+  rpc: BundleRpc,
+  wires: Uint8Array[],
+  signal: AbortSignal,
+): Promise<{ ok: true; bundleId: string } | Extract<SubmitResult, { ok: false }>> {
   try {
     return { ok: true, bundleId: await rpc.sendBundle!(wires, { signal }) };
   } catch (e) {

@@ -38,7 +38,14 @@ export interface Claims {
   /** One claim to its end, for work() and resume(); the claim is given back if it is still held after. */
   settle(c: Claim, signal: AbortSignal, index: number): Promise<SendManyItem | undefined>;
   /** Claim `id` (or wait for the process holding it) and drive it; an ended id answers from the journal. */
-  driveId(j: PostgresJournal, id: string, signal: AbortSignal, prepared: Prepared | PreparedBundle | undefined, o: DriveWith, first?: Claim): Promise<SendOutcome>;
+  driveId(
+    j: PostgresJournal,
+    id: string,
+    signal: AbortSignal,
+    prepared: Prepared | PreparedBundle | undefined,
+    o: DriveWith,
+    first?: Claim,
+  ): Promise<SendOutcome>;
   stop(): void;
 }
 

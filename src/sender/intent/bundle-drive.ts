@@ -34,7 +34,15 @@ export function createBundleDrive(d: IntentDeps): BundleDrive {
   const { cfg, events } = d;
 
   /** Build and sign every transaction of the bundle; `minHeight` is set after a proven expiry at that height. */
-  const signBundle = async (journal: IntentJournal, id: string, bundle: PreparedBundle | undefined, signal: AbortSignal, minHeight: number | undefined, timings: SendTimings, beforeSign: (() => Promise<void>) | undefined): Promise<SignedBundle> => {
+  const signBundle = async (
+    journal: IntentJournal,
+    id: string,
+    bundle: PreparedBundle | undefined,
+    signal: AbortSignal,
+    minHeight: number | undefined,
+    timings: SendTimings,
+    beforeSign: (() => Promise<void>) | undefined,
+  ): Promise<SignedBundle> => {
     if (!bundle) {
       throw new BlockhashExpiredError(ErrorCodes.SENDER_BLOCKHASH_EXPIRED, `bundle ${id}: cannot re-sign (no plan or signer available)`, {
         context: { signature: '', lastValidBlockHeight: 0, blockHeight: minHeight ?? 0 },
@@ -77,7 +85,15 @@ export function createBundleDrive(d: IntentDeps): BundleDrive {
   };
 
   /** End the intent in the journal with `err` (its transactions named), tell the listeners, throw it. */
-  const fail = async (journal: IntentJournal, id: string, cur: SignedBundle, err: CairnError, signature: string, slot: number | undefined, what: string): Promise<never> => {
+  const fail = async (
+    journal: IntentJournal,
+    id: string,
+    cur: SignedBundle,
+    err: CairnError,
+    signature: string,
+    slot: number | undefined,
+    what: string,
+  ): Promise<never> => {
     const signatures = cur.txs.map((t) => t.signature);
     await journal.journaled(
       { op: 'failed', id, at: Date.now(), signature, ...(slot !== undefined ? { slot } : {}), error: err.message, ...journalFailure(err) },
@@ -177,7 +193,18 @@ export function createBundleDrive(d: IntentDeps): BundleDrive {
       const cur = current;
       const signatures = cur.txs.map((t) => t.signature);
       known = signatures[0];
-      const { results, sends, bundleId } = await runBundleAttempt(ad, { id, signed: cur, attempt, fresh, resumed: !!o.resumed, searchHistory, commitment: o.commitment, signal: o.signal, t0, timings });
+      const { results, sends, bundleId } = await runBundleAttempt(ad, {
+        id,
+        signed: cur,
+        attempt,
+        fresh,
+        resumed: !!o.resumed,
+        searchHistory,
+        commitment: o.commitment,
+        signal: o.signal,
+        t0,
+        timings,
+      });
       const dead = await judge(journal, id, cur, results);
       if (!dead) {
         const slots = results.map((r) => (r as Extract<TrackResult, { kind: 'confirmed' }>).slot);

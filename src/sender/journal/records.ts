@@ -87,7 +87,9 @@ export interface IntentView {
 const TERMINAL: ReadonlySet<IntentState> = new Set(['confirmed', 'failed', 'abandoned']);
 /** True when the view is a bundle's (sender.sendBundle), whatever state it is in. */
 export function isBundleView(v: IntentView): boolean {
-  return v.plans !== undefined || v.key?.bundle !== undefined || v.signed?.bundle !== undefined || (v.end as { bundle?: unknown } | undefined)?.bundle !== undefined;
+  return (
+    v.plans !== undefined || v.key?.bundle !== undefined || v.signed?.bundle !== undefined || (v.end as { bundle?: unknown } | undefined)?.bundle !== undefined
+  );
 }
 
 /** Every signature of the view's latest signed set: a bundle's all, a single intent's one (none before signing). */

@@ -1,8 +1,9 @@
 /**
  * Compaction: the journal rewritten with only what its kept intents need. An unfinished intent keeps
  * its plan (a bundle's plans), its latest signed attempt (the only possibly live signature; a
- * bundle's with every transaction), and its landed or expired record; an ended one keeps one end record (and its plan when it failed, for `retry`). Ended intents
- * past the retention window were already forgotten when the journal was read.
+ * bundle's with every transaction), and its landed or expired record; an ended one keeps one end
+ * record (and its plan when it failed, for `retry`). Ended intents past the retention window were
+ * already forgotten when the journal was read.
  *
  * The copy is written beside the journal, synced, renamed over it and the directory synced, so a
  * crash at any moment leaves either the old file or the new one, whole.
