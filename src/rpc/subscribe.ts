@@ -38,6 +38,15 @@ export interface SubscribeOptions<N> {
   onError?: ((e: Error) => void) | undefined;
 }
 
+/**
+ * Internal (not in the public options): called synchronously as each notification the server sent
+ * arrives, before it is buffered, in the socket's order across every subscription. The sender's
+ * watch (sender/confirm/watch.ts) orders signature notifications against slot notifications by it:
+ * the consumers of two subscriptions read their buffers at their own pace, the socket does not.
+ */
+export const ON_ARRIVAL: unique symbol = Symbol('cairn.subscribe.onArrival');
+export type ArrivalOption<N> = { [ON_ARRIVAL]?: ((n: N) => void) | undefined };
+
 /** A live subscription: iterate it (once), or let its callbacks run; `close()` leaves. */
 export interface Subscription<N> extends AsyncIterable<N> {
   close(): Promise<void>;
@@ -131,6 +140,7 @@ const commitmentOf = (o: { commitment?: unknown } | undefined): T.Commitment => 
 async function open<N>(sock: MuxSocket, k: Kind<N>, o: SubscribeOptions<N> | undefined): Promise<Subscription<N>> {
   const { bufferSize, overflow } = checkCommon(o as SubscribeOptions<unknown>);
   const signal = o?.signal;
+  const arrival = (o as ArrivalOption<N> | undefined)?.[ON_ARRIVAL];
   if (signal?.aborted) throw abortError(ErrorCodes.RPC_ABORTED, signal, k.what);
   let closed = false;
   /** The server ended it (a signature subscription notified once): no unsubscribe to send. */
@@ -172,6 +182,7 @@ async function open<N>(sock: MuxSocket, k: Kind<N>, o: SubscribeOptions<N> | und
       const check = nextCheck;
       nextCheck = undefined;
       check?.(n);
+      arrival?.(n);
       deliver(n);
     },
     onDown() {},

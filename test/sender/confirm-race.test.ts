@@ -115,6 +115,19 @@ describe('confirmation races notifications against polls', () => {
     }
   });
 
+  it("every outcome names the slot the ledger holds its transaction in, a cold socket's first sends included", async () => {
+    // (the orders the devnet cannot stage on demand are in confirm-exact.test.ts)
+    const c = client();
+    const sender = createSender({ client: c, ...fast, pollMs: 400 });
+    const outcomes: { signature: string; slot: number }[] = [];
+    for await (const item of sender.sendMany(transfers(30), { concurrency: 30 })) if (item.ok) outcomes.push(item.outcome);
+    expect(outcomes).toHaveLength(30);
+    const ledger = new Map(devnet.control.ledger().map((t) => [t.signature, t.slot]));
+    expect(outcomes.map((o) => [o.signature, o.slot])).toEqual(outcomes.map((o) => [o.signature, ledger.get(o.signature)]));
+    await sender.close();
+    await c.close();
+  });
+
   it('websocket: false keeps the polls alone', async () => {
     const c = client();
     const sender = createSender({ client: c, ...fast, pollMs: 50, websocket: false });

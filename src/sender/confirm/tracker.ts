@@ -51,8 +51,10 @@ interface Entry {
   /** The latest of the waiters' values: expiry is never declared before any of them expects it. */
   lastValidBlockHeight: number;
   searchHistory: boolean;
-  /** Slot of the first status seen (undefined until the signature shows up). */
+  /** Slot of the first status seen (undefined until the signature shows up with its slot). */
   landedSlot?: number;
+  /** Known to have landed (a notification said so), its slot maybe not yet read. */
+  seen?: boolean;
   /** Height that proved the blockhash past its window (or the nonce moved); the next read decides. */
   expiredAt?: number;
   nonce?: NonceRef;
@@ -98,6 +100,8 @@ export function createTracker(opts: TrackerOptions): Tracker {
   let lastTickAt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
+  /** A status read was asked for while a tick ran: another follows it at once. */
+  let wanted = false;
   let closed = false;
   const life = new AbortController();
   const readAccounts = rpc.getMultipleAccounts || rpc.getAccountInfo ? accountReader(rpc as SenderRpc) : undefined;
@@ -118,21 +122,28 @@ export function createTracker(opts: TrackerOptions): Tracker {
     }, delay);
   };
 
-  const tick = async (): Promise<void> => {
+  /**
+   * One poll of every signature in flight. `statusesOnly`: the statuses alone, asked for by a
+   * notification that told of a landing without its slot — the height and nonce reads, which only
+   * prove expiry, wait for the next full tick.
+   */
+  const tick = async (statusesOnly = false): Promise<void> => {
     if (closed || entries.size === 0) return;
+    if (statusesOnly && ![...entries.values()].some((e) => e.seen && e.landedSlot === undefined)) return schedule(pollMs);
     running = true;
     const started = Date.now();
-    lastTickAt = started;
+    if (!statusesOnly) lastTickAt = started;
     stats.ticks++;
-    // Snapshot: entries added during the tick wait for the next one.
-    const batch = [...entries.entries()];
+    // Snapshot: entries added during the tick wait for the next one. A statuses-only read asks for
+    // the signatures known landed whose slot is not yet read, and decides no expiry.
+    const batch = statusesOnly ? [...entries.entries()].filter(([, e]) => e.seen && e.landedSlot === undefined) : [...entries.entries()];
     const finalReads = new Set<Entry>();
-    for (const [, e] of batch) if (e.expiredAt !== undefined) finalReads.add(e);
+    if (!statusesOnly) for (const [, e] of batch) if (e.expiredAt !== undefined) finalReads.add(e);
     try {
       const chunks: [string, Entry][][] = [];
       for (let i = 0; i < batch.length; i += MAX_SIGNATURES_PER_STATUS_CALL) chunks.push(batch.slice(i, i + MAX_SIGNATURES_PER_STATUS_CALL));
-      const heightP = rpc.getBlockHeight(undefined, { signal: life.signal });
-      stats.heightCalls++;
+      const heightP = statusesOnly ? Promise.resolve(undefined) : rpc.getBlockHeight(undefined, { signal: life.signal });
+      if (!statusesOnly) stats.heightCalls++;
       const statusP = chunks.map((chunk) => {
         stats.statusCalls++;
         const history = chunk.some(([, e]) => e.searchHistory || e.expiredAt !== undefined);
@@ -145,12 +156,12 @@ export function createTracker(opts: TrackerOptions): Tracker {
       });
       // Nonce accounts of the nonce signatures still undecided. A failed read decides nothing (the
       // status reads go on); it is reported like any tick error.
-      const accounts = [...new Set(batch.flatMap(([, e]) => (e.nonce && e.expiredAt === undefined ? [e.nonce.account] : [])))];
+      const accounts = statusesOnly ? [] : [...new Set(batch.flatMap(([, e]) => (e.nonce && e.expiredAt === undefined ? [e.nonce.account] : [])))];
       const heldP =
         accounts.length === 0 ? Promise.resolve(undefined) : readNonces(accounts, life.signal).catch((err: unknown) => void (closed || opts.onError?.(err)));
       const [height, held, ...statusLists] = await Promise.all([heightP, heldP, ...statusP]);
       const heldBy = new Map(held ? accounts.map((a, i) => [a, held[i]!] as const) : []);
-      if (height > stats.blockHeight) stats.blockHeight = height;
+      if (height !== undefined && height > stats.blockHeight) stats.blockHeight = height;
       for (let c = 0; c < chunks.length; c++) {
         const chunk = chunks[c];
         const statuses = statusLists[c];
@@ -168,6 +179,8 @@ export function createTracker(opts: TrackerOptions): Tracker {
               ? { kind: 'expired', lastValidBlockHeight: e.nonceSeenAt ?? 0, blockHeight: e.expiredAt, nonce: { ...e.nonce, now: e.nonceNow ?? null } }
               : { kind: 'expired', lastValidBlockHeight: e.lastValidBlockHeight, blockHeight: e.expiredAt };
             settle(entries, e, () => dead);
+          } else if (height === undefined) {
+            continue; // no height read this time: nothing about expiry is decided
           } else if (e.expiredAt === undefined && e.nonce) {
             const now = heldBy.get(e.nonce.account);
             if (now === undefined) continue; // not read this tick: nothing is decided
@@ -188,8 +201,20 @@ export function createTracker(opts: TrackerOptions): Tracker {
       }
     } finally {
       running = false;
-      schedule(Math.max(0, pollMs - (Date.now() - started)));
+      if (wanted) {
+        wanted = false;
+        readSoon();
+      } else schedule(Math.max(0, pollMs - (Date.now() - started)));
     }
+  };
+
+  /** Read the statuses now (or right after the tick running): a notification told of a landing without its slot. */
+  const readSoon = (): void => {
+    if (closed) return;
+    if (running) return void (wanted = true);
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+    void tick(true);
   };
 
   // A poll right after a slot notification (a slot that can hold what was sent has just been
@@ -204,21 +229,19 @@ export function createTracker(opts: TrackerOptions): Tracker {
     void tick();
   });
   /** Watches opened ahead of `track` (prewatch), with what they told before it came. */
-  const early = new Map<string, { unwatch: () => void; told: StatusLike[]; entry?: Entry }>();
-  /** A status the socket told. */
+  const early = new Map<string, { unwatch: () => void; told: { s: StatusLike; exact: boolean }[]; entry?: Entry }>();
+  /**
+   * A status the socket told. A notification names the slot the server was at when it sent it:
+   * only a processed one told as its slot was produced (`exact`, watch.ts) gives the landing slot,
+   * and later ones are read as that. Any other still proves the signature landed — rebroadcasts
+   * stop at once — and a poll reads its slot now.
+   */
   const notified = (e: Entry, s: StatusLike, exact: boolean): void => {
     if (closed || entries.get(e.signature) !== e) return;
-    // A notification names the slot it was sent at: the processed one, sent as the transaction's
-    // slot was produced, gives the landing slot, and later ones are read as that.
-    if (e.landedSlot !== undefined && s.slot > e.landedSlot) s = { ...s, slot: e.landedSlot };
-    else if (e.landedSlot === undefined && (s.confirmationStatus !== 'processed' || !exact)) {
-      // no exact landing slot known: let a poll read the exact status now
-      if (!running) {
-        if (timer !== undefined) clearTimeout(timer);
-        timer = undefined;
-        void tick();
-      }
-      return;
+    if (e.landedSlot !== undefined) s = { ...s, slot: e.landedSlot };
+    else if (s.confirmationStatus !== 'processed' || !exact) {
+      seen(e);
+      return readSoon();
     }
     stats.byNotification++;
     applyStatus(entries, e, s);
@@ -257,7 +280,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
               fresh.unwatch = ahead.unwatch;
               // told before the caller was waiting: applied once it is (below, after the waiter joins)
               queueMicrotask(() => {
-                for (const s of ahead.told.splice(0)) notified(fresh, s, true);
+                for (const t of ahead.told.splice(0)) notified(fresh, t.s, t.exact);
               });
             } else fresh.unwatch = watch.watchSignature(req.signature, req.commitment, (s, exact) => notified(fresh, s, exact));
           }
@@ -274,6 +297,7 @@ export function createTracker(opts: TrackerOptions): Tracker {
           w.unlisten = () => signal.removeEventListener('abort', onAbort);
         }
         // Joined after the signature showed up: this caller learns it now, not never.
+        if (entry.seen) req.onSeen?.();
         if (entry.landedSlot !== undefined) req.onLanded?.(entry.landedSlot);
         schedule(pollMs);
       });
@@ -289,13 +313,16 @@ export function createTracker(opts: TrackerOptions): Tracker {
       return watch?.live ?? false;
     },
     onSlot: (fn) => watch?.onSlot(fn) ?? (() => undefined),
+    warm() {
+      if (!closed) watch?.warm();
+    },
     prewatch(signature, commitment) {
       if (!watch || closed || entries.has(signature) || early.has(signature)) return () => undefined;
       watch.busy();
-      const ahead: { unwatch: () => void; told: StatusLike[]; entry?: Entry } = { unwatch: () => undefined, told: [] };
-      ahead.unwatch = watch.watchSignature(signature, commitment, (s) => {
-        if (ahead.entry) notified(ahead.entry, s, true);
-        else ahead.told.push(s);
+      const ahead: { unwatch: () => void; told: { s: StatusLike; exact: boolean }[]; entry?: Entry } = { unwatch: () => undefined, told: [] };
+      ahead.unwatch = watch.watchSignature(signature, commitment, (s, exact) => {
+        if (ahead.entry) notified(ahead.entry, s, exact);
+        else ahead.told.push({ s, exact });
       });
       early.set(signature, ahead);
       return () => {
@@ -326,8 +353,16 @@ export function createTracker(opts: TrackerOptions): Tracker {
   };
 }
 
+/** Known landed: tell each waiter's `onSeen`, once. */
+function seen(e: Entry): void {
+  if (e.seen) return;
+  e.seen = true;
+  for (const w of [...e.waiters]) w.req.onSeen?.();
+}
+
 /** A status seen for `e` (by a poll or a notification): tell `onLanded`, settle who it satisfies. */
 function applyStatus(entries: Map<string, Entry>, e: Entry, s: StatusLike): void {
+  seen(e);
   if (e.landedSlot === undefined) {
     e.landedSlot = s.slot;
     for (const w of [...e.waiters]) w.req.onLanded?.(s.slot);

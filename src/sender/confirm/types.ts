@@ -16,7 +16,12 @@ export interface TrackRequest {
   /** Ask with `searchTransactionHistory` from the start (resumed intents). */
   searchHistory?: boolean;
   signal?: AbortSignal;
-  /** Called once, when the signature first shows a status. */
+  /**
+   * Called once, as soon as the signature is known to have landed — a notification that does not
+   * say in which slot (see confirm/watch.ts) is enough; `onLanded` follows with the slot.
+   */
+  onSeen?: () => void;
+  /** Called once, when the signature first shows a status (its slot read exactly). */
   onLanded?: (slot: number) => void;
   /** A durable-nonce transaction: live until its nonce account's value moves past `value`. */
   nonce?: NonceRef;
@@ -54,11 +59,13 @@ export interface Tracker {
   /** Called at each slot notification (never without a websocket). */
   onSlot(fn: (slot: number) => void): () => void;
   /**
-   * Subscribe to a signature before its bytes are sent, so its first notification is the one
-   * sent as its slot was produced (exact slot); `track` adopts it. Returns the cancel, for bytes
-   * that end up never tracked.
+   * Subscribe to a signature before its bytes are sent, so its first notification is, as a rule,
+   * the one sent as its slot was produced (the exact slot: watch.ts judges each); `track` adopts
+   * it. Returns the cancel, for bytes that end up never tracked.
    */
   prewatch(signature: string, commitment: Commitment): () => void;
+  /** A send is starting: open the websocket side now, while it builds (watch.ts `warm`). */
+  warm(): void;
   /** Stop polling; pending tracks reject with SENDER_CLOSED. */
   close(): void;
 }

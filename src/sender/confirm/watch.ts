@@ -5,8 +5,16 @@
  * rebroadcasting) and one at the commitment the caller waits for. Everything here is an
  * accelerator: a subscription refused, a socket down or a gap only means the polls decide alone,
  * so errors are counted and dropped, never surfaced.
+ *
+ * A signature notification names the slot the server was at when it sent it, which is the
+ * transaction's own slot only when the server told it as that slot was processed — not when the
+ * transaction had landed before the subscription reached the server (a cold socket, a resumed
+ * intent, a slow subscribe), nor on a node that announces each slot before it processes it. The
+ * socket keeps order across subscriptions, so a notification is read as exact only when it came
+ * before the slot notification of the slot it names; the rest tell that the signature landed, and
+ * a poll reads where.
  */
-import type { Subscriber, Subscription } from '../../rpc/subscribe.js';
+import { ON_ARRIVAL, type ArrivalOption, type SignatureNotification, type SlotNotification, type Subscriber, type Subscription } from '../../rpc/subscribe.js';
 import type { Commitment, StatusLike } from '../client/rpc.js';
 
 export interface WatchStats {
@@ -24,16 +32,21 @@ export interface Watch {
   readonly live: boolean;
   onSlot(fn: (slot: number) => void): () => void;
   /**
-   * Watch a signature; `on` gets each status the socket tells, with `exact` false when the
-   * notification may name a later slot than the transaction's (it came before any slot passed
-   * since the watch began: the server found it already landed, and names its current slot).
-   * Returns the unwatch.
+   * Watch a signature; `on` gets each status the socket tells, with `exact` true only when its slot
+   * is the transaction's: told before that slot was announced on the socket (see above). Returns
+   * the unwatch.
    */
   watchSignature(signature: string, commitment: Commitment, on: (s: StatusLike, exact: boolean) => void): () => void;
   /** Something is in flight: keep the slot subscription open. */
   busy(): void;
   /** Nothing is in flight: let the slot subscription go (after a short grace). */
   idle(): void;
+  /**
+   * A send is starting: open the socket and the slot subscription now, while it builds, so the
+   * signature subscriptions that follow reach the server before the bytes can land. Let go after
+   * the grace unless `busy()` comes first.
+   */
+  warm(): void;
   readonly stats: WatchStats;
   close(): void;
 }
@@ -49,44 +62,75 @@ export function createWatch(subscriber: Subscriber): Watch {
   const stats: WatchStats = { signatureNotifications: 0, slotNotifications: 0, failures: 0 };
   const slotFns = new Set<(slot: number) => void>();
   let slot: number | undefined;
+  /**
+   * The latest slot the live slot subscription announced, as the socket delivered it (not as its
+   * consumer read it); undefined until it announced one on the current socket.
+   */
+  let announced: number | undefined;
+  /** Signature notifications judged exact as they arrived. */
+  const exactOnes = new WeakSet<SignatureNotification>();
   let slots: Subscription<unknown> | undefined;
   let opening = false;
   let acked = false;
+  let inFlight = false;
   let idleTimer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;
+  // A new socket announces slots afresh: what the old one announced orders nothing on it.
+  const offState = subscriber.socket.onState?.((up) => {
+    if (!up) announced = undefined;
+  });
+
+  /** Let the slot subscription go after the grace, unless something is in flight by then. */
+  const armIdle = (): void => {
+    if (idleTimer || inFlight || closed || (!slots && !opening)) return;
+    idleTimer = setTimeout(() => {
+      idleTimer = undefined;
+      if (inFlight) return;
+      const s = slots;
+      slots = undefined;
+      acked = false;
+      announced = undefined;
+      void s?.close();
+    }, IDLE_GRACE_MS);
+    idleTimer.unref();
+  };
 
   const openSlots = (): void => {
     if (slots || opening || closed) return;
     opening = true;
-    subscriber
-      .slot({
-        signal: life.signal,
-        overflow: 'drop-oldest',
-        bufferSize: 8,
-        onGap: () => undefined,
-        onNotification: (n) => {
-          stats.slotNotifications++;
-          if (slot === undefined || n.slot > slot) slot = n.slot;
-          for (const fn of [...slotFns]) fn(n.slot);
-        },
-        onError: () => {
-          stats.failures++;
-          slots = undefined;
-          acked = false;
-        },
-      })
-      .then(
-        (s) => {
-          opening = false;
-          if (closed) return void s.close();
-          slots = s as Subscription<unknown>;
-          acked = true;
-        },
-        () => {
-          opening = false;
-          stats.failures++;
-        },
-      );
+    const o: Parameters<Subscriber['slot']>[0] & ArrivalOption<SlotNotification> = {
+      signal: life.signal,
+      overflow: 'drop-oldest',
+      bufferSize: 8,
+      onGap: () => undefined,
+      [ON_ARRIVAL]: (n) => {
+        if (announced === undefined || n.slot > announced) announced = n.slot;
+      },
+      onNotification: (n) => {
+        stats.slotNotifications++;
+        if (slot === undefined || n.slot > slot) slot = n.slot;
+        for (const fn of [...slotFns]) fn(n.slot);
+      },
+      onError: () => {
+        stats.failures++;
+        slots = undefined;
+        acked = false;
+        announced = undefined;
+      },
+    };
+    subscriber.slot(o).then(
+      (s) => {
+        opening = false;
+        if (closed) return void s.close();
+        slots = s as Subscription<unknown>;
+        acked = true;
+        armIdle();
+      },
+      () => {
+        opening = false;
+        stats.failures++;
+      },
+    );
   };
 
   return {
@@ -102,31 +146,33 @@ export function createWatch(subscriber: Subscriber): Watch {
     },
     watchSignature(signature, commitment, on) {
       const subs: Promise<Subscription<unknown> | undefined>[] = [];
-      const from = slot;
       const ctl = new AbortController();
       if (life.signal.aborted) ctl.abort();
       else watches.add(ctl);
       // processed tells that it landed; the caller's commitment settles it
       for (const c of commitment === 'processed' ? (['processed'] as const) : (['processed', commitment] as const)) {
+        const o: Parameters<Subscriber['signature']>[1] & ArrivalOption<SignatureNotification> = {
+          commitment: c,
+          signal: ctl.signal,
+          onGap: () => undefined,
+          onError: () => void stats.failures++,
+          // Told before its slot was announced: sent as that slot was processed, so it is the transaction's.
+          [ON_ARRIVAL]: (n) => {
+            if (n.reread !== true && announced !== undefined && n.slot > announced) exactOnes.add(n);
+          },
+          onNotification: (n) => {
+            stats.signatureNotifications++;
+            on({ slot: n.slot, err: n.err ?? null, confirmationStatus: c, confirmations: c === 'finalized' ? null : 0 }, exactOnes.has(n));
+          },
+        };
         subs.push(
-          subscriber
-            .signature(signature, {
-              commitment: c,
-              signal: ctl.signal,
-              onGap: () => undefined,
-              onError: () => void stats.failures++,
-              onNotification: (n) => {
-                stats.signatureNotifications++;
-                on({ slot: n.slot, err: n.err ?? null, confirmationStatus: c, confirmations: c === 'finalized' ? null : 0 }, from !== undefined && n.slot > from && n.reread !== true);
-              },
-            })
-            .then(
-              (s) => s as Subscription<unknown>,
-              () => {
-                if (!ctl.signal.aborted) stats.failures++;
-                return undefined;
-              },
-            ),
+          subscriber.signature(signature, o).then(
+            (s) => s as Subscription<unknown>,
+            () => {
+              if (!ctl.signal.aborted) stats.failures++;
+              return undefined;
+            },
+          ),
         );
       }
       return () => {
@@ -136,24 +182,23 @@ export function createWatch(subscriber: Subscriber): Watch {
       };
     },
     busy() {
+      inFlight = true;
       if (idleTimer) clearTimeout(idleTimer);
       idleTimer = undefined;
       openSlots();
     },
     idle() {
-      if (idleTimer || !slots) return;
-      idleTimer = setTimeout(() => {
-        idleTimer = undefined;
-        const s = slots;
-        slots = undefined;
-        acked = false;
-        void s?.close();
-      }, IDLE_GRACE_MS);
-      idleTimer.unref();
+      inFlight = false;
+      armIdle();
+    },
+    warm() {
+      openSlots();
+      armIdle();
     },
     stats,
     close() {
       closed = true;
+      offState?.();
       if (idleTimer) clearTimeout(idleTimer);
       slotFns.clear();
       life.abort();

@@ -120,6 +120,8 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
       commitment: a.commitment,
       searchHistory: a.searchHistory,
       signal: a.signal,
+      // landed, its slot maybe not read yet: resending is pointless from here
+      onSeen: () => void (landed = true),
       onLanded: (slot) => {
         landed = true;
         timings.landedMs = performance.now() - a.t0;

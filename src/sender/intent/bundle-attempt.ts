@@ -38,6 +38,8 @@ export async function runBundleAttempt(d: AttemptDeps, a: BundleAttemptRequest):
   const first = signatures[0]!;
   let sends = 0;
   let landed = false;
+  /** One of the bundle showed, its slot maybe not read yet. */
+  let seenAny = false;
   let bundleId = '';
   const rb = linkSignals(a.signal);
   const submit = async (signal: AbortSignal): Promise<void> => {
@@ -83,7 +85,7 @@ export async function runBundleAttempt(d: AttemptDeps, a: BundleAttemptRequest):
     cfg: d.cfg,
     counters: d.counters,
     signal: rb.signal,
-    landed: () => landed,
+    landed: () => landed || seenAny,
     submit,
     onResent: () => d.events.emit('rebroadcast', { id, signature: first, count: sends - 1 }),
   });
@@ -96,6 +98,8 @@ export async function runBundleAttempt(d: AttemptDeps, a: BundleAttemptRequest):
           commitment: a.commitment,
           searchHistory: a.searchHistory,
           signal: a.signal,
+          // one of the bundle landed (its slot maybe not read yet): the bundle is on chain, resending is pointless
+          onSeen: () => void (seenAny = true),
           onLanded: (slot) => {
             // The first of the bundle to show: the bundle is on chain, rebroadcasts stop.
             if (landed) return;

@@ -178,6 +178,9 @@ export function createDrive(d: IntentDeps): Drive {
   const bundleDrive = createBundleDrive(d);
 
   return async (id, input, o) => {
+    // The websocket connects and announces slots while this intent builds: its signature
+    // subscriptions then reach the server before its bytes can land (exact slots, no extra poll).
+    d.tracker.warm();
     // A bundle is one intent with a life of its own (bundle-drive.ts): all its transactions or none.
     if (input?.kind === 'bundle' || o.from?.bundle) return bundleDrive(id, input?.kind === 'bundle' ? input : undefined, o);
     const prepared = input;
