@@ -3,7 +3,8 @@
  * and this layer asks the chain whether it holds the roots (verdicts.ts). Anchoring is set
  * for the verifier (`createVerifier({ anchor })`) or per call (`verify(kind, input, { anchor })`,
  * `anchor: false` to skip it); without one, verdicts are what the pool said (`anchored` absent:
- * not anchored). The pool itself (pool.ts, worker.ts) is untouched.
+ * not anchored). The pool itself (pool.ts, worker.ts) is untouched. A raw response is scanned once,
+ * here: the scan names each item's root and tree (tape-claims.ts) and the pool is handed it.
  */
 import { InputError } from '../../errors/index.js';
 import { getKind, type KindName } from '../kinds/index.js';
@@ -12,7 +13,12 @@ import { VerdictTable } from '../verifier/verdict-table.js';
 import type { BatchAnswer } from '../verifier/batch-answer.js';
 import type { Verdict } from '../verdict.js';
 import type { Verifier, VerifyOptions } from '../verifier/types.js';
-import { anchorVerdicts, treesOf } from './verdicts.js';
+import { anchorClaimed, anchorVerdicts, treesOfClaims } from './verdicts.js';
+import { anchorable, claimsOf, type RootClaim } from './claims.js';
+import { tapeClaimsOf } from './tape-claims.js';
+import { extractFromTape, scanDecodeBelow, type JsonItems } from '../verifier/raw/extract.js';
+import type { KeyedItem } from '../kinds/envelopes.js';
+import { scanJson } from '../../json/tape.js';
 import { checkAnchorOptions, createAnchorSource, type AnchorOptions, type AnchorSource } from './source.js';
 
 /** Items of `input` in the order the verifier answers them (raw JSON is parsed: anchoring needs the roots). */
@@ -27,6 +33,38 @@ function itemsOf(kind: KindName, input: unknown): unknown[] {
     }
   }
   return getKind(kind).extract(v).map((k) => k.item);
+}
+
+/** Each item's claims (none for a kind that cannot be anchored). */
+function claimsOfItems(kind: KindName, items: readonly unknown[]): (RootClaim[] | null)[] {
+  return anchorable(kind) ? items.map((it) => claimsOf(kind, it)) : items.map(() => null);
+}
+
+/**
+ * Raw input (bytes, or an inspected body) of a kind whose claims tape-claims.ts reads, scanned once:
+ * the body with its scan for the pool, and each item's claims. Null for other input, and for input
+ * the scan refuses: `itemsOf` then gives the error it always gave.
+ */
+function scanned(kind: KindName, input: unknown): { input: InspectedBody; claims: (RootClaim[] | null)[] } | null {
+  if (kind !== 'asset-proof' && kind !== 'account-proof' && kind !== 'address-proof') return null;
+  const bytes = input instanceof InspectedBody ? input.body : input instanceof ArrayBuffer ? new Uint8Array(input) : input instanceof Uint8Array ? input : null;
+  if (!bytes) return null;
+  const spec = getKind(kind);
+  let found: JsonItems | KeyedItem[] | null = input instanceof InspectedBody ? input.takeFound(spec, {}) : null;
+  try {
+    found ??= extractFromTape(spec, scanJson(bytes, { decodeBelow: scanDecodeBelow() }));
+  } catch {
+    return null;
+  }
+  let claims: (RootClaim[] | null)[];
+  if (Array.isArray(found)) claims = found.map((k) => claimsOf(kind, k.item));
+  else {
+    const { tape, values } = found;
+    const memo = new Map<string, RootClaim>();
+    claims = new Array(values.length);
+    for (let i = 0; i < values.length; i++) claims[i] = tapeClaimsOf(kind, tape, values[i]!, memo);
+  }
+  return { input: new InspectedBody(kind, bytes, found, spec.batchSize), claims };
 }
 
 /** A one-batch table of already-made verdicts (each carried whole, as an invalid verdict's details are). */
@@ -60,13 +98,17 @@ export function withAnchor(inner: Verifier, anchor: AnchorOptions | undefined): 
     const { source, done } = sourceFor(o);
     try {
       if (!source) return await inner.verify(kind, input, passOn(o));
+      // Raw bytes are scanned once, here: the scan names each item's claims and the pool is
+      // handed it (no parse of the response on this thread, no second scan).
+      const raw = scanned(kind, input);
+      const claims = raw ? raw.claims : claimsOfItems(kind, itemsOf(kind, input));
       // The tree accounts are read while the pool verifies: the chain's round trip overlaps the work.
-      const items = itemsOf(kind, input);
-      const trees = treesOf(kind, items);
+      const trees = treesOfClaims(claims);
       const ahead = trees.length ? source.trees(trees, o?.signal) : undefined;
       ahead?.catch(() => {}); // awaited below; never an unhandled rejection if verify throws first
-      const verdicts = await inner.verify(kind, input, passOn(o));
-      return await anchorVerdicts(kind, items, verdicts, source, o?.signal, ahead);
+      const verdicts = await inner.verify(kind, raw ? raw.input : input, passOn(o));
+      if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
+      return await anchorClaimed(claims, verdicts, source, o?.signal, ahead);
     } finally {
       await done();
     }

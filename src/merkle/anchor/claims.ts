@@ -25,14 +25,24 @@ export interface RootClaim {
 
 const hexOf = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 
-function b58Hex(v: unknown): string | null {
+/** Roots decoded lately: a batch's proofs mostly share their tree's root, decoded once. */
+const decoded = new Map<string, string | null>();
+
+/** The hex of a base58 root of 32 bytes, or null when `v` is not one. */
+export function b58Hex(v: unknown): string | null {
   if (typeof v !== 'string' || v.length > 50) return null;
+  const known = decoded.get(v);
+  if (known !== undefined) return known;
+  let hex: string | null;
   try {
     const b = bs58.decode(v);
-    return b.length === 32 ? hexOf(b) : null;
+    hex = b.length === 32 ? hexOf(b) : null;
   } catch {
-    return null;
+    hex = null;
   }
+  if (decoded.size >= 4096) decoded.clear();
+  decoded.set(v, hex);
+  return hex;
 }
 
 function treeOf(item: Record<string, unknown>): string | null {

@@ -15,7 +15,7 @@ import type { TreeState } from './tree-state.js';
 /** The statuses anchoring adds. */
 export type AnchorStatus = 'unknown-root' | 'tree-not-found' | 'not-a-tree';
 
-function judge(claims: RootClaim[], states: Map<string, TreeState>): { status: AnchorStatus; reason: string } | { slot: number } {
+function judge(claims: readonly RootClaim[], states: Map<string, TreeState>): { status: AnchorStatus; reason: string } | { slot: number } {
   let slot = -1;
   for (const c of claims) {
     const s = states.get(c.tree);
@@ -30,17 +30,16 @@ function judge(claims: RootClaim[], states: Map<string, TreeState>): { status: A
   return { slot };
 }
 
-/** The trees `items` name (read ahead, while the pool verifies). */
-export function treesOf(kind: KindName, items: readonly unknown[]): string[] {
-  if (!anchorable(kind)) return [];
+/** The trees a list of claims names (read ahead, while the pool verifies). */
+export function treesOfClaims(claims: readonly (readonly RootClaim[] | null)[]): string[] {
   const trees = new Set<string>();
-  for (const it of items) for (const c of claimsOf(kind, it) ?? []) trees.add(c.tree);
+  for (const c of claims) for (const x of c ?? []) trees.add(x.tree);
   return [...trees];
 }
 
 /**
  * Anchor `verdicts` (one per item, in order) for `items` of `kind`; `prefetched`: tree states read
- * ahead (treesOf), so the read overlaps the verification instead of following it.
+ * ahead (treesOfClaims), so the read overlaps the verification instead of following it.
  *
  * @example
  * const anchored = await anchorVerdicts('asset-proof', items, await v.verify('asset-proof', items), source);
@@ -54,16 +53,46 @@ export async function anchorVerdicts(
   prefetched?: Promise<Map<string, TreeState>>,
 ): Promise<Verdict[]> {
   if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
-  const claims: (RootClaim[] | null)[] = verdicts.map((v, i) => (v.valid ? claimsOf(kind, items[i]) : null));
+  return anchorClaimed(
+    verdicts.map((v, i) => (v.valid ? claimsOf(kind, items[i]) : null)),
+    verdicts,
+    source,
+    signal,
+    prefetched,
+  );
+}
+
+/**
+ * `anchorVerdicts` with each item's claims known already (`claims[i]`, read only for a valid
+ * verdict): from the parsed items, or from the scan of the raw response (tape-claims.ts).
+ *
+ * @example
+ * const anchored = await anchorClaimed(claims, verdicts, source);
+ */
+export async function anchorClaimed(
+  claims: readonly (readonly RootClaim[] | null)[],
+  verdicts: readonly Verdict[],
+  source: AnchorSource,
+  signal?: AbortSignal,
+  prefetched?: Promise<Map<string, TreeState>>,
+): Promise<Verdict[]> {
   const trees = new Set<string>();
-  for (const c of claims) for (const x of c ?? []) trees.add(x.tree);
+  verdicts.forEach((v, i) => {
+    if (v.valid) for (const x of claims[i] ?? []) trees.add(x.tree);
+  });
   const got = prefetched ? await prefetched : new Map<string, TreeState>();
   const missing = [...trees].filter((t) => !got.has(t));
   const states = missing.length ? new Map([...got, ...(await source.trees(missing, signal))]) : got;
+  // Items that share one claim object (tape-claims.ts) are judged once.
+  const judged = new Map<RootClaim, ReturnType<typeof judge>>();
   return verdicts.map((v, i) => {
-    const c = claims[i];
+    const c = v.valid ? claims[i] : null;
     if (!v.valid || !c || c.length === 0) return { ...v, anchored: false };
-    const j = judge(c, states);
+    let j = c.length === 1 ? judged.get(c[0]!) : undefined;
+    if (!j) {
+      j = judge(c as RootClaim[], states);
+      if (c.length === 1) judged.set(c[0]!, j);
+    }
     if ('status' in j) return { ...v, valid: false, status: j.status, reason: j.reason, anchored: false };
     return { ...v, anchored: true, ...(j.slot >= 0 ? { anchorSlot: j.slot } : {}) };
   });
