@@ -7,6 +7,8 @@
 import type { KindName } from '../merkle/kinds/index.js';
 import type { Verdict } from '../merkle/verdict.js';
 import type { Verifier } from '../merkle/verifier/types.js';
+import { scanJson, type JsonTape } from '../json/tape.js';
+import { T_NULL, T_OBJECT } from '../json/tape-format.js';
 
 /** Proof-bearing methods and the kind of their items. */
 export const PROOF_METHODS: Readonly<Record<string, KindName>> = {
@@ -89,4 +91,86 @@ export async function checkAnswer(
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** What a look at an answer's scan decides: pass it as it is, verify its result's bytes, or parse it (`checkAnswer`). */
+export type AnswerLook = { pass: true } | { parse: true } | { result: Uint8Array; nulls: Uint8Array | null };
+
+/** Keys whose meaning as an envelope (kinds/envelopes.ts) could make a keyed batch read apart from its parse. */
+const ENVELOPE_KEYS = new Set(['jsonrpc', 'result', 'error', 'value', 'context', 'items']);
+/** A key JS orders before the others (an array index), which `Object.entries` of the parse would move. */
+const indexLike = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Number(k) < 4294967295;
+
+/**
+ * Look at the answer to one call of a proof method (not `getValidityProof`, which `checkAnswer` reads
+ * with its request) through its scan, without parsing it: no `result` (an error), or a null one,
+ * passes as it is; else its result's bytes are what to verify, with the null items of a keyed
+ * `getAssetProofBatch` marked (an id the indexer knows nothing of is not a lie: `checkAnswer` leaves
+ * them out). Anything the scan could read apart from `JSON.parse` (not JSON to the scanner, not an
+ * object, a keyed batch with a key given twice, an index-like or envelope key) is `parse`: the
+ * caller then takes `checkAnswer`'s path, so the verdicts and errors are always the parse's.
+ *
+ * @example
+ * const look = lookAtAnswer(bytes, 'asset-proof');
+ * if ('result' in look) await verifier.verify('asset-proof', look.result);
+ */
+export function lookAtAnswer(bytes: Uint8Array, kind: KindName): AnswerLook {
+  let tape: JsonTape;
+  try {
+    tape = scanJson(bytes);
+  } catch {
+    return { parse: true };
+  }
+  try {
+    if (tape.type(0) !== T_OBJECT) return { parse: true };
+    const r = tape.member(0, 'result');
+    if (r < 0 || tape.type(r) === T_NULL) return { pass: true };
+    let nulls: Uint8Array | null = null;
+    if (kind === 'asset-proof' && tape.type(r) === T_OBJECT && tape.member(r, 'root') < 0) {
+      const keys = tape.memberKeys(r);
+      const seen = new Set<string>();
+      let kept = 0;
+      for (let i = 0; i < keys.length; i++) {
+        const k = tape.string(keys[i]!);
+        if (seen.has(k) || indexLike(k) || ENVELOPE_KEYS.has(k)) return { parse: true };
+        seen.add(k);
+        if (tape.type(keys[i]! + 1) === T_NULL) (nulls ??= new Uint8Array(keys.length))[i] = 1;
+        else kept++;
+      }
+      if (kept === 0) return { pass: true };
+    }
+    return { result: bytes.subarray(tape.start(r), tape.end(r)), nulls };
+  } finally {
+    tape.release();
+  }
+}
+
+/**
+ * `checkAnswer` for an answer looked at by `lookAtAnswer`: its result verified from its bytes (the
+ * verifier scans them; the workers decode the items), the null items of a keyed batch left out as
+ * `checkAnswer` leaves them out, so indices, counts and verdicts are the same.
+ *
+ * @example
+ * const r = await checkResultBytes(verifier, 'getAssetProofBatch', look, {});
+ */
+export async function checkResultBytes(
+  verifier: Verifier,
+  method: string,
+  look: { result: Uint8Array; nulls: Uint8Array | null },
+  opts: { signal?: AbortSignal },
+): Promise<CheckResult> {
+  const kind = PROOF_METHODS[method]!;
+  const verdicts: Verdict[] = await verifier.verify(kind, look.result, opts.signal ? { signal: opts.signal } : {});
+  const { nulls } = look;
+  const failed: FailedItem[] = [];
+  let items = 0;
+  let anchored = true;
+  verdicts.forEach((v, i) => {
+    if (nulls?.[i]) return;
+    const index = items++;
+    if (!v.valid && v.status === 'prove-by-index') anchored = false;
+    else if (!v.valid) failed.push({ index, ...(v.id === undefined ? {} : { id: v.id }), reason: v.reason ?? 'invalid', ...(v.status === undefined ? {} : { status: v.status }) });
+    if (v.anchored !== true) anchored = false;
+  });
+  return { kind, items, failed, anchored: anchored && items > 0 };
 }

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { InputError } from '../errors/index.js';
 import { createVerifier } from '../merkle/verifier/create-verifier.js';
 import type { AnchorCommitment } from '../merkle/anchor/source.js';
-import { checkAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
+import { checkAnswer, checkResultBytes, lookAtAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
 import { createProxyMetrics, type ProxyMetrics } from './proxy-metrics.js';
 
 /** The JSON-RPC error code of an answer whose proofs failed (server-error range, -32000…-32099). */
@@ -122,6 +122,29 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     return { status: r.status, type: r.headers.get('content-type') ?? 'application/json', bytes };
   }
 
+  /** A check that throws: an answer that cannot even be read as its kind is refused like a failing one. */
+  const unreadable = (method: string, e: unknown): CheckResult => ({ kind: PROOF_METHODS[method]!, items: 1, failed: [{ index: 0, reason: (e as Error).message, status: 'unreadable' }], anchored: false });
+
+  /** What a call's check makes of its answer (`answer`: made only for a failing one): null to pass it unchanged, or what to send instead. */
+  function replacement(method: string, call: Json, r: CheckResult | null, answer: () => Json): Json | null {
+    if (!r) return null;
+    metrics.verified(r.kind, r.items);
+    if (r.failed.length === 0) return null;
+    for (const f of r.failed) metrics.refused(f.status ?? 'invalid', 1);
+    const a = answer();
+    const data = { method, kind: r.kind, items: r.failed };
+    if (mode === 'annotate') {
+      metrics.annotated();
+      return { ...a, cairn: { verified: false, ...data } };
+    }
+    const first = r.failed[0]!;
+    return {
+      jsonrpc: '2.0',
+      id: a.id ?? call.id ?? null,
+      error: { code: PROOF_REJECTED_CODE, message: `cairn proxy: ${r.failed.length} of ${r.items} ${r.kind} item(s) failed verification (item ${first.index}${first.id ? ` ${first.id}` : ''}: ${first.status ?? 'invalid'})`, data },
+    };
+  }
+
   /** One call's answer checked: unchanged, refused (an error in its place) or annotated. */
   async function judge(call: Json, answer: Json, signal: AbortSignal): Promise<Json> {
     const method = typeof call.method === 'string' ? call.method : '';
@@ -131,24 +154,34 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     try {
       r = await checkAnswer(verifier, method, call.params, answer.result, { keySets, signal });
     } catch (e) {
-      // An answer that cannot even be read as its kind is refused like a failing one.
-      r = { kind: PROOF_METHODS[method]!, items: 1, failed: [{ index: 0, reason: (e as Error).message, status: 'unreadable' }], anchored: false };
+      r = unreadable(method, e);
     }
-    if (!r) return answer;
-    metrics.verified(r.kind, r.items);
-    if (r.failed.length === 0) return answer;
-    for (const f of r.failed) metrics.refused(f.status ?? 'invalid', 1);
-    const data = { method, kind: r.kind, items: r.failed };
-    if (mode === 'annotate') {
-      metrics.annotated();
-      return { ...answer, cairn: { verified: false, ...data } };
+    return replacement(method, call, r, () => answer) ?? answer;
+  }
+
+  /**
+   * One call of a proof method, its answer read from the upstream's bytes (proxy-check.ts
+   * `lookAtAnswer`): scanned rather than parsed, its items decoded by the workers, and passed on as
+   * those very bytes unless a proof fails. `{ out: null }`: pass it; null: nothing was decided (or
+   * counted), and the parsed path (`judge`) takes the answer, with its own verdicts and errors.
+   */
+  async function judgeBytes(call: Json, bytes: Buffer, signal: AbortSignal): Promise<{ out: Json | null } | null> {
+    const method = typeof call.method === 'string' ? call.method : '';
+    const kind = PROOF_METHODS[method];
+    // A validity proof is read with its request (checkAnswer), and its answer is small.
+    if (!kind || kind === 'validity-proof') return null;
+    const look = lookAtAnswer(bytes, kind);
+    if ('parse' in look) return null;
+    let r: CheckResult | null = null;
+    if ('result' in look) {
+      try {
+        r = await checkResultBytes(verifier, method, look, { signal });
+      } catch {
+        return null;
+      }
     }
-    const first = r.failed[0]!;
-    return {
-      jsonrpc: '2.0',
-      id: answer.id ?? call.id ?? null,
-      error: { code: PROOF_REJECTED_CODE, message: `cairn proxy: ${r.failed.length} of ${r.items} ${r.kind} item(s) failed verification (item ${first.index}${first.id ? ` ${first.id}` : ''}: ${first.status ?? 'invalid'})`, data },
-    };
+    metrics.request(method);
+    return { out: replacement(method, call, r, () => JSON.parse(bytes.toString('utf8')) as Json) };
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, signal: AbortSignal): Promise<void> {
@@ -170,18 +203,32 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     // REST and anything not a JSON-RPC POST on / pass through as they came.
     if (req.method !== 'POST' || path !== '/' || !up.type.includes('json')) return send(res, up.status, up.bytes, up.type);
     let calls: unknown;
-    let answers: unknown;
     try {
       calls = JSON.parse(body!.toString('utf8'));
+    } catch {
+      return send(res, up.status, up.bytes, up.type);
+    }
+    let t0 = performance.now();
+    if (calls !== null && typeof calls === 'object' && !Array.isArray(calls)) {
+      const fast = await judgeBytes(calls as Json, up.bytes, signal);
+      if (fast) {
+        metrics.added((performance.now() - t0) / 1000);
+        return fast.out ? send(res, up.status, JSON.stringify(fast.out)) : send(res, up.status, up.bytes, up.type);
+      }
+    }
+    let answers: unknown;
+    try {
       answers = JSON.parse(up.bytes.toString('utf8'));
     } catch {
       return send(res, up.status, up.bytes, up.type);
     }
-    const t0 = performance.now();
+    t0 = performance.now();
     let out: unknown;
     if (Array.isArray(calls) && Array.isArray(answers)) {
       const byId = new Map(calls.filter((c): c is Json => c !== null && typeof c === 'object').map((c) => [JSON.stringify(c.id), c]));
-      out = await Promise.all(answers.map((a) => (a && typeof a === 'object' ? judge(byId.get(JSON.stringify((a as Json).id)) ?? {}, a as Json, signal) : a)));
+      const judged = await Promise.all(answers.map((a) => (a && typeof a === 'object' ? judge(byId.get(JSON.stringify((a as Json).id)) ?? {}, a as Json, signal) : a)));
+      // Every answer unchanged: the upstream's bytes go on as they came, not re-serialised.
+      out = judged.every((a, i) => a === answers[i]) ? answers : judged;
     } else if (calls && typeof calls === 'object' && !Array.isArray(calls) && answers && typeof answers === 'object' && !Array.isArray(answers)) {
       out = await judge(calls as Json, answers as Json, signal);
     } else out = answers;
