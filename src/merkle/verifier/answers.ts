@@ -18,7 +18,7 @@ import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from './raw
 import { jsonAnswers } from './raw/answers.js';
 import { runParsedChunk } from './parsed-chunk.js';
 import { startJsonChunk } from './raw/chunk.js';
-import type { VerifierContext } from './context.js';
+import { contextFor, type VerifierContext } from './context.js';
 
 /**
  * Every batch's answer for `input`, each turned by `shape` as it arrives, in order. `verify` makes
@@ -61,7 +61,7 @@ export async function* answers<P>(
   shape: (a: BatchAnswer) => P,
 ): AsyncGenerator<P> {
   if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
-  const { settings, pool, plan, maxRunning } = ctx;
+  const { settings, pool } = ctx;
   const { maxBytes, headStart, jsonOptions } = settings;
   // A body inspected first (inspect-body.ts) is its bytes, scanned already.
   const inspected = input instanceof InspectedBody ? input : null;
@@ -78,15 +78,17 @@ export async function* answers<P>(
   }
   try {
     const found = known ?? (head ? head.found : bytes ? extractJson(spec, bytes, jsonOptions) : spec.extract(input));
+    // Few enough items (inlineUpTo) are verified on this thread; a head start has sent batches out already.
+    const c = head ? ctx : contextFor(ctx, spec.name, Array.isArray(found) ? found.length : found.values.length);
     if (!Array.isArray(found)) {
-      yield* jsonAnswers(ctx, spec, found, head?.early ?? [], shared, signal, shape);
+      yield* jsonAnswers(c, spec, found, head?.early ?? [], shared, signal, shape);
       return;
     }
     // The items are in memory already: a wider window than a stream's costs nothing.
     let at = 0;
-    const next = (size: number): KeyedItem[] | null => (at >= found.length ? null : found.slice(at, (at += plan.taper(size, found.length - at))));
-    const run = async (chunk: KeyedItem[]): Promise<P> => shape(await runParsedChunk(ctx, spec, chunk, signal));
-    yield* pipeline(next, run, plan.sizeFor(spec, found.length), 2 * maxRunning, maxRunning, signal);
+    const next = (size: number): KeyedItem[] | null => (at >= found.length ? null : found.slice(at, (at += c.plan.taper(size, found.length - at))));
+    const run = async (chunk: KeyedItem[]): Promise<P> => shape(await runParsedChunk(c, spec, chunk, signal));
+    yield* pipeline(next, run, c.plan.sizeFor(spec, found.length), 2 * c.maxRunning, c.maxRunning, signal);
   } finally {
     head?.done();
   }

@@ -5,6 +5,7 @@
  */
 import { WorkerPool } from '../pool.js';
 import type { InternalVerifierOptions } from './types.js';
+import type { KindName } from '../kinds/index.js';
 import { batchPlan, type BatchPlan } from './batch-plan.js';
 import { createBatchRunner, type BatchRunner } from './batch-runner.js';
 import { verifierSettings, type VerifierSettings } from './settings.js';
@@ -22,6 +23,9 @@ export interface VerifierContext {
   readonly recordBytes: Map<string, number>;
   /** Batch buffers the workers handed back, packed into again (at most one per batch in flight). */
   readonly spare: ArrayBuffer[];
+  /** The same verifier on the calling thread, for the inputs `inlineUpTo` keeps off the pool (null: none). */
+  readonly inline: VerifierContext | null;
+  readonly inlineUpTo: Partial<Record<KindName, number>>;
 }
 
 /**
@@ -34,6 +38,23 @@ export function createVerifierContext(options: InternalVerifierOptions): Verifie
   const settings = verifierSettings(options);
   const pool = options.threads === 0 ? null : new WorkerPool({ threads: options.threads, depth: settings.inflightPerThread, testHooks: options.testHooks });
   const threads = pool ? pool.threads : 0;
+  const recordBytes = new Map<string, number>();
+  const inlineUpTo = options.inlineUpTo ?? {};
+  const inline: VerifierContext | null =
+    pool && Object.keys(inlineUpTo).length > 0
+      ? {
+          settings,
+          pool: null,
+          threads: 0,
+          maxRunning: 1,
+          runner: createBatchRunner(null),
+          plan: batchPlan(0, settings.batchSize),
+          recordBytes,
+          spare: [],
+          inline: null,
+          inlineUpTo: {},
+        }
+      : null;
   return {
     settings,
     pool,
@@ -41,9 +62,16 @@ export function createVerifierContext(options: InternalVerifierOptions): Verifie
     maxRunning: Math.max(1, threads * settings.inflightPerThread),
     runner: createBatchRunner(pool),
     plan: batchPlan(threads, settings.batchSize),
-    recordBytes: new Map(),
+    recordBytes,
     spare: [],
+    inline,
+    inlineUpTo,
   };
+}
+
+/** The context to verify `items` items of `kind` in: the calling thread's when `inlineUpTo` says so. */
+export function contextFor(ctx: VerifierContext, kind: KindName, items: number): VerifierContext {
+  return ctx.inline && items <= (ctx.inlineUpTo[kind] ?? -1) ? ctx.inline : ctx;
 }
 
 /** Keep a batch buffer a worker handed back, for the next batch to be packed into. */

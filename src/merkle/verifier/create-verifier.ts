@@ -40,10 +40,14 @@ export function createVerifierWithTestOptions(options: InternalVerifierOptions =
       return pool ? pool.backends : null;
     },
     get completed() {
-      return runner.completed;
+      return runner.completed + (ctx.inline?.runner.completed ?? 0);
     },
     get slowPaths() {
-      return runner.slowPaths;
+      const inline = ctx.inline?.runner.slowPaths;
+      if (!inline || Object.keys(inline).length === 0) return runner.slowPaths;
+      const all = { ...runner.slowPaths };
+      for (const [path, n] of Object.entries(inline)) all[path] = (all[path] ?? 0) + n;
+      return all;
     },
     async verify(kind, input, opts = {}) {
       const spec = getKind(kind);
@@ -63,7 +67,10 @@ export function createVerifierWithTestOptions(options: InternalVerifierOptions =
       return verdictStream(ctx, getKind(kind), source, opts.signal);
     },
     anchored: false,
-    close: () => runner.close(),
+    close: async () => {
+      await ctx.inline?.runner.close();
+      await runner.close();
+    },
   };
   // Anchoring is a layer around the pool (anchor/anchored-verifier.ts): set here, or per call.
   return withAnchor(pooled, options.anchor);

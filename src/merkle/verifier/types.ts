@@ -50,6 +50,12 @@ export interface InternalVerifierOptions extends VerifierOptions {
    * while the rest is scanned (default 1 MiB, 256 KiB; tests: small; `false`: never).
    */
   jsonHeadStart?: { from: number; firstPart: number } | false;
+  /**
+   * An input of at most this many items of a kind is verified on the calling thread, not the pool
+   * (the proxy's small answers: a round trip to a worker, woken on a loaded host, cost more than
+   * verifying them). Raw input decides once its items are found, and never after a head start.
+   */
+  inlineUpTo?: Partial<Record<KindName, number>>;
 }
 
 export interface VerifyOptions {
