@@ -3,15 +3,20 @@
  * Is this tree's proxy cheaper than another version's, on this loaded host? One devnet process; both
  * proxies (2 verifier threads each, anchoring against the devnet) and the client in this one. Each
  * round sends the same request straight to the devnet, through the old proxy and through the new one,
- * in a rotating order, so all three meet the same load. It prints, per answer size, the medians of the
- * wall time and of the CPU each request cost this process by thread group: the calling thread (the
- * client's share is the direct request's), and each proxy's own workers.
+ * in a rotating order, so all three meet the same load, and each reaches the devnet through a relay
+ * here that times the devnet's own answer. It prints, per answer size, the medians of the wall time,
+ * of the overhead (wall time less the devnet's own answer time: the devnet's spread drops out), what
+ * each proxy adds to the direct path's overhead (and as a share of the devnet's answer time), and of
+ * the CPU each request cost this process by thread group: the calling thread (the client's and the
+ * relay's share is the direct request's), and each proxy's own workers.
  *
  *   git worktree add --detach /tmp/old <rev> && ln -s "$PWD/node_modules" /tmp/old/node_modules
  *   (cd /tmp/old && node scripts/build-native.mjs)
  *   npx tsx bench/tools/proxy-old-new.ts /tmp/old [--rounds N] [--sizes 100,1000]
  */
 import { spawn } from 'node:child_process';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -58,9 +63,47 @@ async function post(url: string, method: string, params: unknown): Promise<{ byt
   return { bytes, body: JSON.parse(Buffer.from(bytes).toString('utf8')) };
 }
 
+/**
+ * Every path reaches the devnet through this relay, which times the devnet's own answer to the last
+ * proof call: a request's overhead is its wall time less that, so the devnet's own spread (±30% on a
+ * loaded host) drops out of the comparison.
+ */
+async function startRelay(target: string): Promise<{ url: string; lastUpstreamMs: () => number; close: () => Promise<void> }> {
+  const agent = new Agent({ keepAlive: true });
+  let last = NaN;
+  const server = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      const proof = body.includes('getAssetProofBatch');
+      const t0 = performance.now();
+      const up = request(target + (req.url ?? '/'), { method: req.method, agent, headers: { 'content-type': 'application/json', 'content-length': body.length } }, (ur) => {
+        const got: Buffer[] = [];
+        ur.on('data', (c: Buffer) => got.push(c));
+        ur.on('end', () => {
+          if (proof) last = performance.now() - t0;
+          const out = Buffer.concat(got);
+          res.writeHead(ur.statusCode ?? 502, { 'content-type': ur.headers['content-type'] ?? 'application/json', 'content-length': out.length });
+          res.end(out);
+        });
+      });
+      up.end(body);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    lastUpstreamMs: () => last,
+    close: () => new Promise<void>((r) => (server.close(() => r()), server.closeAllConnections(), agent.destroy())),
+  };
+}
+
 // libuv's pool first, so that none of its threads is taken for a proxy's worker.
 await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
-const devnet = await startDevnetProcess();
+const devnetProcess = await startDevnetProcess();
+const relay = await startRelay(devnetProcess.url);
+const devnet = { url: relay.url, stop: async () => (await relay.close(), await devnetProcess.stop()) };
 const t0 = new Set(threadsCpu().keys());
 const oldProxy = await startOld({ upstream: devnet.url, threads: 2 });
 const t1 = new Set(threadsCpu().keys());
@@ -84,7 +127,8 @@ try {
     const params = { ids: ids.slice(0, n) };
     // Warm: each path's first answers (JIT, the devnet's caches, the anchor's first read) are not counted.
     for (const who of Object.keys(targets) as Who[]) for (let i = 0; i < 2; i++) await post(targets[who], 'getAssetProofBatch', params);
-    const rows: Record<Who, { wall: number[]; main: number[]; workers: number[] }> = { direct: { wall: [], main: [], workers: [] }, old: { wall: [], main: [], workers: [] }, new: { wall: [], main: [], workers: [] } };
+    const row = () => ({ wall: [] as number[], over: [] as number[], up: [] as number[], main: [] as number[], workers: [] as number[] });
+    const rows: Record<Who, ReturnType<typeof row>> = { direct: row(), old: row(), new: row() };
     const order: Who[] = ['direct', 'old', 'new'];
     for (let r = 0; r < ROUNDS; r++) {
       for (let k = 0; k < 3; k++) {
@@ -97,17 +141,24 @@ try {
         if (got.body.error) throw new Error(`${who}: ${JSON.stringify(got.body.error).slice(0, 200)}`);
         const d = new Map([...c1].map(([t, c]) => [t, c - (c0.get(t) ?? 0)]));
         rows[who].wall.push(wall);
+        rows[who].up.push(relay.lastUpstreamMs());
+        rows[who].over.push(wall - relay.lastUpstreamMs());
         rows[who].main.push((d.get(String(process.pid)) ?? 0) / 1e6);
         rows[who].workers.push(cpuOf(who === 'old' ? oldThreads : who === 'new' ? newThreads : [], d) / 1e6);
       }
     }
     const md = (xs: number[]) => median(xs);
     const d = md(rows.direct.wall);
-    console.log(`--- ${n} ids, ${ROUNDS} rounds, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-    console.log(`${'path'.padEnd(8)} ${'wall p50'.padStart(9)} ${'added'.padStart(8)} ${'share'.padStart(6)} ${'main cpu'.padStart(9)} ${'workers'.padStart(8)}`);
+    const dOver = md(rows.direct.over);
+    const up = md([...rows.direct.up, ...rows.old.up, ...rows.new.up]);
+    console.log(`--- ${n} ids, ${ROUNDS} rounds, devnet's own answer p50 ${up.toFixed(1)} ms, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    console.log(`${'path'.padEnd(8)} ${'wall p50'.padStart(9)} ${'added'.padStart(8)} ${'over p50'.padStart(9)} ${'added'.padStart(8)} ${'share'.padStart(6)} ${'main cpu'.padStart(9)} ${'workers'.padStart(8)}`);
     for (const who of order) {
       const w = md(rows[who].wall);
-      console.log(`${who.padEnd(8)} ${w.toFixed(1).padStart(9)} ${(w - d).toFixed(1).padStart(8)} ${(((w - d) / d) * 100).toFixed(0).padStart(5)}% ${md(rows[who].main).toFixed(1).padStart(9)} ${md(rows[who].workers).toFixed(1).padStart(8)}`);
+      const o = md(rows[who].over);
+      console.log(
+        `${who.padEnd(8)} ${w.toFixed(1).padStart(9)} ${(w - d).toFixed(1).padStart(8)} ${o.toFixed(1).padStart(9)} ${(o - dOver).toFixed(1).padStart(8)} ${(((o - dOver) / up) * 100).toFixed(0).padStart(5)}% ${md(rows[who].main).toFixed(1).padStart(9)} ${md(rows[who].workers).toFixed(1).padStart(8)}`,
+      );
     }
   }
 } finally {
