@@ -16,7 +16,9 @@ let devnet: Devnet;
 let client: CairnClient;
 
 beforeAll(async () => {
-  devnet = await startDevnet({ slotMs: 20, seed: 11 });
+  // The stand-in proof: the validity proof's shape is checked here, not the proof (made and verified in
+  // test/devnet/validity-proofs*.test.ts); a real one costs seconds of proving.
+  devnet = await startDevnet({ slotMs: 20, seed: 11, validityProofs: 'fake' });
   await devnet.ready();
   client = createClient({ url: devnet.url, logger: () => {} });
 });
