@@ -26,6 +26,12 @@ export interface PoolRequest {
    * closing it this instant) and is never sent again on its own after a connection died under it.
    */
   idempotent?: boolean;
+  /**
+   * With `idempotent: false`: it may take an idle connection used within `WARM_REUSE_MS` (a signed
+   * transaction, which cannot act twice): the handshake a fresh one costs is the latency of every
+   * send. It is still never sent again on its own if that connection dies under it.
+   */
+  warmConnection?: boolean;
 }
 
 export interface PoolResponse {
@@ -42,6 +48,8 @@ export interface Conn {
   job: Job | undefined;
   dead: boolean;
   expiresAt: number;
+  /** When it last went idle (`performance.now()`). */
+  idleSince: number;
   start(job: Job): void;
   /** Back to the origin's idle list, to be reused before it expires. */
   park(): void;

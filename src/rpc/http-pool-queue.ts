@@ -7,6 +7,13 @@
 import type { Conn, Job } from './http-pool-job.js';
 import { Connection, type ConnectionHost } from './http-pool-socket.js';
 
+/**
+ * A signed transaction (`warmConnection`) takes an idle connection used this recently: servers
+ * close idle connections after seconds (5 s is the common default), and one used a moment ago is
+ * not the one being closed. Older idle ones are left to reads, which can be sent again.
+ */
+export const WARM_REUSE_MS = 2_000;
+
 /** The pool's scheduling, which its connections call back into. */
 export interface PoolQueue extends ConnectionHost {
   /** Set by the pool's close(): finished connections are destroyed from then on. */
@@ -30,8 +37,11 @@ export function createPoolQueue(options: { keepAlive: boolean; maxSockets: numbe
       const o = job.origin;
       const now = performance.now();
       // A request that changes state skips the idle connections: one the server is closing for its
-      // idle timeout would take the request down with it, and it could not be sent again safely.
-      while (o.idle.length > 0 && job.req.idempotent !== false) {
+      // idle timeout would take the request down with it, and it could not be sent again safely. A
+      // signed transaction takes the warmest if it was used a moment ago: it cannot act twice, and
+      // a fresh connection would add a handshake to every send.
+      const warm = job.req.idempotent === false && job.req.warmConnection === true;
+      while (o.idle.length > 0 && (job.req.idempotent !== false || (warm && now - o.idle[o.idle.length - 1]!.idleSince <= WARM_REUSE_MS))) {
         const conn = o.idle.pop()!;
         if (conn.dead) continue;
         if (now > conn.expiresAt) {

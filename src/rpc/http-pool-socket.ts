@@ -39,6 +39,7 @@ export class Connection implements Conn {
   /** At least one response completed on it: a failure with nothing received may be a stale socket. */
   reused = false;
   expiresAt = Infinity;
+  idleSince = 0;
   private gotBytes = false;
   /** The TCP connection was established: a failure before it means no byte of a request went out. */
   private connected = false;
@@ -72,7 +73,8 @@ export class Connection implements Conn {
 
   park(): void {
     this.job = undefined;
-    this.expiresAt = performance.now() + this.parser.keepAliveMs - IDLE_MARGIN_MS;
+    this.idleSince = performance.now();
+    this.expiresAt = this.idleSince + this.parser.keepAliveMs - IDLE_MARGIN_MS;
     this.socket.unref();
     this.origin.idle.push(this);
   }

@@ -16,6 +16,13 @@ export interface MethodSafety {
   changesState: boolean;
   /** For a state-changing method: what learns whether an attempt was acted on. */
   findOut?: string;
+  /**
+   * A state-changing method whose second delivery cannot act twice (signed transactions: a
+   * signature executes once). It is still never sent again in the dark, but it may ride a warm
+   * keep-alive connection: if that connection dies under it, its outcome is unknown as after any
+   * failure past the write, and a fresh connection per call would cost every send a handshake.
+   */
+  signedBytes?: true;
   /** `callRaw` and `call`: the safety is the wire method's, looked up per call. */
   byMethod?: true;
 }
@@ -54,7 +61,7 @@ export const CLIENT_METHODS: Readonly<Record<string, MethodSafety>> = {
   getProgramAccountsV2: READ,
   getTokenAccountsByOwnerV2: READ,
   getTransactionsForAddress: READ,
-  sendBundle: { changesState: true, findOut: FIND_BUNDLE },
+  sendBundle: { changesState: true, findOut: FIND_BUNDLE, signedBytes: true },
   // compression
   getCompressedAccount: READ,
   getCompressedAccountProof: READ,
@@ -109,7 +116,7 @@ export const CLIENT_METHODS: Readonly<Record<string, MethodSafety>> = {
   getTransaction: READ,
   simulateTransaction: READ,
   getPriorityFeeEstimate: READ,
-  sendTransaction: { changesState: true, findOut: FIND_SEND },
+  sendTransaction: { changesState: true, findOut: FIND_SEND, signedBytes: true },
   ping: READ,
   getBalance: READ,
   getAccountInfo: READ,
@@ -150,6 +157,9 @@ const STATE_CHANGING_RPC: Readonly<Record<string, string>> = {
   requestAirdrop: FIND_AIRDROP,
 };
 
+/** The state-changing JSON-RPC methods that carry signed transactions (MethodSafety.signedBytes). */
+const SIGNED_BYTES_RPC: ReadonlySet<string> = new Set(['sendTransaction', 'sendBundle']);
+
 /** Read methods by the names Solana's and the provider's APIs give them (`getX`, `searchX`, `isBlockhashValid`, …). */
 const READ_NAME = /^(get|search|simulate|is|minimum)[A-Z]/;
 
@@ -164,7 +174,7 @@ const READ_NAME = /^(get|search|simulate|is|minimum)[A-Z]/;
  */
 export function rpcMethodSafety(method: string): MethodSafety {
   const findOut = STATE_CHANGING_RPC[method];
-  if (findOut !== undefined) return { changesState: true, findOut };
+  if (findOut !== undefined) return { changesState: true, findOut, ...(SIGNED_BYTES_RPC.has(method) ? { signedBytes: true as const } : {}) };
   if (READ_NAME.test(method) || method === 'ping') return READ;
   return { changesState: true, findOut: `cairn does not know whether ${method} changes state: check its effect before calling it again` };
 }

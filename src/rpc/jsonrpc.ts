@@ -83,6 +83,7 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
         deadlineAt: opts.deadlineAt,
         retry: opts.retry,
         ...(safety.changesState ? { idempotent: false, findOut: safety.findOut } : {}),
+        ...(safety.signedBytes ? { warmConnection: true } : {}),
         ...(responseType === 'bytes' ? { responseType } : {}),
       });
       return { id, body: res.body };

@@ -15,13 +15,13 @@ import type { Target } from './transport-target.js';
 export function viaPool(
   pool: HttpPool,
   target: Target,
-  req: RequestLike & { body?: string; idempotent?: boolean },
+  req: RequestLike & { body?: string; idempotent?: boolean; warmConnection?: boolean },
   timeoutMs: number,
   maxBytes: number,
 ): Promise<ReadResponse> {
   return new Promise((resolve, reject) => {
     pool.request(
-      { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal, ...(req.responseType === 'bytes' ? { shared: true } : {}), ...(req.idempotent === false ? { idempotent: false } : {}) },
+      { hostname: target.hostname, port: target.port, host: target.host, path: target.path, method: req.method, body: req.body, timeoutMs, maxBytes, signal: req.signal, ...(req.responseType === 'bytes' ? { shared: true } : {}), ...(req.idempotent === false ? { idempotent: false } : {}), ...(req.warmConnection ? { warmConnection: true } : {}) },
       (err, res) => {
         if (err) return reject(failureError(err, target.display, req, timeoutMs, maxBytes));
         try {

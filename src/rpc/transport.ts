@@ -70,6 +70,12 @@ export interface TransportRequest {
   idempotent?: boolean;
   /** With `idempotent: false`: what learns the outcome, for the `RPC_OUTCOME_UNKNOWN` error. */
   findOut?: string;
+  /**
+   * With `idempotent: false`: the request may still take a recently used keep-alive connection
+   * (signed transactions, which cannot act twice: idempotency.ts `signedBytes`); without it a
+   * state-changing request opens a fresh one on the lean pool.
+   */
+  warmConnection?: boolean;
 }
 
 export interface TransportResponse {

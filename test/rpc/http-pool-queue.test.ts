@@ -8,7 +8,7 @@ import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HttpFailure } from '../../src/rpc/http-failure.js';
 import { settle, type Job, type Origin, type PoolResponse } from '../../src/rpc/http-pool-job.js';
-import { createPoolQueue } from '../../src/rpc/http-pool-queue.js';
+import { createPoolQueue, WARM_REUSE_MS } from '../../src/rpc/http-pool-queue.js';
 import { requestText } from '../../src/rpc/http-pool-request.js';
 import type { Connection } from '../../src/rpc/http-pool-socket.js';
 
@@ -54,9 +54,14 @@ afterAll(async () => {
 const newOrigin = (): Origin => ({ key: `127.0.0.1:${port}`, hostname: '127.0.0.1', port, all: new Set(), idle: [], count: 0, queue: [] });
 
 /** Run one GET of `path` through `queue`; resolves with the answer or the failure. */
-function run(queue: ReturnType<typeof createPoolQueue>, origin: Origin, path: string): Promise<PoolResponse | HttpFailure> {
+function run(
+  queue: ReturnType<typeof createPoolQueue>,
+  origin: Origin,
+  path: string,
+  kind: { idempotent?: false; warmConnection?: true } = {},
+): Promise<PoolResponse | HttpFailure> {
   return new Promise((resolve) => {
-    const req = { hostname: '127.0.0.1', port, host: `127.0.0.1:${port}`, path, method: 'GET', timeoutMs: 2_000, maxBytes: 100 };
+    const req = { hostname: '127.0.0.1', port, host: `127.0.0.1:${port}`, path, method: 'GET', timeoutMs: 2_000, maxBytes: 100, ...kind };
     const job: Job = {
       req,
       done: (err, res) => resolve(err ?? res!),
@@ -102,6 +107,23 @@ describe('http-pool-queue', () => {
     expect(old.dead).toBe(true);
     expect(new Set(seen.map((s) => s.conn)).size).toBe(2);
     expect(o.count).toBe(1);
+    closeAll(o);
+  });
+
+  it('a state-changing request opens a fresh connection; a signed transaction takes one used a moment ago, never an older one', async () => {
+    const queue = createPoolQueue({ keepAlive: true, maxSockets: 8 });
+    const o = newOrigin();
+    await run(queue, o, '/read');
+    await run(queue, o, '/mint', { idempotent: false });
+    const [read, mint] = seen.map((r) => r.conn);
+    expect(mint).not.toBe(read); // the idle one was skipped
+    await run(queue, o, '/send', { idempotent: false, warmConnection: true });
+    expect(seen[2]!.conn).toBe(mint); // the warmest, idle for a moment
+    const warmest = o.idle[o.idle.length - 1]!;
+    for (const c of o.idle) c.idleSince = performance.now() - WARM_REUSE_MS - 1;
+    await run(queue, o, '/send', { idempotent: false, warmConnection: true });
+    expect([read, mint]).not.toContain(seen[3]!.conn); // idle too long: the server may be closing it
+    expect(warmest.dead).toBe(false);
     closeAll(o);
   });
 
