@@ -9,7 +9,7 @@
  * Per transfer: start → first submission reaches the devnet → the slot it executed in is produced →
  * the caller is told; printed as medians and p95s per step, in ms and in slots.
  *
- *   npx tsx bench/tools/landing-trace.ts [peer=cairn] [slotMs=100] [n=200] [drop=0]
+ *   npx tsx bench/tools/landing-trace.ts [peer=cairn] [slotMs=100] [n=200] [faults=clean|drop|429|503|latency]
  *   TRACE_CONCURRENCY (50)
  */
 import { fork } from 'node:child_process';
@@ -38,13 +38,24 @@ if (process.argv.includes('--devnet')) {
   const { intentKey } = await import('../../soak/intents.js');
   const submits: Record<string, number[]> = {};
   const slotAt: Record<number, number> = {};
+  const fastIn: number[] = [];
+  let connections = 0;
+  const cpu0 = process.cpuUsage();
+  const queued: number[] = [];
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const lag = monitorEventLoopDelay({ resolution: 5 });
   let devnet: Awaited<ReturnType<typeof startDevnet>>;
-  type Order = { op: string; slotMs?: number; drop?: number; funded?: string[]; payer?: string; recipient?: string; amounts?: string[] };
+  type Order = { op: string; slotMs?: number; faults?: string; funded?: string[]; payer?: string; recipient?: string; amounts?: string[] };
+  // bench/landing.ts's scenarios, on both hosts alike
+  const FAULTS: Record<string, Record<string, number>> = {
+    drop: { dropRate: 0.2 },
+    '429': { rateLimitRate: 0.1, retryAfterSeconds: 1 },
+    '503': { serverErrorRate: 0.05, serverErrorStatus: 503 },
+    latency: { latencyMs: 0, latencyMaxMs: 200 },
+  };
   const handle = async (o: Order): Promise<void> => {
     if (o.op === 'start') {
-      const f = o.drop ? { dropRate: o.drop } : undefined;
+      const f = FAULTS[o.faults ?? ''];
       devnet = await startDevnet({
         port: 0,
         slotMs: o.slotMs!,
@@ -60,14 +71,29 @@ if (process.argv.includes('--devnet')) {
       chain.submitParsed = (...a: unknown[]) => {
         const r = real(...a);
         (submits[r.signature] ??= []).push(now());
+        queued.push(now());
         return r;
       };
       devnet.chain.onSlot((s) => void (slotAt[s] = now()));
+      // when each /fast request reached the devnet's HTTP server (headers in), to split the way from
+      // the client's call to the chain's queue into the wire and the devnet's own handling
+      const http = await import('node:http');
+      const emit = http.Server.prototype.emit;
+      http.Server.prototype.emit = function (this: unknown, event: string, ...args: unknown[]) {
+        if (event === 'request' && String((args[0] as { url?: string }).url).startsWith('/fast')) fastIn.push(now());
+        if (event === 'connection') connections++;
+        return Reflect.apply(emit, this, [event, ...args]) as boolean;
+      } as typeof emit;
       const proxy = await startWsProxy(devnet.wsUrl);
       lag.enable();
       process.send!({ url: devnet.url, wsUrl: proxy.url });
     } else if (o.op === 'dump') {
       lag.disable();
+      // in order: the k-th /fast request's headers against the k-th submission queued (a clean run: one each)
+      const handling = queued.slice(0, fastIn.length).map((t, k) => t - fastIn[k]!).sort((a, b) => a - b);
+      if (handling.length) console.log(`devnet /fast request in → queued (k-th with k-th, ${fastIn.length} in, ${queued.length} queued): p50 ${handling[handling.length >> 1]!.toFixed(1)} p95 ${handling[Math.floor(handling.length * 0.95)]!.toFixed(1)} ms`);
+      const cpu = process.cpuUsage(cpu0);
+      console.log(`devnet: ${connections} TCP connections accepted (HTTP and websocket), CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms`);
       console.log(`devnet event-loop delay: p50 ${(lag.percentile(50) / 1e6).toFixed(1)} p99 ${(lag.percentile(99) / 1e6).toFixed(1)} max ${(lag.max / 1e6).toFixed(1)} ms`);
       await settleLedger(devnet, 3);
       const paid = executionsByKey(devnet.control.ledger(), o.payer!);
@@ -86,7 +112,7 @@ if (process.argv.includes('--devnet')) {
     });
   });
 } else {
-  const [peer = 'cairn', slotArg = '100', nArg = '200', dropArg = '0'] = process.argv.slice(2);
+  const [peer = 'cairn', slotArg = '100', nArg = '200', faults = 'clean'] = process.argv.slice(2);
   const slotMs = Number(slotArg);
   const n = Number(nArg);
   const payerSeed = Buffer.alloc(32, 0x18);
@@ -96,7 +122,7 @@ if (process.argv.includes('--devnet')) {
   const child = fork(fileURLToPath(import.meta.url), ['--devnet'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const ask = <T>(o: unknown): Promise<T> => new Promise((r) => (child.once('message', (m) => r(m as T)), child.send(o as object)));
   const load0 = loadavg()[0]!;
-  const { url, wsUrl } = await ask<{ url: string; wsUrl: string }>({ op: 'start', slotMs, drop: Number(dropArg), funded: [payer, recipient] });
+  const { url, wsUrl } = await ask<{ url: string; wsUrl: string }>({ op: 'start', slotMs, faults, funded: [payer, recipient] });
   const job: PeerJob = {
     peer: peer as PeerJob['peer'], url, wsUrl, payerSeed: payerSeed.toString('hex'), recipient, amounts,
     concurrency: Number(process.env.TRACE_CONCURRENCY ?? 50), tipLamports: 1_000_000, tipAccount: '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE',
@@ -166,6 +192,7 @@ if (process.argv.includes('--devnet')) {
   const { monitorEventLoopDelay } = await import('node:perf_hooks');
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
+  const cpu0 = process.cpuUsage();
   const t0 = now();
   await p.run((a: PeerAnswer) => {
     // what the benchmark times: from the start, `ms` (cairn: the outcome's confirmedMs; the yield may come later)
@@ -173,6 +200,8 @@ if (process.argv.includes('--devnet')) {
     told.push({ i: a.i, ok: a.ok, start, end: start + a.ms });
   }, AbortSignal.timeout(job.timeLimitMs));
   const wall = now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`peer CPU ${((cpu.user + cpu.system) / 1000 / n).toFixed(2)} ms per transfer`);
   lag.disable();
   console.log(`peer event-loop delay: p50 ${(lag.percentile(50) / 1e6).toFixed(1)} p99 ${(lag.percentile(99) / 1e6).toFixed(1)} max ${(lag.max / 1e6).toFixed(1)} ms`);
   await p.close();
@@ -210,7 +239,7 @@ if (process.argv.includes('--devnet')) {
   }
   const line = (k: string, v: number[]): string =>
     `${k.padEnd(24)} n ${String(v.length).padStart(4)}  p50 ${percentile(v, 50)!.toFixed(0).padStart(5)}  p95 ${percentile(v, 95)!.toFixed(0).padStart(5)}  max ${Math.max(...v).toFixed(0).padStart(5)}  (p50 ${(percentile(v, 50)! / slotMs).toFixed(2)} slots)`;
-  console.log(`${peer}, ${slotMs} ms slots, ${n} transfers, drop ${dropArg}: ${told.filter((t) => t.ok).length} ok in ${(wall / 1000).toFixed(1)} s, load ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
+  console.log(`${peer}, ${slotMs} ms slots, ${n} transfers, ${faults}: ${told.filter((t) => t.ok).length} ok in ${(wall / 1000).toFixed(1)} s, load ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
   for (const [k, v] of Object.entries(rows)) if (v.length) console.log(line(k, v));
   for (const [k, v] of Object.entries(extra)) if (v.length) console.log(line(k, v));
   if (wrongSlot.length) console.log(`outcome slot differs from the ledger's for ${wrongSlot.length}: ${wrongSlot.slice(0, 5).join('; ')}`);
