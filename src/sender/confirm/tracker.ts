@@ -96,7 +96,7 @@ function settle(entries: Map<string, Entry>, e: Entry, result: (w: Waiter) => Tr
 export function createTracker(opts: TrackerOptions): Tracker {
   const { rpc, pollMs, watch } = opts;
   const entries = new Map<string, Entry>();
-  const stats: TrackerStats = { ticks: 0, statusCalls: 0, heightCalls: 0, tickErrors: 0, blockHeight: 0, byNotification: 0 };
+  const stats: TrackerStats = { ticks: 0, slotReads: 0, statusCalls: 0, heightCalls: 0, tickErrors: 0, blockHeight: 0, byNotification: 0 };
   let lastTickAt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let running = false;
@@ -133,7 +133,8 @@ export function createTracker(opts: TrackerOptions): Tracker {
     running = true;
     const started = Date.now();
     if (!statusesOnly) lastTickAt = started;
-    stats.ticks++;
+    if (statusesOnly) stats.slotReads++;
+    else stats.ticks++;
     // Snapshot: entries added during the tick wait for the next one. A statuses-only read asks for
     // the signatures known landed whose slot is not yet read, and decides no expiry.
     const batch = statusesOnly ? [...entries.entries()].filter(([, e]) => e.seen && e.landedSlot === undefined) : [...entries.entries()];

@@ -37,7 +37,13 @@ export type TrackResult =
   | { kind: 'expired'; lastValidBlockHeight: number; blockHeight: number; nonce?: NonceRef & { now: string | null } };
 
 export interface TrackerStats {
+  /** Polls of every signature in flight (height and statuses), each after a slot or on the timer. */
   ticks: number;
+  /**
+   * Status reads of only the signatures a notification said landed without saying where (watch.ts),
+   * for their slot; their calls count in `statusCalls` too.
+   */
+  slotReads: number;
   statusCalls: number;
   heightCalls: number;
   tickErrors: number;
