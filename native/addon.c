@@ -15,6 +15,7 @@
 #include "asset_proof_json.h"
 #include "asset_proof_records.h"
 #include "copy_stream.h"
+#include "json_ranges.h"
 
 static napi_value throw_type(napi_env env, const char *msg) {
   napi_throw_type_error(env, "MERKLE_INVALID_INPUT", msg);
@@ -383,6 +384,7 @@ static napi_value init(napi_env env, napi_value exports) {
     napi_throw_error(env, "MERKLE_KERNEL_UNAVAILABLE", "cairn_native: could not register the poseidon and PDA functions");
     return NULL;
   }
+  if (!cairn_json_ranges_register(env, exports)) return NULL;
   return cairn_keccak_register(env, exports);
 }
 

@@ -329,6 +329,8 @@ static skimmer pick_skimmer(void) {
 #endif
 }
 
+cairn_json_skimmer cairn_json_pick_skimmer(void) { return pick_skimmer(); }
+
 static inline void put(uint32_t *t, uint32_t w0, size_t start, size_t end, size_t next) {
   t[0] = w0;
   t[1] = (uint32_t)start;

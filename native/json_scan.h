@@ -48,4 +48,12 @@ int64_t cairn_json_scan(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_
 #define CAIRN_JSON_STATE_U32S (6 + 3 * CAIRN_JSON_MAX_DEPTH)
 int64_t cairn_json_scan_from(const uint8_t *b, size_t n, uint32_t *tape, size_t tape_u32s, uint32_t *state, size_t stop_at);
 
+/*
+ * The skimmer a scan uses (see Skimming above), for a worker that finds items in its own part of a
+ * response (json_ranges.c): the end of the object opening at b[i] (just after its closing bracket),
+ * found by bracket depth outside strings alone, or 0 when b[0..n) ends first. Never reads past b[n - 1].
+ */
+typedef size_t (*cairn_json_skimmer)(const uint8_t *b, size_t n, size_t i);
+cairn_json_skimmer cairn_json_pick_skimmer(void);
+
 #endif

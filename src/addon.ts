@@ -71,6 +71,12 @@ export interface NativeBindings {
   verifyAssetProofRecords?(batch: Uint8Array, codes: Uint8Array): number;
   /** A base58 string of exactly 32 bytes into out[off..off+32]; false when it is not (out untouched). */
   b58Decode32Into?(s: string, out: Uint8Array, off: number): boolean;
+  /**
+   * The items of a container that start in bytes[from..to), reading bytes[0..n) only, into `table` (4 u32
+   * per item: key start/end, value start/end) and `meta` ([status, first, next, count]); returns the
+   * status (native/json_ranges.h).
+   */
+  jsonItemsInRange?(bytes: Uint8Array, n: number, from: number, to: number, exact: boolean, keyed: boolean, table: Uint32Array, meta: Uint32Array): number;
   /** dst[dstAt..+n] = src[srcAt..+n] (not overlapping), with non-temporal stores when `stream` (native/copy_stream.h). */
   copyBytes?(dst: Uint8Array, dstAt: number, src: Uint8Array, srcAt: number, n: number, stream: boolean): void;
   // Keccak functions (native/keccak.c), see that file for their contracts.
