@@ -15,6 +15,7 @@ import { availableParallelism } from 'node:os';
 import { abortError } from '../abort.js';
 import { CairnError, ErrorCodes, fromSerialized, PoolClosedError, WorkerCrashedError } from '../errors/index.js';
 import type { Verdict } from './verdict.js';
+import type { RangeMeta } from './verifier/raw/range-batch.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
 import { warnOnce } from '../crypto/slow-paths.js';
@@ -32,6 +33,8 @@ export interface BatchResult {
   idLens?: Uint32Array;
   /** JSON batches: the index of an item that is not of the kind (then `valid` is empty). */
   bad?: number;
+  /** Range batches: where the worker found its items (verifier/raw/range-batch.ts). */
+  range?: RangeMeta;
 }
 
 /** How `WorkerPool.run` runs a batch. */
@@ -199,15 +202,19 @@ export class WorkerPool {
       this.busyMs += msg.ms;
       this.settle(task, () => {
         if ('error' in msg) task.reject(fromSerialized(msg.error));
-        else if ('bad' in msg) task.resolve({ valid: new Uint8Array(0), extras: [], bad: msg.bad, ...(msg.buf ? { buf: msg.buf } : {}) });
-        else {
+        else if ('bad' in msg) {
+          const range = msg.range ? { range: msg.range } : {};
+          task.resolve({ valid: new Uint8Array(0), extras: [], bad: msg.bad, ...(msg.buf ? { buf: msg.buf } : {}), ...range });
+        } else {
           this.completedBatches++;
-          this.completedItems += task.items;
+          // A range batch's items are the ones its worker found (verifier/raw/range-batch.ts).
+          this.completedItems += msg.range ? msg.valid.length : task.items;
           task.resolve({
             valid: msg.valid,
             extras: msg.extras,
             ...(msg.buf ? { buf: msg.buf } : {}),
             ...(msg.ids !== undefined ? { ids: msg.ids, idLens: msg.idLens } : {}),
+            ...(msg.range ? { range: msg.range } : {}),
           });
         }
       });

@@ -4,6 +4,7 @@
  * neither module imports the other.
  */
 import type { Verdict } from './verdict.js';
+import type { RangeMeta } from './verifier/raw/range-batch.js';
 
 /** A request from the pool. `kind: '__crash__'` exists only for the pool's crash tests. */
 export interface WorkerRequest {
@@ -19,11 +20,12 @@ export interface WorkerRequest {
 
 /**
  * A reply: `valid[i]` is 1 for a valid item; `extras` holds `[i, verdict]` for items with details;
- * `ms` is the time the batch took here (the pool's utilisation figure); `slow`, the slower paths it took.
+ * `ms` is the time the batch took here (the pool's utilisation figure); `slow`, the slower paths it took;
+ * `range`, for a range batch (verifier/raw/range-batch.ts), where its items were.
  */
 export type WorkerReply = (
-  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer; ids?: string; idLens?: Uint32Array }
-  | { id: number; ms: number; bad: number; buf?: ArrayBuffer }
+  | { id: number; ms: number; valid: Uint8Array; extras: Array<[number, Verdict]>; buf?: ArrayBuffer; ids?: string; idLens?: Uint32Array; range?: RangeMeta }
+  | { id: number; ms: number; bad: number; buf?: ArrayBuffer; range?: RangeMeta }
   | { id: number; ms: number; error: { code: string; message: string; context: object } }
 ) & {
   /** Slower paths the worker took since its last reply, and how often (slow-paths.ts); absent when none. */

@@ -9,7 +9,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError, ErrorCodes } from '../errors/index.js';
 import { verifyBatch } from './kinds/verify-batch.js';
 import { isKindName, kinds, type KindName } from './kinds/index.js';
-import { verifyJsonBatch } from './verifier/raw/batch.js';
+import { verifyJsonBatch, type JsonBatchResult } from './verifier/raw/batch.js';
+import { isRangeBatch, verifyRangeBatch, type RangeMeta } from './verifier/raw/range-batch.js';
 import { poseidonBackend } from '../crypto/poseidon.js';
 import { keccakBackend } from '../crypto/keccak.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
@@ -67,12 +68,17 @@ if (parentPort && data?.cairnVerifier === true) {
     try {
       if (msg.json) {
         if (!msg.shared) throw new CairnError(ErrorCodes.MERKLE_INVALID_INPUT, 'a JSON batch came without the response it points into');
-        const r = verifyJsonBatch(msg.kind, msg.buf, new Uint8Array(msg.shared, msg.sharedAt ?? 0));
+        const response = new Uint8Array(msg.shared, msg.sharedAt ?? 0);
+        // A range batch: the worker finds its items itself (verifier/raw/ranges.ts).
+        const r: JsonBatchResult & { range?: RangeMeta } = isRangeBatch(msg.buf)
+          ? verifyRangeBatch(msg.kind, msg.buf, response)
+          : verifyJsonBatch(msg.kind, msg.buf, response);
         const ms = performance.now() - t0;
         const slow = takeSlowPaths();
-        if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf, ...(slow ? { slow } : {}) } satisfies WorkerReply, [msg.buf]);
+        const range = r.range ? { range: r.range } : {};
+        if ('bad' in r) port.postMessage({ id: msg.id, ms, bad: r.bad, buf: msg.buf, ...range, ...(slow ? { slow } : {}) } satisfies WorkerReply, [msg.buf]);
         else {
-          reply = { id: msg.id, ms, valid: r.valid, extras: r.extras, buf: msg.buf, ids: r.ids, idLens: r.idLens, ...(slow ? { slow } : {}) };
+          reply = { id: msg.id, ms, valid: r.valid, extras: r.extras, buf: msg.buf, ids: r.ids, idLens: r.idLens, ...range, ...(slow ? { slow } : {}) };
           port.postMessage(reply, [r.valid.buffer as ArrayBuffer, r.idLens.buffer as ArrayBuffer, msg.buf]);
         }
         return;

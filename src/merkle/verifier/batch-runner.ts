@@ -6,7 +6,8 @@ import { abortError } from '../../abort.js';
 import { ErrorCodes } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
 import { isKindName, kinds } from '../kinds/index.js';
-import { verifyJsonBatch } from './raw/batch.js';
+import { verifyJsonBatch, type JsonBatchResult } from './raw/batch.js';
+import { isRangeBatch, verifyRangeBatch, type RangeMeta } from './raw/range-batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
 import type { JsonSource } from './raw/share-response.js';
 import { takeSlowPaths } from '../../crypto/slow-paths.js';
@@ -50,9 +51,9 @@ export function createBatchRunner(pool: WorkerPool | null): BatchRunner {
     if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
     try {
       if (json) {
-        const r = verifyJsonBatch(kind, buf, json.view);
-        if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf };
-        inlineCompleted += items;
+        const r: JsonBatchResult & { range?: RangeMeta } = isRangeBatch(buf) ? verifyRangeBatch(kind, buf, json.view) : verifyJsonBatch(kind, buf, json.view);
+        if ('bad' in r) return { valid: new Uint8Array(0), extras: [], bad: r.bad, buf, ...(r.range ? { range: r.range } : {}) };
+        inlineCompleted += r.range ? r.valid.length : items;
         return { ...r, buf };
       }
       const r = verifyBatch(kind, buf);

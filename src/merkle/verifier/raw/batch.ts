@@ -7,7 +7,8 @@
  * as it is — so both paths give the same verdicts. It also names the items
  * (`spec.id`), since the main thread never decoded them.
  *
- * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits) |
+ * Layout (little-endian u32): n | flags (1: keyed, 2: holds a number of 16+ digits; 4: a range batch,
+ * range-batch.ts's layout instead) |
  * n × [keyStart, keyEnd, valueStart, valueEnd], byte offsets into the response; a key of an unkeyed
  * batch is [0, 0).
  */
@@ -18,9 +19,11 @@ import { getKind, notAnItem } from '../../kinds/index.js';
 import type { Verdict } from '../../verdict.js';
 import type { JsonItems } from './extract.js';
 
-const KEYED = 1;
+export const KEYED = 1;
 /** Some number has 16+ digits: parse with `parseJsonLossless` (else plain `JSON.parse`, ~2× faster). */
-const LONG_NUMBERS = 2;
+export const LONG_NUMBERS = 2;
+/** Not a list of items but a byte range whose items the worker finds (range-batch.ts's layout). */
+export const RANGE = 4;
 /** An item the worker could not name (no key and no id in it). */
 export const NO_ID = 0xffffffff;
 
