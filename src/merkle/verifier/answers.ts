@@ -16,6 +16,7 @@ import { shareResponse, type JsonSource } from './raw/share-response.js';
 import { pipeline } from './pipeline.js';
 import { scanWithHeadStart, type HeadStart, type HeadStartVerifier } from './raw/head-start.js';
 import { jsonAnswers } from './raw/answers.js';
+import { rangeAnswers } from './raw/ranges.js';
 import { runParsedChunk } from './parsed-chunk.js';
 import { startJsonChunk } from './raw/chunk.js';
 import { contextFor, type VerifierContext } from './context.js';
@@ -34,6 +35,11 @@ export async function answersOf<P>(
   signal: AbortSignal | undefined,
   shape: (a: BatchAnswer) => P,
 ): Promise<P[]> {
+  // A large raw response is cut into ranges whose items the workers find (raw/ranges.ts), when it
+  // turns out to be plain enough; else (null) it goes the usual way.
+  const bytes = input instanceof ArrayBuffer ? new Uint8Array(input) : input instanceof Uint8Array ? input : null;
+  const ranged = bytes ? await rangeAnswers(ctx, spec, bytes, signal, shape) : null;
+  if (ranged) return ranged;
   // Each batch's verdicts (for `verify`) go into an array of their own, in order; the answer is made
   // of them at the end. An answer array made first lives through the whole verify, so the young-generation
   // collector moves it to the old generation, and from there it keeps every verdict stored in it

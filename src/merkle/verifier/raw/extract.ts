@@ -39,13 +39,15 @@ export function extractJson(spec: KindSpec, bytes: Uint8Array, options: { parseB
   return extractFromTape(spec, scanJson(bytes, { decodeBelow: scanDecodeBelow(options) }), options);
 }
 
+/** True when a response of `length` bytes is parsed whole, not scanned (see `PARSE_BELOW`). */
+export const parsedWhole = (length: number, options: { parseBelow?: number } = {}): boolean => length < (options.parseBelow ?? PARSE_BELOW);
+
 /** The `decodeBelow` the tapes given to `extractFromTape` are to be scanned with. */
 export const scanDecodeBelow = (options: { parseBelow?: number } = {}): number => Math.min(options.parseBelow ?? PARSE_BELOW, 4096);
 
 /** `extractJson` of a text already scanned (whole), with `decodeBelow: scanDecodeBelow(options)`. */
 export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parseBelow?: number } = {}): JsonItems | KeyedItem[] {
-  const parseBelow = options.parseBelow ?? PARSE_BELOW;
-  if (tape.bytes.length < parseBelow) return spec.extract(tape.value(0));
+  if (parsedWhole(tape.bytes.length, options)) return spec.extract(tape.value(0));
   const root = tape.lazy(0);
   if (spec.special?.(root)) return spec.extract(tape.value(0));
   const v = peelEnvelopes(root, (o) => spec.looksLike(o));
