@@ -1,14 +1,15 @@
 /**
  * `createVerifier`: the public face of the worker pool. Items are found in the JSON on the main thread
  * (kinds/) and packed as they are into batches (records/batch-writer.ts: a cheap copy, no
- * decoding), decoded and verified in workers (worker.ts), and the verdicts come back in input order.
+ * decoding), decoded and verified in workers (worker.ts), and the verdicts come back in input order
+ * (a large raw response's items are found by the workers themselves, in byte ranges of it: raw/ranges.ts).
  * The main thread is the part that does not scale with threads, so it does as little per item as it
  * can. `verifyStream` keeps at most `threads × inflightPerThread` batches in flight and pulls from its
  * source only as the consumer reads, so memory stays bounded whatever the input size.
  *
  * This file is the wiring; the steps are beside it in verifier/: the options checked (settings), where
  * a batch runs (batch-runner), batch sizes (batch-plan), packing parsed items (parsed-chunk), the
- * raw-JSON path (raw/: chunk, answers), the input classified (answers) and streams (verdict-stream);
+ * raw-JSON path (raw/: chunk, answers, and ranges for a large response), the input classified (answers) and streams (verdict-stream);
  * checking the roots against the chain is a layer around it all (anchor/). `createVerifier` is the
  * package's function; `createVerifierWithTestOptions` the same one with the test hooks in its type.
  */
