@@ -85,7 +85,10 @@ export interface SenderOptions {
    * the fleet journal on PostgreSQL, shared by many sender processes (journal/postgres/journal.ts).
    */
   journal?: string | ({ path: string } & JournalOptions) | PostgresJournalOptions | undefined;
-  /** Reuse a blockhash for this long before fetching a new one (default 1,000 ms). */
+  /**
+   * Reuse a blockhash for this long before fetching a new one (default 1,000 ms); while that fetch
+   * runs, builds still sign with the old one if it is under ten times this old.
+   */
   blockhashTtlMs?: number | undefined;
   /** Fetch logs with getTransaction for failed transactions (default true). */
   fetchLogs?: boolean | undefined;

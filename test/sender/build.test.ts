@@ -232,6 +232,48 @@ describe('claim: identical inputs become distinct', () => {
     }
   });
 
+  it('a blockhash past its ttl is signed with at once while the next is fetched (a refused fetch holds no build up); past ten ttls the build waits', async () => {
+    const hashOf = (wire: Uint8Array) => encodeBase58(parseTransaction(wire).parts.recentBlockhash);
+    let gate: Promise<void> = Promise.resolve();
+    let fail = false;
+    const calls: string[] = [];
+    const hashes = [HASH_A, HASH_B];
+    const rpc = {
+      async getLatestBlockhash() {
+        calls.push('getLatestBlockhash');
+        await gate;
+        if (fail) throw new CairnError('RPC_RATE_LIMITED', 'rate limited');
+        return { blockhash: hashes[Math.min(calls.length - 1, 1)]!, lastValidBlockHeight: 1_000 + calls.length };
+      },
+    } as unknown as SenderRpc;
+    const b = createBuilder(rpc, resolveSenderConfig({ cuPrice: 1, cuLimit: 1_000, blockhashTtlMs: 100, minTipLamports: { dual: MIN_TIP } }));
+    expect(hashOf((await b.build(plan(), { signal })).wire)).toBe(HASH_A);
+    await new Promise((r) => setTimeout(r, 120));
+    // past the ttl, the fetch hangs (refused, then a Retry-After): the build signs with the one it has
+    let open!: () => void;
+    gate = new Promise<void>((r) => (open = r));
+    fail = true;
+    expect(hashOf((await b.build(plan(), { signal })).wire)).toBe(HASH_A);
+    expect(calls).toHaveLength(2);
+    open();
+    await new Promise((r) => setTimeout(r, 5));
+    // the refused fetch changed nothing; the next build past the ttl fetches again, and gets B
+    fail = false;
+    expect(hashOf((await b.build(plan(), { signal })).wire)).toBe(HASH_A);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(calls).toHaveLength(3);
+    expect(hashOf((await b.build(plan(), { signal })).wire)).toBe(HASH_B);
+    // ten ttls old: too old to hand out, the build waits for the fetch
+    await new Promise((r) => setTimeout(r, 1_050));
+    gate = new Promise<void>((r) => (open = r));
+    let done = false;
+    const late = b.build(plan(), { signal }).then((x) => ((done = true), x));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(done).toBe(false);
+    open();
+    expect((await late).lastValidBlockHeight).toBe(1_004);
+  });
+
   it('refuses a blockhash already past minLastValidBlockHeight', async () => {
     const { b } = builderOf({ cuPrice: 1, cuLimit: 1_000 });
     const err = await b.build(plan(), { signal, minLastValidBlockHeight: 5_000 }).catch((e: unknown) => e);

@@ -29,14 +29,34 @@ export interface BuildInputs {
   race<T>(p: Promise<T>, signal: AbortSignal): Promise<T>;
 }
 
+/**
+ * A blockhash past its ttl is still signed with, while a new one is fetched, up to this many ttls
+ * old: it lives ~150 blocks (a minute), so one a few seconds old loses a few of them, and the
+ * tracker reads its expiry from the lastValidBlockHeight it came with.
+ */
+const BLOCKHASH_STALE_TTLS = 10;
+
 export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): BuildInputs {
   const bh: Cached<{ blockhash: string; lastValidBlockHeight: number }> = { at: 0 };
   const fee: Cached<bigint | undefined> = { at: 0 };
   const autoTip: Cached<bigint> = { at: 0 };
 
-  const cached = async <T>(c: Cached<T>, ttl: number, fetch: () => Promise<T>, fresh = false): Promise<T> => {
-    if (!fresh && c.value !== undefined && Date.now() - c.at < ttl) return c.value;
-    if (c.inflight) return c.inflight;
+  /**
+   * The cached value while younger than `ttl`; older, a new fetch (one for every caller). Younger
+   * than `staleMs`, the old value is still handed out at once while that fetch runs, so a slow or
+   * refused fetch (a 429's Retry-After, a 503's backoff) holds up no build.
+   */
+  const cached = async <T>(c: Cached<T>, ttl: number, fetch: () => Promise<T>, fresh = false, staleMs = 0): Promise<T> => {
+    const age = Date.now() - c.at;
+    if (!fresh && c.value !== undefined && age < ttl) return c.value;
+    const p = c.inflight ?? refresh(c, fetch);
+    if (!fresh && c.value !== undefined && age < staleMs) {
+      void p.catch(() => undefined); // a failed fetch is tried again by the next caller past the ttl
+      return c.value;
+    }
+    return p;
+  };
+  const refresh = <T>(c: Cached<T>, fetch: () => Promise<T>): Promise<T> => {
     const p = fetch().then(
       (v) => {
         c.value = v;
@@ -83,6 +103,7 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
           return { blockhash, lastValidBlockHeight };
         },
         fresh,
+        cfg.blockhashTtlMs * BLOCKHASH_STALE_TTLS,
       ),
       signal,
     );
