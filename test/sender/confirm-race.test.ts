@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient } from '../../src/rpc/client.js';
+import { CairnError } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type Signer } from '../../src/sender/index.js';
 import { startWsProxy, type WsProxy } from '../support/ws-proxy.js';
 
@@ -124,6 +125,33 @@ describe('confirmation races notifications against polls', () => {
     expect(outcomes).toHaveLength(30);
     const ledger = new Map(devnet.control.ledger().map((t) => [t.signature, t.slot]));
     expect(outcomes.map((o) => [o.signature, o.slot])).toEqual(outcomes.map((o) => [o.signature, ledger.get(o.signature)]));
+    await sender.close();
+    await c.close();
+  });
+
+  it('a submit that fails in transit (a 5xx, a cut connection) is followed by the same bytes at once, not a slot or a timer later', async () => {
+    const c = client();
+    const tried = new Map<string, number>();
+    // every signature's first submission dies after it was written: its outcome is unknown
+    const flaky: typeof c = {
+      ...c,
+      sendTransaction: async (wire, cfg, o) => {
+        const key = Buffer.from(wire as Uint8Array).toString('base64');
+        const n = (tried.get(key) ?? 0) + 1;
+        tried.set(key, n);
+        if (n === 1) throw new CairnError('RPC_OUTCOME_UNKNOWN', 'sendTransaction: 503 after the request was written', { context: {} as never });
+        return c.sendTransaction(wire, cfg, o);
+      },
+    };
+    // no slot-paced resends (no websocket) and the timer at a minute: only the resend at once can land these
+    const sender = createSender({ client: flaky, ...fast, pollMs: 50, websocket: false, rebroadcastMs: 60_000 });
+    const t0 = performance.now();
+    const outs = [];
+    for await (const item of sender.sendMany(transfers(5), { concurrency: 5 })) if (item.ok) outs.push(item.outcome);
+    expect(outs).toHaveLength(5);
+    expect(outs.map((o) => o.sends)).toEqual([2, 2, 2, 2, 2]);
+    expect(sender.stats.rebroadcasts).toBe(0);
+    expect(performance.now() - t0).toBeLessThan(20_000);
     await sender.close();
     await c.close();
   });

@@ -29,6 +29,16 @@ export function isRejection(e: unknown): boolean {
 }
 
 /**
+ * Whether a transient submit failure deserves the same bytes again at once rather than at the next
+ * slot: a server error, a dropped connection or a timeout says nothing about the next request, and
+ * the same signed bytes cannot execute twice. A rate limit does: the client already waited out its
+ * `Retry-After` and retried, and more requests now would only meet it again.
+ */
+export function resendAtOnce(e: CairnError): boolean {
+  return e.code !== ErrorCodes.RPC_RATE_LIMITED && e.code !== ErrorCodes.RPC_DEADLINE;
+}
+
+/**
  * Submit once. Never throws for transient failures (they are returned with `fatal: false`); throws
  * only on abort.
  */

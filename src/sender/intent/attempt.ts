@@ -19,7 +19,7 @@ import { journalFailure } from '../journal/error.js';
 import type { NonceRef } from '../journal/records.js';
 import type { SendTimings } from '../outcome.js';
 import type { Commitment, SenderRpc } from '../client/rpc.js';
-import { submitOnce } from '../client/submit.js';
+import { resendAtOnce, submitOnce } from '../client/submit.js';
 import { startRebroadcasts } from './rebroadcast.js';
 
 /** Signed bytes of an intent and how long their blockhash lives. */
@@ -69,12 +69,18 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
   const rb = linkSignals(a.signal);
   const submit = async (signal: AbortSignal): Promise<void> => {
     d.touch();
-    d.counters.submits++;
-    sends++;
     const live = d.lives.get(id);
     if (live) live.submitted = true;
-    const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal);
-    if (!r.ok && r.fatal) throw r.error;
+    // A transient failure (a 5xx, a dropped connection) is followed by the same bytes once more at
+    // once, not a slot later (client/submit.ts `resendAtOnce`); after that, the rebroadcasts.
+    for (let again = false; ; again = true) {
+      d.counters.submits++;
+      sends++;
+      const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal);
+      if (r.ok) return;
+      if (r.fatal) throw r.error;
+      if (again || !resendAtOnce(r.error)) return;
+    }
   };
   // Subscribed before the bytes leave: the first notification then names the slot that holds them.
   const cancelWatch = a.fresh ? d.tracker.prewatch(cur.signature, a.commitment) : () => undefined;

@@ -7,7 +7,7 @@
  */
 import { linkSignals } from '../../abort.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';
-import { submitBundleOnce, type BundleRpc } from '../client/submit.js';
+import { resendAtOnce, submitBundleOnce, type BundleRpc } from '../client/submit.js';
 import type { TrackResult } from '../confirm/tracker.js';
 import { journalFailure } from '../journal/error.js';
 import type { AttemptDeps, AttemptRequest } from './attempt.js';
@@ -44,13 +44,17 @@ export async function runBundleAttempt(d: AttemptDeps, a: BundleAttemptRequest):
   const rb = linkSignals(a.signal);
   const submit = async (signal: AbortSignal): Promise<void> => {
     d.touch();
-    d.counters.submits++;
-    sends++;
     const live = d.lives.get(id);
     if (live) live.submitted = true;
-    const r = await submitBundleOnce(d.rpc as BundleRpc, wires, signal);
-    if (r.ok) bundleId = r.bundleId;
-    else if (r.fatal) throw r.error;
+    // as for one transaction (attempt.ts): a transient failure is followed by the same bundle once more at once
+    for (let again = false; ; again = true) {
+      d.counters.submits++;
+      sends++;
+      const r = await submitBundleOnce(d.rpc as BundleRpc, wires, signal);
+      if (r.ok) return void (bundleId = r.bundleId);
+      if (r.fatal) throw r.error;
+      if (again || !resendAtOnce(r.error)) return;
+    }
   };
   // Subscribed before the bytes leave: the first notifications then name the slot that holds them.
   const cancels = a.fresh ? signatures.map((s) => d.tracker.prewatch(s, a.commitment)) : [];
