@@ -105,7 +105,7 @@ export async function rangeAnswers<P>(
         // Packed again from a copy should a worker die on it: the tape is released by then.
         const buf = packJsonBatch(guess, x, y, ctx.spare.pop());
         const copy = buf.slice(0, 8 + 16 * (y - x));
-        const res = await ctx.runner.run(spec.name, buf, y - x, signal, () => copy.slice(0), response);
+        const res = await ctx.runner.run(spec.name, buf, y - x, drop.signal, () => copy.slice(0), response);
         keepSpare(ctx, res.buf);
         return { piece, res };
       }
@@ -114,20 +114,27 @@ export async function rangeAnswers<P>(
       response.upTo(limit);
       const batch = (): ArrayBuffer => packRangeBatch(f, to, limit, exact, keyed);
       // Run with 0 items: the pool counts the items its worker finds.
-      return { piece, res: await ctx.runner.run(spec.name, batch(), 0, signal, batch, response) };
+      return { piece, res: await ctx.runner.run(spec.name, batch(), 0, drop.signal, batch, response) };
     } catch {
       return { piece, res: null };
     }
   };
+  // The batches run under a signal of their own, following the caller's: handed back, the ones still
+  // queued are taken off at once (the usual path's batches would wait behind them).
+  const drop = new AbortController();
+  const onAbort = (): void => drop.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
   const parts: P[] = [];
-  const handBack = (): null => (rangeCounts.handedBack++, null);
+  const handBack = (): null => {
+    rangeCounts.handedBack++;
+    drop.abort();
+    return null;
+  };
   // Where the next range's first item must start (the first range starts exactly: set by it).
   let expect = -1;
   let closeAt = -1;
   try {
     for await (const { piece, res } of pipeline(next, run, plan.sizeFor(spec, have + itemsAfter(end)), 2 * maxRunning, maxRunning, signal)) {
-      // Ranges past the container's end hold no items (only the text after it).
-      if (closeAt >= 0) continue;
       if (!res) {
         if (signal?.aborted) throw abortError(ErrorCodes.MERKLE_ABORTED, signal, 'verification', { terse: true });
         return handBack();
@@ -145,12 +152,15 @@ export async function rangeAnswers<P>(
           closeAt = r.next;
           closed = true;
         } else expect = r.next;
-        if (res.valid.length === 0) continue;
       }
-      parts.push(shape({ n: res.valid.length, codes: res.valid, extras: res.extras, ...(res.idLens ? { ids: res.ids ?? '', lens: res.idLens } : {}) }));
+      if (res.valid.length > 0) parts.push(shape({ n: res.valid.length, codes: res.valid, extras: res.extras, ...(res.idLens ? { ids: res.ids ?? '', lens: res.idLens } : {}) }));
+      // Ranges past the container's end hold no items (only the text after it): not waited for.
+      if (closeAt >= 0) break;
     }
+    drop.abort();
     if (closeAt < 0 || !joins(spec, bytes, head, closeAt, decodeBelow)) return handBack();
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     tape.release();
   }
   rangeCounts.answered++;
