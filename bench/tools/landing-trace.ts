@@ -10,7 +10,7 @@
  * the caller is told; printed as medians and p95s per step, in ms and in slots.
  *
  *   npx tsx bench/tools/landing-trace.ts [peer=cairn] [slotMs=100] [n=200] [faults=clean|drop|429|503|latency]
- *   TRACE_CONCURRENCY (50)
+ *   TRACE_CONCURRENCY (50), TRACE_REBROADCAST_SLOTS (cairn's rebroadcastSlots; its default when unset)
  */
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -154,7 +154,15 @@ if (process.argv.includes('--devnet')) {
         m.answered ??= now();
       }
     };
-    const sender = createSender({ client, tip: BigInt(j.tipLamports), cuPrice: BigInt(j.cuPrice), cuLimit: j.cuLimit, concurrency: j.concurrency });
+    const rebroadcastSlots = process.env.TRACE_REBROADCAST_SLOTS ? Number(process.env.TRACE_REBROADCAST_SLOTS) : undefined;
+    const sender = createSender({
+      client,
+      tip: BigInt(j.tipLamports),
+      cuPrice: BigInt(j.cuPrice),
+      cuLimit: j.cuLimit,
+      concurrency: j.concurrency,
+      rebroadcastSlots,
+    });
     for (const name of ['sent', 'landed', 'confirmed', 'rebroadcast'] as const) {
       sender.on(name, (e: { signature: string }) => {
         const m = (events[e.signature] ??= {});
@@ -209,6 +217,7 @@ if (process.argv.includes('--devnet')) {
   const rows: Record<string, number[]> = { 'start→submit': [], 'submit→slot': [], 'slot→told': [], 'start→told': [], submits: [] };
   const extra: Record<string, number[]> = { 'build (buildMs)': [], 'start→/fast answered': [], 'start→submit call': [], 'submit call→arrived': [], 'arrived→answered': [],  'slot→landed event': [], 'landed→confirmed event': [], 'confirmed event→told': [], 'start→sent event': [] };
   const wrongSlot: string[] = [];
+  let late = 0;
   for (const t of told) {
     const e = tr.executed[amounts[t.i]!];
     if (!t.ok || !e) continue;
@@ -220,6 +229,8 @@ if (process.argv.includes('--devnet')) {
     rows['slot→told']!.push(t.end - slotTime);
     rows['start→told']!.push(t.end - t.start);
     rows.submits!.push(subs.length);
+    // arrivals after the slot that executed it was produced: resends that were not needed
+    late += subs.filter((t) => t > slotTime).length;
     if (slotOf[t.i] !== undefined && slotOf[t.i] !== e.slot) wrongSlot.push(`${t.i}: told ${slotOf[t.i]}, ledger ${e.slot}`);
     const tm = timingsOf[t.i];
     if (tm) {
@@ -242,6 +253,7 @@ if (process.argv.includes('--devnet')) {
   console.log(`${peer}, ${slotMs} ms slots, ${n} transfers, ${faults}: ${told.filter((t) => t.ok).length} ok in ${(wall / 1000).toFixed(1)} s, load ${load0.toFixed(1)} → ${loadavg()[0]!.toFixed(1)}`);
   for (const [k, v] of Object.entries(rows)) if (v.length) console.log(line(k, v));
   for (const [k, v] of Object.entries(extra)) if (v.length) console.log(line(k, v));
+  console.log(`submissions that reached the chain after their transaction had executed: ${late}`);
   if (wrongSlot.length) console.log(`outcome slot differs from the ledger's for ${wrongSlot.length}: ${wrongSlot.slice(0, 5).join('; ')}`);
   process.exit(0);
 }

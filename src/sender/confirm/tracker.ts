@@ -310,6 +310,9 @@ export function createTracker(opts: TrackerOptions): Tracker {
     get slot() {
       return watch?.slot;
     },
+    get slotMs() {
+      return watch?.slotMs;
+    },
     get live() {
       return watch?.live ?? false;
     },

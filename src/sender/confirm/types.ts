@@ -60,6 +60,8 @@ export interface Tracker {
   readonly stats: TrackerStats;
   /** The latest slot the websocket named (undefined without one). */
   readonly slot: number | undefined;
+  /** How long a slot lasts, from the websocket's slot notifications (undefined without them). */
+  readonly slotMs: number | undefined;
   /** Slot notifications flow (the websocket is up). */
   readonly live: boolean;
   /** Called at each slot notification (never without a websocket). */

@@ -28,6 +28,8 @@ export interface WatchStats {
 export interface Watch {
   /** Latest slot a notification named (undefined before the first). */
   readonly slot: number | undefined;
+  /** How long a slot lasts, as the slot notifications' arrivals say (a moving average; undefined before two in a row). */
+  readonly slotMs: number | undefined;
   /** Slot notifications flow: the socket is up and the slot subscription acknowledged. */
   readonly live: boolean;
   onSlot(fn: (slot: number) => void): () => void;
@@ -67,6 +69,9 @@ export function createWatch(subscriber: Subscriber): Watch {
    * consumer read it); undefined until it announced one on the current socket.
    */
   let announced: number | undefined;
+  /** When the announcement of `announced` arrived, and the slot length estimated from such arrivals. */
+  let announcedAt = 0;
+  let slotMs: number | undefined;
   /** Signature notifications judged exact as they arrived. */
   const exactOnes = new WeakSet<SignatureNotification>();
   let slots: Subscription<unknown> | undefined;
@@ -104,7 +109,15 @@ export function createWatch(subscriber: Subscriber): Watch {
       bufferSize: 8,
       onGap: () => undefined,
       [ON_ARRIVAL]: (n) => {
-        if (announced === undefined || n.slot > announced) announced = n.slot;
+        const at = performance.now();
+        if (announced !== undefined && n.slot > announced) {
+          const each = (at - announcedAt) / (n.slot - announced);
+          slotMs = slotMs === undefined ? each : slotMs * 0.9 + each * 0.1;
+        }
+        if (announced === undefined || n.slot > announced) {
+          announced = n.slot;
+          announcedAt = at;
+        }
       },
       onNotification: (n) => {
         stats.slotNotifications++;
@@ -136,6 +149,9 @@ export function createWatch(subscriber: Subscriber): Watch {
   return {
     get slot() {
       return slot;
+    },
+    get slotMs() {
+      return slotMs;
     },
     get live() {
       return acked && slots !== undefined && !slots.closed && subscriber.socket.up;

@@ -3,7 +3,8 @@
  * (bundle-attempt.ts): the SAME bytes resent until they show up. While the tracker's websocket names
  * slots, the first `EARLY_REBROADCASTS` resends come `rebroadcastSlots` slots after the last submit
  * was answered with no sign of landing (the slot that could hold them has been produced, and its
- * processed notification would have come first), then the gap doubles each time; every
+ * processed notification would have come first) — counting only a slot announced at least half a
+ * slot after the answer (`SAME_MOMENT_SLOTS`) — then the gap doubles each time; every
  * `rebroadcastMs` the timer resends as before, whatever the socket does. Never two submits of one
  * attempt in flight: a slow host must not turn rebroadcasting into a storm.
  */
@@ -12,6 +13,16 @@ import type { Tracker } from '../confirm/tracker.js';
 
 /** Rebroadcasts paced by slots before the gap starts doubling. */
 export const EARLY_REBROADCASTS = 3;
+
+/**
+ * A slot notification read less than this share of a slot after the host's answer decides nothing
+ * about those bytes: the host may have taken them after that slot began — the websocket's path is
+ * not the sender host's (a different host in production, a hop longer in the landing benchmark), and
+ * a stalled event loop reads both at once — and they would land in the next slot. Resending on such
+ * a notification was up to a third of the rebroadcasts of a loaded landing run; the next slot
+ * decides instead.
+ */
+export const SAME_MOMENT_SLOTS = 0.5;
 
 export interface RebroadcastOptions {
   tracker: Tracker;
@@ -38,8 +49,9 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
   const { tracker, cfg } = o;
   let submitting = false;
   let lastAt = Date.now();
-  /** The latest slot named when the last submit was answered (undefined: none known). */
+  /** The latest slot named when the last submit was answered (undefined: none known), and when. */
   let answeredAt = tracker.slot;
+  let answeredTime = performance.now();
   let slotRebroadcasts = 0;
   let gapSlots = cfg.rebroadcastSlots;
   const resend = (): void => {
@@ -56,6 +68,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
         submitting = false;
         lastAt = Date.now();
         answeredAt = tracker.slot;
+        answeredTime = performance.now();
       });
   };
   const timer = setInterval(() => {
@@ -65,6 +78,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
     if (o.landed() || submitting) return;
     if (answeredAt === undefined) return void (answeredAt = slot);
     if (slot - answeredAt < gapSlots) return;
+    if (performance.now() - answeredTime < (tracker.slotMs ?? 0) * SAME_MOMENT_SLOTS) return;
     slotRebroadcasts++;
     if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
     resend();
