@@ -8,6 +8,7 @@ import type { KindName } from '../merkle/kinds/index.js';
 import type { Verdict } from '../merkle/verdict.js';
 import type { Verifier } from '../merkle/verifier/types.js';
 import { scanJson, type JsonTape } from '../json/tape.js';
+import { inspectScanned, type InspectedBody } from '../merkle/verifier/inspect-body.js';
 import { T_NULL, T_OBJECT } from '../json/tape-format.js';
 
 /** Proof-bearing methods and the kind of their items. */
@@ -94,7 +95,7 @@ function isObj(v: unknown): v is Record<string, unknown> {
 }
 
 /** What a look at an answer's scan decides: pass it as it is, verify its result's bytes, or parse it (`checkAnswer`). */
-export type AnswerLook = { pass: true } | { parse: true } | { result: Uint8Array; nulls: Uint8Array | null };
+export type AnswerLook = { pass: true } | { parse: true } | { result: InspectedBody; nulls: Uint8Array | null };
 
 /** Keys whose meaning as an envelope (kinds/envelopes.ts) could make a keyed batch read apart from its parse. */
 const ENVELOPE_KEYS = new Set(['jsonrpc', 'result', 'error', 'value', 'context', 'items']);
@@ -104,7 +105,7 @@ const indexLike = (k: string): boolean => /^(?:0|[1-9]\d{0,9})$/.test(k) && Numb
 /**
  * Look at the answer to one call of a proof method (not `getValidityProof`, which `checkAnswer` reads
  * with its request) through its scan, without parsing it: no `result` (an error), or a null one,
- * passes as it is; else its result's bytes are what to verify, with the null items of a keyed
+ * passes as it is; else its result is what to verify (inspected on that one scan), with the null items of a keyed
  * `getAssetProofBatch` marked (an id the indexer knows nothing of is not a lie: `checkAnswer` leaves
  * them out). Anything the scan could read apart from `JSON.parse` (not JSON to the scanner, not an
  * object, a keyed batch with a key given twice, an index-like or envelope key) is `parse`: the
@@ -121,6 +122,8 @@ export function lookAtAnswer(bytes: Uint8Array, kind: KindName): AnswerLook {
   } catch {
     return { parse: true };
   }
+  // Handed on with the result (the verifier releases it), else released here.
+  let kept = false;
   try {
     if (tape.type(0) !== T_OBJECT) return { parse: true };
     const r = tape.member(0, 'result');
@@ -129,25 +132,33 @@ export function lookAtAnswer(bytes: Uint8Array, kind: KindName): AnswerLook {
     if (kind === 'asset-proof' && tape.type(r) === T_OBJECT && tape.member(r, 'root') < 0) {
       const keys = tape.memberKeys(r);
       const seen = new Set<string>();
-      let kept = 0;
+      let items = 0;
       for (let i = 0; i < keys.length; i++) {
         const k = tape.string(keys[i]!);
         if (seen.has(k) || indexLike(k) || ENVELOPE_KEYS.has(k)) return { parse: true };
         seen.add(k);
         if (tape.type(keys[i]! + 1) === T_NULL) (nulls ??= new Uint8Array(keys.length))[i] = 1;
-        else kept++;
+        else items++;
       }
-      if (kept === 0) return { pass: true };
+      if (items === 0) return { pass: true };
     }
-    return { result: bytes.subarray(tape.start(r), tape.end(r)), nulls };
+    let result: InspectedBody;
+    try {
+      result = inspectScanned(kind, tape, r);
+    } catch {
+      // Not items of the kind: the parse's error says so.
+      return { parse: true };
+    }
+    kept = true;
+    return { result, nulls };
   } finally {
-    tape.release();
+    if (!kept) tape.release();
   }
 }
 
 /**
- * `checkAnswer` for an answer looked at by `lookAtAnswer`: its result verified from its bytes (the
- * verifier scans them; the workers decode the items), the null items of a keyed batch left out as
+ * `checkAnswer` for an answer looked at by `lookAtAnswer`: its result verified from the answer's bytes
+ * and scan (the items decoded from the bytes, on the proxy's thread or the workers), the null items of a keyed batch left out as
  * `checkAnswer` leaves them out, so indices, counts and verdicts are the same.
  *
  * @example
@@ -156,7 +167,7 @@ export function lookAtAnswer(bytes: Uint8Array, kind: KindName): AnswerLook {
 export async function checkResultBytes(
   verifier: Verifier,
   method: string,
-  look: { result: Uint8Array; nulls: Uint8Array | null },
+  look: { result: InspectedBody; nulls: Uint8Array | null },
   opts: { signal?: AbortSignal },
 ): Promise<CheckResult> {
   const kind = PROOF_METHODS[method]!;

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createVerifier, inspectBody, InputTooLargeError, type BodyInspection } from '../../src/merkle/index.js';
 import { InputError } from '../../src/errors/index.js';
 import { flip } from '../support/merkle-json-fixtures.js';
+import { inspectScanned } from '../../src/merkle/verifier/inspect-body.js';
+import { scanJson } from '../../src/json/tape.js';
 
 const proof = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', 'utf8')).getAssetProof;
 const bytesOf = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));
@@ -99,5 +101,21 @@ describe('the verifier takes an inspection as its input', () => {
     } finally {
       await small.close();
     }
+  });
+});
+
+describe('inspectScanned: a value inside a body scanned already', () => {
+  it("answers the verdicts and errors of that value's own bytes, small and large, keyed and listed", async () => {
+    const values = [list, { context: { slot: 1 }, value: list.slice(0, 5) }, Object.fromEntries(list.map((p, i) => [`k${i}`, i === 7 ? null : p])), proof];
+    for (const value of values) {
+      const answer = bytesOf({ jsonrpc: '2.0', id: 3, result: value });
+      const tape = scanJson(answer);
+      const seen = inspectScanned('asset-proof', tape, tape.member(0, 'result'));
+      const alone = bytesOf(value);
+      expect(seen.items).toBe(inspectBody('asset-proof', alone).items);
+      for (const v of [inline, pooled]) expect(await v.verify('asset-proof', seen)).toEqual(await v.verify('asset-proof', alone));
+    }
+    const tape = scanJson(bytesOf({ jsonrpc: '2.0', id: 3, result: { hello: 'world' } }));
+    expect(() => inspectScanned('asset-proof', tape, tape.member(0, 'result'))).toThrow(InputError);
   });
 });

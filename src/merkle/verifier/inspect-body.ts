@@ -9,7 +9,7 @@ import type { KeyedItem } from '../kinds/envelopes.js';
 import { describe } from '../fields.js';
 import { getKind, type KindName, type KindSpec } from '../kinds/index.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from './raw/extract.js';
-import { scanJson } from '../../json/tape.js';
+import { scanJson, type JsonTape } from '../../json/tape.js';
 
 /** What a raw response holds for one kind. */
 export interface BodyInspection {
@@ -79,4 +79,22 @@ export function inspectBody(kind: KindName, body: Uint8Array | ArrayBuffer): Bod
   if (!bytes) throw new InputError('body', `expected the response's JSON text as bytes (Uint8Array or ArrayBuffer), got ${describe(body)}`, { expected: 'Uint8Array | ArrayBuffer' });
   const found = extractFromTape(spec, scanJson(bytes, { decodeBelow: scanDecodeBelow() }));
   return new InspectedBody(spec.name, bytes, found, spec.batchSize);
+}
+
+/**
+ * `inspectBody` of the value at entry `entry` of a body already scanned whole (`scanJson` with its
+ * default options): inspected as a body holding that value alone would be, its scan kept for the
+ * verifier (the proxy looks at an answer's envelope through one scan, and verifies its result from
+ * it). The tape is the verifier's from here: it releases it once done (parsed items need none).
+ *
+ * @example
+ * const tape = scanJson(answer);
+ * const verdicts = await verifier.verify('asset-proof', inspectScanned('asset-proof', tape, tape.member(0, 'result')));
+ */
+export function inspectScanned(kind: KindName, tape: JsonTape, entry: number): InspectedBody {
+  const spec = getKind(kind);
+  if (tape.decodeBelow !== scanDecodeBelow()) throw new InputError('tape', `expected a tape scanned with decodeBelow ${scanDecodeBelow()}, got ${tape.decodeBelow}`);
+  const found = extractFromTape(spec, tape, {}, entry);
+  if (Array.isArray(found)) tape.release();
+  return new InspectedBody(spec.name, tape.bytes, found, spec.batchSize);
 }

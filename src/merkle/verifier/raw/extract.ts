@@ -45,11 +45,14 @@ export const parsedWhole = (length: number, options: { parseBelow?: number } = {
 /** The `decodeBelow` the tapes given to `extractFromTape` are to be scanned with. */
 export const scanDecodeBelow = (options: { parseBelow?: number } = {}): number => Math.min(options.parseBelow ?? PARSE_BELOW, 4096);
 
-/** `extractJson` of a text already scanned (whole), with `decodeBelow: scanDecodeBelow(options)`. */
-export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parseBelow?: number } = {}): JsonItems | KeyedItem[] {
-  if (parsedWhole(tape.bytes.length, options)) return spec.extract(tape.value(0));
-  const root = tape.lazy(0);
-  if (spec.special?.(root)) return spec.extract(tape.value(0));
+/**
+ * `extractJson` of a text already scanned (whole), with `decodeBelow: scanDecodeBelow(options)`; of the
+ * value at entry `from` (0: the whole text) as of a text holding that value alone.
+ */
+export function extractFromTape(spec: KindSpec, tape: JsonTape, options: { parseBelow?: number } = {}, from = 0): JsonItems | KeyedItem[] {
+  if (parsedWhole(from === 0 ? tape.bytes.length : tape.end(from) - tape.start(from), options)) return spec.extract(tape.value(from));
+  const root = tape.lazy(from);
+  if (spec.special?.(root)) return spec.extract(tape.value(from));
   const v = peelEnvelopes(root, (o) => spec.looksLike(o));
   const e = entryOf(v);
   // Inside a part small enough to have been decoded whole: it is parsed already.
