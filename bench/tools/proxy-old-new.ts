@@ -2,7 +2,8 @@
 /**
  * Is this tree's proxy cheaper than another version's, on this loaded host? One devnet process; both
  * proxies (2 verifier threads each, anchoring against the devnet) and the client in this one. Each
- * round sends the same request straight to the devnet, through the old proxy and through the new one,
+ * round sends the same request straight to the devnet, through a bare pass-through hop (what any
+ * proxy in this process pays, verifying nothing), through the old proxy and through the new one,
  * in a rotating order, so all three meet the same load, and each reaches the devnet through a relay
  * here that times the devnet's own answer. It prints, per answer size, the medians of the wall time,
  * of the overhead (wall time less the devnet's own answer time: the devnet's spread drops out), what
@@ -104,6 +105,8 @@ await new Promise((r) => pbkdf2('', '', 1, 8, 'sha256', r));
 const devnetProcess = await startDevnetProcess();
 const relay = await startRelay(devnetProcess.url);
 const devnet = { url: relay.url, stop: async () => (await relay.close(), await devnetProcess.stop()) };
+// A bare pass-through hop (no verification) in front of the relay: the floor any proxy in this process pays.
+const bare = await startRelay(relay.url);
 const t0 = new Set(threadsCpu().keys());
 const oldProxy = await startOld({ upstream: devnet.url, threads: 2 });
 const t1 = new Set(threadsCpu().keys());
@@ -120,7 +123,7 @@ try {
     for (const p of part) ids.push(p.body.result.assetId);
   }
   await new Promise((r) => setTimeout(r, 400));
-  const targets = { direct: devnet.url, old: oldProxy.url, new: newProxy.url } as const;
+  const targets = { direct: devnet.url, bare: bare.url, old: oldProxy.url, new: newProxy.url } as const;
   type Who = keyof typeof targets;
   const cpuOf = (tids: string[], m: Map<string, number>): number => tids.reduce((a, t) => a + (m.get(t) ?? 0), 0);
   for (const n of SIZES) {
@@ -128,11 +131,11 @@ try {
     // Warm: each path's first answers (JIT, the devnet's caches, the anchor's first read) are not counted.
     for (const who of Object.keys(targets) as Who[]) for (let i = 0; i < 2; i++) await post(targets[who], 'getAssetProofBatch', params);
     const row = () => ({ wall: [] as number[], over: [] as number[], up: [] as number[], main: [] as number[], workers: [] as number[] });
-    const rows: Record<Who, ReturnType<typeof row>> = { direct: row(), old: row(), new: row() };
-    const order: Who[] = ['direct', 'old', 'new'];
+    const rows: Record<Who, ReturnType<typeof row>> = { direct: row(), bare: row(), old: row(), new: row() };
+    const order: Who[] = ['direct', 'bare', 'old', 'new'];
     for (let r = 0; r < ROUNDS; r++) {
-      for (let k = 0; k < 3; k++) {
-        const who = order[(r + k) % 3]!;
+      for (let k = 0; k < order.length; k++) {
+        const who = order[(r + k) % order.length]!;
         const c0 = threadsCpu();
         const w0 = performance.now();
         const got = await post(targets[who], 'getAssetProofBatch', params);
@@ -150,7 +153,7 @@ try {
     const md = (xs: number[]) => median(xs);
     const d = md(rows.direct.wall);
     const dOver = md(rows.direct.over);
-    const up = md([...rows.direct.up, ...rows.old.up, ...rows.new.up]);
+    const up = md(order.flatMap((who) => rows[who].up));
     console.log(`--- ${n} ids, ${ROUNDS} rounds, devnet's own answer p50 ${up.toFixed(1)} ms, load ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     console.log(`${'path'.padEnd(8)} ${'wall p50'.padStart(9)} ${'added'.padStart(8)} ${'over p50'.padStart(9)} ${'added'.padStart(8)} ${'share'.padStart(6)} ${'main cpu'.padStart(9)} ${'workers'.padStart(8)}`);
     for (const who of order) {
@@ -164,5 +167,6 @@ try {
 } finally {
   await oldProxy.close();
   await newProxy.close();
+  await bare.close();
   await devnet.stop();
 }
