@@ -12,7 +12,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InputError } from '../errors/index.js';
+import { InputError, isCairnError } from '../errors/index.js';
 import { createVerifierWithTestOptions } from '../merkle/verifier/create-verifier.js';
 import type { KindName } from '../merkle/kinds/index.js';
 import type { AnchorCommitment } from '../merkle/anchor/source.js';
@@ -185,8 +185,11 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
     if ('result' in look) {
       try {
         r = await checkResultBytes(verifier, method, look, { signal });
-      } catch {
-        return null;
+      } catch (e) {
+        // The chain could not be asked, or the caller went away: the parsed path would meet the same
+        // (and wait for it a second time). Anything else is the answer's: the parse says what.
+        if (!(signal.aborted || (isCairnError(e, 'INPUT_INVALID') && e.context.field === 'anchor.rpc'))) return null;
+        r = unreadable(method, e);
       }
     }
     metrics.request(method);

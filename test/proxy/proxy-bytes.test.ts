@@ -129,6 +129,26 @@ describe('proof answers read from their bytes', () => {
     expect(metrics).toMatch(/cairn_proxy_requests_total\{method="getAssetProofBatch"\} 14\n/);
   }, 120_000);
 
+  it('an anchor that fails refuses the answer as unreadable, after one attempt', async () => {
+    let hits = 0;
+    const failing = createServer((_req, res) => {
+      hits++;
+      res.writeHead(500);
+      res.end();
+    });
+    await new Promise<void>((r) => failing.listen(0, '127.0.0.1', () => r()));
+    const proxy = await startProxy({ upstream: upstreamUrl, rpc: `http://127.0.0.1:${(failing.address() as AddressInfo).port}`, threads: 1 });
+    try {
+      next = `{"jsonrpc":"2.0","id":9,"result":[${proofs.map((p) => JSON.stringify(p)).join(',')}]}`;
+      const r = await call(proxy, { jsonrpc: '2.0', id: 9, method: 'getAssetProofBatch', params: { ids: ['x'] } });
+      expect(r.json.error.data.items).toEqual([{ index: 0, reason: expect.stringMatching(/anchor\.rpc.*HTTP 500/), status: 'unreadable' }]);
+      expect(hits).toBe(1);
+    } finally {
+      await proxy.close();
+      await new Promise((r) => failing.close(r));
+    }
+  });
+
   it('a batch of calls with no failing proof passes as the upstream bytes', async () => {
     next = `[{"jsonrpc":"2.0","id":1,"result":1.50},{"jsonrpc":"2.0","id":2,"result":${JSON.stringify(proofs[0])}}]`;
     const r = await call(refusing, [
