@@ -3,7 +3,9 @@
  * call, the method's limit; one call for a batch that touches ≤ 100 trees), through a cairn client
  * or a URL (plain `fetch`: merkle/ imports nothing from rpc/). Answers are cached per slot: a tree read in the last `cacheMs` (one slot, 400 ms, by
  * default) is not read again, so a stream of batches over the same few trees costs one read per
- * slot, while a root the chain has just added is seen within a slot.
+ * slot, while a root the chain has just added is seen within a slot. A batch that uses an entry in
+ * the last quarter of its life reads it again behind itself, so a steady stream of batches does not
+ * wait for the chain when an entry expires (each batch still starts at most one read).
  */
 import { InputError } from '../../errors/index.js';
 import { treeStateOf, type RawAccount, type TreeState } from './tree-state.js';
@@ -38,6 +40,8 @@ export interface AnchorSource {
 }
 
 const MAX_PER_CALL = 100;
+/** A cached tree used past this share of its life is read again behind the batch that used it. */
+const RENEW_AFTER = 0.75;
 const COMMITMENTS = ['processed', 'confirmed', 'finalized'];
 
 /** Check anchor options, naming the field. */
@@ -100,6 +104,9 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
   const cacheMs = o.cacheMs ?? 400;
   const rpc: AnchorRpc = typeof o.rpc === 'string' ? urlCaller(o.rpc) : o.rpc;
   const cache = new Map<string, { at: number; state: TreeState }>();
+  /** Trees being read again ahead of their expiry, and those reads (close waits for them). */
+  const renewing = new Set<string>();
+  const pending = new Set<Promise<void>>();
   let calls = 0;
 
   async function read(keys: string[], signal?: AbortSignal): Promise<TreeState[]> {
@@ -122,6 +129,23 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
     return value.map((a) => treeStateOf(a, -1));
   }
 
+  /** Read `keys` (≤ 100 a call), cache each state, and put it in `out`. */
+  async function fetchStates(keys: string[], signal?: AbortSignal, out?: Map<string, TreeState>): Promise<void> {
+    const chunks: string[][] = [];
+    for (let i = 0; i < keys.length; i += MAX_PER_CALL) chunks.push(keys.slice(i, i + MAX_PER_CALL));
+    const answers = await Promise.all(chunks.map((k) => read(k, signal)));
+    const at = Date.now();
+    chunks.forEach((ks, c) =>
+      ks.forEach((k, i) => {
+        const state = answers[c]![i]!;
+        out?.set(k, state);
+        if (cacheMs > 0) cache.set(k, { at, state });
+      }),
+    );
+    // Old entries go, so a long-lived verifier over many trees does not keep them all.
+    if (cache.size > 10_000) for (const [k, v] of cache) if (at - v.at >= cacheMs) cache.delete(k);
+  }
+
   return {
     get calls() {
       return calls;
@@ -130,26 +154,35 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
       const now = Date.now();
       const out = new Map<string, TreeState>();
       const want: string[] = [];
+      const renew: string[] = [];
       for (const a of new Set(addresses)) {
         const c = cache.get(a);
-        if (c && now - c.at < cacheMs) out.set(a, c.state);
-        else want.push(a);
+        if (c && now - c.at < cacheMs) {
+          out.set(a, c.state);
+          if (now - c.at >= cacheMs * RENEW_AFTER && !renewing.has(a)) renew.push(a);
+        } else want.push(a);
       }
-      const chunks: string[][] = [];
-      for (let i = 0; i < want.length; i += MAX_PER_CALL) chunks.push(want.slice(i, i + MAX_PER_CALL));
-      const answers = await Promise.all(chunks.map((k) => read(k, signal)));
-      const at = Date.now();
-      chunks.forEach((keys, c) =>
-        keys.forEach((k, i) => {
-          const state = answers[c]![i]!;
-          out.set(k, state);
-          if (cacheMs > 0) cache.set(k, { at, state });
-        }),
-      );
-      // Old entries go, so a long-lived verifier over many trees does not keep them all.
-      if (cache.size > 10_000) for (const [k, v] of cache) if (at - v.at >= cacheMs) cache.delete(k);
+      // Entries past most of their life are read again behind this batch, for the next one: a steady
+      // stream of batches then never waits for the chain (each batch starts at most one read, as
+      // before). A failed renewal is dropped: the entry expires, and the batch that reads it then
+      // meets the error.
+      // A batch that reads anyway reads them with its own (when they fit its calls).
+      if (want.length > 0 && Math.ceil((want.length + renew.length) / MAX_PER_CALL) === Math.ceil(want.length / MAX_PER_CALL)) want.push(...renew);
+      else if (renew.length > 0) {
+        for (const a of renew) renewing.add(a);
+        const p: Promise<void> = fetchStates(renew)
+          .catch(() => {})
+          .finally(() => {
+            for (const a of renew) renewing.delete(a);
+            pending.delete(p);
+          });
+        pending.add(p);
+      }
+      await fetchStates(want, signal, out);
       return out;
     },
-    close: async () => {},
+    close: async () => {
+      await Promise.all([...pending]);
+    },
   };
 }
