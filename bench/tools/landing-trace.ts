@@ -166,7 +166,10 @@ if (process.argv.includes('--devnet')) {
     for (const name of ['sent', 'landed', 'confirmed', 'rebroadcast'] as const) {
       sender.on(name, (e: { signature: string }) => {
         const m = (events[e.signature] ??= {});
-        if (name === 'rebroadcast') m.rebroadcasts = (m.rebroadcasts ?? 0) + 1;
+        if (name === 'rebroadcast') {
+          m.rebroadcasts = (m.rebroadcasts ?? 0) + 1;
+          m.lastRebroadcast = now();
+        }
         else m[name] ??= now();
       });
     }
@@ -218,6 +221,7 @@ if (process.argv.includes('--devnet')) {
   const extra: Record<string, number[]> = { 'build (buildMs)': [], 'start→/fast answered': [], 'start→submit call': [], 'submit call→arrived': [], 'arrived→answered': [],  'slot→landed event': [], 'landed→confirmed event': [], 'confirmed event→told': [], 'start→sent event': [] };
   const wrongSlot: string[] = [];
   let late = 0;
+  const lateResends: string[] = [];
   for (const t of told) {
     const e = tr.executed[amounts[t.i]!];
     if (!t.ok || !e) continue;
@@ -231,6 +235,10 @@ if (process.argv.includes('--devnet')) {
     rows.submits!.push(subs.length);
     // arrivals after the slot that executed it was produced: resends that were not needed
     late += subs.filter((t) => t > slotTime).length;
+    const evr = events[e.signature];
+    if (evr?.lastRebroadcast !== undefined && evr.lastRebroadcast > slotTime) {
+      lateResends.push(`#${t.i} resent ${(evr.lastRebroadcast - slotTime).toFixed(0)} ms after its slot, told landed ${evr.landed === undefined ? '-' : (evr.landed - slotTime).toFixed(0)} ms after`);
+    }
     if (slotOf[t.i] !== undefined && slotOf[t.i] !== e.slot) wrongSlot.push(`${t.i}: told ${slotOf[t.i]}, ledger ${e.slot}`);
     const tm = timingsOf[t.i];
     if (tm) {
@@ -254,6 +262,7 @@ if (process.argv.includes('--devnet')) {
   for (const [k, v] of Object.entries(rows)) if (v.length) console.log(line(k, v));
   for (const [k, v] of Object.entries(extra)) if (v.length) console.log(line(k, v));
   console.log(`submissions that reached the chain after their transaction had executed: ${late}`);
+  if (lateResends.length) console.log(`resent after landing (${lateResends.length}): ${lateResends.slice(0, 12).join('; ')}`);
   if (wrongSlot.length) console.log(`outcome slot differs from the ledger's for ${wrongSlot.length}: ${wrongSlot.slice(0, 5).join('; ')}`);
   process.exit(0);
 }

@@ -108,7 +108,10 @@ async function staged(pollMs = 60_000) {
 describe('the slot a notification names', () => {
   it('told before its slot was announced, a processed notification gives the slot: no poll', async () => {
     const { sock, chain, tracker, told, result, polls } = await staged();
+    expect(tracker.ready(SIG)).toBe(true); // its subscription is acknowledged
+    expect(tracker.announcesDoneSlots).toBe(false); // nothing says yet in which order this server tells
     sock.tell(SIG, 'processed', 11); // sent as slot 11 was processed, before its announcement
+    expect(tracker.announcesDoneSlots).toBe(true);
     sock.announce(11);
     sock.tell(SIG, 'confirmed', 12);
     const r = await result;
@@ -125,6 +128,7 @@ describe('the slot a notification names', () => {
     chain.statuses.set(SIG, { slot: 11, confirmations: 1, err: null, confirmationStatus: 'confirmed' });
     sock.tell(SIG, 'processed', 12);
     expect(told).toEqual(['seen']); // at once: rebroadcasts stop before the slot is read
+    expect(tracker.announcesDoneSlots).toBe(false);
     sock.tell(SIG, 'confirmed', 12);
     const r = await result;
     expect(r).toMatchObject({ kind: 'confirmed', slot: 11 });

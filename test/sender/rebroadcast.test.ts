@@ -9,7 +9,7 @@ import { startRebroadcasts } from '../../src/sender/intent/rebroadcast.js';
 import { resolveSenderConfig } from '../../src/sender/config.js';
 import type { Tracker } from '../../src/sender/confirm/tracker.js';
 
-function scriptedTracker(slotMs: number) {
+function scriptedTracker(slotMs: number, announcesDoneSlots = true) {
   const fns = new Set<(slot: number) => void>();
   let slot = 10;
   const tracker = {
@@ -17,6 +17,7 @@ function scriptedTracker(slotMs: number) {
       return slot;
     },
     slotMs,
+    announcesDoneSlots,
     onSlot(fn: (s: number) => void) {
       fns.add(fn);
       return () => fns.delete(fn);
@@ -44,6 +45,7 @@ describe('slot-paced rebroadcasts', () => {
       counters: { rebroadcasts: 0 },
       signal: rb.signal,
       landed: () => false,
+      ready: () => true,
       submit: async () => void sent.push(performance.now()),
     });
     // answered at slot 10 just now: slot 11 comes in the same moment (a stalled loop, a longer path)
@@ -67,6 +69,34 @@ describe('slot-paced rebroadcasts', () => {
     rb.abort();
   });
 
+  it("silence means nothing before the signature's subscription is acknowledged, nor a slot that only started (Agave announces slots as they start)", async () => {
+    for (const [doneSlots, ackAfter, resentAt] of [
+      [true, 12, 12],
+      [false, 10, 12],
+    ] as const) {
+      const { tracker, announce } = scriptedTracker(20, doneSlots);
+      let acked = false;
+      const sentAt: number[] = [];
+      const stop = startRebroadcasts({
+        tracker,
+        cfg: resolveSenderConfig({ rebroadcastMs: 60_000 }),
+        counters: { rebroadcasts: 0 },
+        signal: new AbortController().signal,
+        landed: () => false,
+        ready: () => acked,
+        submit: async () => void sentAt.push(tracker.slot!),
+      });
+      for (let s = 11; s <= 12; s++) {
+        await new Promise((r) => setTimeout(r, 15));
+        if (s >= ackAfter) acked = true;
+        announce(s);
+        await tick();
+      }
+      expect(sentAt).toEqual([resentAt]);
+      stop();
+    }
+  });
+
   it('landed bytes are never resent', async () => {
     const { tracker, announce } = scriptedTracker(20);
     let sends = 0;
@@ -76,6 +106,7 @@ describe('slot-paced rebroadcasts', () => {
       counters: { rebroadcasts: 0 },
       signal: new AbortController().signal,
       landed: () => true,
+      ready: () => true,
       submit: async () => void sends++,
     });
     for (let s = 11; s < 20; s++) {

@@ -313,6 +313,10 @@ export function createTracker(opts: TrackerOptions): Tracker {
     get slotMs() {
       return watch?.slotMs;
     },
+    get announcesDoneSlots() {
+      return watch?.announcesDoneSlots ?? false;
+    },
+    ready: (signature) => !watch || watch.ready(signature),
     get live() {
       return watch?.live ?? false;
     },

@@ -64,6 +64,10 @@ export interface Tracker {
   readonly slotMs: number | undefined;
   /** Slot notifications flow (the websocket is up). */
   readonly live: boolean;
+  /** The websocket tells a slot's processed notifications before announcing it (watch.ts). */
+  readonly announcesDoneSlots: boolean;
+  /** The signature's processed subscription is acknowledged (true without a websocket: nothing to wait for). */
+  ready(signature: string): boolean;
   /** Called at each slot notification (never without a websocket). */
   onSlot(fn: (slot: number) => void): () => void;
   /**

@@ -32,6 +32,14 @@ export interface Watch {
   readonly slotMs: number | undefined;
   /** Slot notifications flow: the socket is up and the slot subscription acknowledged. */
   readonly live: boolean;
+  /**
+   * The server tells a slot's processed notifications before it announces the slot (some came
+   * exact), so an announcement says the slot is done. False until one does: an Agave node announces
+   * a slot as it starts, and its notifications follow.
+   */
+  readonly announcesDoneSlots: boolean;
+  /** The signature's processed subscription is acknowledged: its silence means something. */
+  ready(signature: string): boolean;
   onSlot(fn: (slot: number) => void): () => void;
   /**
    * Watch a signature; `on` gets each status the socket tells, with `exact` true only when its slot
@@ -74,6 +82,9 @@ export function createWatch(subscriber: Subscriber): Watch {
   let slotMs: number | undefined;
   /** Signature notifications judged exact as they arrived. */
   const exactOnes = new WeakSet<SignatureNotification>();
+  let doneSlots = false;
+  /** Signatures whose processed subscription the server acknowledged. */
+  const readySigs = new Set<string>();
   let slots: Subscription<unknown> | undefined;
   let opening = false;
   let acked = false;
@@ -153,6 +164,10 @@ export function createWatch(subscriber: Subscriber): Watch {
     get slotMs() {
       return slotMs;
     },
+    get announcesDoneSlots() {
+      return doneSlots;
+    },
+    ready: (signature) => readySigs.has(signature),
     get live() {
       return acked && slots !== undefined && !slots.closed && subscriber.socket.up;
     },
@@ -174,7 +189,10 @@ export function createWatch(subscriber: Subscriber): Watch {
           onError: () => void stats.failures++,
           // Told before its slot was announced: sent as that slot was processed, so it is the transaction's.
           [ON_ARRIVAL]: (n) => {
-            if (n.reread !== true && announced !== undefined && n.slot > announced) exactOnes.add(n);
+            if (n.reread !== true && announced !== undefined && n.slot > announced) {
+              exactOnes.add(n);
+              if (c === 'processed') doneSlots = true;
+            }
           },
           onNotification: (n) => {
             stats.signatureNotifications++;
@@ -183,7 +201,10 @@ export function createWatch(subscriber: Subscriber): Watch {
         };
         subs.push(
           subscriber.signature(signature, o).then(
-            (s) => s as Subscription<unknown>,
+            (s) => {
+              if (c === 'processed' && !ctl.signal.aborted) readySigs.add(signature);
+              return s as Subscription<unknown>;
+            },
             () => {
               if (!ctl.signal.aborted) stats.failures++;
               return undefined;
@@ -192,6 +213,7 @@ export function createWatch(subscriber: Subscriber): Watch {
         );
       }
       return () => {
+        readySigs.delete(signature);
         watches.delete(ctl);
         for (const p of subs) void p.then((s) => s?.close());
         ctl.abort();

@@ -115,6 +115,7 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     counters: d.counters,
     signal: rb.signal,
     landed: () => landed,
+    ready: () => d.tracker.ready(cur.signature),
     submit,
     onResent: () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
   });

@@ -90,6 +90,7 @@ export async function runBundleAttempt(d: AttemptDeps, a: BundleAttemptRequest):
     counters: d.counters,
     signal: rb.signal,
     landed: () => landed || seenAny,
+    ready: () => signatures.every((s) => d.tracker.ready(s)),
     submit,
     onResent: () => d.events.emit('rebroadcast', { id, signature: first, count: sends - 1 }),
   });

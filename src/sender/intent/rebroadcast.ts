@@ -32,6 +32,8 @@ export interface RebroadcastOptions {
   signal: AbortSignal;
   /** True once the bytes showed up: nothing is resent after. */
   landed(): boolean;
+  /** The signatures' processed subscriptions are acknowledged (Tracker.ready): their silence at a slot means something. */
+  ready(): boolean;
   /** One resubmission; a rejection is swallowed here (the tracker decides). */
   submit(signal: AbortSignal): Promise<void>;
   /** Told after each resend the host answered. */
@@ -77,8 +79,11 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
   const offSlot = tracker.onSlot((slot) => {
     if (o.landed() || submitting) return;
     if (answeredAt === undefined) return void (answeredAt = slot);
-    if (slot - answeredAt < gapSlots) return;
+    // Where a slot is announced as it starts (Agave), the one after the answer is still running.
+    if (slot - answeredAt < gapSlots + (tracker.announcesDoneSlots ? 0 : 1)) return;
     if (performance.now() - answeredTime < (tracker.slotMs ?? 0) * SAME_MOMENT_SLOTS) return;
+    // A subscription still on its way tells nothing by its silence (the bytes may have landed before it).
+    if (!o.ready()) return;
     slotRebroadcasts++;
     if (slotRebroadcasts > EARLY_REBROADCASTS) gapSlots *= 2;
     resend();
