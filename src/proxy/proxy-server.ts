@@ -15,10 +15,10 @@ import type { AddressInfo } from 'node:net';
 import { InputError, isCairnError } from '../errors/index.js';
 import { createVerifierWithTestOptions } from '../merkle/verifier/create-verifier.js';
 import type { KindName } from '../merkle/kinds/index.js';
-import type { AnchorCommitment } from '../merkle/anchor/source.js';
+import { checkAnchorOptions, type AnchorCommitment } from '../merkle/anchor/source.js';
 import { checkAnswer, checkResultBytes, lookAtAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
 import { createProxyMetrics, type ProxyMetrics } from './proxy-metrics.js';
-import { createUpstream, type UpstreamAnswer } from './upstream.js';
+import { anchorCaller, createUpstream, type UpstreamAnswer } from './upstream.js';
 
 /** The JSON-RPC error code of an answer whose proofs failed (server-error range, -32000…-32099). */
 export const PROOF_REJECTED_CODE = -32040;
@@ -117,14 +117,17 @@ export async function startProxy(options: ProxyOptions): Promise<Proxy> {
   const maxRequest = options.maxRequestBytes ?? 8 * 1024 * 1024;
   const maxResponse = options.maxResponseBytes ?? 256 * 1024 * 1024;
   const metrics = createProxyMetrics();
+  // The anchor's options checked as given (a bad URL or commitment names its field), then its reads
+  // made over the upstream client's kept-alive connections.
+  const anchor = checkAnchorOptions({ rpc: options.rpc ?? upstream.href, ...(options.commitment ? { commitment: options.commitment } : {}) });
+  const upstreamClient = createUpstream(maxResponse);
   const verifier = createVerifierWithTestOptions({
     threads: options.threads ?? 2,
     inlineUpTo: INLINE_UP_TO,
-    anchor: { rpc: options.rpc ?? upstream.href, ...(options.commitment ? { commitment: options.commitment } : {}) },
+    anchor: { ...anchor, rpc: anchorCaller(upstreamClient, new URL(anchor.rpc as string)) },
   });
   const keySets = options.keySets ?? [];
 
-  const upstreamClient = createUpstream(maxResponse);
   function forward(req: IncomingMessage, body: Buffer | null, signal: AbortSignal): Promise<UpstreamAnswer> {
     const headers: Record<string, string> = {};
     for (const h of ['content-type', 'accept']) if (typeof req.headers[h] === 'string') headers[h] = req.headers[h];

@@ -129,7 +129,7 @@ describe('proof answers read from their bytes', () => {
     expect(metrics).toMatch(/cairn_proxy_requests_total\{method="getAssetProofBatch"\} 14\n/);
   }, 120_000);
 
-  it('an anchor that fails refuses the answer as unreadable, after one attempt', async () => {
+  it('an anchor that fails refuses the answer as unreadable, after one attempt, with the reason it always gave', async () => {
     let hits = 0;
     const failing = createServer((_req, res) => {
       hits++;
@@ -147,6 +147,14 @@ describe('proof answers read from their bytes', () => {
       await proxy.close();
       await new Promise((r) => failing.close(r));
     }
+    const unreachable = await startProxy({ upstream: upstreamUrl, rpc: 'http://127.0.0.1:1', threads: 1 });
+    try {
+      const r = await call(unreachable, { jsonrpc: '2.0', id: 9, method: 'getAssetProofBatch', params: { ids: ['x'] } });
+      expect(r.json.error.data.items).toEqual([{ index: 0, reason: '"anchor.rpc": getMultipleAccounts failed: the anchor RPC could not be reached', status: 'unreadable' }]);
+    } finally {
+      await unreachable.close();
+    }
+    await expect(startProxy({ upstream: upstreamUrl, rpc: 'ftp://x' })).rejects.toThrow(/anchor\.rpc/);
   });
 
   it('a batch of calls with no failing proof passes as the upstream bytes', async () => {
