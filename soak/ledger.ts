@@ -5,7 +5,7 @@
  */
 import bs58 from 'bs58';
 import type { Devnet, ExecutedTransaction } from '../src/devnet/index.js';
-import { parseTransaction } from '../src/solana/wire.js';
+import { parseTransaction } from '../src/solana/index.js';
 import { intentKey } from './intents.js';
 
 /** One execution of an intent's transfer. */

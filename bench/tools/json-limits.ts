@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseJsonLossless } from '../../src/merkle/input.js';
-import { jsonScanBackend, scanJson } from '../../src/json/tape.js';
+import { jsonScanBackend, scanJson } from '../../src/json/index.js';
 import { parseJson } from '../../src/rpc/json.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -5,7 +5,7 @@
  * Timed in rounds of 200 transactions for `seconds`; each round's bytes are checked to be a signed
  * transaction of the expected size, so nothing is optimised away.
  */
-import { compileMessage, signMessageParts } from '../solana/wire.js';
+import { compileMessage, signMessageParts } from '../solana/index.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';
 import { generateSigner } from '../solana/signer.js';
 import { encodeBase58 } from '../solana/base58.js';

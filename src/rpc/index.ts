@@ -52,7 +52,7 @@ export {
   type GetAssetsByGroupParams,
   type GetTokenAccountsParams,
 } from './das.js';
-export { MAX_SIGNATURES_PER_STATUS_CALL, type CommitmentParams, type GetTransactionConfig, type PriorityFeeParams, type SimulateConfig } from './solana.js';
+export { MAX_SIGNATURES_PER_STATUS_CALL, type CommitmentParams, type GetTransactionConfig, type PriorityFeeParams, type SimulateConfig } from './solana/index.js';
 export { MAX_COMPRESSION_LIMIT, type CursorParams, type SignaturesForTokenOwnerParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression.js';
 export {
   MAX_COMPRESSION_FILTERS,
@@ -67,7 +67,7 @@ export {
 export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
 export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
 export type { MintCompressedNftParams } from './mint.js';
-export { MAX_SIGNATURES_PER_PAGE, type GetSignaturesForAddressParams, type SignatureInfo, type SignaturePaginators } from './solana-signatures.js';
+export { MAX_SIGNATURES_PER_PAGE, type GetSignaturesForAddressParams, type SignatureInfo, type SignaturePaginators } from './solana/signatures.js';
 
 // The resources the methods answer with.
 export type {

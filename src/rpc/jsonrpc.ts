@@ -10,7 +10,7 @@ import { rpcMethodSafety } from './idempotency.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
-import { scanJson, rememberTape } from '../json/tape.js';
+import { scanJson, rememberTape } from '../json/index.js';
 import { T_ARRAY, T_OBJECT } from '../json/tape-format.js';
 
 /** Per-call options every client method takes last. */
@@ -141,7 +141,7 @@ function checkEnvelope(env: { jsonrpc?: unknown; id?: unknown; error?: unknown }
 }
 
 /**
- * `unwrap`'s checks on a raw body, read through its structure (src/json/tape.ts) instead of a parse: only the
+ * `unwrap`'s checks on a raw body, read through its structure (src/json/index.ts) instead of a parse: only the
  * envelope's small members are decoded, never `result`. The scan is kept with the bytes, so
  * verifying them does not scan again.
  */

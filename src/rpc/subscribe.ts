@@ -14,7 +14,7 @@
 import { abortError } from '../abort.js';
 import { assertAddress, assertInt, assertOneOf, assertSignature, isPlainObject, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import { accountConfig, type AccountFilter, type AccountParams } from './solana-accounts.js';
+import { accountConfig, type AccountFilter, type AccountParams } from './solana/accounts.js';
 import type { ClientContext } from './context.js';
 import * as S from './shapes.js';
 import { createStream, type SubscriptionGap } from './subscription-stream.js';

@@ -22,8 +22,8 @@ export type { TransactionLike, Web3TransactionLike, Web3VersionedTransactionLike
 export type { InstructionLike, KitInstructionLike, KitAccountMetaLike, KitAccountRole } from '../solana/kit-instructions.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
-export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/wire.js';
-export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from '../solana/wire.js';
+export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/index.js';
+export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from '../solana/index.js';
 export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/instructions.js';
 // Durable nonces: a nonce account per intent (`send({ ..., nonce })`, `enqueue([{ ..., nonce }])`).
 export {

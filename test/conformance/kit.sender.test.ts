@@ -37,7 +37,7 @@ import { expectTypeOf } from 'vitest';
 import { asAddress, createSender, generateSigner, resolveSenderConfig, transferInstruction, type Sender } from '../../src/sender/index.js';
 import { createNonceAccountInstructions, parseNonceAccount } from '../../src/solana/nonce.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
-import { compileMessage, parseTransaction } from '../../src/solana/wire.js';
+import { compileMessage, parseTransaction } from '../../src/solana/index.js';
 import { setup, type Env } from '../support/sender.js';
 
 const SYSTEM = address('11111111111111111111111111111111');

@@ -14,7 +14,7 @@ import { encodeBase58 } from '../../src/solana/base58.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import { advanceNonceInstruction, createNonceAccountInstructions, durableNonceFromBlockhash, parseNonceAccount } from '../../src/solana/nonce.js';
 import { generateSigner, type Signer } from '../../src/solana/signer.js';
-import { compileMessage, parseTransaction, signMessageParts, type InstructionInput } from '../../src/solana/wire.js';
+import { compileMessage, parseTransaction, signMessageParts, type InstructionInput } from '../../src/solana/index.js';
 import { rpc } from '../support/devnet.js';
 
 const payer = generateSigner();

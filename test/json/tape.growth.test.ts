@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 
 const script = `
-  const { scanJson } = await import(${JSON.stringify(new URL('../../src/json/tape.ts', import.meta.url).pathname)});
+  const { scanJson } = await import(${JSON.stringify(new URL('../../src/json/index.ts', import.meta.url).pathname)});
   const out = [];
   for (const text of ['['.repeat(65), '['.repeat(100), '['.repeat(1_000), '['.repeat(5_000), '{"a":'.repeat(200), '['.repeat(500) + ']'.repeat(500), '[' + '[],'.repeat(3_000) + '[]]']) {
     try { out.push('ok ' + scanJson(Buffer.from(text)).count); } catch (e) { out.push((e.code ?? e.name) + ' ' + e.message.slice(0, 60)); }

@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors/index.js';
 import { loadNative, nativeLoadError } from '../../src/addon.js';
 import { newJsScanState, scanJsonJs } from '../../src/json/scan-js.js';
-import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/tape.js';
+import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/index.js';
 import { ENTRY, F_ESCAPED, MAX_DEPTH, MAX_NUMBER_CHARS, NATIVE_STATE_LONG, NATIVE_STATE_U32S, ScanError, SUSPENDED, T_ARRAY, T_FALSE, T_KEY, T_NULL, T_NUMBER, T_OBJECT, T_STRING, T_TRUE, TAPE_FULL, TYPE_MASK } from '../../src/json/tape-format.js';
 
 // CAIRN_TEST_JSON_SCAN_ADDON=<path of a .node exporting jsonScan> tests another build of json_scan.c

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mulberry32 as rng } from '../../src/devnet/chain/mulberry32.js';
 import { loadNative } from '../../src/addon.js';
-import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/tape.js';
+import { JsonScan, jsonScanBackend, scanJson } from '../../src/json/index.js';
 import { ENTRY, F_SKIMMED, NATIVE_STATE_SKIM, NATIVE_STATE_U32S, SUSPENDED, T_OBJECT, TYPE_MASK } from '../../src/json/tape-format.js';
 import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { itemsOf, outcome } from '../support/merkle-json-fixtures.js';

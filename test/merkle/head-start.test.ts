@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createVerifierWithTestOptions as createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { KIND_NAMES } from '../../src/merkle/kinds/index.js';
-import { JsonScan } from '../../src/json/tape.js';
+import { JsonScan } from '../../src/json/index.js';
 import { ItemsSoFar } from '../../src/merkle/verifier/raw/items-so-far.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
 import { bytes, itemsOf, mutate, outcome } from '../support/merkle-json-fixtures.js';

@@ -9,7 +9,7 @@ import { createVerifier, inspectBody, InputTooLargeError, type BodyInspection } 
 import { InputError } from '../../src/errors/index.js';
 import { flip } from '../support/merkle-json-fixtures.js';
 import { inspectScanned } from '../../src/merkle/verifier/inspect-body.js';
-import { scanJson } from '../../src/json/tape.js';
+import { scanJson } from '../../src/json/index.js';
 
 const proof = JSON.parse(readFileSync('test/vectors/bubblegum/mpl_bubblegum_dasApi_BZHZ4GX7_depth14_canopy0.json', 'utf8')).getAssetProof;
 const bytesOf = (v: unknown): Uint8Array => new TextEncoder().encode(JSON.stringify(v));

@@ -8,7 +8,7 @@ import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { CairnError } from '../../src/errors/index.js';
 import { generateSigner } from '../../src/solana/signer.js';
-import { compileMessage } from '../../src/solana/wire.js';
+import { compileMessage } from '../../src/solana/index.js';
 import { encodeMessage } from '../../src/solana/encode-message.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import { memoIx, sendAndWait, setUpToken, TOKEN_PROGRAM, type TokenSetup } from '../support/spl.js';

@@ -13,7 +13,7 @@ import type { SlotNotification } from '../../src/rpc/subscribe.js';
 import { signMessageParts } from '../../src/solana/sign-message.js';
 import { generateSigner, type Signer } from '../../src/solana/signer.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
-import { compileMessage } from '../../src/solana/wire.js';
+import { compileMessage } from '../../src/solana/index.js';
 import { rpc, waitFor } from '../support/devnet.js';
 import { scanForLeaks } from '../support/leak-guard.js';
 import { startWsProxy, type WsProxy } from '../support/ws-proxy.js';

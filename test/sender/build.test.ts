@@ -11,7 +11,7 @@ import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { readFastRules, tipAccountBytes } from '../../src/solana/fast-rules.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
-import { parseTransaction } from '../../src/solana/wire.js';
+import { parseTransaction } from '../../src/solana/index.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
 import { CairnError } from '../../src/errors/index.js';
 

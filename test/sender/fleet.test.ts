@@ -141,7 +141,7 @@ describe('fleet sender (PostgreSQL journal)', () => {
 
     // Signed bytes cannot be made distinct: under a second id, in another process, they are refused.
     const { blockhash, lastValidBlockHeight } = await env.client.getLatestBlockhash();
-    const { compileMessage } = await import('../../src/solana/wire.js');
+    const { compileMessage } = await import('../../src/solana/index.js');
     const { signMessagePartsAsync } = await import('../../src/solana/inputs.js');
     const tip = transferInstruction(env.payer.address, DEFAULT_TIP_ACCOUNTS[0]!, 1_000_000n);
     const { computeUnitPriceInstruction } = await import('../../src/solana/instructions.js');

@@ -14,7 +14,7 @@ import { ErrorCodes } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type SendManyItem, type Sender } from '../../src/sender/index.js';
 import { computeUnitPriceInstruction } from '../../src/solana/instructions.js';
 import { signMessagePartsAsync } from '../../src/solana/inputs.js';
-import { compileMessage } from '../../src/solana/wire.js';
+import { compileMessage } from '../../src/solana/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';
 import { executionsByKey } from '../../soak/ledger.js';
 import { intentKey } from '../../soak/intents.js';

@@ -19,7 +19,7 @@ import { computeUnitLimitInstruction, computeUnitPriceInstruction } from '../../
 import { advanceNonceInstruction, createNonceAccountInstructions, parseNonceAccount } from '../../src/solana/nonce.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
 import { addressBytes } from '../../src/solana/address.js';
-import { compileMessage, parseTransaction, signMessageParts } from '../../src/solana/wire.js';
+import { compileMessage, parseTransaction, signMessageParts } from '../../src/solana/index.js';
 import { startPostgres, type PostgresServer } from '../support/postgres-server.js';
 import { setup, transferTo, type Env } from '../support/sender.js';
 

@@ -380,7 +380,7 @@ describe('sender against the devnet', () => {
     const tips = sender.config.tipAccounts.map((t) => transferTo(tx.wire, addressBytes(t, 't'))).filter((x) => x !== undefined);
     expect(tips).toEqual([5_000n]);
     // CU limit = simulated units × 1.1 (at least 1,000), far below the 200k default
-    const { parts } = (await import('../../src/solana/wire.js')).parseTransaction(tx.wire);
+    const { parts } = (await import('../../src/solana/index.js')).parseTransaction(tx.wire);
     const limitIx = parts.instructions.find((ix) => ix.data[0] === 2 && ix.data.length === 5)!;
     const limit = new DataView(limitIx.data.buffer, limitIx.data.byteOffset, 5).getUint32(1, true);
     expect(limit).toBeGreaterThanOrEqual(1_000);

@@ -17,7 +17,7 @@ import {
   transferInstruction,
 } from '../../src/solana/instructions.js';
 import { generateSigner } from '../../src/solana/signer.js';
-import { compileMessage, signMessageParts, type InstructionInput } from '../../src/solana/wire.js';
+import { compileMessage, signMessageParts, type InstructionInput } from '../../src/solana/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';
 
 const payer = generateSigner();

@@ -10,7 +10,7 @@ import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { toSenderRpc } from '../../src/sender/client/adapters.js';
 import { generateSigner, verifySignature } from '../../src/solana/signer.js';
 import { isAsyncSigner, signMessagePartsAsync, toAddress, toSigner } from '../../src/solana/inputs.js';
-import { compileMessage } from '../../src/solana/wire.js';
+import { compileMessage } from '../../src/solana/index.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 
 const KEY = '4Nd1mBQtrMJVYVfKf2PJy9NZUZdTAsp7D4xWLs4gDB4T';

@@ -20,9 +20,9 @@ import {
 } from '../../src/solana/nonce.js';
 import { addressText } from '../../src/solana/address.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
-import { compileMessage } from '../../src/solana/wire.js';
+import { compileMessage } from '../../src/solana/index.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
-import type { InstructionInput } from '../../src/solana/wire.js';
+import type { InstructionInput } from '../../src/solana/index.js';
 import { CairnError } from '../../src/errors/index.js';
 import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 

@@ -15,7 +15,7 @@ import {
   TransactionMessage,
   VersionedTransaction,
 } from '@solana/web3.js';
-import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type InstructionInput } from '../../src/solana/wire.js';
+import { compileMessage, parseTransaction, signMessageParts, encodeMessage, type InstructionInput } from '../../src/solana/index.js';
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../src/solana/instructions.js';
 import { signerFromSecretKey } from '../../src/solana/signer.js';
 import type { CairnError } from '../../src/errors/index.js';

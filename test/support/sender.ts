@@ -7,7 +7,7 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createClient, type CairnClient } from '../../src/rpc/client.js';
 import { generateSigner, type Signer } from '../../src/sender/index.js';
 import type { SenderRpc } from '../../src/sender/client/rpc.js';
-import { parseTransaction } from '../../src/solana/wire.js';
+import { parseTransaction } from '../../src/solana/index.js';
 
 export interface Env {
   devnet: Devnet;

@@ -5,7 +5,7 @@
  */
 import bs58 from 'bs58';
 import { generateSigner, type Signer } from '../../src/solana/signer.js';
-import { compileMessage, type InstructionInput } from '../../src/solana/wire.js';
+import { compileMessage, type InstructionInput } from '../../src/solana/index.js';
 import { signMessageParts } from '../../src/solana/sign-message.js';
 import { SYSTEM_PROGRAM } from '../../src/solana/instructions.js';
 import { rpc } from './devnet.js';

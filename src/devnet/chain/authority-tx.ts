@@ -9,7 +9,7 @@
 import { encodeBase58 } from '../../solana/base58.js';
 import { transferInstruction } from '../../solana/instructions.js';
 import { signerFromSecretKey } from '../../solana/signer.js';
-import { compileMessage, signMessageParts } from '../../solana/wire.js';
+import { compileMessage, signMessageParts } from '../../solana/index.js';
 import type { Chain, ExecutedTransaction } from '../types.js';
 import { DevnetRpcError } from '../types.js';
 

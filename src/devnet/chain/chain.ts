@@ -11,7 +11,7 @@
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { encodeBase58 } from '../../solana/base58.js';
 import { durableNonceFromBlockhash } from '../../solana/nonce.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import { explicitRentEpochs } from './account-file.js';
 import { createChainGenesis, type GenesisAccount, type GenesisProgram } from './genesis.js';
 import { createChainSlots } from './slots.js';

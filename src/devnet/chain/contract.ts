@@ -5,7 +5,7 @@
  */
 import type { SimulationMeta } from '../runtime/simulation-meta.js';
 import type { LiteSVM } from 'litesvm';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import type { DevnetKeypair } from './keypair.js';
 import type { Chain, Commitment } from '../types.js';
 

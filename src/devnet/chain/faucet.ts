@@ -5,7 +5,7 @@
  */
 import { CairnError, InputError } from '../../errors/index.js';
 import { transferInstruction } from '../../solana/instructions.js';
-import { compileMessage, signMessageParts } from '../../solana/wire.js';
+import { compileMessage, signMessageParts } from '../../solana/index.js';
 import { decodeAddress } from './decode-address.js';
 import type { DevnetChain } from './contract.js';
 import type { DevnetKeypair } from './keypair.js';

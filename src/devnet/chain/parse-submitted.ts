@@ -4,7 +4,7 @@
  * (errors on field `transaction`, no unsigned messages).
  */
 import { CairnError, InputError } from '../../errors/index.js';
-import { parseTransaction, type ParsedTransaction } from '../../solana/wire.js';
+import { parseTransaction, type ParsedTransaction } from '../../solana/index.js';
 
 /**
  * Parse signed wire bytes (legacy or v0) with the solana layer's parser (solana/wire.ts), so the

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 
 /** A submission waiting for its slot, as the chain queues it and the verifier checks it. */
 export interface PendingSubmission {

@@ -3,7 +3,7 @@
  * check against every signature the chain knows, and the signature-verifier thread that a burst
  * starts (it checks signatures while they wait, so execution can skip LiteSVM's own check).
  */
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import { createSignatureVerifier, VERIFIER_START_QUEUE, type PendingSubmission, type SignatureVerifier } from './signature-verifier.js';
 import type { StatusCache } from './status-cache.js';
 

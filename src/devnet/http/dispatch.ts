@@ -8,7 +8,7 @@ import { CairnError, redact } from '../../errors/index.js';
 import { encodeBase58 } from '../../solana/base58.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { checkFastSendTransaction, fastSendBundle, type ResolvedFastRules } from './fast.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import { isRpcId, MAX_METHOD_NAME, rpcError } from './json-rpc.js';
 import { DevnetRpcError, type RpcHandler } from '../types.js';
 

@@ -13,7 +13,7 @@ import { base58TooLong, maxBase58Length } from '../../base58-bound.js';
 import { CairnError, InputError } from '../../errors/index.js';
 import { base58Bytes, encodeBase58 } from '../../solana/base58.js';
 import { readFastRules, type TipAccounts } from '../../solana/fast-rules.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { DevnetRpcError } from '../types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../../tips.js';

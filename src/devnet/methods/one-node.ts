@@ -8,7 +8,7 @@
  * Agave's sampler does) and the node's contact info.
  */
 import type { DevnetChain } from '../chain/contract.js';
-import { compileMessage } from '../../solana/wire.js';
+import { compileMessage } from '../../solana/index.js';
 import { signMessageParts } from '../../solana/sign-message.js';
 import { signerFromSecretKey } from '../../solana/signer.js';
 import { SLOTS_PER_EPOCH, DEVNET_FEATURE_SET, DEVNET_VERSION } from './cluster.js';

@@ -7,7 +7,7 @@ import bs58 from 'bs58';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { CairnError } from '../../errors/index.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 import { decodeTransactionParam } from '../http/fast.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { u64Param } from './u64.js';

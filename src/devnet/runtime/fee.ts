@@ -6,7 +6,7 @@
 import { address58 } from '../../solana/base58.js';
 import { isComputeBudgetProgram } from '../../solana/fast-rules.js';
 import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM } from '../../solana/instructions.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 
 export interface ComputeBudget {
   /** µlamports per CU, or null when not set. */

@@ -11,7 +11,7 @@
 import { address58 } from '../../solana/base58.js';
 import { SYSTEM_ADVANCE_NONCE } from '../../solana/nonce.js';
 import { verifySignature } from '../../solana/signer.js';
-import type { ParsedTransaction } from '../../solana/wire.js';
+import type { ParsedTransaction } from '../../solana/index.js';
 
 const SYSTEM_INITIALIZE_NONCE = 6;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';

@@ -18,7 +18,7 @@ import { anchorable, claimsOf, type RootClaim } from './claims.js';
 import { tapeClaimsOf } from './tape-claims.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from '../verifier/raw/extract.js';
 import type { KeyedItem } from '../kinds/envelopes.js';
-import { scanJson } from '../../json/tape.js';
+import { scanJson } from '../../json/index.js';
 import { checkAnchorOptions, createAnchorSource, type AnchorOptions, type AnchorSource } from './source.js';
 
 /** Items of `input` in the order the verifier answers them (raw JSON is parsed: anchoring needs the roots). */

@@ -9,7 +9,7 @@
  * unique; any other item is parsed by `JSON.parse`).
  */
 import { ENTRY, F_ESCAPED, T_OBJECT, T_STRING, T_TRUE } from '../../json/tape-format.js';
-import type { JsonTape } from '../../json/tape.js';
+import type { JsonTape } from '../../json/index.js';
 import type { KindName } from '../kinds/index.js';
 import { b58Hex, claimsOf, type RootClaim } from './claims.js';
 

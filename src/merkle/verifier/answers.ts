@@ -9,7 +9,7 @@ import { ErrorCodes, InputTooLargeError } from '../../errors/index.js';
 import type { KeyedItem } from '../kinds/envelopes.js';
 import type { KindSpec } from '../kinds/index.js';
 import { extractJson } from './raw/extract.js';
-import { hasRememberedTape } from '../../json/tape.js';
+import { hasRememberedTape } from '../../json/index.js';
 import type { BatchAnswer } from './batch-answer.js';
 import { InspectedBody } from './inspect-body.js';
 import { shareResponse, type JsonSource } from './raw/share-response.js';

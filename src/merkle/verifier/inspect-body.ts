@@ -9,7 +9,7 @@ import type { KeyedItem } from '../kinds/envelopes.js';
 import { describe } from '../fields.js';
 import { getKind, type KindName, type KindSpec } from '../kinds/index.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from './raw/extract.js';
-import { scanJson, type JsonTape } from '../../json/tape.js';
+import { scanJson, type JsonTape } from '../../json/index.js';
 
 /** What a raw response holds for one kind. */
 export interface BodyInspection {

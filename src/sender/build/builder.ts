@@ -13,7 +13,7 @@ import { readFastRulesOfInstructions, tipAccountBytes } from '../../solana/fast-
 import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../solana/instructions.js';
 import { signMessagePartsAsync } from '../../solana/inputs.js';
 import { advanceNonceInstruction } from '../../solana/nonce.js';
-import { compileMessage, type InstructionInput } from '../../solana/wire.js';
+import { compileMessage, type InstructionInput } from '../../solana/index.js';
 import { createBuildInputs } from './inputs.js';
 import { failureHint } from '../intent/failure-hint.js';
 import { minimumTip, type ResolvedSenderOptions } from '../config.js';

@@ -6,7 +6,7 @@
 import { InputError } from '../../errors/index.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../../solana/inputs.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
-import type { LookupTableInput, TransactionVersion } from '../../solana/wire.js';
+import type { LookupTableInput, TransactionVersion } from '../../solana/index.js';
 import { nonceOf, type NonceInput } from '../input/prepare.js';
 import { intentKey } from '../intent/key.js';
 import { planToJournal } from '../journal/plan.js';

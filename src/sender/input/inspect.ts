@@ -13,7 +13,7 @@ import { CairnError, ErrorCodes } from '../../errors/index.js';
 import { encodeBase58 } from '../../solana/base58.js';
 import { readFastRules, tipAccountBytes } from '../../solana/fast-rules.js';
 import { verifySignature } from '../../solana/signer.js';
-import { parseTransaction, type ParsedTransaction } from '../../solana/wire.js';
+import { parseTransaction, type ParsedTransaction } from '../../solana/index.js';
 
 export interface WireSummary {
   parsed: ParsedTransaction;

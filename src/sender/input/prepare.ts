@@ -7,7 +7,7 @@ import { InputError } from '../../errors/index.js';
 import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../../solana/inputs.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
 import type { Signer } from '../../solana/signer.js';
-import type { InstructionInput, LookupTableInput, TransactionVersion } from '../../solana/wire.js';
+import type { InstructionInput, LookupTableInput, TransactionVersion } from '../../solana/index.js';
 import { minimumTip, type ResolvedSenderOptions } from '../config.js';
 import { assertSendable } from './inspect.js';
 import { readTransaction, type TransactionLike } from './transaction.js';

@@ -12,7 +12,7 @@ import { toAddress, toSigner, type KitSignerLike, type SignerLike } from '../../
 import { checkKitLookups, readInstructions, type KitInstructionLike } from '../../solana/kit-instructions.js';
 import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
 import type { Signer } from '../../solana/signer.js';
-import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../../solana/wire.js';
+import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../../solana/index.js';
 
 /** A web3.js legacy `Transaction`, as cairn reads it. */
 export interface Web3TransactionLike {

@@ -5,7 +5,7 @@
  * with `InsufficientFundsForRent`, which names an account index, not an address or an amount.
  */
 import { encodeBase58 } from '../../solana/base58.js';
-import { parseTransaction } from '../../solana/wire.js';
+import { parseTransaction } from '../../solana/index.js';
 
 /**
  * The rent-exempt minimum of an account with no data under Solana's rent since genesis

@@ -6,7 +6,7 @@
  */
 import { addressText } from '../../solana/address.js';
 import type { Signer } from '../../solana/signer.js';
-import type { InstructionInput } from '../../solana/wire.js';
+import type { InstructionInput } from '../../solana/index.js';
 import type { IntentView, JournalPlan } from './records.js';
 import type { Prepared } from '../input/prepare.js';
 import type { PreparedBundle } from '../input/bundle.js';

@@ -10,7 +10,7 @@ import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import { encodeBase58 } from '../../../src/solana/base58.js';
 import { advanceNonceInstruction, createNonceAccountInstructions, parseNonceAccount } from '../../../src/solana/nonce.js';
 import { generateSigner, type Signer } from '../../../src/solana/signer.js';
-import { compileMessage, signMessageParts, type InstructionInput } from '../../../src/solana/wire.js';
+import { compileMessage, signMessageParts, type InstructionInput } from '../../../src/solana/index.js';
 import { rpc } from '../../support/devnet.js';
 
 const payer = generateSigner();

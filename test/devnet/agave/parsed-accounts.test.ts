@@ -10,7 +10,7 @@ import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import { findProgramAddress } from '../../../src/merkle/cnft/bubblegum/asset-id.js';
 import { createNonceAccountInstructions } from '../../../src/solana/nonce.js';
 import { generateSigner } from '../../../src/solana/signer.js';
-import type { InstructionInput } from '../../../src/solana/wire.js';
+import type { InstructionInput } from '../../../src/solana/index.js';
 import { rpc } from '../../support/devnet.js';
 import { createAccountIx, sendAndWait, TOKEN_PROGRAM } from '../../support/spl.js';
 

@@ -11,7 +11,7 @@ import { findProgramAddress } from '../../../src/merkle/cnft/bubblegum/asset-id.
 import { SYSTEM_PROGRAM, transferInstruction } from '../../../src/solana/instructions.js';
 import { signMessageParts } from '../../../src/solana/sign-message.js';
 import { generateSigner } from '../../../src/solana/signer.js';
-import { compileMessage, type InstructionInput } from '../../../src/solana/wire.js';
+import { compileMessage, type InstructionInput } from '../../../src/solana/index.js';
 import { rpc } from '../../support/devnet.js';
 import { memoIx, sendAndWait, setUpToken, TOKEN_PROGRAM, transferIx, type TokenSetup } from '../../support/spl.js';
 

@@ -6,7 +6,7 @@ import { noItemOfKind } from '../../kinds/envelopes.js';
 import { notAnItem, type KindSpec } from '../../kinds/index.js';
 import type { JsonItems } from './extract.js';
 import { packJsonBatch } from './batch.js';
-import { scanJson } from '../../../json/tape.js';
+import { scanJson } from '../../../json/index.js';
 import type { BatchResult } from '../../pool.js';
 import type { BatchAnswer } from '../batch-answer.js';
 import type { JsonSource } from './share-response.js';

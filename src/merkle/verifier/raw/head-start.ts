@@ -8,7 +8,7 @@ import type { KeyedItem } from '../../kinds/envelopes.js';
 import type { KindSpec } from '../../kinds/index.js';
 import { extractFromTape, scanDecodeBelow, type JsonItems } from './extract.js';
 import { ItemsSoFar } from './items-so-far.js';
-import { JsonScan, scanJson } from '../../../json/tape.js';
+import { JsonScan, scanJson } from '../../../json/index.js';
 import type { BatchResult } from '../../pool.js';
 import type { JsonSource } from './share-response.js';
 
@@ -140,7 +140,7 @@ export async function scanWithHeadStart(
  * found again on a plain scan, so the answer and any error are exactly those of one.
  */
 function extractSkimmed(spec: KindSpec, scan: JsonScan, guess: ItemsSoFar, jsonOptions: { parseBelow?: number }): JsonItems | KeyedItem[] {
-  // It started over without skimming (src/json/tape.ts): a plain tape.
+  // It started over without skimming (src/json/index.ts): a plain tape.
   if (!scan.tape.skimmed) return extractFromTape(spec, scan.tape, jsonOptions);
   try {
     const found = extractFromTape(spec, scan.tape, jsonOptions);

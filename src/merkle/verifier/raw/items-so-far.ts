@@ -12,10 +12,10 @@
  * The guess: from the root down the chain of open containers, the first container with a complete
  * child that is an object of the kind (`spec.looksLike`) holds the items — listed if it is an array,
  * keyed by id if it is an object. Only complete children are ever read: a scan stops just after a
- * value, with open containers ending at 0 (src/json/tape.ts).
+ * value, with open containers ending at 0 (src/json/index.ts).
  */
 import type { KindSpec } from '../../kinds/index.js';
-import type { JsonTape } from '../../../json/tape.js';
+import type { JsonTape } from '../../../json/index.js';
 import { T_ARRAY, T_NULL, T_OBJECT } from '../../../json/tape-format.js';
 
 /** Parts of the scan to wait for a container before giving up the head start. */

@@ -18,7 +18,7 @@
 import { abortError } from '../../../abort.js';
 import { ErrorCodes } from '../../../errors/index.js';
 import type { KindSpec } from '../../kinds/index.js';
-import { hasRememberedTape, JsonScan, scanJson } from '../../../json/tape.js';
+import { hasRememberedTape, JsonScan, scanJson } from '../../../json/index.js';
 import { extractFromTape, parsedWhole, scanDecodeBelow } from './extract.js';
 import { ItemsSoFar } from './items-so-far.js';
 import { releaseResponse, shareResponse } from './share-response.js';

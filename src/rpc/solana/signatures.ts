@@ -4,14 +4,14 @@
  * `client.paginate`, which asks for the next page `before` the last signature of the previous one
  * until a short page (or `until`) ends it.
  */
-import { assertAddress, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
-import type { CallOptions } from './jsonrpc.js';
-import { checkAbort } from './paginate.js';
-import { COMMITMENTS } from './solana-params.js';
-import type * as T from './types.js';
-import { v, type Validator } from './validate.js';
+import { assertAddress, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../../assert.js';
+import { BadResponseError, ErrorCodes, InputError } from '../../errors/index.js';
+import type { ClientContext } from '../context.js';
+import type { CallOptions } from '../jsonrpc.js';
+import { checkAbort } from '../paginate.js';
+import { COMMITMENTS } from './params.js';
+import type * as T from '../types.js';
+import { v, type Validator } from '../validate.js';
 
 /** The most signatures one call may ask for (the RPC's cap). */
 export const MAX_SIGNATURES_PER_PAGE = 1000;

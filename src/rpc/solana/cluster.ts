@@ -2,11 +2,11 @@
  * The standard cluster methods: slot and block height, the epoch schedule and info, the node's identity
  * and the slot leader, the cluster's nodes, the transaction count, vote accounts and inflation rewards.
  */
-import { assertAddress, assertArray, assertInt, optional } from '../assert.js';
-import type { ClientContext } from './context.js';
-import type { CallOptions } from './jsonrpc.js';
-import { v, type Validator } from './validate.js';
-import { commitmentConfig, toNumber, MAX_SLOT, slotV, type CommitmentParams } from './solana-params.js';
+import { assertAddress, assertArray, assertInt, optional } from '../../assert.js';
+import type { ClientContext } from '../context.js';
+import type { CallOptions } from '../jsonrpc.js';
+import { v, type Validator } from '../validate.js';
+import { commitmentConfig, toNumber, MAX_SLOT, slotV, type CommitmentParams } from './params.js';
 
 /** The current block height. */
 export async function getBlockHeight(ctx: ClientContext, params?: CommitmentParams, opts?: CallOptions): Promise<number> {

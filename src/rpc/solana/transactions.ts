@@ -4,15 +4,15 @@
  * (`sendTransaction` always asks for `skipPreflight: true, maxRetries: 0`: the caller rebroadcasts the same
  * bytes itself, see docs/sender.md) and the /ping warm-up on the sender host.
  */
-import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
-import { chunk, mapLimit, wireToBase64 } from './input.js';
-import type { CallOptions } from './jsonrpc.js';
-import * as S from './shapes.js';
-import type * as T from './types.js';
-import { v } from './validate.js';
-import { COMMITMENTS, commitmentConfig, toNumber, slotV, type CommitmentParams } from './solana-params.js';
+import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../../assert.js';
+import { BadResponseError, ErrorCodes, InputError } from '../../errors/index.js';
+import type { ClientContext } from '../context.js';
+import { chunk, mapLimit, wireToBase64 } from '../input.js';
+import type { CallOptions } from '../jsonrpc.js';
+import * as S from '../shapes.js';
+import type * as T from '../types.js';
+import { v } from '../validate.js';
+import { COMMITMENTS, commitmentConfig, toNumber, slotV, type CommitmentParams } from './params.js';
 
 /** getSignatureStatuses accepts at most this many signatures per call. */
 export const MAX_SIGNATURES_PER_STATUS_CALL = 256;

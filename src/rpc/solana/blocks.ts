@@ -2,12 +2,12 @@
  * The standard block methods: a block, its time, the slots that have one (a range or a count) and the
  * oldest one the node holds. Blocks exist from `confirmed` on.
  */
-import { assertBool, assertInt, assertObject, assertOneOf, optional } from '../assert.js';
-import type { ClientContext } from './context.js';
-import type { CallOptions } from './jsonrpc.js';
-import type * as T from './types.js';
-import { v, type Validator } from './validate.js';
-import { toNumber, MAX_SLOT, slotV, intList } from './solana-params.js';
+import { assertBool, assertInt, assertObject, assertOneOf, optional } from '../../assert.js';
+import type { ClientContext } from '../context.js';
+import type { CallOptions } from '../jsonrpc.js';
+import type * as T from '../types.js';
+import { v, type Validator } from '../validate.js';
+import { toNumber, MAX_SLOT, slotV, intList } from './params.js';
 
 export interface BlockParams {
   commitment?: 'confirmed' | 'finalized';

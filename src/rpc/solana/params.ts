@@ -1,10 +1,10 @@
 /**
  * The shared parts of the standard methods' clients: the commitment config, safe-integer answers, slot validators.
  */
-import { assertObject, assertOneOf, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes } from '../errors/index.js';
-import type * as T from './types.js';
-import { v, type Validator } from './validate.js';
+import { assertObject, assertOneOf, optional } from '../../assert.js';
+import { BadResponseError, ErrorCodes } from '../../errors/index.js';
+import type * as T from '../types.js';
+import { v, type Validator } from '../validate.js';
 
 export const COMMITMENTS = ['processed', 'confirmed', 'finalized'] as const;
 

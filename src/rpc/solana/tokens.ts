@@ -2,14 +2,14 @@
  * The standard SPL token methods: a token account's balance, a mint's supply and largest holders, the
  * token accounts of an owner or a delegate. Params checked as InputError, answers as RPC_SCHEMA.
  */
-import { assertAddress, assertObject } from '../assert.js';
-import { InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
-import type { CallOptions } from './jsonrpc.js';
-import * as S from './shapes.js';
-import { v, type Validator } from './validate.js';
-import { keyedV, accountConfig, type KeyedAccount, type AccountParams } from './solana-accounts.js';
-import { commitmentConfig, type CommitmentParams } from './solana-params.js';
+import { assertAddress, assertObject } from '../../assert.js';
+import { InputError } from '../../errors/index.js';
+import type { ClientContext } from '../context.js';
+import type { CallOptions } from '../jsonrpc.js';
+import * as S from '../shapes.js';
+import { v, type Validator } from '../validate.js';
+import { keyedV, accountConfig, type KeyedAccount, type AccountParams } from './accounts.js';
+import { commitmentConfig, type CommitmentParams } from './params.js';
 
 /** An SPL token amount as the RPC writes it (`amount` as exact digits). */
 export interface TokenAmount {

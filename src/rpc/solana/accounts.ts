@@ -3,15 +3,15 @@
  * and test-cluster airdrops. Each checks its params (InputError naming the field) and validates the
  * answer's shape (RPC_SCHEMA naming the path).
  */
-import { assertAddress, assertArray, assertInt, assertObject, assertOneOf, optional } from '../assert.js';
-import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
-import { chunk, mapLimit } from './input.js';
-import type { CallOptions } from './jsonrpc.js';
-import * as S from './shapes.js';
-import type * as T from './types.js';
-import { v, type Validator } from './validate.js';
-import { commitmentConfig, toNumber, MAX_SLOT, slotV, type CommitmentParams } from './solana-params.js';
+import { assertAddress, assertArray, assertInt, assertObject, assertOneOf, optional } from '../../assert.js';
+import { BadResponseError, ErrorCodes, InputError } from '../../errors/index.js';
+import type { ClientContext } from '../context.js';
+import { chunk, mapLimit } from '../input.js';
+import type { CallOptions } from '../jsonrpc.js';
+import * as S from '../shapes.js';
+import type * as T from '../types.js';
+import { v, type Validator } from '../validate.js';
+import { commitmentConfig, toNumber, MAX_SLOT, slotV, type CommitmentParams } from './params.js';
 
 /** Balance in lamports (a bigint only beyond 2^53). */
 export async function getBalance(ctx: ClientContext, address: string, params?: CommitmentParams, opts?: CallOptions): Promise<T.U64> {
