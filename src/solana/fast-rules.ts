@@ -11,7 +11,7 @@
  */
 import { addressBytes } from './address.js';
 import { CB_SET_COMPUTE_UNIT_LIMIT, CB_SET_COMPUTE_UNIT_PRICE, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, SYSTEM_TRANSFER } from './instructions.js';
-import type { CompiledInstruction, InstructionInput } from './index.js';
+import type { CompiledInstruction, InstructionInput } from './wire-types.js';
 
 const SYSTEM_BYTES = addressBytes(SYSTEM_PROGRAM, 'systemProgram');
 const COMPUTE_BUDGET_BYTES = addressBytes(COMPUTE_BUDGET_PROGRAM, 'computeBudgetProgram');

@@ -5,7 +5,7 @@
  */
 import { InputError } from '../errors/index.js';
 import type { AddressLike } from './address.js';
-import type { InstructionInput } from './index.js';
+import type { InstructionInput } from './wire-types.js';
 
 export const SYSTEM_PROGRAM = '11111111111111111111111111111111';
 export const COMPUTE_BUDGET_PROGRAM = 'ComputeBudget111111111111111111111111111111';

@@ -11,7 +11,7 @@ import { InputError } from '../errors/index.js';
 import { addressBytes, type AddressLike } from './address.js';
 import { decodeBase58, encodeBase58 } from './base58.js';
 import { SYSTEM_PROGRAM, toU64 } from './instructions.js';
-import type { InstructionInput } from './index.js';
+import type { InstructionInput } from './wire-types.js';
 
 /** Size of a nonce account's data. */
 export const NONCE_ACCOUNT_LENGTH = 80;
