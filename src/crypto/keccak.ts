@@ -14,6 +14,7 @@ import { loadNativeWithReason, type NativeBindings } from '../addon.js';
 import { kernelSwitch } from '../kernels.js';
 import { keccak256Js, keccakPathRootJs } from './_keccak-js.js';
 import { createKeccakWasmKernel } from './_keccak-wasm.js';
+import { equalBytes } from './bytes.js';
 import type { KeccakKernel } from './_keccak-kernel.js';
 
 export type { KeccakKernel } from './_keccak-kernel.js';
@@ -260,11 +261,4 @@ export function hashToField(data: Uint8Array): Uint8Array {
   const out = kernel.keccak256(buf); // every kernel returns fresh memory: safe to modify
   out[0] = 0;
   return out;
-}
-
-/** Constant-length byte comparison (not constant-time: nothing secret is compared here). */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }

@@ -13,7 +13,8 @@
 import bs58 from 'bs58';
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
-import { equalBytes, keccak256Into } from '../../crypto/keccak.js';
+import { keccak256Into } from '../../crypto/keccak.js';
+import { equalBytes } from '../../crypto/bytes.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset-proof.js';
 import { b58Decode32Into } from '../fields.js';
 import { bad, ok, type Verdict } from '../verdict.js';

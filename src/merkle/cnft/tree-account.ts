@@ -15,7 +15,8 @@
  */
 import bs58 from 'bs58';
 import { InputError } from '../../errors/index.js';
-import { equalBytes, keccakPathRoot } from '../../crypto/keccak.js';
+import { keccakPathRoot } from '../../crypto/keccak.js';
+import { equalBytes } from '../../crypto/bytes.js';
 import { emptyNode } from './empty-node.js';
 import { bad, ok, type Verdict } from '../verdict.js';
 
