@@ -14,7 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import { toSigner, type SignerLike } from '../solana/inputs.js';
+import { signerFromInput, type SignerLike } from '../solana/inputs.js';
 import type { Signer } from '../solana/signer.js';
 import type { Subscriber } from '../rpc/subscribe.js';
 import type { SocketStats } from '../rpc/ws-socket.js';
@@ -255,5 +255,5 @@ export function createCore<S extends SenderStore>(
 export function signersOf(list: readonly SignerLike[] | undefined, field: string): Signer[] | undefined {
   if (list === undefined) return undefined;
   if (!Array.isArray(list)) throw new InputError(field, 'expected an array of signers');
-  return list.map((s, i) => toSigner(s, `${field}[${i}]`));
+  return list.map((s, i) => signerFromInput(s, `${field}[${i}]`));
 }

@@ -124,7 +124,7 @@ function isKitSigner(v: object): v is KitSignerLike {
  * A cairn `Signer` from any accepted form. A kit signer becomes an `AsyncSigner`: kit signs through
  * promises (WebCrypto), and its private key is usually non-extractable, so it cannot sign in line.
  */
-export function toSigner(value: unknown, field: string): Signer {
+export function signerFromInput(value: unknown, field: string): Signer {
   if (value instanceof Uint8Array) return signerFromSecretKey(value, field);
   if (value !== null && typeof value === 'object') {
     if (isCairnSigner(value)) return value;

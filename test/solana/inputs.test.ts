@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { toSenderRpc } from '../../src/sender/client/adapters.js';
 import { generateSigner, verifySignature } from '../../src/solana/signer.js';
-import { isAsyncSigner, signMessagePartsAsync, toAddress, toSigner } from '../../src/solana/inputs.js';
+import { isAsyncSigner, signMessagePartsAsync, toAddress, signerFromInput as toSigner } from '../../src/solana/inputs.js';
 import { compileMessage } from '../../src/solana/index.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 

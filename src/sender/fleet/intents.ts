@@ -4,7 +4,7 @@
  * its plans in order — checked at the boundary.
  */
 import { InputError } from '../../errors/index.js';
-import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../../solana/inputs.js';
+import { isPublicKeyLike, toAddress, signerFromInput, type AddressInput, type SignerLike } from '../../solana/inputs.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
 import type { LookupTableInput, TransactionVersion } from '../../solana/index.js';
 import { nonceOf, type NonceInput } from '../input/prepare.js';
@@ -90,7 +90,7 @@ function bundlePlansOf(it: FleetBundleIntent, i: number): JournalPlan[] {
 function planOf(it: Omit<FleetIntent, 'id'>, at: number | string): JournalPlan {
   const f = typeof at === 'number' ? `intents[${at}]` : at;
   if (!Array.isArray(it.instructions) || it.instructions.length === 0) throw new InputError(`${f}.instructions`, 'expected a non-empty array of instructions');
-  const payer = typeof it.payer === 'string' || isPublicKeyLike(it.payer) ? toAddress(it.payer, `${f}.payer`) : toSigner(it.payer, `${f}.payer`).address;
+  const payer = typeof it.payer === 'string' || isPublicKeyLike(it.payer) ? toAddress(it.payer, `${f}.payer`) : signerFromInput(it.payer, `${f}.payer`).address;
   const version = it.version ?? (it.lookupTables?.length ? 0 : 'legacy');
   const nonce = it.nonce === undefined ? undefined : nonceOf(it.nonce, undefined, `${f}.nonce`);
   const read = readInstructions(it.instructions, `${f}.instructions`);

@@ -4,7 +4,7 @@
  * bytes already checked against the `/fast` rules. Validated here, at the boundary.
  */
 import { InputError } from '../../errors/index.js';
-import { isPublicKeyLike, toAddress, toSigner, type AddressInput, type SignerLike } from '../../solana/inputs.js';
+import { isPublicKeyLike, toAddress, signerFromInput, type AddressInput, type SignerLike } from '../../solana/inputs.js';
 import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
 import type { Signer } from '../../solana/signer.js';
 import type { InstructionInput, LookupTableInput, TransactionVersion } from '../../solana/index.js';
@@ -83,10 +83,10 @@ export function prepareInput(input: SendInput, cfg: ResolvedSenderOptions): Prep
     }
     const read = readInstructions(input.instructions, 'input.instructions');
     checkKitLookups(read, input.lookupTables, 'input.lookupTables');
-    const payer = toSigner(input.payer, 'input.payer');
-    const signers = [payer, ...(input.signers ?? []).map((s, i) => toSigner(s, `input.signers[${i}]`))];
+    const payer = signerFromInput(input.payer, 'input.payer');
+    const signers = [payer, ...(input.signers ?? []).map((s, i) => signerFromInput(s, `input.signers[${i}]`))];
     // signers kit account metas carry, unless given already
-    for (const k of read.signers) if (!signers.some((s) => s.address === k.address)) signers.push(toSigner(k, `input.instructions signer ${k.address}`));
+    for (const k of read.signers) if (!signers.some((s) => s.address === k.address)) signers.push(signerFromInput(k, `input.instructions signer ${k.address}`));
     const version = input.version ?? (input.lookupTables?.length ? 0 : 'legacy');
     const nonce = input.nonce === undefined ? undefined : nonceOf(input.nonce, signers);
     return { kind: 'plan', payer: payer.address, instructions: [...read.instructions], version, lookupTables: [...(input.lookupTables ?? [])], signers, ...(nonce ? { nonce } : {}) };
@@ -110,7 +110,7 @@ export function nonceOf(n: NonceInput, signers: Signer[] | undefined, field = 'i
       throw new InputError(`${field}.authority`, `${authority} signs the nonce advance: pass it as a signer (here, or in signers)`, { got: authority });
     }
   } else {
-    const s = toSigner(n.authority, `${field}.authority`);
+    const s = signerFromInput(n.authority, `${field}.authority`);
     authority = s.address;
     if (signers && !signers.some((x) => x.address === authority)) signers.push(s);
   }

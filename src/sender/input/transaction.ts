@@ -8,7 +8,7 @@
 import { InputError } from '../../errors/index.js';
 import { addressText, type AddressLike } from '../../solana/address.js';
 import { encodeBase58 } from '../../solana/base58.js';
-import { toAddress, toSigner, type KitSignerLike, type SignerLike } from '../../solana/inputs.js';
+import { toAddress, signerFromInput, type KitSignerLike, type SignerLike } from '../../solana/inputs.js';
 import { checkKitLookups, readInstructions, type KitInstructionLike } from '../../solana/kit-instructions.js';
 import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
 import type { Signer } from '../../solana/signer.js';
@@ -65,9 +65,9 @@ function isKitMessage(tx: object): tx is KitTransactionMessageLike {
 /** Signers given, then those a kit message carries, once per address. */
 function signersOf(given: readonly SignerLike[] | undefined, carried: readonly KitSignerLike[]): Signer[] {
   if (given !== undefined && !Array.isArray(given)) throw new InputError('input.signers', 'expected an array of signers');
-  const out = (given ?? []).map((s, i) => toSigner(s, `input.signers[${i}]`));
+  const out = (given ?? []).map((s, i) => signerFromInput(s, `input.signers[${i}]`));
   carried.forEach((k, i) => {
-    if (!out.some((s) => s.address === k.address)) out.push(toSigner(k, `input.transaction signer ${i} (${String(k.address)})`));
+    if (!out.some((s) => s.address === k.address)) out.push(signerFromInput(k, `input.transaction signer ${i} (${String(k.address)})`));
   });
   if (out.length === 0) throw new InputError('input.signers', 'expected at least the fee payer');
   return out;
