@@ -12,7 +12,7 @@ import { createTransport } from '../rpc/transport.js';
 import { createSender } from '../sender/send.js';
 import { transferInstruction } from '../solana/instructions.js';
 import type { Signer } from '../solana/signer.js';
-import { describeError } from '../cli/args.js';
+import { describeError } from '../errors/index.js';
 import { countingTransport } from './counting-transport.js';
 import { histogram } from './rpc-family.js';
 import { latencySummary } from './percentile.js';

@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs as nodeParseArgs } from 'node:util';
-import { CairnError, InputError } from '../errors/index.js';
+import { CairnError, describeError, InputError } from '../errors/index.js';
 import { COMMON_FLAGS, didYouMean, helpText, type CommandSpec, type FlagSpec } from './usage.js';
 
 /** Where a command writes. `isTTY` on stderr turns the progress line on (progress.ts). */
@@ -133,16 +133,6 @@ export function parseCommand(spec: CommandSpec, argv: readonly string[]): Parsed
 function isKnown(token: string, flags: Record<string, FlagSpec>, shorts: Map<string, string>): boolean {
   if (token.startsWith('--')) return token.slice(2).split('=')[0]! in flags;
   return /^-[A-Za-z]$/.test(token.slice(0, 2)) && shorts.has(token[1]!);
-}
-
-/** The code, message and field of any error, as the CLI shows it (a non-cairn error keeps its own code, e.g. EPIPE). */
-export function describeError(e: unknown): { code: string; message: string; field?: string } {
-  if (e instanceof CairnError) {
-    const field = (e.context as { field?: unknown }).field;
-    return { code: e.code, message: e.message, ...(typeof field === 'string' ? { field } : {}) };
-  }
-  const err = e as { code?: unknown; message?: unknown };
-  return { code: typeof err?.code === 'string' ? err.code : 'INTERNAL', message: typeof err?.message === 'string' ? err.message : String(e) };
 }
 
 /** The exit code an error ends a command with: 2 for unusable input or settings, 1 otherwise. */

@@ -3,7 +3,7 @@
  * `cairn <command>`: the process entry point. The commands and their dispatch live in
  * commands.ts (importable by tests without running anything); this file only runs it.
  */
-import { describeError } from './args.js';
+import { describeError } from '../errors/index.js';
 import { dispatch } from './commands.js';
 
 dispatch(process.argv.slice(2)).then(

@@ -9,11 +9,11 @@
  * answers are lost or runs killed: run the same command again and it finishes what is left.
  */
 import { readFileSync, statSync } from 'node:fs';
-import { CairnError, InputError, InputTooLargeError } from '../errors/index.js';
+import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
 import { createClient } from '../rpc/client.js';
 import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
 import { openMintJournal, type MintJournal } from '../mint/mint-journal.js';
-import { exitCodeOf, describeError, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
+import { exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
 import { createProgress } from './progress.js';
 import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 

@@ -10,13 +10,13 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveEndpoints, type Endpoints } from '../config.js';
-import { CairnError, InputError, InputTooLargeError } from '../errors/index.js';
+import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
 import { createClient } from '../rpc/client.js';
 import { addressText } from '../solana/address.js';
 import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../sender/index.js';
 import { resolveSenderConfig, type SenderOptions } from '../sender/config.js';
 import { toU64 } from '../solana/instructions.js';
-import { describeError, exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
+import { exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
 import { createProgress } from './progress.js';
 import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';
 

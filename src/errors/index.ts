@@ -28,4 +28,5 @@ export {
 export { TransactionFailedError, BlockhashExpiredError } from './sender.js';
 export { WorkerCrashedError, PoolClosedError, FieldError, PackedFieldError, PointError, ValidityStructureError } from './merkle.js';
 export { DevnetRpcError } from './devnet.js';
+export { describeError } from './describe.js';
 export { redact, registerSecret } from '../redact.js';
