@@ -10,7 +10,7 @@
  * | `CAIRN_POSEIDON`         | `native\|wasm\|js\|auto` | crypto/poseidon.ts (backendChoice)        |
  * | `CAIRN_PDA`              | `native\|wasm\|js\|auto` | crypto/pda.ts (backendChoice)             |
  * | `CAIRN_KECCAK`           | `native\|wasm\|js`       | crypto/keccak.ts (another: an error)      |
- * | `CAIRN_JSON_SCAN`        | `js`: portable scanner  | json/tape.ts                              |
+ * | `CAIRN_JSON_SCAN`        | `js`: portable scanner  | json/scanner-choice.ts                    |
  * | `CAIRN_ASSET_PROOF_JSON` | `parse`: no C packer    | merkle/cnft/asset-proof-packer.ts         |
  */
 

@@ -1,5 +1,5 @@
 /**
- * The devnet's reading of submitted transaction bytes: the solana layer's parser (solana/wire.ts),
+ * The devnet's reading of submitted transaction bytes: the solana layer's parser (solana/parse-transaction.ts),
  * so the devnet accepts exactly what cairn builds and checks, with the service's own refusals
  * (errors on field `transaction`, no unsigned messages).
  */
@@ -7,7 +7,7 @@ import { CairnError, InputError } from '../../errors/index.js';
 import { parseTransaction, type ParsedTransaction } from '../../solana/index.js';
 
 /**
- * Parse signed wire bytes (legacy or v0) with the solana layer's parser (solana/wire.ts), so the
+ * Parse signed wire bytes (legacy or v0) with the solana layer's parser (solana/parse-transaction.ts), so the
  * devnet accepts exactly what cairn builds and checks. Throws `InputError` (field `transaction`) on
  * anything malformed, with the parser's detail and byte offset; never reads past the buffer.
  *
