@@ -10,8 +10,7 @@
 import { createClient } from '../rpc/client.js';
 import { createTransport } from '../rpc/transport.js';
 import { createSender } from '../sender/send.js';
-import { transferInstruction } from '../solana/instructions.js';
-import type { Signer } from '../solana/signer.js';
+import { transferInstruction, type Signer } from '../solana/index.js';
 import { describeError } from '../errors/index.js';
 import { countingTransport } from './counting-transport.js';
 import { histogram } from './rpc-family.js';

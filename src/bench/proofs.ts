@@ -9,7 +9,7 @@
  * proving key). Every kind is made valid by construction and each verdict is checked by the family,
  * so a benchmark that verifies nothing cannot look fast.
  */
-import { encodeBase58 } from '../solana/base58.js';
+import { encodeBase58 } from '../solana/index.js';
 import { keccakPathRoot } from '../crypto/keccak.js';
 import { poseidon } from '../crypto/poseidon.js';
 import { indexedLeaf } from '../merkle/compressed/address.js';

@@ -5,10 +5,15 @@
  * Timed in rounds of 200 transactions for `seconds`; each round's bytes are checked to be a signed
  * transaction of the expected size, so nothing is optimised away.
  */
-import { compileMessage, signMessageParts } from '../solana/index.js';
-import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../solana/instructions.js';
-import { generateSigner } from '../solana/signer.js';
-import { encodeBase58 } from '../solana/base58.js';
+import {
+  compileMessage,
+  signMessageParts,
+  computeUnitLimitInstruction,
+  computeUnitPriceInstruction,
+  transferInstruction,
+  generateSigner,
+  encodeBase58,
+} from '../solana/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 import { percentile } from './percentile.js';
 import { newResult, stopReason, type FamilyContext, type FamilyResult } from './types.js';

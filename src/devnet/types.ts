@@ -3,7 +3,7 @@
  * the state modules (DAS / cNFT state, compression state) that plug JSON-RPC methods into the server.
  */
 
-import type { Commitment } from '../solana/commitment.js';
+import type { Commitment } from '../solana/index.js';
 export type { Commitment };
 
 /** A signature's status as `getSignatureStatuses` reports it. */

@@ -6,7 +6,7 @@
 import bs58 from 'bs58';
 import { FieldError } from '../errors/index.js';
 import { base58TooLong } from '../base58-bound.js';
-import { b58Decode32IntoJs } from '../solana/base58.js';
+import { b58Decode32IntoJs } from '../solana/index.js';
 import { loadNative } from '../addon.js';
 import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
 

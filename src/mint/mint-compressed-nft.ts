@@ -12,7 +12,7 @@ import bs58 from 'bs58';
 import { isPlainObject } from '../assert.js';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors/index.js';
 import type { CairnClient } from '../rpc/client.js';
-import { addressInputs, type AddressInput } from '../solana/inputs.js';
+import { addressInputs, type AddressInput } from '../solana/index.js';
 import { sleep } from '../abort.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { warnDeprecatedOnce } from '../rpc/deprecation.js';

@@ -3,7 +3,7 @@
  * method, typed — kept apart from the code that builds it (client.ts).
  */
 import type { Endpoints, EndpointsInput } from '../config.js';
-import type { AddressInputs } from '../solana/inputs.js';
+import type { AddressInputs } from '../solana/index.js';
 import type * as compression from './compression.js';
 import type { CompressionPaginators } from './compression-paginate.js';
 import type * as C from './compression-types.js';

@@ -5,7 +5,7 @@
  */
 import { resolveEndpoints } from '../config.js';
 import { InputError } from '../errors/index.js';
-import { addressInputs } from '../solana/inputs.js';
+import { addressInputs } from '../solana/index.js';
 import { refuseInsecureKey } from './insecure-key.js';
 import * as compression from './compression.js';
 import { createCompressionPaginators } from './compression-paginate.js';

@@ -11,7 +11,7 @@
  * in Photon's format (`signatureCursor`).
  */
 import { BadResponseError, ErrorCodes } from '../errors/index.js';
-import { base58Bytes, encodeBase58 } from '../solana/base58.js';
+import { base58Bytes, encodeBase58 } from '../solana/index.js';
 import { checkHashParams, checkPageParams, type CursorParams } from './compression-params.js';
 import * as CS from './compression-shapes.js';
 import type { ClientContext } from './context.js';

@@ -6,7 +6,7 @@
  */
 export { createClient, type CairnClient, type CairnClientAcceptingKeys, type ClientOptions } from './client.js';
 // What an address parameter takes: base58, a web3.js PublicKey or a kit Address (kit's is a string).
-export type { AddressInput, PublicKeyLike } from '../solana/inputs.js';
+export type { AddressInput, PublicKeyLike } from '../solana/index.js';
 export {
   createTransport,
   DEFAULT_MAX_RESPONSE_BYTES,

@@ -4,7 +4,7 @@
  * validators in `shapes.ts` check the type of every field that arrives. u64 quantities are
  * `number | bigint`: bigint only when the value exceeded 2^53 on the wire.
  */
-import type { Commitment, PriorityLevel } from '../solana/commitment.js';
+import type { Commitment, PriorityLevel } from '../solana/index.js';
 
 export type U64 = number | bigint;
 

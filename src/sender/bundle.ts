@@ -11,7 +11,7 @@
  * Here: what the caller passes and gets back, and the outcome of a bundle intent read as one.
  */
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import type { Signature } from '../solana/kit-brands.js';
+import type { Signature } from '../solana/index.js';
 import type { BundleRpc } from './client/submit.js';
 import type { Commitment, SenderRpc } from './client/rpc.js';
 import type { SendOutcome } from './outcome.js';

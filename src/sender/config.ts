@@ -4,8 +4,7 @@
  * validates user input at the boundary (typed `InputError` naming the field) and fills defaults.
  */
 import { InputError } from '../errors/index.js';
-import { toAddress, type AddressInput } from '../solana/inputs.js';
-import { toU64 } from '../solana/instructions.js';
+import { toAddress, type AddressInput, toU64, type Commitment, type PriorityLevel } from '../solana/index.js';
 import { resolveJournalOptions, type JournalOptions } from './journal/file/journal.js';
 import { resolvePostgresOptions, type PostgresJournalOptions } from './journal/postgres/journal.js';
 
@@ -13,7 +12,6 @@ import { resolvePostgresOptions, type PostgresJournalOptions } from './journal/p
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../tips.js';
 export { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS };
 
-import type { Commitment, PriorityLevel } from '../solana/commitment.js';
 export type { Commitment, PriorityLevel };
 
 /**

@@ -14,8 +14,7 @@
 import { randomUUID } from 'node:crypto';
 import { setMaxListeners } from 'node:events';
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import { signerFromInput, type SignerLike } from '../solana/inputs.js';
-import type { Signer } from '../solana/signer.js';
+import { signerFromInput, type SignerLike, type Signer } from '../solana/index.js';
 import type { Subscriber } from '../rpc/subscribe.js';
 import type { SocketStats } from '../rpc/ws-socket.js';
 import { assertBundleClient, type BundleOptions, type BundleOutcome } from './bundle.js';

@@ -19,12 +19,12 @@ export type { ResumeOptions } from './intent/resume.js';
 export type { SendInput, InstructionsInput, TransactionInput, WireInput, NonceInput } from './input/prepare.js';
 // What `{ transaction }` and `instructions` take besides web3.js's: kit's messages, transactions and instructions.
 export type { TransactionLike, Web3TransactionLike, Web3VersionedTransactionLike, KitTransactionMessageLike, KitTransactionLike } from './input/transaction.js';
-export type { InstructionLike, KitInstructionLike, KitAccountMetaLike, KitAccountRole } from '../solana/kit-instructions.js';
+export type { InstructionLike, KitInstructionLike, KitAccountMetaLike, KitAccountRole } from '../solana/index.js';
 export { resolveSenderConfig, DEFAULT_TIP_ACCOUNTS, DEFAULT_MIN_TIP_LAMPORTS, minimumTip } from './config.js';
 export type { SenderOptions, ResolvedSenderOptions, TipSetting, CuPriceSetting, CuLimitSetting, PriorityLevel } from './config.js';
 export { compileMessage, signMessageParts, serializeTransaction, parseTransaction, encodeMessage, MAX_TRANSACTION_SIZE } from '../solana/index.js';
 export type { InstructionInput, AccountMetaInput, LookupTableInput, MessageParts, ParsedTransaction, CompileInput, TransactionVersion } from '../solana/index.js';
-export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/instructions.js';
+export { transferInstruction, computeUnitLimitInstruction, computeUnitPriceInstruction, SYSTEM_PROGRAM, COMPUTE_BUDGET_PROGRAM } from '../solana/index.js';
 // Durable nonces: a nonce account per intent (`send({ ..., nonce })`, `enqueue([{ ..., nonce }])`).
 export {
   createNonceAccountInstructions,
@@ -35,15 +35,15 @@ export {
   parseNonceAccount,
   durableNonceFromBlockhash,
   NONCE_ACCOUNT_LENGTH,
-} from '../solana/nonce.js';
-export type { NonceAccountState } from '../solana/nonce.js';
-export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/signer.js';
-export type { Signer, SignerInput, KeySigner } from '../solana/signer.js';
+} from '../solana/index.js';
+export type { NonceAccountState } from '../solana/index.js';
+export { signerFromSecretKey, generateSigner, toSigner, verifySignature } from '../solana/index.js';
+export type { Signer, SignerInput, KeySigner } from '../solana/index.js';
 // Addresses and signatures typed as kit's, so they go into kit calls without a cast (kit-brands.ts says how).
-export { asAddress } from '../solana/kit-brands.js';
-export type { Address, Signature } from '../solana/kit-brands.js';
+export { asAddress } from '../solana/index.js';
+export type { Address, Signature } from '../solana/index.js';
 // What a payer or signer parameter takes, and what backs the sender: cairn's client, a web3.js Connection or a kit Rpc.
-export type { AddressInput, PublicKeyLike, SignerLike, KeypairLike, KitSignerLike } from '../solana/inputs.js';
+export type { AddressInput, PublicKeyLike, SignerLike, KeypairLike, KitSignerLike } from '../solana/index.js';
 export type { SenderClientInput } from './client/adapters.js';
 export { assertSendable, summarizeWire } from './input/inspect.js';
 export type { WireSummary, InspectOptions } from './input/inspect.js';

@@ -6,7 +6,7 @@
 import { CairnError, ErrorCodes } from '../errors/index.js';
 import { errorFromJournal } from './journal/error.js';
 import type { IntentView } from './journal/file/journal.js';
-import type { Signature } from '../solana/kit-brands.js';
+import type { Signature } from '../solana/index.js';
 import type { Commitment } from './client/rpc.js';
 
 export interface SendTimings {

@@ -6,10 +6,7 @@
  * slot, shows up in `getTransaction`, and webhooks watching those accounts see it. The state change is
  * applied only once that transaction has executed successfully.
  */
-import { encodeBase58 } from '../../solana/base58.js';
-import { transferInstruction } from '../../solana/instructions.js';
-import { signerFromSecretKey } from '../../solana/signer.js';
-import { compileMessage, signMessageParts } from '../../solana/index.js';
+import { encodeBase58, transferInstruction, signerFromSecretKey, compileMessage, signMessageParts } from '../../solana/index.js';
 import type { Chain, ExecutedTransaction } from '../types.js';
 import { DevnetRpcError } from '../types.js';
 

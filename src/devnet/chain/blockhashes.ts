@@ -4,7 +4,7 @@
  * `withBlockhashCheck(false)` and enforces the 150-block validity window with this ring instead.
  */
 import type { LiteSVM } from 'litesvm';
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58 } from '../../solana/index.js';
 import { randomBytes32 } from './mulberry32.js';
 
 /** A blockhash is valid for this many blocks after the one that produced it (as on mainnet). */

@@ -9,9 +9,7 @@
  * (status-cache.ts), simulation (runtime/simulate.ts) and the faucet (faucet.ts).
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
-import { encodeBase58 } from '../../solana/base58.js';
-import { durableNonceFromBlockhash } from '../../solana/nonce.js';
-import type { ParsedTransaction } from '../../solana/index.js';
+import { encodeBase58, durableNonceFromBlockhash, type ParsedTransaction } from '../../solana/index.js';
 import { explicitRentEpochs } from './account-file.js';
 import { createChainGenesis, type GenesisAccount, type GenesisProgram } from './genesis.js';
 import { createChainSlots } from './slots.js';

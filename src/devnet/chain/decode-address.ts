@@ -4,7 +4,7 @@
  */
 import { base58TooLong } from '../../base58-bound.js';
 import { InputError } from '../../errors/index.js';
-import { base58Bytes } from '../../solana/base58.js';
+import { base58Bytes } from '../../solana/index.js';
 
 export function decodeAddress(address: string, field: string): Uint8Array {
   if (base58TooLong(address, 32)) throw new InputError(field, `expected a 32-byte address, got ${address.length} characters`);

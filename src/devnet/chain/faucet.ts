@@ -4,8 +4,7 @@
  * ledger like any other transaction. `airdropAndWait` is what `control.airdrop` offers bots.
  */
 import { CairnError, InputError } from '../../errors/index.js';
-import { transferInstruction } from '../../solana/instructions.js';
-import { compileMessage, signMessageParts } from '../../solana/index.js';
+import { transferInstruction, compileMessage, signMessageParts } from '../../solana/index.js';
 import { decodeAddress } from './decode-address.js';
 import type { DevnetChain } from './contract.js';
 import type { DevnetKeypair } from './keypair.js';

@@ -5,7 +5,7 @@
  */
 import type { LiteSVM } from 'litesvm';
 import { InputError } from '../../errors/index.js';
-import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
+import { SYSTEM_PROGRAM } from '../../solana/index.js';
 import { SLOTS_PER_EPOCH } from '../methods/cluster.js';
 import { decodeAddress } from './decode-address.js';
 import { loadLiteSvm } from '../runtime/litesvm.js';

@@ -4,7 +4,7 @@
  */
 import type { FailedTransactionMetadata as FailedTx, LiteSVM } from 'litesvm';
 import { InputError } from '../../errors/index.js';
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58 } from '../../solana/index.js';
 import { writeDevnetAccount } from './account-file.js';
 import { decodeAddress } from './decode-address.js';
 import { createBlockhashRing, type BlockhashRing } from './blockhashes.js';

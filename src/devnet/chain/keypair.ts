@@ -3,7 +3,7 @@
  * 32-byte seed, made by the solana layer's signer so they sign exactly as the sender signs.
  */
 import { InputError } from '../../errors/index.js';
-import { signerFromSecretKey } from '../../solana/signer.js';
+import { signerFromSecretKey } from '../../solana/index.js';
 
 export interface DevnetKeypair {
   address: string;

@@ -4,7 +4,7 @@
  * extensions after it, of which readExtensions knows the common ones). Anything that is not one of
  * them is `null`, and the caller falls back to base64 as the real RPC does for data it cannot parse.
  */
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58 } from '../../solana/index.js';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';

@@ -5,10 +5,9 @@
  */
 import { isPlainObject } from '../../assert.js';
 import { CairnError, redact } from '../../errors/index.js';
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58, type ParsedTransaction } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { checkFastSendTransaction, fastSendBundle, type ResolvedFastRules } from './fast.js';
-import type { ParsedTransaction } from '../../solana/index.js';
 import { isRpcId, MAX_METHOD_NAME, rpcError } from './json-rpc.js';
 import { DevnetRpcError, type RpcHandler } from '../types.js';
 

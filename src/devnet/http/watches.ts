@@ -11,7 +11,7 @@ import { accountEncodingOf, accountJson, MAX_BASE58_BYTES, type AccountEncodingC
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { filtersOf, type AccountFilter } from '../methods/program-accounts.js';
 import { addressParam, bad, cfg, commitmentOf } from '../params/solana.js';
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58 } from '../../solana/index.js';
 import type { Commitment, ExecutedTransaction } from '../types.js';
 
 /** Lookup-table accounts hold their addresses after a 56-byte header. */

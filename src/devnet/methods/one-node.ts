@@ -8,9 +8,7 @@
  * Agave's sampler does) and the node's contact info.
  */
 import type { DevnetChain } from '../chain/contract.js';
-import { compileMessage } from '../../solana/index.js';
-import { signMessageParts } from '../../solana/sign-message.js';
-import { signerFromSecretKey } from '../../solana/signer.js';
+import { compileMessage, signMessageParts, signerFromSecretKey } from '../../solana/index.js';
 import { SLOTS_PER_EPOCH, DEVNET_FEATURE_SET, DEVNET_VERSION } from './cluster.js';
 import { readVoteState } from '../encoding/parsed/vote-account.js';
 import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from '../params/solana.js';

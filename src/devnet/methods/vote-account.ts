@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { LiteSVM } from 'litesvm';
-import { decodeBase58 } from '../../solana/base58.js';
+import { decodeBase58 } from '../../solana/index.js';
 import { writeDevnetAccount } from '../chain/account-file.js';
 import { keypairFromSeed } from '../chain/keypair.js';
 

@@ -6,7 +6,7 @@
  * cursor is opaque (the record's sequence number) and stays valid while new transfers arrive.
  */
 import bs58 from 'bs58';
-import { isSystemProgram, transferLamportsOf } from '../../solana/fast-rules.js';
+import { isSystemProgram, transferLamportsOf } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../types.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';

@@ -8,7 +8,7 @@
  */
 import { withBankBlockhash } from './nonce-blockhash.js';
 import type { FailedTransactionMetadata as FailedTx } from 'litesvm';
-import { address58 } from '../../solana/base58.js';
+import { address58 } from '../../solana/index.js';
 import { durableNonceAccountOf } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';
 import type { PendingSubmission } from '../chain/signature-verifier.js';

@@ -16,10 +16,7 @@
  * Once the nonce moved, for whatever reason, its signed bytes fail here forever.
  */
 import type { LiteSVM } from 'litesvm';
-import { address58, decodeBase58 } from '../../solana/base58.js';
-import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
-import { advancedNonceOf, NONCE_ACCOUNT_LENGTH, parseNonceAccount } from '../../solana/nonce.js';
-import type { MessageParts } from '../../solana/index.js';
+import { address58, decodeBase58, SYSTEM_PROGRAM, advancedNonceOf, NONCE_ACCOUNT_LENGTH, parseNonceAccount, type MessageParts } from '../../solana/index.js';
 import type { AccountRead } from './meta.js';
 import type { AccountView } from '../chain/contract.js';
 

@@ -3,10 +3,7 @@
  * (5,000 lamports per signature plus the priority fee). The chain records it for every executed
  * transaction and `getFeeForMessage` answers with it.
  */
-import { address58 } from '../../solana/base58.js';
-import { isComputeBudgetProgram } from '../../solana/fast-rules.js';
-import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM } from '../../solana/instructions.js';
-import type { ParsedTransaction } from '../../solana/index.js';
+import { address58, isComputeBudgetProgram, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, type ParsedTransaction } from '../../solana/index.js';
 
 export interface ComputeBudget {
   /** µlamports per CU, or null when not set. */

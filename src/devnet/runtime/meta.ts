@@ -10,9 +10,7 @@
  * mint with an interest-bearing or scaled-UI-amount extension has the real RPC scale them; the
  * devnet does not (as its getTokenAccountBalance does not).
  */
-import { address58, encodeBase58 } from '../../solana/base58.js';
-import { COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM } from '../../solana/instructions.js';
-import type { AddressTableLookup, CompiledInstruction } from '../../solana/wire-types.js';
+import { address58, encodeBase58, COMPUTE_BUDGET_PROGRAM, SYSTEM_PROGRAM, type AddressTableLookup, type CompiledInstruction } from '../../solana/index.js';
 import { isTokenProgram, readMint, readTokenAccount, tokenAmountJson } from '../encoding/token-layout.js';
 import type { ExecutedTransaction } from '../types.js';
 

@@ -8,10 +8,7 @@
  * checks the signatures itself and hands LiteSVM the bytes with the devnet's current blockhash in
  * the message, signature check off — what the runtime would have computed.
  */
-import { address58 } from '../../solana/base58.js';
-import { SYSTEM_ADVANCE_NONCE } from '../../solana/nonce.js';
-import { verifySignature } from '../../solana/signer.js';
-import type { ParsedTransaction } from '../../solana/index.js';
+import { address58, SYSTEM_ADVANCE_NONCE, verifySignature, type ParsedTransaction } from '../../solana/index.js';
 
 const SYSTEM_INITIALIZE_NONCE = 6;
 const SYSTEM_PROGRAM = '11111111111111111111111111111111';

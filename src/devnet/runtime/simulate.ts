@@ -4,7 +4,7 @@
  * signature check, and reports the accounts the caller asked for as they would stand after it.
  */
 import type { FailedTransactionMetadata } from 'litesvm';
-import { encodeBase58 } from '../../solana/base58.js';
+import { encodeBase58 } from '../../solana/index.js';
 import type { AccountView, SimulationResult } from '../chain/contract.js';
 import { durableNonceAccountOf, withAdvancedNonce } from './durable-nonce.js';
 import type { LiteSvmInner } from './litesvm.js';

@@ -5,8 +5,7 @@
  * data and (on request) the inner instructions. Read around LiteSVM's simulation: before it from the
  * accounts as they stand, after it from LiteSVM's post-simulation accounts.
  */
-import { address58, encodeBase58 } from '../../solana/base58.js';
-import type { ParsedTransaction } from '../../solana/index.js';
+import { address58, encodeBase58, type ParsedTransaction } from '../../solana/index.js';
 import type { AccountView } from '../chain/contract.js';
 import { resolveLookups, tokenBalances, touchesTokenProgram, type TokenBalanceJson } from './meta.js';
 import { feeOf } from './fee.js';

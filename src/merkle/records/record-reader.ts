@@ -4,7 +4,7 @@
  */
 import { Buffer } from 'node:buffer';
 import { InputError, PackedFieldError } from '../../errors/index.js';
-import { b58Decode32Bytes } from '../../solana/base58.js';
+import { b58Decode32Bytes } from '../../solana/index.js';
 import { b58Field } from '../fields.js';
 import { HEADER, TAG_NAMES, T_ARR, T_B32, T_B58_RUN, T_BIGINT, T_F64, T_FAIL, T_FALSE, T_JSON, T_NODES, T_NODES32, T_NODES8, T_NONE, T_NULL, T_OBJ, T_PROJ, T_PSTR, T_STR, T_TRUE, T_U32, T_U64, T_U8 } from './format.js';
 import { keysOf, type Projection } from './projection.js';

@@ -8,12 +8,18 @@
  */
 import { sleep } from '../../abort.js';
 import { CairnError, ErrorCodes, InputError, TransactionFailedError } from '../../errors/index.js';
-import { encodeBase58 } from '../../solana/base58.js';
-import { readFastRulesOfInstructions, tipAccountBytes } from '../../solana/fast-rules.js';
-import { computeUnitLimitInstruction, computeUnitPriceInstruction, transferInstruction } from '../../solana/instructions.js';
-import { signMessagePartsAsync } from '../../solana/inputs.js';
-import { advanceNonceInstruction } from '../../solana/nonce.js';
-import { compileMessage, type InstructionInput } from '../../solana/index.js';
+import {
+  encodeBase58,
+  readFastRulesOfInstructions,
+  tipAccountBytes,
+  computeUnitLimitInstruction,
+  computeUnitPriceInstruction,
+  transferInstruction,
+  signMessagePartsAsync,
+  advanceNonceInstruction,
+  compileMessage,
+  type InstructionInput,
+} from '../../solana/index.js';
 import { createBuildInputs } from './inputs.js';
 import { failureHint } from '../intent/failure-hint.js';
 import { minimumTip, type ResolvedSenderOptions } from '../config.js';

@@ -5,10 +5,9 @@
  * block is not rolled back in practice), and only then may a new signature be journaled.
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
-import { parseNonceAccount } from '../../solana/nonce.js';
+import { parseNonceAccount, SYSTEM_PROGRAM } from '../../solana/index.js';
 import type { AccountInfo } from '../../rpc/types.js';
 import type { SenderRpc } from '../client/rpc.js';
-import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
 
 /** What an account holds as a nonce: its value and authority, or null when it holds none (gone, not a nonce, uninitialized). */
 export type NonceHeld = { value: string; authority: string } | null;

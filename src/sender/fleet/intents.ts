@@ -4,9 +4,18 @@
  * its plans in order — checked at the boundary.
  */
 import { InputError } from '../../errors/index.js';
-import { isPublicKeyLike, toAddress, signerFromInput, type AddressInput, type SignerLike } from '../../solana/inputs.js';
-import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
-import type { LookupTableInput, TransactionVersion } from '../../solana/index.js';
+import {
+  isPublicKeyLike,
+  toAddress,
+  signerFromInput,
+  type AddressInput,
+  type SignerLike,
+  checkKitLookups,
+  readInstructions,
+  type InstructionLike,
+  type LookupTableInput,
+  type TransactionVersion,
+} from '../../solana/index.js';
 import { nonceOf, type NonceInput } from '../input/prepare.js';
 import { intentKey } from '../intent/key.js';
 import { planToJournal } from '../journal/plan.js';

@@ -10,10 +10,7 @@
  * accepts (two 500,000-lamport tips pass both).
  */
 import { CairnError, ErrorCodes } from '../../errors/index.js';
-import { encodeBase58 } from '../../solana/base58.js';
-import { readFastRules, tipAccountBytes } from '../../solana/fast-rules.js';
-import { verifySignature } from '../../solana/signer.js';
-import { parseTransaction, type ParsedTransaction } from '../../solana/index.js';
+import { encodeBase58, readFastRules, tipAccountBytes, verifySignature, parseTransaction, type ParsedTransaction } from '../../solana/index.js';
 
 export interface WireSummary {
   parsed: ParsedTransaction;

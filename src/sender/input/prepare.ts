@@ -4,10 +4,20 @@
  * bytes already checked against the `/fast` rules. Validated here, at the boundary.
  */
 import { InputError } from '../../errors/index.js';
-import { isPublicKeyLike, toAddress, signerFromInput, type AddressInput, type SignerLike } from '../../solana/inputs.js';
-import { checkKitLookups, readInstructions, type InstructionLike } from '../../solana/kit-instructions.js';
-import type { Signer } from '../../solana/signer.js';
-import type { InstructionInput, LookupTableInput, TransactionVersion } from '../../solana/index.js';
+import {
+  isPublicKeyLike,
+  toAddress,
+  signerFromInput,
+  type AddressInput,
+  type SignerLike,
+  checkKitLookups,
+  readInstructions,
+  type InstructionLike,
+  type Signer,
+  type InstructionInput,
+  type LookupTableInput,
+  type TransactionVersion,
+} from '../../solana/index.js';
 import { minimumTip, type ResolvedSenderOptions } from '../config.js';
 import { assertSendable } from './inspect.js';
 import { readTransaction, type TransactionLike } from './transaction.js';

@@ -6,13 +6,24 @@
  * recognised by shape: neither library is a dependency.
  */
 import { InputError } from '../../errors/index.js';
-import { addressText, type AddressLike } from '../../solana/address.js';
-import { encodeBase58 } from '../../solana/base58.js';
-import { toAddress, signerFromInput, type KitSignerLike, type SignerLike } from '../../solana/inputs.js';
-import { checkKitLookups, readInstructions, type KitInstructionLike } from '../../solana/kit-instructions.js';
-import { SYSTEM_PROGRAM } from '../../solana/instructions.js';
-import type { Signer } from '../../solana/signer.js';
-import { parseTransaction, type InstructionInput, type LookupTableInput, type TransactionVersion } from '../../solana/index.js';
+import {
+  addressText,
+  type AddressLike,
+  encodeBase58,
+  toAddress,
+  signerFromInput,
+  type KitSignerLike,
+  type SignerLike,
+  checkKitLookups,
+  readInstructions,
+  type KitInstructionLike,
+  SYSTEM_PROGRAM,
+  type Signer,
+  parseTransaction,
+  type InstructionInput,
+  type LookupTableInput,
+  type TransactionVersion,
+} from '../../solana/index.js';
 
 /** A web3.js legacy `Transaction`, as cairn reads it. */
 export interface Web3TransactionLike {

@@ -19,7 +19,7 @@ import type { TrackResult } from '../confirm/tracker.js';
 import type { PreparedBundle } from '../input/bundle.js';
 import { journalFailure } from '../journal/error.js';
 import type { SendOutcome, SendTimings } from '../outcome.js';
-import type { Signature } from '../../solana/kit-brands.js';
+import type { Signature } from '../../solana/index.js';
 import type { AttemptDeps } from './attempt.js';
 import { runBundleAttempt, type SignedBundle } from './bundle-attempt.js';
 import type { DriveOptions, IntentDeps } from './drive.js';

@@ -25,7 +25,7 @@ import type { Commitment } from '../client/rpc.js';
 import type { SignatureOwners } from './signature-owners.js';
 import { createBundleDrive } from './bundle-drive.js';
 import type { PreparedBundle } from '../input/bundle.js';
-import type { Signature } from '../../solana/kit-brands.js';
+import type { Signature } from '../../solana/index.js';
 
 export interface IntentDeps extends AttemptDeps {
   builder: Builder;

@@ -4,8 +4,7 @@
  * that trips every first script: a transfer to a new address below the rent-exempt minimum fails
  * with `InsufficientFundsForRent`, which names an account index, not an address or an amount.
  */
-import { encodeBase58 } from '../../solana/base58.js';
-import { parseTransaction } from '../../solana/index.js';
+import { encodeBase58, parseTransaction } from '../../solana/index.js';
 
 /**
  * The rent-exempt minimum of an account with no data under Solana's rent since genesis

@@ -5,7 +5,7 @@
  * proved that nothing of it can land — anything else would be a second payment.
  */
 import { BlockhashExpiredError, CairnError, ErrorCodes, InputError } from '../../errors/index.js';
-import { toSigner, type Signer, type SignerInput } from '../../solana/signer.js';
+import { toSigner, type Signer, type SignerInput } from '../../solana/index.js';
 import type { ResolvedSenderOptions } from '../config.js';
 import type { Signed } from './attempt.js';
 import type { Inflight } from './inflight.js';

@@ -4,9 +4,7 @@
  * A durable-nonce plan keeps its nonce account and authority (the authority's key is needed to sign).
  * A bundle is its plans in order, each stored and rebuilt the same way.
  */
-import { addressText } from '../../solana/address.js';
-import type { Signer } from '../../solana/signer.js';
-import type { InstructionInput } from '../../solana/index.js';
+import { addressText, type Signer, type InstructionInput } from '../../solana/index.js';
 import type { IntentView, JournalPlan } from './records.js';
 import type { Prepared } from '../input/prepare.js';
 import type { PreparedBundle } from '../input/bundle.js';

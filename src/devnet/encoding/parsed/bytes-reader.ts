@@ -2,7 +2,7 @@
  * A little-endian reader over instruction and account bytes, as bincode and the SPL layouts write
  * them. Reading past the end throws, and the parsers turn that into "not parsed" (Agave's fallback).
  */
-import { encodeBase58 } from '../../../solana/base58.js';
+import { encodeBase58 } from '../../../solana/index.js';
 
 /** A u64 as JSON writes it: a number while exact, else a bigint (http/json-rpc.ts writes its digits). */
 export const u64Json = (v: bigint): number | bigint => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v);

@@ -7,7 +7,7 @@
  * program's instruction form: transactions, blocks and simulateTransaction's inner instructions all
  * come here.
  */
-import { encodeBase58 } from '../../../solana/base58.js';
+import { encodeBase58 } from '../../../solana/index.js';
 import { parseAtaInstruction, ATA_PROGRAM } from './ata-instruction.js';
 import { parseSystemInstruction } from './system-instruction.js';
 import { parseTokenInstruction } from './token-instruction.js';

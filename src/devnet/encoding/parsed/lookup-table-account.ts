@@ -1,5 +1,5 @@
 /** Address lookup tables as Agave's parse_address_lookup_table.rs writes them (program "address-lookup-table"). */
-import { encodeBase58 } from '../../../solana/base58.js';
+import { encodeBase58 } from '../../../solana/index.js';
 import { BytesReader } from './bytes-reader.js';
 
 const META_SIZE = 56;

@@ -4,7 +4,7 @@
  * Agave converts them (collectors the vote and node keys, commission in basis points). `readVoteState`
  * also serves getVoteAccounts.
  */
-import { encodeBase58 } from '../../../solana/base58.js';
+import { encodeBase58 } from '../../../solana/index.js';
 import { BytesReader, u64Json } from './bytes-reader.js';
 
 const DEFAULT_PUBKEY = '11111111111111111111111111111111';
