@@ -3,10 +3,9 @@
  * each failure a `FieldError` naming its field. Kinds turn it into a verdict ("not valid: <field> ...")
  * for value problems, or let it escape for shape problems.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes, b58Decode32IntoJs } from '../solana/index.js';
 import { FieldError } from '../errors/index.js';
 import { base58TooLong } from '../base58-bound.js';
-import { b58Decode32IntoJs } from '../solana/index.js';
 import { loadNative } from '../addon.js';
 import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
 
@@ -51,7 +50,7 @@ export function b58Field(value: unknown, field: string, len = 32): Uint8Array {
   }
   let out: Uint8Array;
   try {
-    out = bs58.decode(value);
+    out = base58Bytes(value);
   } catch {
     throw new FieldError(field, 'not valid base58', { expected: 'base58', got: value.slice(0, 60) });
   }
@@ -61,7 +60,7 @@ export function b58Field(value: unknown, field: string, len = 32): Uint8Array {
 
 /** Encode 32 bytes as base58 (for ids and diagnostics only: never on the hot path). */
 export function toB58(bytes: Uint8Array): string {
-  return bs58.encode(bytes);
+  return encodeBase58(bytes);
 }
 
 /** Integers beyond this are described by their width in errors, not printed. */

@@ -8,11 +8,10 @@
  * `{ id, journal }` the mint happens at most once per id, whatever answers are lost or processes
  * killed (mint-once.ts).
  */
-import bs58 from 'bs58';
+import { base58Bytes, addressInputs, type AddressInput } from '../solana/index.js';
 import { isPlainObject } from '../assert.js';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors/index.js';
 import type { CairnClient } from '../rpc/client.js';
-import { addressInputs, type AddressInput } from '../solana/index.js';
 import { sleep } from '../abort.js';
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
 import { warnDeprecatedOnce } from '../rpc/deprecation.js';
@@ -91,7 +90,7 @@ function address(field: string, v: unknown): void {
   }
   let b: Uint8Array;
   try {
-    b = bs58.decode(v);
+    b = base58Bytes(v);
   } catch {
     throw new InputError(field, `not valid base58: ${JSON.stringify(v.slice(0, 60))}`, { expected: 'base58', got: v.slice(0, 60) });
   }

@@ -6,7 +6,7 @@
 import { parseLossless } from '../../json/lossless.js';
 import { U64_MAX } from '../params/u64.js';
 import { readFileSync } from 'node:fs';
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import type { LiteSVM } from 'litesvm';
 import { InputError } from '../../errors/index.js';
 import type { GenesisAccount } from './genesis.js';
@@ -68,7 +68,7 @@ function decodeBase58Data(s: string, file: string): Uint8Array {
 }
 
 // bs58 decodes any length; decodeAddress insists on 32 bytes.
-const decodeAddressBytes = (s: string): Uint8Array => bs58.decode(s);
+const decodeAddressBytes = (s: string): Uint8Array => base58Bytes(s);
 
 /** Write `a` into LiteSVM now (genesis accounts, `control.setAccount`); `field` names it in errors. */
 export function writeDevnetAccount(svm: LiteSVM, a: GenesisAccount, field = 'account'): void {

@@ -4,7 +4,7 @@
  * transaction. u64 fields are JSON numbers; a value above 2^53 is handed to the server as a bigint so
  * that it can be written as an exact JSON number rather than rounded.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { ExecutedTransaction } from '../types.js';
 import { TREE_INFOS, type AccountRecord, type TokenDataRecord, type TreeInfo } from './store.js';
 import { transactionMetaJson } from '../encoding/transaction.js';
@@ -22,15 +22,15 @@ export function discriminatorJson(d: Uint8Array): number | bigint {
 export function accountJson(a: AccountRecord): Record<string, unknown> {
   return {
     hash: a.hashText,
-    address: a.address ? bs58.encode(a.address) : null,
+    address: a.address ? encodeBase58(a.address) : null,
     data: a.data
       ? {
           discriminator: discriminatorJson(a.data.discriminator),
           data: Buffer.from(a.data.data).toString('base64'),
-          dataHash: bs58.encode(a.data.dataHash),
+          dataHash: encodeBase58(a.data.dataHash),
         }
       : null,
-    owner: bs58.encode(a.owner),
+    owner: encodeBase58(a.owner),
     lamports: u64Json(a.lamports),
     tree: a.tree,
     leafIndex: a.leafIndex,
@@ -55,10 +55,10 @@ export function accountV2Json(a: AccountRecord): Record<string, unknown> {
 
 export function tokenDataJson(t: TokenDataRecord): Record<string, unknown> {
   return {
-    mint: bs58.encode(t.mint),
-    owner: bs58.encode(t.owner),
+    mint: encodeBase58(t.mint),
+    owner: encodeBase58(t.owner),
     amount: u64Json(t.amount),
-    delegate: t.delegate ? bs58.encode(t.delegate) : null,
+    delegate: t.delegate ? encodeBase58(t.delegate) : null,
     state: t.frozen ? 'frozen' : 'initialized',
     tlv: null,
   };
@@ -84,7 +84,7 @@ export function openedV2Json(a: AccountRecord): Record<string, unknown> {
 /** v2 closed account: `{account: {account: AccountV2, nullifier, txHash}, optionalTokenData}`. */
 export function closedV2Json(a: AccountRecord): Record<string, unknown> {
   return {
-    account: { account: accountV2Json(a), nullifier: bs58.encode(a.nullifier!), txHash: bs58.encode(a.txHash!) },
+    account: { account: accountV2Json(a), nullifier: encodeBase58(a.nullifier!), txHash: encodeBase58(a.txHash!) },
     optionalTokenData: a.token ? tokenDataJson(a.token) : null,
   };
 }

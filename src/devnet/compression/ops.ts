@@ -9,7 +9,7 @@
  * (batched, height 32) state tree and new addresses to the v2 (height 40) address tree, with v2's
  * hashing and address derivation; inputs are spent from whichever tree holds them.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../../merkle/compressed/address.js';
 import { bytesIn, checkAddressValue, u64In, type Bytesish } from './inputs.js';
 import { accountJson, openedClosedJson } from './json.js';
@@ -91,7 +91,7 @@ async function runOperation(ops: CompressionOps, prepare: () => Prepared, signal
   const { store, reservedHashes, reservedAddresses } = ops;
   const p = prepare();
   const hashes = p.spend.map((a) => a.hashText);
-  const addrs = p.addresses.map((a) => bs58.encode(a.value));
+  const addrs = p.addresses.map((a) => encodeBase58(a.value));
   for (const h of hashes) reservedHashes.add(h);
   for (const a of addrs) reservedAddresses.add(a);
   const release = () => {
@@ -135,7 +135,7 @@ function versionIn(v: unknown): TreeVersion {
 
 function claimAddress(ops: CompressionOps, a: NewAddress, field: string): void {
   checkAddressValue(a.value, field);
-  const t = bs58.encode(a.value);
+  const t = encodeBase58(a.value);
   // An address is unique across both generations: the devnet refuses to create it twice anywhere.
   const taken = ops.store.addressTrees[1].merkle.has(fromBytes32(a.value)) || ops.store.addressTrees[2].merkle.has(fromBytes32(a.value));
   if (taken || ops.reservedAddresses.has(t)) throw invalid(field, `address ${t} already exists`);
@@ -144,8 +144,8 @@ function claimAddress(ops: CompressionOps, a: NewAddress, field: string): void {
 /** The address `seeds` + `programId` give in the store's address tree of `version` (v1 by default). */
 export function deriveAddress(store: CompressionStore, seeds: Uint8Array[], programId: Bytesish, version: TreeVersion = 1): string {
   const program = bytesIn(programId, 'programId');
-  if (versionIn(version) === 2) return bs58.encode(deriveAddressV2(deriveAddressSeedV2(seeds), store.addressTrees[2].bytes, program));
-  return bs58.encode(deriveAddressV1(deriveAddressSeedV1(seeds, program), store.addressTreeBytes));
+  if (versionIn(version) === 2) return encodeBase58(deriveAddressV2(deriveAddressSeedV2(seeds), store.addressTrees[2].bytes, program));
+  return encodeBase58(deriveAddressV1(deriveAddressSeedV1(seeds, program), store.addressTreeBytes));
 }
 
 function resolveAddress(store: CompressionStore, input: AddressInput): NewAddress | null {
@@ -153,7 +153,7 @@ function resolveAddress(store: CompressionStore, input: AddressInput): NewAddres
   if (input.address !== undefined) return { value: bytesIn(input.address, 'address'), version };
   if (input.seeds !== undefined) {
     if (!Array.isArray(input.seeds) || !input.seeds.every((s) => s instanceof Uint8Array)) throw invalid('seeds', 'expected an array of Uint8Array');
-    return { value: bs58.decode(deriveAddress(store, input.seeds, input.programId as Bytesish, version)), version };
+    return { value: base58Bytes(deriveAddress(store, input.seeds, input.programId as Bytesish, version)), version };
   }
   return null;
 }
@@ -208,7 +208,7 @@ export async function createAddress(
       const address = resolveAddress(ops.store, input);
       if (!address) throw invalid('address', 'give an address, or seeds and programId');
       claimAddress(ops, address, 'address');
-      text = bs58.encode(address.value);
+      text = encodeBase58(address.value);
       return { spend: [], addresses: [address], open: [], touched: [] };
     },
     o.signal,
@@ -251,10 +251,10 @@ export async function transferCompressedTokens(
     const to = bytesIn(input.to, 'to');
     const amount = u64In(input.amount, 'amount');
     const version = versionIn(input.version);
-    const ownerText = bs58.encode(owner);
-    const mintText = bs58.encode(mint);
+    const ownerText = encodeBase58(owner);
+    const mintText = encodeBase58(mint);
     // Largest first, at most 8 inputs (the biggest inclusion circuit).
-    const candidates = unspentTokenAccounts(ops.store, (t) => bs58.encode(t.owner) === ownerText && bs58.encode(t.mint) === mintText && !t.frozen)
+    const candidates = unspentTokenAccounts(ops.store, (t) => encodeBase58(t.owner) === ownerText && encodeBase58(t.mint) === mintText && !t.frozen)
       .filter((a) => !ops.reservedHashes.has(a.hashText))
       .sort((x, y) => (y.token!.amount > x.token!.amount ? 1 : y.token!.amount < x.token!.amount ? -1 : 0));
     const spend: AccountRecord[] = [];

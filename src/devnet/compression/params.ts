@@ -3,7 +3,7 @@
  * live-account lookups, and an account's Merkle proof in the indexer's v1 and v2 shapes. Every bad
  * param is a −32602 naming the field (params/indexer.ts).
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { treeContextJson } from './json.js';
 import type { AccountRecord, CompressionStore } from './store.js';
 import { b58, describe, int, invalid } from '../params/indexer.js';
@@ -50,9 +50,9 @@ export function accountByHashOrAddress(store: CompressionStore, p: Record<string
   const hasAddress = p.address !== undefined && p.address !== null;
   if (!hasHash && !hasAddress) throw invalid('hash', 'give hash or address');
   let acc: AccountRecord | undefined;
-  if (hasHash) acc = liveByHash(store, bs58.encode(b58(p.hash, 'hash')));
+  if (hasHash) acc = liveByHash(store, encodeBase58(b58(p.hash, 'hash')));
   if (hasAddress) {
-    const live = liveByAddress(store, bs58.encode(b58(p.address, 'address')));
+    const live = liveByAddress(store, encodeBase58(b58(p.address, 'address')));
     acc = hasHash ? (acc === live ? acc : undefined) : live;
   }
   return acc;
@@ -60,7 +60,7 @@ export function accountByHashOrAddress(store: CompressionStore, p: Record<string
 
 /** The live account with hash `v` (field `field`), or the indexer's not-found error. */
 export function proofAccount(store: CompressionStore, v: unknown, field: string): AccountRecord {
-  const hash = bs58.encode(b58(v, field));
+  const hash = encodeBase58(b58(v, field));
   const acc = liveByHash(store, hash);
   if (!acc) throw notFound(`no unspent compressed account with hash ${hash} (${field})`);
   return acc;
@@ -73,8 +73,8 @@ export function accountProofJson(store: CompressionStore, acc: AccountRecord): R
     hash: acc.hashText,
     leafIndex: acc.leafIndex,
     merkleTree: acc.tree,
-    proof: t.proof(acc.leafIndex).map((n) => bs58.encode(n)),
-    root: bs58.encode(t.root()),
+    proof: t.proof(acc.leafIndex).map((n) => encodeBase58(n)),
+    root: encodeBase58(t.root()),
     rootSeq: t.seq,
   };
 }
@@ -89,8 +89,8 @@ export function accountProofV2Json(store: CompressionStore, acc: AccountRecord):
   return {
     hash: acc.hashText,
     leafIndex: acc.leafIndex,
-    proof: t.proof(acc.leafIndex).map((n) => bs58.encode(n)),
-    root: bs58.encode(t.root()),
+    proof: t.proof(acc.leafIndex).map((n) => encodeBase58(n)),
+    root: encodeBase58(t.root()),
     rootSeq: t.seq,
     proveByIndex: false,
     treeContext: treeContextJson(st.info),

@@ -11,7 +11,7 @@
  * and their V2 forms (v2.ts) answer the same selection, each in its own shape.
  * Pages end with a `null` cursor.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { accountJson, confirmedTransactionJson, tokenAccountJson, u64Json } from './json.js';
 import { accountByHashOrAddress, accountProofJson, listParams, liveByAddress, liveByHash, MAX_PAGE, NOT_FOUND, notFound, proofAccount, required } from './params.js';
 import { unspentTokenAccounts, type AccountRecord, type CompressionStore } from './store.js';
@@ -42,7 +42,7 @@ function filtersIn(p: Record<string, unknown>): { memcmps: Memcmp[]; slice: { of
     if (typeof m.bytes !== 'string') throw invalid(`filters[${i}].memcmp.bytes`, `expected base58 text, got ${describe(m.bytes)}`);
     let bytes: Uint8Array;
     try {
-      bytes = bs58.decode(m.bytes);
+      bytes = base58Bytes(m.bytes);
     } catch {
       throw invalid(`filters[${i}].memcmp.bytes`, `not valid base58: ${describe(m.bytes)}`);
     }
@@ -100,12 +100,12 @@ export function accountProof(
  */
 export function tokenAccountsPage(chain: Chain, store: CompressionStore, raw: unknown, method: string, field: 'owner' | 'delegate', render: Render = tokenAccountJson) {
   const p = paramsObject(raw, method);
-  const who = bs58.encode(b58(p[field], field));
-  const mint = p.mint === undefined || p.mint === null ? undefined : bs58.encode(b58(p.mint, 'mint'));
+  const who = encodeBase58(b58(p[field], field));
+  const mint = p.mint === undefined || p.mint === null ? undefined : encodeBase58(b58(p.mint, 'mint'));
   const { limit, cursor } = listParams(p);
   let list = unspentTokenAccounts(store, (t) => {
-    const k = field === 'owner' ? bs58.encode(t.owner) : t.delegate ? bs58.encode(t.delegate) : '';
-    return k === who && (!mint || bs58.encode(t.mint) === mint);
+    const k = field === 'owner' ? encodeBase58(t.owner) : t.delegate ? encodeBase58(t.delegate) : '';
+    return k === who && (!mint || encodeBase58(t.mint) === mint);
   });
   if (cursor !== undefined) {
     b58(cursor, 'cursor');
@@ -144,13 +144,13 @@ export function transactionWithCompressionInfo(chain: Chain, store: CompressionS
 /** `getCompressedAccountsByOwner`: live accounts of `owner`, ordered by hash (bytes), cursor = last hash. */
 export function accountsByOwner(chain: Chain, store: CompressionStore, raw: unknown, method: string, render: Render) {
   const p = paramsObject(raw, method);
-  const owner = bs58.encode(b58(required(p, 'owner'), 'owner'));
+  const owner = encodeBase58(b58(required(p, 'owner'), 'owner'));
   const { memcmps, slice } = filtersIn(p);
   const { limit, cursor } = listParams(p);
   const after = cursor === undefined ? undefined : b58(cursor, 'cursor');
   const list = store
     .accounts()
-    .filter((a) => a.closedBy === null && bs58.encode(a.owner) === owner && matches(a, memcmps))
+    .filter((a) => a.closedBy === null && encodeBase58(a.owner) === owner && matches(a, memcmps))
     .filter((a) => after === undefined || compareBytes(a.hash, after) > 0)
     .sort((x, y) => compareBytes(x.hash, y.hash));
   const items = list.slice(0, limit);
@@ -170,7 +170,7 @@ export function multipleAccounts(chain: Chain, store: CompressionStore, raw: unk
   const field = hasHashes ? 'hashes' : 'addresses';
   const keys = arr(p[field], field, { max: MAX_PAGE });
   const items = keys.map((k, i) => {
-    const t = bs58.encode(b58(k, `${field}[${i}]`));
+    const t = encodeBase58(b58(k, `${field}[${i}]`));
     const a = hasHashes ? liveByHash(store, t) : liveByAddress(store, t);
     return a ? render(a) : null;
   });
@@ -194,8 +194,8 @@ export function multipleProofs(
 function balancesByMint(store: CompressionStore, owner: string, mint: string | undefined): { mint: Uint8Array; balance: bigint }[] {
   const sums = new Map<string, { mint: Uint8Array; balance: bigint }>();
   for (const a of store.accounts()) {
-    if (a.closedBy !== null || !a.token || bs58.encode(a.token.owner) !== owner) continue;
-    const m = bs58.encode(a.token.mint);
+    if (a.closedBy !== null || !a.token || encodeBase58(a.token.owner) !== owner) continue;
+    const m = encodeBase58(a.token.mint);
     if (mint !== undefined && m !== mint) continue;
     const s = sums.get(m) ?? { mint: a.token.mint, balance: 0n };
     s.balance += a.token.amount;
@@ -207,8 +207,8 @@ function balancesByMint(store: CompressionStore, owner: string, mint: string | u
 /** `getCompressedTokenBalancesByOwner` (items under `tokenBalances`) and its V2 (under `items`); cursor = last mint. */
 export function tokenBalancesByOwner(chain: Chain, store: CompressionStore, raw: unknown, method: string, key: 'tokenBalances' | 'items') {
   const p = paramsObject(raw, method);
-  const owner = bs58.encode(b58(required(p, 'owner'), 'owner'));
-  const mint = p.mint === undefined || p.mint === null ? undefined : bs58.encode(b58(p.mint, 'mint'));
+  const owner = encodeBase58(b58(required(p, 'owner'), 'owner'));
+  const mint = p.mint === undefined || p.mint === null ? undefined : encodeBase58(b58(p.mint, 'mint'));
   const { limit, cursor } = listParams(p);
   const after = cursor === undefined ? undefined : b58(cursor, 'cursor');
   const list = balancesByMint(store, owner, mint).filter((b) => after === undefined || compareBytes(b.mint, after) > 0);
@@ -217,8 +217,8 @@ export function tokenBalancesByOwner(chain: Chain, store: CompressionStore, raw:
   return {
     context: { slot: chain.slot() },
     value: {
-      [key]: items.map((b) => ({ mint: bs58.encode(b.mint), balance: u64Json(b.balance) })),
-      cursor: more ? bs58.encode(items[items.length - 1].mint) : null,
+      [key]: items.map((b) => ({ mint: encodeBase58(b.mint), balance: u64Json(b.balance) })),
+      cursor: more ? encodeBase58(items[items.length - 1].mint) : null,
     },
   };
 }
@@ -228,18 +228,18 @@ function holderCursor(balance: bigint, owner: Uint8Array): string {
   const b = new Uint8Array(40);
   new DataView(b.buffer).setBigUint64(0, balance, true);
   b.set(owner, 8);
-  return bs58.encode(b);
+  return encodeBase58(b);
 }
 
 /** `getCompressedMintTokenHolders`: owners of `mint` by balance, largest first (ties by owner bytes). */
 function mintTokenHolders(chain: Chain, store: CompressionStore, raw: unknown) {
   const p = paramsObject(raw, 'getCompressedMintTokenHolders');
-  const mint = bs58.encode(b58(required(p, 'mint'), 'mint'));
+  const mint = encodeBase58(b58(required(p, 'mint'), 'mint'));
   const { limit, cursor } = listParams(p);
   const sums = new Map<string, { owner: Uint8Array; balance: bigint }>();
   for (const a of store.accounts()) {
-    if (a.closedBy !== null || !a.token || bs58.encode(a.token.mint) !== mint) continue;
-    const o = bs58.encode(a.token.owner);
+    if (a.closedBy !== null || !a.token || encodeBase58(a.token.mint) !== mint) continue;
+    const o = encodeBase58(a.token.owner);
     const s = sums.get(o) ?? { owner: a.token.owner, balance: 0n };
     s.balance += a.token.amount;
     sums.set(o, s);
@@ -258,7 +258,7 @@ function mintTokenHolders(chain: Chain, store: CompressionStore, raw: unknown) {
   return {
     context: { slot: chain.slot() },
     value: {
-      items: items.map((h) => ({ owner: bs58.encode(h.owner), balance: u64Json(h.balance) })),
+      items: items.map((h) => ({ owner: encodeBase58(h.owner), balance: u64Json(h.balance) })),
       cursor: more ? holderCursor(last.balance, last.owner) : null,
     },
   };
@@ -281,14 +281,14 @@ function newAddressProofsV2(chain: Chain, store: CompressionStore, raw: unknown)
 export function addressProofJson(tree: CompressionStore['addressTrees'][1], a: Uint8Array): Record<string, unknown> {
   const np = tree.merkle.nonInclusionProof(fromBytes32(a));
   return {
-    address: bs58.encode(a),
-    higherRangeAddress: bs58.encode(toBytes32(np.lowElement.nextValue)),
+    address: encodeBase58(a),
+    higherRangeAddress: encodeBase58(toBytes32(np.lowElement.nextValue)),
     lowElementLeafIndex: np.lowElementIndex,
-    lowerRangeAddress: bs58.encode(toBytes32(np.lowElement.value)),
+    lowerRangeAddress: encodeBase58(toBytes32(np.lowElement.value)),
     merkleTree: tree.info.tree,
     nextIndex: np.lowElement.nextIndex,
-    proof: np.proof.map((n) => bs58.encode(n)),
-    root: bs58.encode(np.root),
+    proof: np.proof.map((n) => encodeBase58(n)),
+    root: encodeBase58(np.root),
     rootSeq: np.rootSeq,
   };
 }
@@ -310,9 +310,9 @@ export function compressionQueries(chain: Chain, store: CompressionStore): Recor
     },
     getCompressedBalanceByOwner(raw) {
       const p = paramsObject(raw, 'getCompressedBalanceByOwner');
-      const owner = bs58.encode(b58(required(p, 'owner'), 'owner'));
+      const owner = encodeBase58(b58(required(p, 'owner'), 'owner'));
       let sum = 0n;
-      for (const a of store.accounts()) if (a.closedBy === null && bs58.encode(a.owner) === owner) sum += a.lamports;
+      for (const a of store.accounts()) if (a.closedBy === null && encodeBase58(a.owner) === owner) sum += a.lamports;
       return { context: ctx(), value: u64Json(sum) };
     },
     getCompressedTokenBalancesByOwner: (raw) => tokenBalancesByOwner(chain, store, raw, 'getCompressedTokenBalancesByOwner', 'tokenBalances'),

@@ -14,7 +14,7 @@
  * devnet's cursor before) is taken too. `getLatestNonVotingSignatures` answers `{items}` without a
  * cursor, as Photon does; a caller builds the next one from the last item.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { listParams, notFound, required } from './params.js';
 import type { AccountRecord, CompressionStore, CompressionTxRecord } from './store.js';
@@ -35,7 +35,7 @@ interface Signed {
 const sigBytes = new WeakMap<object, Uint8Array>();
 function bytesOf(t: Signed): Uint8Array {
   let b = sigBytes.get(t);
-  if (!b) sigBytes.set(t, (b = bs58.decode(t.signature)));
+  if (!b) sigBytes.set(t, (b = base58Bytes(t.signature)));
   return b;
 }
 
@@ -48,8 +48,8 @@ function newestFirst(a: Signed, b: Signed): number {
 export function signatureCursor(t: { slot: number; signature: string }): string {
   const out = new Uint8Array(CURSOR_BYTES);
   new DataView(out.buffer).setBigUint64(0, BigInt(t.slot), true);
-  out.set(bs58.decode(t.signature), 8);
-  return bs58.encode(out);
+  out.set(base58Bytes(t.signature), 8);
+  return encodeBase58(out);
 }
 
 /** The (slot, signature bytes) a cursor names; a bare signature must be a transaction the chain knows. */
@@ -57,7 +57,7 @@ function cursorPoint(chain: Chain, cursor: string): { slot: number; sig: Uint8Ar
   if (cursor.length === 0 || base58TooLong(cursor, CURSOR_BYTES)) throw invalid('cursor', `expected ${CURSOR_BYTES} bytes of base58 (slot u64 LE, then the signature), got ${describe(cursor)}`);
   let bytes: Uint8Array;
   try {
-    bytes = bs58.decode(cursor);
+    bytes = base58Bytes(cursor);
   } catch {
     throw invalid('cursor', `not valid base58: ${describe(cursor)}`);
   }
@@ -142,7 +142,7 @@ export function compressionSignatureMethods(chain: Chain, store: CompressionStor
   return {
     getCompressionSignaturesForAccount(raw) {
       const p = paramsObject(raw, 'getCompressionSignaturesForAccount');
-      const hash = bs58.encode(b58(required(p, 'hash'), 'hash'));
+      const hash = encodeBase58(b58(required(p, 'hash'), 'hash'));
       const list = touching(store, (a) => a.hashText === hash).sort(newestFirst);
       // Photon: an account is opened once and closed at most once; none at all is "not found".
       if (list.length === 0) throw notFound(`no compression transaction touched the account with hash ${hash}`);
@@ -160,7 +160,7 @@ export function compressionSignatureMethods(chain: Chain, store: CompressionStor
     },
     getCompressionSignaturesForTokenOwner(raw) {
       const p = paramsObject(raw, 'getCompressionSignaturesForTokenOwner');
-      const owner = bs58.encode(b58(required(p, 'owner'), 'owner'));
+      const owner = encodeBase58(b58(required(p, 'owner'), 'owner'));
       return paged(store.transactions().filter((t) => t.tokenOwners.has(owner)), p);
     },
     getLatestCompressionSignatures: (raw) => paged(store.transactions(), paramsObject(raw, 'getLatestCompressionSignatures')),

@@ -12,7 +12,7 @@
  * v2 rule (leaf index and lamports big-endian). The devnet models no output queue: an account is in
  * its tree as soon as its transaction executes, so it is never "prove by index".
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { InputError } from '../../errors/index.js';
 import { poseidon } from '../../crypto/poseidon.js';
 import { hashToField } from '../../crypto/keccak.js';
@@ -192,7 +192,7 @@ export function encodeTokenData(t: TokenDataRecord): Uint8Array {
 /** A compressed token account ready to open. */
 export function newTokenAccount(t: TokenDataRecord): NewAccount {
   return {
-    owner: bs58.decode(COMPRESSED_TOKEN_PROGRAM),
+    owner: base58Bytes(COMPRESSED_TOKEN_PROGRAM),
     lamports: 0n,
     address: null,
     data: { discriminator: TOKEN_DISCRIMINATOR, data: encodeTokenData(t), dataHash: hashTokenDataV1(t) },
@@ -274,7 +274,7 @@ export function nullifierOf(hash: Uint8Array, leafIndex: number, txHash: Uint8Ar
 /** State tree `tree` as the store keeps it: empty, of the height and root history the indexer gives it. */
 function emptyStateTree(version: TreeVersion, tree: string): StateTree {
   const info = TREE_INFOS[tree]!;
-  return { version, info, bytes: bs58.decode(tree), merkle: createConcurrentMerkleTree({ depth: info.height, hash: node2, maxBufferSize: info.rootHistory }) };
+  return { version, info, bytes: base58Bytes(tree), merkle: createConcurrentMerkleTree({ depth: info.height, hash: node2, maxBufferSize: info.rootHistory }) };
 }
 
 /** Address tree `tree`: initialised as Light initialises that version's trees, its leaves hashed that version's way. */
@@ -287,7 +287,7 @@ function emptyAddressTree(version: TreeVersion, tree: string): AddressTree {
     rootHistory: info.rootHistory,
     init: version === 2 ? 'v2' : 'v1',
   });
-  return { version, info, bytes: bs58.decode(tree), merkle };
+  return { version, info, bytes: base58Bytes(tree), merkle };
 }
 
 export function createCompressionStore(): CompressionStore {
@@ -353,7 +353,7 @@ export function createCompressionStore(): CompressionStore {
         const { seq } = st.merkle.append(hash);
         const rec: AccountRecord = {
           hash,
-          hashText: bs58.encode(hash),
+          hashText: encodeBase58(hash),
           owner: n.owner,
           lamports: n.lamports,
           address: n.address,
@@ -371,8 +371,8 @@ export function createCompressionStore(): CompressionStore {
         };
         all.push(rec);
         hashes.set(rec.hashText, rec);
-        if (n.address) addresses.set(bs58.encode(n.address), rec);
-        if (n.token) tokenOwners.add(bs58.encode(n.token.owner));
+        if (n.address) addresses.set(encodeBase58(n.address), rec);
+        if (n.token) tokenOwners.add(encodeBase58(n.token.owner));
         opened.push(rec);
       }
       // Spent after the outputs are hashed: the transaction hash commits to both sides.
@@ -382,7 +382,7 @@ export function createCompressionStore(): CompressionStore {
         acc.txHash = txHash;
         acc.nullifier = nullifierOf(acc.hash, acc.leafIndex, txHash);
         stateTrees[acc.version].merkle.set(acc.leafIndex, acc.version === 2 ? acc.nullifier : new Uint8Array(32));
-        if (acc.token) tokenOwners.add(bs58.encode(acc.token.owner));
+        if (acc.token) tokenOwners.add(encodeBase58(acc.token.owner));
       }
       const tx: CompressionTxRecord = {
         signature: op.signature,

@@ -11,7 +11,7 @@
  * at most 2 new addresses (stateless.js 0.23's own limit), and a combined proof at most 4 accounts.
  * A root index is `rootSeq % rootHistory` of that tree (2,400 for v1 trees, 200 for v2).
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { checkAddressValue } from './inputs.js';
 import { treeContextJson } from './json.js';
 import { liveByHash, notFound } from './params.js';
@@ -64,7 +64,7 @@ export function newAddressIn(tree: AddressTree, v: unknown, field: string): Uint
 
 /** The address tree named at `field`: one of the devnet's two. */
 export function addressTreeIn(store: CompressionStore, v: unknown, field: string): AddressTree {
-  const name = bs58.encode(b58(v, field));
+  const name = encodeBase58(b58(v, field));
   const t = store.addressTreeOf(name);
   if (!t) throw invalid(field, `unknown address tree ${name}; the devnet's are ${ADDRESS_TREE_V1} (v1) and ${ADDRESS_TREE_V2} (v2)`);
   return t;
@@ -86,7 +86,7 @@ function readRequest(store: CompressionStore, raw: unknown, method: string, allo
 
   // Looked up first, so that the size check (which depends on the trees' generation) comes before
   // the per-hash checks, as it did when the devnet had one generation.
-  const texts = hashes.map((h, i) => bs58.encode(b58(h, `hashes[${i}]`)));
+  const texts = hashes.map((h, i) => encodeBase58(b58(h, `hashes[${i}]`)));
   const found = texts.map((t) => liveByHash(store, t));
   const firstVersion = found.find((a) => a !== undefined)?.version ?? 1;
   if (firstVersion === 1 && hashes.length > 0 && !V1_INCLUSION.includes(hashes.length)) {
@@ -114,7 +114,7 @@ function readRequest(store: CompressionStore, raw: unknown, method: string, allo
       tree = addressTreeIn(store, o.tree, `${f}.tree`);
       value = newAddressIn(tree, o.address, `${f}.address`);
     }
-    const t = bs58.encode(value);
+    const t = encodeBase58(value);
     if (seenAddr.has(t)) throw invalid(`${newField}[${i}]`, `duplicate address ${t}`);
     seenAddr.add(t);
     return { value, tree };
@@ -195,10 +195,10 @@ function v1Answer(slot: number, r: Reading, proof: ProofJson) {
     context: { slot },
     value: {
       compressedProof: proof,
-      roots: [...r.accounts.map((e) => bs58.encode(e.root)), ...r.addresses.map((e) => bs58.encode(e.root))],
+      roots: [...r.accounts.map((e) => encodeBase58(e.root)), ...r.addresses.map((e) => encodeBase58(e.root))],
       rootIndices: [...r.accounts.map((e) => e.rootIndex), ...r.addresses.map((e) => e.rootIndex)],
       leafIndices: [...r.accounts.map((e) => e.acc.leafIndex), ...r.addresses.map((e) => e.lowElementIndex)],
-      leaves: [...r.accounts.map((e) => e.acc.hashText), ...r.addresses.map((e) => bs58.encode(e.address))],
+      leaves: [...r.accounts.map((e) => e.acc.hashText), ...r.addresses.map((e) => encodeBase58(e.address))],
       merkleTrees: [...r.accounts.map((e) => e.acc.tree), ...r.addresses.map((e) => e.tree.info.tree)],
     },
   };
@@ -223,14 +223,14 @@ function v2Answer(slot: number, store: CompressionStore, r: Reading, proof: Proo
       compressedProof: proof,
       accounts: r.accounts.map((e) => ({
         hash: e.acc.hashText,
-        root: bs58.encode(e.root),
+        root: encodeBase58(e.root),
         rootIndex: { rootIndex: e.rootIndex, proveByIndex: false },
         leafIndex: e.acc.leafIndex,
         merkleContext: treeContextJson(store.stateTrees[e.acc.version].info),
       })),
       addresses: r.addresses.map((e) => ({
-        address: bs58.encode(e.address),
-        root: bs58.encode(e.root),
+        address: encodeBase58(e.address),
+        root: encodeBase58(e.root),
         rootIndex: e.rootIndex,
         merkleContext: treeContextJson(e.tree.info),
       })),

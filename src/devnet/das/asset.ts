@@ -3,7 +3,7 @@
  * the MetadataArgs the leaf was built from; `assetJson` renders it in the DAS indexer's shape (see
  * test/vectors/das/*.json): the same fields, the same empty values, the same `compression` block.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { MetadataArgsV1 } from './leaf.js';
 
 export interface DasAssetRecord {
@@ -98,7 +98,7 @@ export function assetJson(r: DasAssetRecord, o: AssetJsonOptions = {}): Record<s
   if (m.collection && (m.collection.verified || o.showUnverifiedCollections)) {
     grouping.push({
       group_key: 'collection',
-      group_value: bs58.encode(m.collection.key),
+      group_value: encodeBase58(m.collection.key),
       ...(m.collection.verified ? {} : { verified: false }),
     });
   }
@@ -110,9 +110,9 @@ export function assetJson(r: DasAssetRecord, o: AssetJsonOptions = {}): Record<s
     compression: {
       eligible: false,
       compressed: true,
-      data_hash: bs58.encode(r.dataHash),
-      creator_hash: bs58.encode(r.creatorHash),
-      asset_hash: bs58.encode(r.leaf),
+      data_hash: encodeBase58(r.dataHash),
+      creator_hash: encodeBase58(r.creatorHash),
+      asset_hash: encodeBase58(r.leaf),
       tree: r.tree,
       seq: r.seq,
       leaf_id: r.nonce,
@@ -126,7 +126,7 @@ export function assetJson(r: DasAssetRecord, o: AssetJsonOptions = {}): Record<s
       primary_sale_happened: m.primarySaleHappened,
       locked: false,
     },
-    creators: m.creators.map((c) => ({ address: bs58.encode(c.address), share: c.share, verified: c.verified })),
+    creators: m.creators.map((c) => ({ address: encodeBase58(c.address), share: c.share, verified: c.verified })),
     ownership: {
       frozen: false,
       delegated: r.delegate !== null,

@@ -3,7 +3,7 @@
  * `searchAssets`, `getAssetProof` / `getAssetProofBatch`, `getTokenAccounts`, `getSignaturesForAsset`,
  * `getNftEditions`) and the deprecated `mintCompressedNft`.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { assetJson, type DasAssetRecord } from './asset.js';
 import { mintCompressedNft } from './mint.js';
 import { paginate, parseListQuery } from './pagination.js';
@@ -64,8 +64,8 @@ export function dasMethods(ix: DasIndex, sender: AuthorityTxSender, tokenAccount
     getAssetsByCreator: list(ix, 'getAssetsByCreator', (p) => {
       const creator = b58(p.creatorAddress, 'creatorAddress');
       const onlyVerified = bool(p.onlyVerified, 'onlyVerified') ?? false;
-      const key = bs58.encode(creator);
-      return (r) => r.metadata.creators.some((c) => bs58.encode(c.address) === key && (!onlyVerified || c.verified));
+      const key = encodeBase58(creator);
+      return (r) => r.metadata.creators.some((c) => encodeBase58(c.address) === key && (!onlyVerified || c.verified));
     }),
     getAssetsByAuthority: list(ix, 'getAssetsByAuthority', (p) => {
       b58(p.authorityAddress, 'authorityAddress');

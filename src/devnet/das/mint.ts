@@ -5,7 +5,7 @@
  * the asset becomes visible, only when that transaction has executed successfully — the way an
  * indexer only sees what landed.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DasAssetRecord } from './asset.js';
 import { assetIdPda, creatorHash, dataHashV1, leafHashV1, TokenStandard, type MetadataArgsV1, type MetadataCreator } from './leaf.js';
 import { arr, b58, bool, int, invalid, obj, paramsObject, str, withSignal } from '../params/indexer.js';
@@ -73,7 +73,7 @@ export async function mintCompressedNft(ix: DasIndex, sender: AuthorityTxSender,
   const t = currentTree(ix);
   const nonce = t.nextNonce++;
   const idBytes = assetIdPda(t.bytes, BigInt(nonce));
-  const id = bs58.encode(idBytes);
+  const id = encodeBase58(idBytes);
   const metadata: MetadataArgsV1 = {
     name: p.name,
     symbol: p.symbol,
@@ -93,8 +93,8 @@ export async function mintCompressedNft(ix: DasIndex, sender: AuthorityTxSender,
   const cHash = creatorHash(p.creators);
   const delegateBytes = p.delegate ?? p.owner;
   const leaf = leafHashV1({ id: idBytes, owner: p.owner, delegate: delegateBytes, nonce: BigInt(nonce), dataHash, creatorHash: cHash });
-  const ownerText = bs58.encode(p.owner);
-  const delegateText = p.delegate ? bs58.encode(p.delegate) : null;
+  const ownerText = encodeBase58(p.owner);
+  const delegateText = p.delegate ? encodeBase58(p.delegate) : null;
   const touched = [t.bytes, p.owner, idBytes, ...(p.collection ? [p.collection] : [])];
   const { signature, executed } = sender.send(touched);
   const applied = executed.then((tx) => {
@@ -114,7 +114,7 @@ export async function mintCompressedNft(ix: DasIndex, sender: AuthorityTxSender,
       attributes: p.attributes,
       imageUrl: p.imageUrl,
       externalUrl: p.externalUrl,
-      collection: p.collection ? bs58.encode(p.collection) : undefined,
+      collection: p.collection ? encodeBase58(p.collection) : undefined,
       authority: chain.authority.address,
       dataHash,
       creatorHash: cHash,

@@ -4,7 +4,7 @@
  * `id` sort), sort by `id` (default), `created`, `recent_action`, `updated` or `none`, and
  * `options.showGrandTotal` for the number of matches rather than the number on the page.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DasAssetRecord } from './asset.js';
 import { bool, compareBytes, int, invalid, obj, optB58, str } from '../params/indexer.js';
 
@@ -116,7 +116,7 @@ export function paginate(
     if (q.afterText) envelope.after = q.afterText;
     // Keyset walking: the id to continue after, or null when this page reached the end.
     if (q.cursor || (!q.before && q.after)) {
-      envelope.cursor = list.length > q.limit && items.length ? bs58.encode(items[items.length - 1].idBytes) : null;
+      envelope.cursor = list.length > q.limit && items.length ? encodeBase58(items[items.length - 1].idBytes) : null;
     }
   } else {
     const page = q.page ?? 1;

@@ -4,7 +4,7 @@
  * `getSignaturesForAsset` (from the history each asset record keeps) and `getNftEditions` (the devnet
  * mints only compressed NFTs, which have no master edition: an empty edition list).
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DasAssetRecord } from './asset.js';
 import { arr, b58, bool, int, invalid, obj, optB58, paramsObject, str } from '../params/indexer.js';
 import { MAX_LIMIT } from './pagination.js';
@@ -58,8 +58,8 @@ export function searchFilter(p: Record<string, unknown>): (r: DasAssetRecord) =>
   const creator = optB58(p.creatorAddress, 'creatorAddress');
   const creatorVerified = bool(p.creatorVerified, 'creatorVerified');
   if (creator) {
-    const key = bs58.encode(creator);
-    tests.push((r) => r.metadata.creators.some((c) => bs58.encode(c.address) === key && (creatorVerified === undefined || c.verified === creatorVerified)));
+    const key = encodeBase58(creator);
+    tests.push((r) => r.metadata.creators.some((c) => encodeBase58(c.address) === key && (creatorVerified === undefined || c.verified === creatorVerified)));
   } else if (creatorVerified !== undefined) {
     tests.push((r) => r.metadata.creators.some((c) => c.verified === creatorVerified));
   }
@@ -109,7 +109,7 @@ export function signaturesForAsset(ix: DasIndex): RpcHandler {
       const tree = b58(p.tree, 'tree');
       const leafIndex = int(p.leafIndex, 'leafIndex', 0, 2 ** 32 - 1);
       if (leafIndex === undefined) throw invalid('leafIndex', 'is required with tree (or give id)');
-      const t = bs58.encode(tree);
+      const t = encodeBase58(tree);
       r = ix.inOrder.find((x) => x.tree === t && x.nonce === leafIndex) ?? null;
     }
     const limit = int(p.limit, 'limit', 1, MAX_LIMIT) ?? MAX_LIMIT;

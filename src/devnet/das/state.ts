@@ -14,7 +14,7 @@ import { createDasIndex, treeInfo, type DasTree, type DasTreeInfo } from './tree
 import { keccakNode } from './leaf.js';
 import { createConcurrentMerkleTree } from '../trees/merkle.js';
 import { InputError } from '../../errors/index.js';
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import type { Chain, DevnetModule } from '../types.js';
 
 
@@ -78,7 +78,7 @@ export function createDasState(opts: DasStateOptions): DasState {
       trees: ix.trees.map((t) => ({
         address: t.address,
         nextNonce: t.nextNonce,
-        root: bs58.encode(t.tree.root()),
+        root: encodeBase58(t.tree.root()),
         leaves: Array.from({ length: t.tree.size }, (_, i) => t.tree.leaf(i)),
       })),
       assets: ix.inOrder,
@@ -95,8 +95,8 @@ export function createDasState(opts: DasStateOptions): DasState {
         // same root and sequence number; the saved root checks that.
         const tree = createConcurrentMerkleTree({ depth, canopyDepth, maxBufferSize, hash: keccakNode });
         for (const leaf of t.leaves) tree.append(leaf);
-        if (bs58.encode(tree.root()) !== t.root) throw new InputError(`das.trees[${i}].root`, `rebuilt root ${bs58.encode(tree.root())} differs from the saved ${t.root}`);
-        ix.trees.push({ address: t.address, bytes: bs58.decode(t.address), tree, nextNonce: t.nextNonce });
+        if (encodeBase58(tree.root()) !== t.root) throw new InputError(`das.trees[${i}].root`, `rebuilt root ${encodeBase58(tree.root())} differs from the saved ${t.root}`);
+        ix.trees.push({ address: t.address, bytes: base58Bytes(t.address), tree, nextNonce: t.nextNonce });
       }
       for (const r of snap.assets) {
         ix.byId.set(r.id, r);

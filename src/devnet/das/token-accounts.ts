@@ -6,7 +6,7 @@
  * Token-2022) are indexed by address, and closed ones are dropped. Pagination follows the DAS indexer:
  * `page`/`limit` or a `cursor` (the last address of the previous page), `options.showZeroBalance`.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { Chain, ExecutedTransaction } from '../types.js';
 import { b58, bool, int, invalid, obj, optB58 } from '../params/indexer.js';
 
@@ -45,10 +45,10 @@ export function decodeTokenAccount(address: string, programOwner: string, data: 
   const hasDelegate = dv.getUint32(72, true) === 1;
   return {
     address,
-    mint: bs58.encode(data.subarray(0, 32)),
-    owner: bs58.encode(data.subarray(32, 64)),
+    mint: encodeBase58(data.subarray(0, 32)),
+    owner: encodeBase58(data.subarray(32, 64)),
     amount: dv.getBigUint64(64, true),
-    delegate: hasDelegate ? bs58.encode(data.subarray(76, 108)) : null,
+    delegate: hasDelegate ? encodeBase58(data.subarray(76, 108)) : null,
     delegatedAmount: dv.getBigUint64(121, true),
     frozen: state === 2,
   };
@@ -96,8 +96,8 @@ export function createTokenAccountIndex(chain: Chain): TokenAccountIndex {
       if (page !== undefined && cursor !== undefined) throw invalid('page', 'page-based and cursor-based pagination cannot be mixed');
       const options = obj(p.options ?? p.displayOptions, 'options') ?? {};
       const showZeroBalance = bool(options.showZeroBalance, 'options.showZeroBalance') ?? false;
-      const ownerText = owner ? bs58.encode(owner) : undefined;
-      const mintText = mint ? bs58.encode(mint) : undefined;
+      const ownerText = owner ? encodeBase58(owner) : undefined;
+      const mintText = mint ? encodeBase58(mint) : undefined;
       let list = [...rows.values()]
         .filter((r) => (!ownerText || r.owner === ownerText) && (!mintText || r.mint === mintText) && (showZeroBalance || r.amount > 0n))
         .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0));

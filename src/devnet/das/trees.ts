@@ -4,7 +4,7 @@
  * of an asset as `getAssetProof` answers it.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DasAssetRecord } from './asset.js';
 import { keccakNode } from './leaf.js';
 import { b58 } from '../params/indexer.js';
@@ -54,7 +54,7 @@ function openTree(ix: DasIndex): DasTree {
   const seed = new TextEncoder().encode(`cairn-devnet-das-tree:${ix.chain.authority.address}:${ix.trees.length}`);
   const bytes = sha256(seed);
   const t: DasTree = {
-    address: bs58.encode(bytes),
+    address: encodeBase58(bytes),
     bytes,
     tree: createConcurrentMerkleTree({ depth: ix.depth, canopyDepth: ix.canopyDepth, maxBufferSize: ix.maxBufferSize, hash: keccakNode }),
     nextNonce: 0,
@@ -80,10 +80,10 @@ export function proofJson(ix: DasIndex, r: DasAssetRecord, slot: number): Record
   const t = ix.trees.find((x) => x.address === r.tree)!;
   return {
     last_indexed_slot: slot,
-    root: bs58.encode(t.tree.root()),
-    proof: t.tree.proof(r.nonce).map((n) => bs58.encode(n)),
+    root: encodeBase58(t.tree.root()),
+    proof: t.tree.proof(r.nonce).map((n) => encodeBase58(n)),
     node_index: 2 ** ix.depth + r.nonce,
-    leaf: bs58.encode(t.tree.leaf(r.nonce)),
+    leaf: encodeBase58(t.tree.leaf(r.nonce)),
     tree_id: r.tree,
     burnt: false,
   };
@@ -97,7 +97,7 @@ export function treeInfo(ix: DasIndex): DasTreeInfo[] {
     maxBufferSize: ix.maxBufferSize,
     size: t.tree.size,
     seq: t.tree.seq,
-    root: bs58.encode(t.tree.root()),
+    root: encodeBase58(t.tree.root()),
     canopy: t.tree.canopy(),
   }));
 }

@@ -7,7 +7,7 @@
  * asking for it runs). Without an `encoding` the HTTP methods answer Agave's default, its legacy
  * "binary": a bare base58 string (rpc.rs `encoding.unwrap_or(UiAccountEncoding::Binary)`).
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { AccountView } from '../chain/contract.js';
 import { bad, RENT_EXEMPT_EPOCH } from '../params/solana.js';
 import { DevnetRpcError } from '../types.js';
@@ -113,7 +113,7 @@ export function accountJson(
       if (bytes.length > MAX_BASE58_BYTES) {
         throw new DevnetRpcError(-32600, `Encoded binary (base 58) data should be less than ${MAX_BASE58_BYTES} bytes, please use Base64 encoding.`);
       }
-      data = enc.encoding === 'binary' ? bs58.encode(bytes) : [bs58.encode(bytes), 'base58'];
+      data = enc.encoding === 'binary' ? encodeBase58(bytes) : [encodeBase58(bytes), 'base58'];
     } else if (enc.encoding === 'base64+zstd') {
       data = [Buffer.from(zstdCompress(bytes)).toString('base64'), 'base64+zstd'];
     } else {

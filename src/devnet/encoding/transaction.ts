@@ -2,7 +2,7 @@
  * An executed transaction as the JSON-RPC shows it: `getTransaction`'s answer (json, base64 or
  * base58) and its `meta`, shared with the compression methods and the raw webhooks.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { transactionDetail } from '../runtime/meta.js';
@@ -33,10 +33,10 @@ export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, enc
   const { header, version } = d.parts;
   let transaction: unknown;
   if (encoding === 'base64') transaction = [Buffer.from(tx.wire).toString('base64'), 'base64'];
-  else if (encoding === 'base58') transaction = [bs58.encode(tx.wire), 'base58'];
+  else if (encoding === 'base58') transaction = [encodeBase58(tx.wire), 'base58'];
   else {
     transaction = {
-      signatures: d.signatures.map((s) => bs58.encode(s)),
+      signatures: d.signatures.map((s) => encodeBase58(s)),
       message: {
         header: {
           numRequiredSignatures: header.numRequiredSignatures,
@@ -44,17 +44,17 @@ export function transactionJson(chain: DevnetChain, tx: ExecutedTransaction, enc
           numReadonlyUnsignedAccounts: header.numReadonlyUnsignedAccounts,
         },
         accountKeys: tx.accountKeys,
-        recentBlockhash: bs58.encode(d.parts.recentBlockhash),
+        recentBlockhash: encodeBase58(d.parts.recentBlockhash),
         instructions: d.parts.instructions.map((ix) => ({
           programIdIndex: ix.programIdIndex,
           accounts: Array.from(ix.accounts),
-          data: bs58.encode(ix.data),
+          data: encodeBase58(ix.data),
           stackHeight: null,
         })),
         ...(version === 0
           ? {
               addressTableLookups: d.parts.lookups.map((l) => ({
-                accountKey: bs58.encode(l.key),
+                accountKey: encodeBase58(l.key),
                 writableIndexes: Array.from(l.writableIndexes),
                 readonlyIndexes: Array.from(l.readonlyIndexes),
               })),

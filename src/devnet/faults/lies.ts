@@ -7,7 +7,7 @@
  * The devnet's `lieRate` fault (endpoints.ts) answers a share of proof items with these; tests use them
  * directly.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { keccakPathRoot } from '../../crypto/keccak.js';
 import { poseidonPathRoot } from '../../crypto/poseidon.js';
 import { indexedLeaf } from '../../merkle/compressed/address.js';
@@ -40,7 +40,7 @@ export function fabricateAssetProof(p: Json, draw: Draw): Json {
   const leaf = randomBytes(draw, false);
   const index = Number(p.node_index) - 2 ** path.length;
   const root = keccakPathRoot(leaf, concat(path), index);
-  return { ...p, leaf: bs58.encode(leaf), proof: path.map((n) => bs58.encode(n)), root: bs58.encode(root) };
+  return { ...p, leaf: encodeBase58(leaf), proof: path.map((n) => encodeBase58(n)), root: encodeBase58(root) };
 }
 
 /** A compressed-account proof with a made-up hash and path and the Poseidon root they give. */
@@ -48,16 +48,16 @@ export function fabricateAccountProof(p: Json, draw: Draw): Json {
   const path = nodes(draw, (p.proof as unknown[]).length, true);
   const hash = randomBytes(draw, true);
   const root = poseidonPathRoot(hash, concat(path), Number(p.leafIndex));
-  return { ...p, hash: bs58.encode(hash), proof: path.map((n) => bs58.encode(n)), root: bs58.encode(root) };
+  return { ...p, hash: encodeBase58(hash), proof: path.map((n) => encodeBase58(n)), root: encodeBase58(root) };
 }
 
 /** A new-address proof whose low element walks a made-up path to the root it gives. */
 export function fabricateAddressProof(p: Json, draw: Draw): Json {
   const path = nodes(draw, (p.proof as unknown[]).length, true);
   const version = path.length === 40 ? 2 : 1;
-  const leaf = indexedLeaf(version, bs58.decode(p.lowerRangeAddress as string), BigInt(p.nextIndex as number), bs58.decode(p.higherRangeAddress as string));
+  const leaf = indexedLeaf(version, base58Bytes(p.lowerRangeAddress as string), BigInt(p.nextIndex as number), base58Bytes(p.higherRangeAddress as string));
   const root = poseidonPathRoot(leaf, concat(path), Number(p.lowElementLeafIndex));
-  return { ...p, proof: path.map((n) => bs58.encode(n)), root: bs58.encode(root) };
+  return { ...p, proof: path.map((n) => encodeBase58(n)), root: encodeBase58(root) };
 }
 
 /**
@@ -95,20 +95,20 @@ export async function fabricateValidityProof(value: Json, store: CompressionStor
     const st = store.stateTreeOf(e.tree)!;
     version = st.version;
     const path = nodes(draw, st.merkle.depth, true);
-    const root = poseidonPathRoot(bs58.decode(e.leaf), concat(path), e.leafIndex);
-    e.set(bs58.encode(root));
-    inputs.inclusion.push({ root: fromBytes32(root), leaf: fromBytes32(bs58.decode(e.leaf)), pathIndex: e.leafIndex, pathElements: path.map(fromBytes32) });
+    const root = poseidonPathRoot(base58Bytes(e.leaf), concat(path), e.leafIndex);
+    e.set(encodeBase58(root));
+    inputs.inclusion.push({ root: fromBytes32(root), leaf: fromBytes32(base58Bytes(e.leaf)), pathIndex: e.leafIndex, pathElements: path.map(fromBytes32) });
   }
   for (const e of addresses) {
     const at = store.addressTreeOf(e.tree)!;
     version = at.version;
-    const value = fromBytes32(bs58.decode(e.leaf));
+    const value = fromBytes32(base58Bytes(e.leaf));
     const np = at.merkle.nonInclusionProof(value);
     const path = nodes(draw, at.merkle.tree.depth, true);
     const low = np.lowElement;
     const leaf = indexedLeaf(at.version, toBytes32(low.value), BigInt(low.nextIndex), toBytes32(low.nextValue));
     const root = poseidonPathRoot(leaf, concat(path), np.lowElementIndex);
-    e.set(bs58.encode(root));
+    e.set(encodeBase58(root));
     inputs.nonInclusion.push({
       root: fromBytes32(root),
       value,

@@ -5,7 +5,7 @@
  * made (the chain's ring keeps only the validity window), for the last `BLOCK_HISTORY` slots.
  * Blocks are served from `confirmed` on, as on a real cluster.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { arr, bad, cfg, commitmentOf } from '../params/solana.js';
 import { transactionJson } from '../encoding/transaction.js';
@@ -96,7 +96,7 @@ export function getBlock(chain: DevnetChain, history: BlockHistory, params: unkn
     blockhash,
     parentSlot: Math.max(0, slot - 1),
     // The genesis block is its own parent, as on a real cluster.
-    previousBlockhash: slot === 0 ? blockhash : (history.blockhash(slot - 1) ?? bs58.encode(new Uint8Array(32))),
+    previousBlockhash: slot === 0 ? blockhash : (history.blockhash(slot - 1) ?? encodeBase58(new Uint8Array(32))),
   };
   if (details === 'full' || details === 'accounts') {
     out.transactions = txs.map((tx) => {

@@ -3,7 +3,7 @@
  * and the provider's `getPriorityFeeEstimate` (percentiles of the prices the chain executed),
  * both read from the ledger, optionally restricted to transactions touching given accounts.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { addressParam, arr, bad, cfg, decodeOrThrow, txBytesParam } from '../params/solana.js';
 
@@ -46,7 +46,7 @@ export function getPriorityFeeEstimate(chain: DevnetChain, params: unknown): Rec
     const enc = String(o.transactionEncoding ?? 'base58');
     const wire = txBytesParam(c.transaction, { encoding: enc });
     const d = decodeOrThrow(wire);
-    accounts = [...(accounts ?? []), ...d.parts.staticKeys.map((k) => bs58.encode(k))];
+    accounts = [...(accounts ?? []), ...d.parts.staticKeys.map((k) => encodeBase58(k))];
   }
   const lookback = o.lookbackSlots ?? 150;
   if (typeof lookback !== 'number' || !Number.isInteger(lookback) || lookback < 1 || lookback > 150) {

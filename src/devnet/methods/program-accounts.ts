@@ -3,7 +3,7 @@
  * bytes, `dataSize`, `tokenAccountState`; at most 4), over LiteSVM's own index of accounts by owner.
  * The token methods (token.ts) scan the two token programs with the same functions.
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import type { AccountView, DevnetChain } from '../chain/contract.js';
 import { accountEncodingOf, accountJson } from '../encoding/account.js';
 import { addressParam, arr, bad, cfg, commitmentOf } from '../params/solana.js';
@@ -50,7 +50,7 @@ export function filtersOf(v: unknown, field: string): AccountFilter[] {
       if (encoding === 'base58') {
         if (m.bytes.length > 175) throw bad(`${at}.memcmp.bytes: more than ${MAX_MEMCMP_BYTES} bytes`);
         try {
-          bytes = bs58.decode(m.bytes);
+          bytes = base58Bytes(m.bytes);
         } catch {
           throw bad(`${at}.memcmp.bytes is not valid base58`);
         }

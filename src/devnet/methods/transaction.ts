@@ -4,7 +4,7 @@
  * `getSignatureStatuses` (the status cache's 300-slot horizon), `getTransaction` (commitment and
  * version rules) and `getSignaturesForAddress`.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { addressParam, arr, bad, badAgave, cfg, commitmentOf, decodeOrThrow, txBytesParam } from '../params/solana.js';
 import { transactionErrorText } from '../runtime/error-text.js';
@@ -30,7 +30,7 @@ export function sendTransaction(chain: DevnetChain, params: unknown, dropSend?: 
   const c = cfg(p[1], 'params[1]');
   const wire = txBytesParam(p[0], c);
   const d = decodeOrThrow(wire);
-  const signature = bs58.encode(d.signatures[0]!);
+  const signature = encodeBase58(d.signatures[0]!);
   if (c.skipPreflight !== true) {
     if (chain.status(signature)) {
       throw new DevnetRpcError(-32002, 'Transaction simulation failed: This transaction has already been processed', 200, simulationJson({ err: 'AlreadyProcessed', logs: [], unitsConsumed: 0 }));
@@ -59,7 +59,7 @@ export function getFeeForMessage(chain: DevnetChain, params: unknown) {
   wire[0] = nsig;
   wire.set(msg, 1 + 64 * nsig);
   const d = decodeOrThrow(wire);
-  const valid = chain.isBlockhashValid(bs58.encode(d.parts.recentBlockhash));
+  const valid = chain.isBlockhashValid(encodeBase58(d.parts.recentBlockhash));
   return { context: ctxProcessed(chain), value: valid ? feeOf(d) : null };
 }
 

@@ -3,7 +3,7 @@
  * `-32602 Invalid params` whose message names the field and says what was expected and what came,
  * the way the real service answers a malformed request (never a crash, never a silently ignored item).
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { DevnetRpcError } from '../types.js';
@@ -37,7 +37,7 @@ export function b58(v: unknown, field: string, len = 32): Uint8Array {
   if (base58TooLong(v, len)) throw invalid(field, `expected ${len} bytes of base58, got ${v.length} characters`);
   let out: Uint8Array;
   try {
-    out = bs58.decode(v);
+    out = base58Bytes(v);
   } catch {
     throw invalid(field, `not valid base58: ${describe(v)}`);
   }

@@ -3,7 +3,7 @@
  * error's Debug form after "Invalid param: "): over 88 characters or not 64 bytes is `WrongSize`,
  * not base58 (or longer than 64 bytes once decoded) is `Invalid`. Both are −32602.
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import { badAgave } from './solana.js';
 
 /** The longest base58 text of 64 bytes. */
@@ -16,7 +16,7 @@ export function verifySignature(v: unknown): string {
   if (v.length > MAX_BASE58_SIGNATURE_LEN) throw badAgave('Invalid param: WrongSize');
   let bytes: Uint8Array;
   try {
-    bytes = bs58.decode(v);
+    bytes = base58Bytes(v);
   } catch {
     throw badAgave('Invalid param: Invalid');
   }

@@ -3,11 +3,10 @@
  * configuration object, base58 addresses, commitments (with web3.js' deprecated aliases), and
  * transaction bytes in their declared encoding. Refusals are -32602 "Invalid params".
  */
-import bs58 from 'bs58';
+import { base58Bytes, type ParsedTransaction } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { CairnError } from '../../errors/index.js';
-import type { ParsedTransaction } from '../../solana/index.js';
 import { decodeTransactionParam } from '../http/fast.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { u64Param } from './u64.js';
@@ -42,7 +41,7 @@ export function addressParam(v: unknown, field: string): string {
   if (base58TooLong(v, 32)) throw bad(`${field} must decode to 32 bytes, got ${v.length} characters`);
   let b: Uint8Array;
   try {
-    b = bs58.decode(v);
+    b = base58Bytes(v);
   } catch {
     throw bad(`${field} is not valid base58: ${JSON.stringify(v.slice(0, 64))}`);
   }

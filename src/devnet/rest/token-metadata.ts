@@ -7,7 +7,7 @@
  * string, empty when that section is fine, as the spec describes. The server warns nobody: the
  * deprecation notice is the client's job.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import type { DevnetChain } from '../chain/contract.js';
@@ -40,9 +40,9 @@ function mintAccountInfo(chain: DevnetChain, mint: string): { accountInfo: unkno
         parsed: {
           info: {
             decimals: d[44]!,
-            freezeAuthority: hasFreezeAuthority ? bs58.encode(d.subarray(50, 82)) : '',
+            freezeAuthority: hasFreezeAuthority ? encodeBase58(d.subarray(50, 82)) : '',
             isInitialized: d[45] === 1,
-            mintAuthority: hasMintAuthority ? bs58.encode(d.subarray(4, 36)) : '',
+            mintAuthority: hasMintAuthority ? encodeBase58(d.subarray(4, 36)) : '',
             supply: view.getBigUint64(36, true).toString(),
           },
           type: 'mint',
@@ -81,7 +81,7 @@ export function createTokenMetadata({ chain, das }: { chain: DevnetChain; das: (
       let ok = typeof m === 'string' && !base58TooLong(m, 32);
       if (ok) {
         try {
-          ok = bs58.decode(m as string).length === 32;
+          ok = base58Bytes(m as string).length === 32;
         } catch {
           ok = false;
         }
@@ -102,7 +102,7 @@ export function createTokenMetadata({ chain, das }: { chain: DevnetChain; das: (
         };
       }
       const m = rec.metadata;
-      const creators = m.creators.map((c) => ({ address: bs58.encode(c.address), share: String(c.share), verified: c.verified }));
+      const creators = m.creators.map((c) => ({ address: encodeBase58(c.address), share: String(c.share), verified: c.verified }));
       const image = rec.imageUrl ?? '';
       return {
         account: mint,
@@ -118,7 +118,7 @@ export function createTokenMetadata({ chain, das }: { chain: DevnetChain; das: (
             primarySaleHappened: m.primarySaleHappened,
             isMutable: m.isMutable,
             editionNonce: m.editionNonce ?? 0,
-            collection: m.collection ? { key: bs58.encode(m.collection.key), verified: m.collection.verified } : null,
+            collection: m.collection ? { key: encodeBase58(m.collection.key), verified: m.collection.verified } : null,
             collectionDetails: null,
             uses: null,
           },

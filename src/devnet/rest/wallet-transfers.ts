@@ -5,8 +5,7 @@
  * with the counterparty, mint, decimals and the raw amount as text. Pages are newest first; the
  * cursor is opaque (the record's sequence number) and stays valid while new transfers arrive.
  */
-import bs58 from 'bs58';
-import { isSystemProgram, transferLamportsOf } from '../../solana/index.js';
+import { encodeBase58, isSystemProgram, transferLamportsOf } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../types.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
@@ -77,9 +76,9 @@ export function transfersOf(
     const srcAcc = chain.account(src);
     const dstAcc = chain.account(dst);
     if (!srcAcc || !dstAcc || srcAcc.data.length < 64 || dstAcc.data.length < 64) continue;
-    const mint = bs58.encode(srcAcc.data.subarray(0, 32));
-    const from = bs58.encode(srcAcc.data.subarray(32, 64));
-    const to = bs58.encode(dstAcc.data.subarray(32, 64));
+    const mint = encodeBase58(srcAcc.data.subarray(0, 32));
+    const from = encodeBase58(srcAcc.data.subarray(32, 64));
+    const to = encodeBase58(dstAcc.data.subarray(32, 64));
     let decimals = data[0] === 12 ? data[9]! : 0;
     if (data[0] === 3) {
       const m = chain.account(mint);

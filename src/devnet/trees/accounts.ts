@@ -7,7 +7,7 @@
  * and `getMultipleAccounts` answer what the programs would hold, and an anchored verifier pointed at
  * the devnet checks roots against them exactly as against a real cluster.
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import { encodeTreeAccount } from '../../merkle/cnft/tree-account.js';
 import { encodeLightTreeAccount, type LightTreeKind } from '../../merkle/compressed/light-tree-account.js';
 import { writeDevnetAccount } from '../chain/account-file.js';
@@ -76,7 +76,7 @@ function lightBytes(kind: LightTreeKind, tree: ConcurrentMerkleTree, rootHistory
     sequenceNumber: tree.seq,
     nextIndex,
     ...(v1 ? { canopyDepth, canopy: canopyOf(tree, canopyDepth), rightmostLeaf: tree.size > 0 ? tree.leaf(tree.size - 1) : new Uint8Array(32) } : {}),
-    associatedQueue: bs58.decode(queue),
+    associatedQueue: base58Bytes(queue),
   });
 }
 
@@ -114,7 +114,7 @@ function nodeAt(tree: ConcurrentMerkleTree, level: number, pos: number): Uint8Ar
  */
 export function createTreeAccountSync(chain: DevnetChain, das: DasState | null, compression: CompressionState | null): TreeAccountSync {
   const written = new Map<string, number>();
-  const authority = bs58.decode(chain.authority.address);
+  const authority = base58Bytes(chain.authority.address);
   const write = (address: string, owner: string, data: Uint8Array): void => {
     writeDevnetAccount(chain.svm, { address, owner, data, lamports: chain.minimumBalanceForRentExemption(data.length), executable: false });
   };

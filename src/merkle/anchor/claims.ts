@@ -5,7 +5,7 @@
  * validity proof every root its public inputs use, each in its own tree. Kinds with no root
  * (asset-leaf, account-hash) claim nothing: their verdicts cannot be anchored.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import type { KindName } from '../kinds/index.js';
 import { parseEntries, unwrap } from '../groth16/validity-response.js';
@@ -35,7 +35,7 @@ export function b58Hex(v: unknown): string | null {
   if (known !== undefined) return known;
   let hex: string | null;
   try {
-    const b = bs58.decode(v);
+    const b = base58Bytes(v);
     hex = b.length === 32 ? hexOf(b) : null;
   } catch {
     hex = null;
@@ -93,7 +93,7 @@ export function claimsOf(kind: KindName, item: unknown): RootClaim[] | null {
     const out: RootClaim[] = [];
     for (const e of [...entries.state, ...entries.addrs]) {
       if ('proveByIndex' in e && e.proveByIndex) continue;
-      out.push({ tree: e.tree, root: hexOf(e.root), rootText: bs58.encode(e.root), family: 'light', field: e.field });
+      out.push({ tree: e.tree, root: hexOf(e.root), rootText: encodeBase58(e.root), family: 'light', field: e.field });
     }
     return out;
   }

@@ -5,7 +5,7 @@
  * believed when the program that enforces its roots owns it, so an indexer cannot point a proof at an
  * account of its own making.
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import { parseTreeAccount } from '../cnft/tree-account.js';
 import { parseLightTreeAccount, lightTreeKindOf } from '../compressed/light-tree-account.js';
 
@@ -32,7 +32,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byt
 
 function dataBytes(data: unknown): Uint8Array | null {
   if (Array.isArray(data) && typeof data[0] === 'string' && data[1] === 'base64') return Buffer.from(data[0], 'base64');
-  if (Array.isArray(data) && typeof data[0] === 'string' && data[1] === 'base58') return bs58.decode(data[0]);
+  if (Array.isArray(data) && typeof data[0] === 'string' && data[1] === 'base58') return base58Bytes(data[0]);
   return null;
 }
 

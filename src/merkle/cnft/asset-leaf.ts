@@ -10,7 +10,7 @@
  * indexer stores in `compression`; re-deriving `data_hash` then either matches, or the verdict says
  * it could not be re-derived — it is never reported as a forgery on that ground alone.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
 import { keccak256Into } from '../../crypto/keccak.js';
@@ -311,7 +311,7 @@ export function verifyAssetLeaf(asset: unknown, proof?: unknown): Verdict {
       keccak256Into(leafV1Preimage(f), digest);
     }
     if (!equalBytes(digest, assetHash)) {
-      return bad(`the ${v2 ? 'V2' : 'V1'} leaf recomputed from the asset is ${bs58.encode(digest)}, not compression.asset_hash ${c.asset_hash as string}`, id, {
+      return bad(`the ${v2 ? 'V2' : 'V1'} leaf recomputed from the asset is ${encodeBase58(digest)}, not compression.asset_hash ${c.asset_hash as string}`, id, {
         status: 'mismatch',
       });
     }

@@ -8,7 +8,7 @@
  * Index rule (spl concurrent-merkle-tree): `node_index = 2^depth + leaf_index`; at level i the node
  * is the left child when bit i of the leaf index is 0. DAS always returns the full-depth proof.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { InputError } from '../../errors/index.js';
@@ -55,7 +55,7 @@ export function b58Bytes32(value: unknown, field: string): Uint8Array {
   if (base58TooLong(value, 32)) throw new InputError(field, `expected 32 bytes of base58, got ${value.length} characters`, { expected: '32 bytes', got: `${value.length} characters` });
   let out: Uint8Array;
   try {
-    out = bs58.decode(value);
+    out = base58Bytes(value);
   } catch {
     throw new InputError(field, `not valid base58: ${describe(value)}`, { expected: 'base58', got: describe(value) });
   }
@@ -198,12 +198,12 @@ export function verifyAssetProof(p: AssetProofBytes, opts: VerifyAssetProofOptio
   const root = keccakPathRoot(p.leaf, proof, leafIndex);
   // base58 costs more than the whole path walk: only failing verdicts carry the computed root
   if (!equalBytes(root, p.root)) {
-    const computedRoot = bs58.encode(root);
-    return bad(`leaf ${leafIndex} walks up to ${computedRoot}, not to the proof's root ${bs58.encode(p.root)}`, id, { computedRoot });
+    const computedRoot = encodeBase58(root);
+    return bad(`leaf ${leafIndex} walks up to ${computedRoot}, not to the proof's root ${encodeBase58(p.root)}`, id, { computedRoot });
   }
   const accepted = opts.acceptedRoots ?? opts.tree?.roots;
   if (accepted && !accepted.some((r) => equalBytes(r, p.root))) {
-    const computedRoot = bs58.encode(root);
+    const computedRoot = encodeBase58(root);
     return bad(`root ${computedRoot} is not among the ${accepted.length} roots the tree still accepts`, id, { computedRoot, status: 'stale-root' });
   }
   return ok(id);

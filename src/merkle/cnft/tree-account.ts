@@ -13,7 +13,7 @@
  *   rightmostProof { proof[maxDepth][32], leaf[32], index u32, _pad u32 },
  *   canopy: (2^(N+1) − 2) nodes of 32 bytes, heap order without the root.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { InputError } from '../../errors/index.js';
 import { keccakPathRoot } from '../../crypto/keccak.js';
 import { equalBytes } from '../../crypto/bytes.js';
@@ -144,9 +144,9 @@ export function parseTreeAccount(bytes: Uint8Array): TreeAccount {
 export function verifyTreeAccount(t: TreeAccount): Verdict {
   const { proof, leaf, index } = t.rightmostProof;
   const root = index === 0 ? emptyNode(t.maxDepth) : keccakPathRoot(leaf, proof, index - 1);
-  const computedRoot = bs58.encode(root);
+  const computedRoot = encodeBase58(root);
   if (!equalBytes(root, t.currentRoot)) {
-    return bad(`rightmost proof (leaf ${index - 1}) computes root ${computedRoot}, but the current root is ${bs58.encode(t.currentRoot)}`, undefined, { computedRoot });
+    return bad(`rightmost proof (leaf ${index - 1}) computes root ${computedRoot}, but the current root is ${encodeBase58(t.currentRoot)}`, undefined, { computedRoot });
   }
   return ok(undefined, { computedRoot });
 }

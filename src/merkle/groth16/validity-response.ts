@@ -3,7 +3,7 @@
  * is about — accounts in state trees, new addresses in address trees — and its proof bytes, every
  * structural problem a `ValidityStructureError` naming the field.
  */
-import bs58 from 'bs58';
+import { base58Bytes } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { CairnError, InputError, InputTooLargeError, ValidityStructureError } from '../../errors/index.js';
@@ -61,7 +61,7 @@ function fieldBytes(v: unknown, field: string): Uint8Array {
   if (base58TooLong(v, 32)) throw new Malformed(`"${field}": expected 32 bytes of base58, got ${v.length} characters`);
   let b: Uint8Array;
   try {
-    b = bs58.decode(v);
+    b = base58Bytes(v);
   } catch {
     throw new Malformed(`"${field}": not valid base58`);
   }
@@ -120,7 +120,7 @@ export function proofBytes(v: unknown, len: number, field: string): Uint8Array |
       if (b.length === len) return Uint8Array.from(b);
     }
     try {
-      const b = base58TooLong(v, len) ? null : bs58.decode(v);
+      const b = base58TooLong(v, len) ? null : base58Bytes(v);
       if (b?.length === len) return b;
     } catch {
       /* fall through */

@@ -17,7 +17,7 @@
  * root, rootIndex, merkleContext}]}`. The proof bytes are `a` = compressed −A (32), `b` = compressed
  * B (64), `c` = compressed C (32), as byte arrays, hex, base64 or base58.
  */
-import bs58 from 'bs58';
+import { encodeBase58 } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { bn254WasmIfLoaded } from '../../crypto/bn254-wasm.js';
 import { PointError } from '../../crypto/bn254-encoding.js';
@@ -95,7 +95,7 @@ function crossCheck(state: readonly StateEntry[], addrs: readonly AddressEntry[]
     } catch (e) {
       throw new Malformed(`"${f}": ${e instanceof Error ? e.message : String(e)}`);
     }
-    if (!entry) throw new Malformed(`"${f}": the hash recomputed from the account's fields (${bs58.encode(computed)}) is not among the proof's leaves`);
+    if (!entry) throw new Malformed(`"${f}": the hash recomputed from the account's fields (${encodeBase58(computed)}) is not among the proof's leaves`);
     if (entry.leafIndex !== undefined && entry.leafIndex !== claimedIndex) {
       throw new Malformed(`"${entry.field}": leaf index ${entry.leafIndex} differs from the account's leafIndex ${claimedIndex}`);
     }

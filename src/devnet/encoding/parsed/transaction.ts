@@ -5,7 +5,7 @@
  * the meta as Agave leaves it — and `transactionDetails: "accounts"` — signatures and parsed
  * account keys, with the meta cut to balances, fee and status.
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../../solana/index.js';
 import { parseSubmitted } from '../../chain/parse-submitted.js';
 import { transactionDetail } from '../../runtime/meta.js';
 import { transactionMetaJson } from '../transaction.js';
@@ -70,7 +70,7 @@ function parsedMeta(tx: ExecutedTransaction, keys: string[]): Record<string, unk
     ...rest,
     innerInstructions: innerInstructions.map((g) => ({
       index: g.index,
-      instructions: g.instructions.map((ix) => uiInstruction(keys[ix.programIdIndex] ?? '', ix.accounts.map((k) => keys[k] ?? ''), bs58.decode(ix.data), ix.stackHeight)),
+      instructions: g.instructions.map((ix) => uiInstruction(keys[ix.programIdIndex] ?? '', ix.accounts.map((k) => keys[k] ?? ''), base58Bytes(ix.data), ix.stackHeight)),
     })),
   };
 }
@@ -82,17 +82,17 @@ export function jsonParsedTransaction(tx: ExecutedTransaction): { transaction: R
   const keys = accountKeys.map((k) => k.pubkey);
   const message: Record<string, unknown> = {
     accountKeys,
-    recentBlockhash: bs58.encode(d.parts.recentBlockhash),
+    recentBlockhash: encodeBase58(d.parts.recentBlockhash),
     instructions: d.parts.instructions.map((ix) => uiInstruction(keys[ix.programIdIndex] ?? '', Array.from(ix.accounts, (k) => keys[k] ?? ''), ix.data, null)),
   };
   if (d.parts.version === 0) {
     message.addressTableLookups = d.parts.lookups.map((l) => ({
-      accountKey: bs58.encode(l.key),
+      accountKey: encodeBase58(l.key),
       writableIndexes: Array.from(l.writableIndexes),
       readonlyIndexes: Array.from(l.readonlyIndexes),
     }));
   }
-  return { transaction: { signatures: d.signatures.map((s) => bs58.encode(s)), message }, meta: parsedMeta(tx, keys) };
+  return { transaction: { signatures: d.signatures.map((s) => encodeBase58(s)), message }, meta: parsedMeta(tx, keys) };
 }
 
 /** `transactionDetails: "accounts"`: signatures and parsed keys, the meta cut to what Agave keeps. */
@@ -109,5 +109,5 @@ export function accountsTransaction(tx: ExecutedTransaction, rewards: boolean): 
     postTokenBalances: m.postTokenBalances,
   };
   if (rewards) meta.rewards = [];
-  return { transaction: { signatures: d.signatures.map((s) => bs58.encode(s)), accountKeys: parsedAccountKeys(tx) }, meta };
+  return { transaction: { signatures: d.signatures.map((s) => encodeBase58(s)), accountKeys: parsedAccountKeys(tx) }, meta };
 }

@@ -3,13 +3,13 @@
  * `["asset", tree, nonce]`), its PDA preimage written in place in module scratch: `verifyAssetLeaf`
  * derives one per asset (why scratch: see asset-leaf.ts).
  */
-import bs58 from 'bs58';
+import { encodeBase58, base58Bytes } from '../../../solana/index.js';
 import { InputError } from '../../../errors/index.js';
 import { findPdaInto } from '../../../crypto/pda.js';
 import { bytes32, checkU64 } from './check-args.js';
 
 /** mpl-bubblegum's program id, `BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY`. */
-export const BUBBLEGUM_PROGRAM_ID: Uint8Array = bs58.decode('BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY');
+export const BUBBLEGUM_PROGRAM_ID: Uint8Array = base58Bytes('BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY');
 
 const enc = new TextEncoder();
 const PDA_MARKER = enc.encode('ProgramDerivedAddress');
@@ -72,7 +72,7 @@ export function assetIdInto(tree: Uint8Array, nonce: bigint, out: Uint8Array): v
  * The asset id of a compressed NFT: PDA of `["asset", tree, nonce u64 LE]` under Bubblegum.
  *
  * @example
- * bs58.encode(assetIdPda(bs58.decode(tree), 0n)); // the asset id of leaf 0
+ * encodeBase58(assetIdPda(base58Bytes(tree), 0n)); // the asset id of leaf 0
  */
 export function assetIdPda(tree: Uint8Array, nonce: bigint): Uint8Array {
   bytes32(tree, 'tree');
