@@ -1,5 +1,5 @@
 /**
- * The layout of a JSON structure tape (shared by the JS scanner, native/json_scan.c and tape.ts).
+ * The layout of a JSON structure tape (shared by the JS scanner, native/json_scan.c and json-tape.ts).
  * Every value, and every object key, is one entry of four u32, in document order:
  *
  *   [0] type (bits 0–3) | F_ESCAPED (bit 7: a string or key holding a backslash escape) | depth << 8

@@ -7,7 +7,7 @@ import { encodeBase58, base58Bytes, b58Decode32IntoJs } from '../solana/index.js
 import { FieldError } from '../errors/index.js';
 import { base58TooLong } from '../base58-bound.js';
 import { loadNative } from '../addon.js';
-import { MAX_NUMBER_CHARS } from '../json/tape-format.js';
+import { MAX_NUMBER_CHARS } from '../json/index.js';
 
 // FieldError lives with the other errors (src/errors/merkle.ts); re-exported for importers of this module.
 export { FieldError };

@@ -5,7 +5,7 @@
  * as decimal strings, which the field decoders accept. Input over the cap is an `InputTooLargeError`
  * (code `INPUT_TOO_LARGE`, src/errors/input.ts).
  */
-import { parseLossless } from '../json/lossless.js';
+import { parseLossless } from '../json/index.js';
 
 /**
  * Parse JSON text, keeping integers of 16 or more digits exact (as decimal strings). Throws

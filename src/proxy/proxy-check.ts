@@ -7,9 +7,8 @@
 import type { KindName } from '../merkle/kinds/index.js';
 import type { Verdict } from '../merkle/verdict.js';
 import type { Verifier } from '../merkle/verifier/types.js';
-import { scanJson, type JsonTape } from '../json/index.js';
+import { scanJson, type JsonTape, T_NULL, T_OBJECT } from '../json/index.js';
 import { inspectScanned, type InspectedBody } from '../merkle/verifier/inspect-body.js';
-import { T_NULL, T_OBJECT } from '../json/tape-format.js';
 
 /** Proof-bearing methods and the kind of their items. */
 export const PROOF_METHODS: Readonly<Record<string, KindName>> = {

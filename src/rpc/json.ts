@@ -4,9 +4,9 @@
  * the Merkle engine; the rpc client's name for it gives integers beyond `Number.MAX_SAFE_INTEGER` back
  * as `bigint`.
  */
-import { parseLossless } from '../json/lossless.js';
+import { parseLossless } from '../json/index.js';
 
-export { stringifyJson } from '../json/lossless.js';
+export { stringifyJson } from '../json/index.js';
 
 /**
  * Parse JSON, giving integers above 2^53 back as `bigint`. Throws `SyntaxError` on bad JSON, and

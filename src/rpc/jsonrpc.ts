@@ -10,8 +10,7 @@ import { rpcMethodSafety } from './idempotency.js';
 import type { RetryPolicy } from './retry.js';
 import type { Transport, TransportRequest } from './transport.js';
 import { assertShape, type Validator } from './validate.js';
-import { scanJson, rememberTape } from '../json/index.js';
-import { T_ARRAY, T_OBJECT } from '../json/tape-format.js';
+import { scanJson, rememberTape, T_ARRAY, T_OBJECT } from '../json/index.js';
 
 /** Per-call options every client method takes last. */
 export interface CallOptions {

@@ -3,7 +3,7 @@
  * data: [base64, 'base64'], owner, executable, rentEpoch } }` — read into an account the devnet writes
  * at genesis (`cairn devnet --account ADDR FILE`, `startDevnet({ accounts })`).
  */
-import { parseLossless } from '../../json/lossless.js';
+import { parseLossless } from '../../json/index.js';
 import { U64_MAX } from '../params/u64.js';
 import { readFileSync } from 'node:fs';
 import { base58Bytes } from '../../solana/index.js';

@@ -4,7 +4,7 @@
  * lost after the request was served), the body's caps (size, nesting, batch length — checked on the raw bytes before JSON.parse), then the
  * REST handler or JSON-RPC dispatch, whose answer is held to the response-size cap.
  */
-import { parseLossless } from '../../json/lossless.js';
+import { parseLossless } from '../../json/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sleep } from '../../abort.js';
 import { CairnError, redact } from '../../errors/index.js';

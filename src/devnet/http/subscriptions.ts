@@ -4,7 +4,7 @@
  * `programSubscribe`, `rootSubscribe`: watches.ts), with their unsubscribes, served on the
  * HTTP server's upgrade path behind the same API-key check as JSON-RPC, and notified at every slot.
  */
-import { parseLossless } from '../../json/lossless.js';
+import { parseLossless } from '../../json/index.js';
 import { asksZstd, ensureZstd, zstdReady } from '../encoding/zstd.js';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

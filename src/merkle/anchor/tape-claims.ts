@@ -8,8 +8,7 @@
  * workers verify are those same members (the native packer takes only items whose members are
  * unique; any other item is parsed by `JSON.parse`).
  */
-import { ENTRY, F_ESCAPED, T_OBJECT, T_STRING, T_TRUE } from '../../json/tape-format.js';
-import type { JsonTape } from '../../json/index.js';
+import { ENTRY, F_ESCAPED, T_OBJECT, T_STRING, T_TRUE, type JsonTape } from '../../json/index.js';
 import type { KindName } from '../kinds/index.js';
 import { b58Hex, claimsOf, type RootClaim } from './claims.js';
 

@@ -10,8 +10,7 @@
 import { InputError } from '../../../errors/index.js';
 import { extractWith, notAnItem, type KindSpec } from '../../kinds/index.js';
 import { noItemOfKind, peelEnvelopes, type KeyedItem } from '../../kinds/envelopes.js';
-import { entryOf, scanJson, type JsonTape } from '../../../json/index.js';
-import { T_ARRAY, T_NULL, T_OBJECT } from '../../../json/tape-format.js';
+import { entryOf, scanJson, type JsonTape, T_ARRAY, T_NULL, T_OBJECT } from '../../../json/index.js';
 
 /** Items found in a scanned response. */
 export interface JsonItems {

@@ -15,8 +15,7 @@
  * value, with open containers ending at 0 (src/json/index.ts).
  */
 import type { KindSpec } from '../../kinds/index.js';
-import type { JsonTape } from '../../../json/index.js';
-import { T_ARRAY, T_NULL, T_OBJECT } from '../../../json/tape-format.js';
+import { type JsonTape, T_ARRAY, T_NULL, T_OBJECT } from '../../../json/index.js';
 
 /** Parts of the scan to wait for a container before giving up the head start. */
 const PATIENCE = 16;
