@@ -10,8 +10,7 @@
  * so a benchmark that verifies nothing cannot look fast.
  */
 import { encodeBase58 } from '../solana/index.js';
-import { keccakPathRoot } from '../crypto/keccak.js';
-import { poseidon } from '../crypto/poseidon.js';
+import { keccakPathRoot, poseidon } from '../crypto/index.js';
 import { indexedLeaf } from '../merkle/compressed/address.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/trees/merkle.js';
 import type { KindName } from '../merkle/kinds/index.js';

@@ -68,8 +68,8 @@ export { dataHashV1, dataHashV2 } from './cnft/bubblegum/metadata.js';
 export { parseTreeAccount, verifyTreeAccount, type TreeAccount } from './cnft/tree-account.js';
 
 // Hash kernels.
-export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseidonBackend, setPoseidonBackend, BN254_R } from '../crypto/poseidon.js';
-export { keccak256, keccakPathRoot, hashToField, keccakBackend } from '../crypto/keccak.js';
+export { poseidon, poseidonPathRoot, poseidonBatch, poseidonVerifyPaths, poseidonBackend, setPoseidonBackend, BN254_R } from '../crypto/index.js';
+export { keccak256, keccakPathRoot, hashToField, keccakBackend } from '../crypto/index.js';
 
 // Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
 export { verifyValidityProof, verifyValidityProofSync, verifyValidityProofsSync, validityPublicInputs } from './groth16/validity.js';
@@ -77,7 +77,7 @@ export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './groth16/validity-
 export type { ValidityVerdict, ValidityOptions } from './groth16/validity-types.js';
 export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16/verify.js';
 export { verifyGroth16Batch, type Groth16BatchItem } from './groth16/batch.js';
-export { slowPaths, SLOW_PATHS, type SlowPath } from '../crypto/slow-paths.js';
+export { slowPaths, SLOW_PATHS, type SlowPath } from '../crypto/index.js';
 export {
   SHIPPED_KEY_SETS,
   OPT_IN_KEY_SETS,

@@ -18,7 +18,7 @@ import type { Verdict } from './verdict.js';
 import type { RangeMeta } from './verifier/raw/range-batch.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
-import { warnOnce } from '../crypto/slow-paths.js';
+import { warnOnce } from '../crypto/index.js';
 
 // The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
 export { WorkerCrashedError, PoolClosedError };

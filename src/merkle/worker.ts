@@ -11,10 +11,8 @@ import { verifyBatch } from './kinds/verify-batch.js';
 import { isKindName, kinds, type KindName } from './kinds/index.js';
 import { verifyJsonBatch, type JsonBatchResult } from './verifier/raw/batch.js';
 import { isRangeBatch, verifyRangeBatch, type RangeMeta } from './verifier/raw/range-batch.js';
-import { poseidonBackend } from '../crypto/poseidon.js';
-import { keccakBackend } from '../crypto/keccak.js';
+import { poseidonBackend, keccakBackend, takeSlowPaths } from '../crypto/index.js';
 import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
-import { takeSlowPaths } from '../crypto/slow-paths.js';
 
 const data = workerData as { testHooks?: boolean; cairnVerifier?: boolean } | null;
 const testHooks = data?.testHooks === true;

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import { InputError } from '../errors/index.js';
 import { BN254_R, type R1cs } from './r1cs.js';
-import { FR_SIZE, G1_SIZE, G2_SIZE, loadHeap, scalarsLe, type Heap } from '../crypto/mcl-heap.js';
+import { FR_SIZE, G1_SIZE, G2_SIZE, loadHeap, scalarsLe, type Heap } from '../crypto/index.js';
 import { msm } from './msm.js';
 import { compileR1cs, quotient } from './qap.js';
 import { compressedG1, compressedG2 } from './points.js';

@@ -13,7 +13,7 @@
  */
 import { createHash } from 'node:crypto';
 import { BN254_R, type R1cs } from './r1cs.js';
-import { G1_SIZE, G2_SIZE, loadHeap, scalarsLe, type Heap } from '../crypto/mcl-heap.js';
+import { G1_SIZE, G2_SIZE, loadHeap, scalarsLe, type Heap } from '../crypto/index.js';
 import { fixedBase, fixedBaseMul, type FixedBase } from './msm.js';
 import { powMod, rootOfUnity } from './ntt.js';
 import { domainLog } from './qap.js';

@@ -12,7 +12,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setup } from './groth16-setup.js';
-import { G1_SIZE, loadHeap } from '../crypto/mcl-heap.js';
+import { G1_SIZE, loadHeap } from '../crypto/index.js';
 import { G1_GENERATOR, g1Into } from './points.js';
 import { decodeProvingKey, encodeProvingKey, r1csHash, type ProvingKey } from './proving-key.js';
 import type { R1cs } from './r1cs.js';

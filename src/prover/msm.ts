@@ -10,7 +10,7 @@
  * signed windows needs ≈ 254/c of them per point, plus 2^c per window for the buckets: ≈ 16 µs per
  * G1 point at 2^16. Zero scalars cost nothing and small ones (the circuits' bits) one addition.
  */
-import type { Group, Heap } from '../crypto/mcl-heap.js';
+import type { Group, Heap } from '../crypto/index.js';
 
 const BITS = 254;
 

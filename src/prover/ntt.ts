@@ -23,7 +23,7 @@
  * wasm stack.
  */
 import { BN254_R } from './r1cs.js';
-import { FR_SIZE, type Heap } from '../crypto/mcl-heap.js';
+import { FR_SIZE, type Heap } from '../crypto/index.js';
 
 const R = BN254_R;
 /** 5 generates r's multiplicative group; r − 1 = 2^28 · odd. */

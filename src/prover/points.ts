@@ -1,11 +1,20 @@
 /**
  * Points between mcl's heap layout and the byte encodings the rest of cairn speaks (big-endian,
  * EIP-197 order, compressed with flag bits as Light's service sends proofs). One conversion per
- * point that leaves the prover, so it goes through the codecs of src/merkle rather than new ones.
+ * point that leaves the prover, so it goes through the codecs of src/crypto rather than new ones.
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { g1ToCompressed, g1ToUncompressed, g2ToCompressed, g2ToUncompressed, type G1Point, type G2Point } from '../crypto/bn254.js';
-import { G1_SIZE, G2_SIZE, type Heap } from '../crypto/mcl-heap.js';
+import {
+  g1ToCompressed,
+  g1ToUncompressed,
+  g2ToCompressed,
+  g2ToUncompressed,
+  type G1Point,
+  type G2Point,
+  G1_SIZE,
+  G2_SIZE,
+  type Heap,
+} from '../crypto/index.js';
 
 type McObj = { a_: Uint32Array; normalize(): void; isZero(): boolean };
 
@@ -36,7 +45,7 @@ export function g2ToNoble(h: Heap, ptr: number): G2Point {
   return bn254.G2.Point.fromAffine({ x: fp2(p.getX()), y: fp2(p.getY()) });
 }
 
-/** Write a G1 point given as bytes (any encoding src/merkle decodes) at `ptr`. */
+/** Write a G1 point given as bytes (any encoding src/crypto decodes) at `ptr`. */
 export function g1Into(h: Heap, bytes: Uint8Array, ptr: number): void {
   const p = h.w.g1(bytes) as unknown as McObj;
   h.u32().set(p.a_, ptr >> 2);

@@ -5,7 +5,7 @@
  * The layout depends on mcl-wasm's build; the cache header records mcl's version for that reason.
  */
 import { createHash } from 'node:crypto';
-import { G1_SIZE, G2_SIZE } from '../crypto/mcl-heap.js';
+import { G1_SIZE, G2_SIZE } from '../crypto/index.js';
 import type { R1cs } from './r1cs.js';
 
 /** A proving key for one constraint system (see groth16-setup.ts for what each vector holds). */

@@ -9,7 +9,7 @@
  * shifted freely).
  */
 import { InputError } from '../errors/index.js';
-import { FR_SIZE, type Heap } from '../crypto/mcl-heap.js';
+import { FR_SIZE, type Heap } from '../crypto/index.js';
 import { cosetIntt, cosetNtt, domain, intt, type Domain } from './ntt.js';
 import type { LinearCombination, R1cs } from './r1cs.js';
 

@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { CairnError } from '../errors/index.js';
 import { circuitFor, witnessFor } from './circuits/index.js';
 import { devnetProvingKey } from './devnet-keys.js';
-import { loadHeap } from '../crypto/mcl-heap.js';
+import { loadHeap } from '../crypto/index.js';
 import { proveSync, releaseKey } from './groth16-prove.js';
 import type { ProverJob, ProverReply } from './prover-worker.js';
 import type { ProvingKey } from './proving-key.js';

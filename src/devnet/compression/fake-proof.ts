@@ -12,9 +12,7 @@
  */
 import { bn254 } from '@noble/curves/bn254.js';
 import { sha256 } from '@noble/hashes/sha2.js';
-import { beToBig } from '../../crypto/bn254-encoding.js';
-import { BN254_R } from '../../crypto/poseidon.js';
-import { g1ToCompressed, g2ToCompressed, type G1Point } from '../../crypto/bn254.js';
+import { beToBig, BN254_R, g1ToCompressed, g2ToCompressed, type G1Point } from '../../crypto/index.js';
 
 /** A compressed proof as bytes: `a` 32 (stands for −A), `b` 64, `c` 32. */
 export interface CompressedProofBytes {

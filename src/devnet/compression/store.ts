@@ -14,8 +14,7 @@
  */
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { InputError } from '../../errors/index.js';
-import { poseidon } from '../../crypto/poseidon.js';
-import { hashToField } from '../../crypto/keccak.js';
+import { poseidon, hashToField } from '../../crypto/index.js';
 import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../../merkle/compressed/account.js';
 import { indexedLeaf } from '../../merkle/compressed/address.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32, type ConcurrentMerkleTree, type IndexedMerkleTree } from '../trees/merkle.js';

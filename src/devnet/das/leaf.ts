@@ -3,7 +3,7 @@
  * Merkle engine (src/merkle/cnft/bubblegum/) so the devnet and the verifier cannot drift apart; this
  * module only adds the devnet's node hash and re-exports what the DAS state uses.
  */
-import { keccak256 } from '../../crypto/keccak.js';
+import { keccak256 } from '../../crypto/index.js';
 
 export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../../merkle/cnft/bubblegum/asset-id.js';
 export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../../merkle/cnft/bubblegum/leaf-hash.js';

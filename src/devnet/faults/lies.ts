@@ -8,8 +8,7 @@
  * directly.
  */
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
-import { keccakPathRoot } from '../../crypto/keccak.js';
-import { poseidonPathRoot } from '../../crypto/poseidon.js';
+import { keccakPathRoot, poseidonPathRoot } from '../../crypto/index.js';
 import { indexedLeaf } from '../../merkle/compressed/address.js';
 import type { CircuitInputs, CircuitShape } from '../../prover/circuits/index.js';
 import { shapeFor } from '../../prover/circuits/index.js';

@@ -13,8 +13,7 @@
 import { encodeBase58 } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
-import { keccak256Into } from '../../crypto/keccak.js';
-import { equalBytes } from '../../crypto/bytes.js';
+import { keccak256Into, equalBytes } from '../../crypto/index.js';
 import { b58Bytes32, parseAssetProof, splitNodeIndex, verifyAssetProof } from './asset-proof.js';
 import { b58Decode32Into } from '../fields.js';
 import { bad, ok, type Verdict } from '../verdict.js';

@@ -15,7 +15,7 @@
 import type { BatchWriter } from '../records/batch-writer.js';
 import { loadNative } from '../../addon.js';
 import { assetProofPackerOff } from '../../kernels.js';
-import { keccakBackend } from '../../crypto/keccak.js';
+import { keccakBackend } from '../../crypto/index.js';
 
 /**
  * Packs the item `src[a..b)` into `w` and puts its id's (the leaf's) byte range in `id[0..1]`, or

@@ -4,7 +4,7 @@
  * it lives apart so neither of those two imports the other for it.
  */
 import { InputError } from '../../errors/index.js';
-import { keccak256 } from '../../crypto/keccak.js';
+import { keccak256 } from '../../crypto/index.js';
 
 // Level 0 is an empty leaf (32 zero bytes); callers get copies, never these.
 const emptyNodes: Uint8Array[] = [new Uint8Array(32)];

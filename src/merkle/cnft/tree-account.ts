@@ -15,8 +15,7 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 import { InputError } from '../../errors/index.js';
-import { keccakPathRoot } from '../../crypto/keccak.js';
-import { equalBytes } from '../../crypto/bytes.js';
+import { keccakPathRoot, equalBytes } from '../../crypto/index.js';
 import { emptyNode } from './empty-node.js';
 import { bad, ok, type Verdict } from '../verdict.js';
 

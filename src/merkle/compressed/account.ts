@@ -6,11 +6,9 @@
  *
  * Rules: docs/hashing.md §3 (checked against light-protocol and photon).
  */
-import { poseidon, poseidonPathRoot } from '../../crypto/poseidon.js';
-import { hashToField } from '../../crypto/keccak.js';
+import { poseidon, poseidonPathRoot, hashToField, equalBytes, inField } from '../../crypto/index.js';
 import { bad, ok, type Verdict } from '../verdict.js';
 import { FieldError, toB58 } from '../fields.js';
-import { equalBytes, inField } from '../../crypto/bytes.js';
 
 /** Tree types as the indexer numbers them in `merkleContext.treeType` / `treeContext.treeType`. */
 export const TreeType = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 } as const;

@@ -8,13 +8,11 @@
  * Rules: docs/hashing.md §4.
  */
 import { isPlainObject } from '../../assert.js';
-import { poseidon, poseidonPathRoot } from '../../crypto/poseidon.js';
-import { hashToField, keccak256 } from '../../crypto/keccak.js';
+import { poseidon, poseidonPathRoot, hashToField, keccak256, below248, compareBytes, equalBytes, inField } from '../../crypto/index.js';
 import { bad, ok, type Verdict } from '../verdict.js';
 import { TreeType } from './account.js';
 import { b58Field, FieldError, nodesField, toB58, u32Field, u32Value, u64Value, uintField } from '../fields.js';
 import type { BatchWriter } from '../records/batch-writer.js';
-import { below248, compareBytes, equalBytes, inField } from '../../crypto/bytes.js';
 import type { RecordReader } from '../records/record-reader.js';
 
 /** Heights of the address trees. */

@@ -15,7 +15,7 @@
  */
 import { randomFillSync } from 'node:crypto';
 import { InputError } from '../../errors/index.js';
-import type { MclFr, MclG1, MclG2 } from '../../crypto/bn254-wasm.js';
+import type { MclFr, MclG1, MclG2 } from '../../crypto/index.js';
 import {
   checkPublicInputs,
   countPairingCheck,

@@ -9,7 +9,7 @@ import { base58TooLong } from '../../base58-bound.js';
 import { CairnError, InputError, InputTooLargeError, ValidityStructureError } from '../../errors/index.js';
 import { DEFAULT_MAX_BYTES } from '../input.js';
 import { parseJsonLossless } from '../input.js';
-import { isScalar } from '../../crypto/bn254-encoding.js';
+import { isScalar } from '../../crypto/index.js';
 import type { ValidityOptions } from './validity-types.js';
 
 /** The public Light address trees (v1 and v2 batched): entries on them are new addresses, not accounts. */

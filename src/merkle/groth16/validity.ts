@@ -19,10 +19,9 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
-import { bn254WasmIfLoaded } from '../../crypto/bn254-wasm.js';
-import { PointError } from '../../crypto/bn254-encoding.js';
+import { bn254WasmIfLoaded, poseidon } from '../../crypto/index.js';
+import { PointError } from '../../errors/index.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof, type VerifyingKey } from './verify.js';
-import { poseidon } from '../../crypto/poseidon.js';
 import { resolveKeySets, SHIPPED_KEY_SETS, type KeySet } from './keys/index.js';
 import { verifyPreparedBatch } from './batch.js';
 import { hashCompressedAccount, TreeType, verifyAccountProof } from '../compressed/account.js';

@@ -16,11 +16,22 @@
 import { bn254 } from '@noble/curves/bn254.js';
 import { isPlainObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
-import { isScalar } from '../../crypto/bn254-encoding.js';
-import { BN254_R } from '../../crypto/poseidon.js';
-import { bn254WasmIfLoaded, loadBn254Wasm, type Bn254Wasm, type MclFr, type MclG1, type MclG2 } from '../../crypto/bn254-wasm.js';
-import { g1FromBytes, g2FromBytes, negateG1Bytes, type G1Point, type G2Point } from '../../crypto/bn254.js';
-import { noteSlowPath } from '../../crypto/slow-paths.js';
+import {
+  isScalar,
+  BN254_R,
+  bn254WasmIfLoaded,
+  loadBn254Wasm,
+  type Bn254Wasm,
+  type MclFr,
+  type MclG1,
+  type MclG2,
+  g1FromBytes,
+  g2FromBytes,
+  negateG1Bytes,
+  type G1Point,
+  type G2Point,
+  noteSlowPath,
+} from '../../crypto/index.js';
 import { fromSnarkjsKey, isSnarkjsKey } from './snarkjs-key.js';
 
 /** A Groth16 verifying key; points as big-endian bytes, compressed or uncompressed. */

@@ -12,7 +12,7 @@
 import { isPlainObject } from '../../assert.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';
 import type { Verdict } from '../verdict.js';
-import { noteSlowPath } from '../../crypto/slow-paths.js';
+import { noteSlowPath } from '../../crypto/index.js';
 import type { ValidityOptions } from '../groth16/validity-types.js';
 import { extractWith, str } from './extract.js';
 import { accountHashKind } from './account-hash.js';

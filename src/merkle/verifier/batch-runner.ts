@@ -10,7 +10,7 @@ import { verifyJsonBatch, type JsonBatchResult } from './raw/batch.js';
 import { isRangeBatch, verifyRangeBatch, type RangeMeta } from './raw/range-batch.js';
 import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
 import type { JsonSource } from './raw/share-response.js';
-import { takeSlowPaths } from '../../crypto/slow-paths.js';
+import { takeSlowPaths } from '../../crypto/index.js';
 
 export interface BatchRunner {
   /**

@@ -13,7 +13,7 @@
  * Poseidon(lowValue, nextIndex, nextValue), v2 Poseidon(lowValue, nextValue), as
  * src/merkle/compressed/address.ts `indexedLeaf` hashes them — must reach the address root.
  */
-import { poseidonBigInt } from '../../crypto/poseidon-js.js';
+import { poseidonBigInt } from '../../crypto/index.js';
 import type { CircuitDefinition, Cs } from '../r1cs.js';
 import { merkleRoot } from '../gadgets/merkle-path.js';
 import { poseidon } from '../gadgets/poseidon.js';

@@ -7,7 +7,7 @@
  * The very first S-box acts on lane 0 = 0 + C₀, a constant, so it is computed, not constrained:
  * (8·t + R_P)·3 − 3 constraints: 240 for t = 3 (as circom's Poseidon(2) counts) and 261 for t = 4.
  */
-import { FULL_ROUNDS, poseidonParams } from '../../crypto/poseidon-params.js';
+import { FULL_ROUNDS, poseidonParams } from '../../crypto/index.js';
 import { BN254_R, type Cs } from '../r1cs.js';
 
 const R = BN254_R;

@@ -5,7 +5,7 @@
  */
 import { encodeBase58, base58Bytes } from '../../../solana/index.js';
 import { InputError } from '../../../errors/index.js';
-import { findPdaInto } from '../../../crypto/pda.js';
+import { findPdaInto } from '../../../crypto/index.js';
 import { bytes32, checkU64 } from './check-args.js';
 
 /** mpl-bubblegum's program id, `BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY`. */

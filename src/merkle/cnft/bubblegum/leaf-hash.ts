@@ -4,7 +4,7 @@
  * for every asset (why scratch: see asset-leaf.ts); nothing returned aliases it.
  */
 import { InputError } from '../../../errors/index.js';
-import { keccak256 } from '../../../crypto/keccak.js';
+import { keccak256 } from '../../../crypto/index.js';
 import { bytes32, checkU64 } from './check-args.js';
 
 /** A creator as Bubblegum stores it. */

@@ -3,7 +3,7 @@
  * (start, V1 head and tail, V2 end) so that `verifyAssetLeaf` can re-derive a data hash trying the
  * values the indexer's JSON does not show, rewriting only what varies.
  */
-import { keccak256Into } from '../../../crypto/keccak.js';
+import { keccak256Into } from '../../../crypto/index.js';
 import { bytes32 } from './check-args.js';
 import { Borsh } from './borsh.js';
 import { creatorBytes, type Creator } from './leaf-hash.js';

@@ -9,7 +9,7 @@
  * and γ, so the 104 current keys take ≈ 24 kB instead of ≈ 110 kB of hex. Points are decompressed
  * and checked only when a key is first used.
  */
-import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../../../crypto/bn254.js';
+import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed } from '../../../crypto/index.js';
 import { isPlainObject } from '../../../assert.js';
 import { InputError } from '../../../errors/index.js';
 import { parseVerifyingKey, type VerifyingKey } from '../verify.js';
