@@ -18,7 +18,7 @@ import { compressionV2Methods } from './v2.js';
 import { newAddressIn, validityProofV1 } from './validity.js';
 import { arr, describe, invalid } from '../params/indexer.js';
 import type { Chain, RpcHandler } from '../types.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import type { ProverWorker } from '../../prover/index.js';
 
 /**
  * The nine methods, the indexer's others and its V2 ones over `store`, answering at `chain`'s slot;

@@ -22,7 +22,7 @@ import {
 import { createCompressionStore, type CompressionStore, type TreeVersion } from './store.js';
 import { createAuthorityTxSender } from '../chain/authority-tx.js';
 import type { Chain, DevnetModule } from '../types.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import type { ProverWorker } from '../../prover/index.js';
 
 export interface CompressionState extends DevnetModule {
   readonly store: CompressionStore;

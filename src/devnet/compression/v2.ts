@@ -14,7 +14,7 @@ import { accountByKey, accountProof, accountsByOwner, multipleAccounts, multiple
 import type { CompressionStore } from './store.js';
 import { validityProofV2 } from './validity.js';
 import type { Chain, RpcHandler } from '../types.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import type { ProverWorker } from '../../prover/index.js';
 
 /** The V2 methods over `store`, answering at `chain`'s slot; `getValidityProofV2` proves on `prover` when given. */
 export function compressionV2Methods(chain: Chain, store: CompressionStore, prover?: ProverWorker): Record<string, RpcHandler> {

@@ -20,9 +20,7 @@ import { arr, b58, invalid, obj, paramsObject } from '../params/indexer.js';
 import { fakeCompressedProofJson } from './fake-proof.js';
 import { fromBytes32 } from '../trees/merkle.js';
 import type { Chain } from '../types.js';
-import { shapeFor } from '../../prover/circuits/shapes.js';
-import type { CircuitInputs, CircuitShape } from '../../prover/circuits/index.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import { shapeFor, type CircuitInputs, type CircuitShape, type ProverWorker } from '../../prover/index.js';
 
 const V1_INCLUSION = [1, 2, 3, 4, 8];
 const MAX_INCLUSION = 8;

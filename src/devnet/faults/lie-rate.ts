@@ -8,7 +8,7 @@
 import { fabricateAccountProof, fabricateAddressProof, fabricateAssetProof, fabricateValidityProof } from './lies.js';
 import type { CompressionStore } from '../compression/store.js';
 import type { Faults } from './endpoints.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import type { ProverWorker } from '../../prover/index.js';
 import type { RpcHandler } from '../types.js';
 
 type Json = Record<string, unknown>;

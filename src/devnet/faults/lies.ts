@@ -10,9 +10,7 @@
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { keccakPathRoot, poseidonPathRoot } from '../../crypto/index.js';
 import { indexedLeaf } from '../../merkle/compressed/address.js';
-import type { CircuitInputs, CircuitShape } from '../../prover/circuits/index.js';
-import { shapeFor } from '../../prover/circuits/index.js';
-import type { ProverWorker } from '../../prover/prover-worker.js';
+import { type CircuitInputs, type CircuitShape, shapeFor, type ProverWorker } from '../../prover/index.js';
 import { fromBytes32, toBytes32 } from '../trees/merkle.js';
 import type { CompressionStore } from '../compression/store.js';
 
