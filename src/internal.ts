@@ -3,7 +3,7 @@
  * error as it is built and of the registered secrets, and the once-per-process warnings' resetters.
  * Nothing here is part of the public API; it may change in any release.
  */
-export { observeErrors } from './errors/cairn-error.js';
+export { observeErrors } from './errors/internal.js';
 export { registeredSecrets } from './redact.js';
 // the once-per-process DeprecationWarnings (the client's legacy token metadata, mintCompressedNft)
 export { resetDeprecationWarnings } from './rpc/deprecation.js';

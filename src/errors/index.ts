@@ -1,7 +1,8 @@
 /**
  * cairn's errors: the codes, each code's context type, the `CairnError` base and its subclasses by
  * family, and `isCairnError`. The leak guard's hooks (`observeErrors`, `registeredSecrets`) are not
- * here: they are in src/internal.ts, which no entry point re-exports.
+ * here: src/internal.ts, which no entry point re-exports, gathers them (`observeErrors` through
+ * errors/internal.ts).
  */
 export { ErrorCodes, type ErrorCode } from './codes.js';
 export type * from './context.js';
