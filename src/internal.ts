@@ -6,4 +6,4 @@
 export { observeErrors } from './errors/internal.js';
 export { registeredSecrets } from './redact.js';
 // the once-per-process DeprecationWarnings (the client's legacy token metadata, mintCompressedNft)
-export { resetDeprecationWarnings } from './rpc/deprecation.js';
+export { resetDeprecationWarnings } from './rpc/internal.js';

@@ -4,7 +4,7 @@
  * JSON-RPC method). The landing benchmark reports calls per landed transfer from these counts; they
  * are the client's own, so they hold against any endpoint, not only a devnet that logs requests.
  */
-import type { Transport, TransportRequest, TransportResponse } from '../rpc/transport.js';
+import type { Transport, TransportRequest, TransportResponse } from '../rpc/index.js';
 
 export interface RequestCounts {
   rpc: number;

@@ -7,8 +7,7 @@
  * spend is known and capped (spend-cap.ts). Ctrl-C or the time limit stops new transfers; those in
  * flight get a grace period to finish, then the partial figures are reported.
  */
-import { createClient } from '../rpc/client.js';
-import { createTransport } from '../rpc/transport.js';
+import { createClient, createTransport } from '../rpc/index.js';
 import { createSender } from '../sender/send.js';
 import { transferInstruction, type Signer } from '../solana/index.js';
 import { describeError } from '../errors/index.js';

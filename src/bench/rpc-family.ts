@@ -6,7 +6,7 @@
  * Requests go through cairn's transport (keep-alive, the key as the `api-key` parameter, no retries:
  * a benchmark counts a failure, it does not hide it).
  */
-import { createTransport, type Transport } from '../rpc/transport.js';
+import { createTransport, type Transport } from '../rpc/index.js';
 import { InputError } from '../errors/index.js';
 import { latencySummary } from './percentile.js';
 import { newResult, stopReason, type FamilyContext, type FamilyResult } from './types.js';

@@ -10,7 +10,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { resolveEndpoints } from '../config.js';
 import { CairnError, InputError } from '../errors/index.js';
-import { createClient } from '../rpc/client.js';
+import { createClient } from '../rpc/index.js';
 import { generateSigner, type Signer, addressText, toU64 } from '../solana/index.js';
 import { DEFAULT_MIN_TIP_LAMPORTS } from '../tips.js';
 import { BENCH_KINDS, type BenchKind } from '../bench/proofs.js';

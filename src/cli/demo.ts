@@ -6,7 +6,7 @@
  * service hands back offline in the worker pool. It exits 0 only when every step held.
  */
 import { startDevnet, type Devnet } from '../devnet/index.js';
-import { createClient, type CairnClient } from '../rpc/client.js';
+import { createClient, type CairnClient } from '../rpc/index.js';
 import { createSender, generateSigner, transferInstruction, type Sender } from '../sender/index.js';
 import { mintCompressedNft } from '../mint/mint-compressed-nft.js';
 import { createVerifier } from '../merkle/verifier/create-verifier.js';

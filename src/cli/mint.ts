@@ -10,7 +10,7 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
-import { createClient } from '../rpc/client.js';
+import { createClient } from '../rpc/index.js';
 import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
 import { openMintJournal, type MintJournal } from '../mint/mint-journal.js';
 import { exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';

@@ -11,7 +11,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveEndpoints, type Endpoints } from '../config.js';
 import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
-import { createClient } from '../rpc/client.js';
+import { createClient } from '../rpc/index.js';
 import { addressText, toU64 } from '../solana/index.js';
 import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../sender/index.js';
 import { resolveSenderConfig, type SenderOptions } from '../sender/config.js';

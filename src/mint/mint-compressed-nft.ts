@@ -11,22 +11,21 @@
 import { base58Bytes, addressInputs, type AddressInput } from '../solana/index.js';
 import { isPlainObject } from '../assert.js';
 import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../errors/index.js';
-import type { CairnClient } from '../rpc/client.js';
+import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type CairnClient, type MintCompressedNftParams } from '../rpc/index.js';
 import { sleep } from '../abort.js';
-import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from '../rpc/mint.js';
-import { warnDeprecatedOnce } from '../rpc/deprecation.js';
+import { warnDeprecatedOnce } from '../rpc/internal.js';
 import { verifyAssetLeaf } from '../merkle/cnft/asset-leaf.js';
 import { verifyAssetProofJson } from '../merkle/cnft/asset-proof.js';
 import { bad, ok, type Verdict } from '../merkle/verdict.js';
 import type { MintJournal } from './mint-journal.js';
 import { mintOnce, type MintOnceClient } from './mint-once.js';
 
-export type { MintCompressedNftParams } from '../rpc/mint.js';
+export type { MintCompressedNftParams } from '../rpc/index.js';
 
 /** Bubblegum / Token Metadata limits (mpl-bubblegum `MAX_NAME_LENGTH` etc.). */
 export const MINT_LIMITS = { nameBytes: 32, symbolBytes: 10, uriBytes: 200, maxCreators: 5, maxSellerFeeBasisPoints: 10_000 } as const;
 
-export { MINT_DEPRECATION_CODE as DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE as DEPRECATION_MESSAGE } from '../rpc/mint.js';
+export { MINT_DEPRECATION_CODE as DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE as DEPRECATION_MESSAGE } from '../rpc/index.js';
 
 export interface MintOptions {
   /** Fetch the asset and its proof after minting and verify both offline (implies confirmTransaction). */

@@ -12,7 +12,7 @@ import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
 import { openAppendFile, syncDir, writeAll, type JournalFile } from '../sender/journal/file/io.js';
 import { lockJournal, type JournalLock } from '../sender/journal/file/lock.js';
 import { streamJournal } from '../sender/journal/file/read.js';
-import type { MintCompressedNftParams } from '../rpc/mint.js';
+import type { MintCompressedNftParams } from '../rpc/index.js';
 
 /** One line of the journal. */
 export type MintRecord =

@@ -11,9 +11,8 @@
  */
 import { sleep } from '../abort.js';
 import { CairnError, ErrorCodes, InputError, isAbortError } from '../errors/index.js';
-import type { CairnClient } from '../rpc/client.js';
-import type { MintCompressedNftParams } from '../rpc/mint.js';
-import { provesNotActedOn } from '../rpc/outcome.js';
+import type { CairnClient, MintCompressedNftParams } from '../rpc/index.js';
+import { provesNotActedOn } from '../rpc/internal.js';
 import { canonicalParams, type MintIntentView, type MintJournal } from './mint-journal.js';
 
 export type MintOnceClient = Pick<CairnClient, 'mintCompressedNft' | 'getSlot' | 'getAssetsByOwner' | 'getSignaturesForAsset' | 'getTransaction'>;

@@ -1,8 +1,9 @@
 /**
- * The rpc part's public surface, re-exported by `cairn`: the client, its options and the transport
- * it can be given, the retry policy it takes, the limits callers run into, and the types of every
- * method's params and results. The machinery under them (JSON-RPC framing, the retry loop, the
- * response validators, the JSON reader) stays private.
+ * The rpc part's public surface, what `cairn` re-exports (by name) and what the sender, mint, the CLI
+ * and bench import from the client: the client, its options and the transport it can be given, the
+ * retry policy it takes, the limits callers run into, and the types of every method's params and
+ * results. The machinery under them (JSON-RPC framing, the retry loop, the response validators, the
+ * JSON reader) stays private; the little mint and the test hooks need beyond this is in internal.ts.
  */
 export { createClient, type CairnClient, type CairnClientAcceptingKeys, type ClientOptions } from './client.js';
 // What an address parameter takes: base58, a web3.js PublicKey or a kit Address (kit's is a string).
@@ -66,7 +67,7 @@ export {
 } from './compression-v2.js';
 export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
 export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
-export type { MintCompressedNftParams } from './mint.js';
+export { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from './mint.js';
 export { MAX_SIGNATURES_PER_PAGE, type GetSignaturesForAddressParams, type SignatureInfo, type SignaturePaginators } from './solana/signatures.js';
 
 // The resources the methods answer with.

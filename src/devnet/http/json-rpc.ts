@@ -2,7 +2,7 @@
  * JSON-RPC 2.0 framing shared by the devnet's HTTP and websocket endpoints: answers as JSON text
  * (u64s above 2^53 written exactly), error objects, and the checks on a call's id and method name.
  */
-import { stringifyJson } from '../../rpc/json.js';
+import { stringifyJson } from '../../json/index.js';
 
 /** No Solana RPC method has a longer name: a longer one is refused, never echoed or logged. */
 export const MAX_METHOD_NAME = 128;

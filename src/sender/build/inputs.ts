@@ -6,7 +6,7 @@
  */
 import { abortError, sleep } from '../../abort.js';
 import { BadResponseError, ErrorCodes, InputError, RpcError } from '../../errors/index.js';
-import type { PriorityFeeEstimate } from '../../rpc/types.js';
+import type { PriorityFeeEstimate } from '../../rpc/index.js';
 import { minimumTip, type ResolvedSenderOptions } from '../config.js';
 import type { SenderRpc } from '../client/rpc.js';
 

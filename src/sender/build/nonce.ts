@@ -6,7 +6,7 @@
  */
 import { CairnError, ErrorCodes, InputError } from '../../errors/index.js';
 import { parseNonceAccount, SYSTEM_PROGRAM } from '../../solana/index.js';
-import type { AccountInfo } from '../../rpc/types.js';
+import type { AccountInfo } from '../../rpc/index.js';
 import type { SenderRpc } from '../client/rpc.js';
 
 /** What an account holds as a nonce: its value and authority, or null when it holds none (gone, not a nonce, uninitialized). */

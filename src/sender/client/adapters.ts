@@ -8,8 +8,7 @@
  */
 import { abortError } from '../../abort.js';
 import { CairnError, ErrorCodes, InputError, RpcError } from '../../errors/index.js';
-import type { CallOptions } from '../../rpc/jsonrpc.js';
-import type { AccountInfo, LatestBlockhash, PriorityFeeEstimate, SignatureStatus, SimulationResult } from '../../rpc/types.js';
+import type { CallOptions, AccountInfo, LatestBlockhash, PriorityFeeEstimate, SignatureStatus, SimulationResult } from '../../rpc/index.js';
 import type { SenderRpc } from './rpc.js';
 
 const REQUIRED = ['getLatestBlockhash', 'getBlockHeight', 'getSignatureStatuses', 'getTransaction', 'simulateTransaction', 'getPriorityFeeEstimate', 'sendTransaction'] as const;

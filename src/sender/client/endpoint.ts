@@ -5,7 +5,7 @@
  * stays synchronous and `close()` cuts the pings short.
  */
 import type { Cluster } from '../../clusters.js';
-import { createClient } from '../../rpc/client.js';
+import { createClient } from '../../rpc/index.js';
 import { InputError } from '../../errors/index.js';
 import type { SenderRpc } from './rpc.js';
 import { rankSenders, SENDER_REGIONS } from './submit.js';

@@ -6,8 +6,7 @@
  * `ping` and `close` are optional: a client without them is not warmed, and not closed; nor are the
  * account reads, which only durable-nonce intents need.
  */
-import type { CairnClient } from '../../rpc/client.js';
-import type { Commitment, SignatureStatus } from '../../rpc/types.js';
+import type { CairnClient, Commitment, SignatureStatus } from '../../rpc/index.js';
 
 export type { Commitment };
 

@@ -11,7 +11,7 @@
  */
 import { abortError } from '../../abort.js';
 import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../../errors/index.js';
-import { createTransport } from '../../rpc/transport.js';
+import { createTransport } from '../../rpc/index.js';
 import type { SenderRpc } from './rpc.js';
 
 // The regional plain-HTTP hosts live with the other production hosts (src/clusters.ts).

@@ -14,7 +14,8 @@
  * before the slot notification of the slot it names; the rest tell that the signature landed, and
  * a poll reads where.
  */
-import { ON_ARRIVAL, type ArrivalOption, type SignatureNotification, type SlotNotification, type Subscriber, type Subscription } from '../../rpc/subscribe.js';
+import { ON_ARRIVAL, type ArrivalOption } from '../../rpc/internal.js';
+import type { SignatureNotification, SlotNotification, Subscriber, Subscription } from '../../rpc/index.js';
 import type { Commitment, StatusLike } from '../client/rpc.js';
 
 export interface WatchStats {
