@@ -6,9 +6,7 @@
  * functions here that load their module on first call (`import 'cairn-solana'` ~45 ms instead of ~80). The
  * test suite's hooks are in src/internal.ts, which no entry re-exports.
  */
-import { createVerifierWithTestOptions } from './merkle/verifier/create-verifier.js';
-import type { Verifier, VerifierOptions } from './merkle/verifier/types.js';
-import type { ValidityOptions, ValidityVerdict } from './merkle/groth16/validity-types.js';
+import { createVerifier as createMerkleVerifier, type Verifier, type VerifierOptions, type ValidityOptions, type ValidityVerdict } from './merkle/index.js';
 import type { Devnet, DevnetOptions } from './devnet/index.js';
 
 export {
@@ -167,15 +165,20 @@ export {
   type SlotNotification,
   type SocketStats,
 } from './rpc/index.js';
-// The merkle part by module, not through cairn/merkle's index: that one also loads the Groth16
-// verifier and its BN254 curve, which only verifyValidityProof (below, loaded on first call) needs.
-export { verifyAssetProofJson } from './merkle/cnft/asset-proof.js';
-export { verifyAssetLeaf } from './merkle/cnft/asset-leaf.js';
-export { verifyAccountProof, verifyAccountHash } from './merkle/compressed/account.js';
-export { verifyNewAddressProof } from './merkle/compressed/address.js';
-export { VerdictTable, type IndexedVerdict } from './merkle/verifier/verdict-table.js';
-export type { Verdict } from './merkle/verdict.js';
-export type { Verifier } from './merkle/verifier/types.js';
+// The offline verifiers of one proof, and the verdicts. The Groth16 verifier and its BN254 curve, which
+// only verifyValidityProof (below, loaded on first call) needs, stay out of the bundle this entry loads:
+// the build keeps only what an entry uses of merkle/index.ts (scripts/build.mjs).
+export {
+  verifyAssetProofJson,
+  verifyAssetLeaf,
+  verifyAccountProof,
+  verifyAccountHash,
+  verifyNewAddressProof,
+  VerdictTable,
+  type IndexedVerdict,
+  type Verdict,
+  type Verifier,
+} from './merkle/index.js';
 export type { ValidityVerdict };
 
 /**
@@ -187,7 +190,7 @@ export type { ValidityVerdict };
  * const verdicts = await v.verify('asset-proof', proofs);
  * await v.close();
  */
-export const createVerifier: (options?: VerifierOptions) => Verifier = createVerifierWithTestOptions;
+export const createVerifier: (options?: VerifierOptions) => Verifier = createMerkleVerifier;
 export {
   createSender,
   transferInstruction,

@@ -5,8 +5,7 @@
  * them are valid — a benchmark that verified nothing would look fast. Two forms: `bytes` (the
  * response body as received: the workers parse it) and `parsed` (objects after JSON.parse).
  */
-import { createVerifier } from '../merkle/verifier/create-verifier.js';
-import type { Verifier } from '../merkle/verifier/types.js';
+import { createVerifier, type Verifier } from '../merkle/index.js';
 import { InputError } from '../errors/index.js';
 import { benchProofs, BENCH_KINDS, type BenchKind } from './proofs.js';
 import { newResult, stopReason, type FamilyContext, type FamilyResult } from './types.js';

@@ -9,18 +9,13 @@ import { startDevnet, type Devnet } from '../devnet/index.js';
 import { createClient, type CairnClient } from '../rpc/index.js';
 import { createSender, generateSigner, transferInstruction, type Sender } from '../sender/index.js';
 import { mintCompressedNft } from '../mint/mint-compressed-nft.js';
-import { createVerifier } from '../merkle/verifier/create-verifier.js';
-import type { Verifier } from '../merkle/verifier/types.js';
-import { verifyValidityProof } from '../merkle/groth16/validity.js';
-import { CAIRN_DEVNET_1 } from '../merkle/groth16/keys/cairn-devnet-1.js';
-import { unpackKeySet } from '../merkle/groth16/keys/key-set.js';
-import type { Verdict } from '../merkle/verdict.js';
+import { CAIRN_DEVNET, createVerifier, type Verifier, verifyValidityProof, type Verdict } from '../merkle/index.js';
 import { intFlag, reportError, runCommand, type CliWriter } from './args.js';
 import { createProgress } from './progress.js';
 import { QUIET_FLAG, type CommandSpec } from './usage.js';
 
 /** The devnet's own key set (opt-in: forgeable by anyone, never tried on a real service's answers). */
-const CAIRN_DEVNET_KEYS = unpackKeySet(CAIRN_DEVNET_1);
+const CAIRN_DEVNET_KEYS = CAIRN_DEVNET;
 
 export interface DemoIo {
   stdout: CliWriter;

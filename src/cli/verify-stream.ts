@@ -7,9 +7,7 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { createVerifier, type KindName, type Verdict } from '../merkle/index.js';
-import { readItems } from '../merkle/verifier/item-stream.js';
-import type { AnchorOptions } from '../merkle/anchor/source.js';
+import { createVerifier, type KindName, type Verdict, readItems, type AnchorOptions } from '../merkle/index.js';
 
 /** Regular files above this many bytes are streamed (below, the whole-input path is faster). */
 export const STREAM_ABOVE = 16 * 1024 * 1024;

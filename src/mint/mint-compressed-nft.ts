@@ -14,9 +14,8 @@ import { CairnError, ErrorCodes, InputError, RpcError, isAbortError } from '../e
 import { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type CairnClient, type MintCompressedNftParams } from '../rpc/index.js';
 import { sleep } from '../abort.js';
 import { warnDeprecatedOnce } from '../rpc/internal.js';
-import { verifyAssetLeaf } from '../merkle/cnft/asset-leaf.js';
-import { verifyAssetProofJson } from '../merkle/cnft/asset-proof.js';
-import { bad, ok, type Verdict } from '../merkle/verdict.js';
+import { verifyAssetLeaf, verifyAssetProofJson, type Verdict } from '../merkle/index.js';
+import { bad, ok } from '../merkle/internal.js';
 import type { MintJournal } from './mint-journal.js';
 import { mintOnce, type MintOnceClient } from './mint-once.js';
 

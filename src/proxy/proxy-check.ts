@@ -4,11 +4,9 @@
  * A validity proof is verified with the request beside it (it tells accounts from addresses) and the
  * key sets the proxy was given.
  */
-import type { KindName } from '../merkle/kinds/index.js';
-import type { Verdict } from '../merkle/verdict.js';
-import type { Verifier } from '../merkle/verifier/types.js';
+import type { KindName, Verdict, Verifier } from '../merkle/index.js';
 import { scanJson, type JsonTape, T_NULL, T_OBJECT } from '../json/index.js';
-import { inspectScanned, type InspectedBody } from '../merkle/verifier/inspect-body.js';
+import { inspectScanned, type InspectedBody } from '../merkle/internal.js';
 
 /** Proof-bearing methods and the kind of their items. */
 export const PROOF_METHODS: Readonly<Record<string, KindName>> = {

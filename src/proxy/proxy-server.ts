@@ -13,9 +13,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InputError, isCairnError } from '../errors/index.js';
-import { createVerifierWithTestOptions } from '../merkle/verifier/create-verifier.js';
-import type { KindName } from '../merkle/kinds/index.js';
-import { checkAnchorOptions, type AnchorCommitment } from '../merkle/anchor/source.js';
+import { createVerifierWithTestOptions, checkAnchorOptions } from '../merkle/internal.js';
+import type { KindName, AnchorCommitment } from '../merkle/index.js';
 import { checkAnswer, checkResultBytes, lookAtAnswer, PROOF_METHODS, type CheckResult } from './proxy-check.js';
 import { createProxyMetrics, type ProxyMetrics } from './proxy-metrics.js';
 import { anchorCaller, createUpstream, type UpstreamAnswer } from './upstream.js';

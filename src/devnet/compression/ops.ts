@@ -10,7 +10,7 @@
  * hashing and address derivation; inputs are spent from whichever tree holds them.
  */
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
-import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../../merkle/compressed/address.js';
+import { deriveAddressSeedV1, deriveAddressSeedV2, deriveAddressV1, deriveAddressV2 } from '../../merkle/index.js';
 import { bytesIn, checkAddressValue, u64In, type Bytesish } from './inputs.js';
 import { accountJson, openedClosedJson } from './json.js';
 import {

@@ -15,8 +15,7 @@
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { InputError } from '../../errors/index.js';
 import { poseidon, hashToField } from '../../crypto/index.js';
-import { hashCompressedAccount, hashTokenDataV1, TreeType } from '../../merkle/compressed/account.js';
-import { indexedLeaf } from '../../merkle/compressed/address.js';
+import { hashCompressedAccount, hashTokenDataV1, TreeType, indexedLeaf } from '../../merkle/index.js';
 import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32, type ConcurrentMerkleTree, type IndexedMerkleTree } from '../trees/merkle.js';
 
 /** Light's public v1 state tree / nullifier queue and address tree / queue (the photon vectors' trees). */

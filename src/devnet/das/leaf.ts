@@ -5,9 +5,8 @@
  */
 import { keccak256 } from '../../crypto/index.js';
 
-export { assetIdPda, BUBBLEGUM_PROGRAM_ID } from '../../merkle/cnft/bubblegum/asset-id.js';
-export { creatorHash, leafHashV1, type Creator as MetadataCreator } from '../../merkle/cnft/bubblegum/leaf-hash.js';
-export { dataHashV1, TokenStandard, type MetadataArgsV1 } from '../../merkle/cnft/bubblegum/metadata.js';
+export { assetIdPda, BUBBLEGUM_PROGRAM_ID, creatorHash, leafHashV1, dataHashV1 } from '../../merkle/index.js';
+export { TokenStandard, type Creator as MetadataCreator, type MetadataArgsV1 } from '../../merkle/internal.js';
 
 const scratch = new Uint8Array(64);
 

@@ -9,7 +9,7 @@
  */
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import { keccakPathRoot, poseidonPathRoot } from '../../crypto/index.js';
-import { indexedLeaf } from '../../merkle/compressed/address.js';
+import { indexedLeaf } from '../../merkle/index.js';
 import { type CircuitInputs, type CircuitShape, shapeFor, type ProverWorker } from '../../prover/index.js';
 import { fromBytes32, toBytes32 } from '../trees/merkle.js';
 import type { CompressionStore } from '../compression/store.js';

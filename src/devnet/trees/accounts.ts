@@ -8,14 +8,13 @@
  * the devnet checks roots against them exactly as against a real cluster.
  */
 import { base58Bytes } from '../../solana/index.js';
-import { encodeTreeAccount } from '../../merkle/cnft/tree-account.js';
-import { encodeLightTreeAccount, type LightTreeKind } from '../../merkle/compressed/light-tree-account.js';
+import { encodeTreeAccount } from '../../merkle/internal.js';
+import { encodeLightTreeAccount, type LightTreeKind, TreeType } from '../../merkle/index.js';
 import { writeDevnetAccount } from '../chain/account-file.js';
 import type { CompressionState } from '../compression/state.js';
 import type { DasState } from '../das/state.js';
 import type { DevnetChain } from '../chain/contract.js';
 import type { ConcurrentMerkleTree } from './merkle.js';
-import { TreeType } from '../../merkle/compressed/account.js';
 
 /** spl-account-compression (the program Bubblegum V1 trees live in). */
 export const SPL_ACCOUNT_COMPRESSION_PROGRAM = 'cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS4GnaTb2pX';
