@@ -8,7 +8,7 @@
  * flight get a grace period to finish, then the partial figures are reported.
  */
 import { createClient, createTransport } from '../rpc/index.js';
-import { createSender } from '../sender/send.js';
+import { createSender } from '../sender/index.js';
 import { transferInstruction, type Signer } from '../solana/index.js';
 import { describeError } from '../errors/index.js';
 import { countingTransport } from './counting-transport.js';

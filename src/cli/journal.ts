@@ -12,9 +12,8 @@ import { CairnError } from '../errors/index.js';
 import { runCommand, type CliWriter } from './args.js';
 import { didYouMean, JSON_FLAG, type CommandSpec } from './usage.js';
 import { statSync } from 'node:fs';
-import { applyRecord, isTerminal, openJournal, type IntentState, type IntentView } from '../sender/journal/file/journal.js';
-import { streamJournal } from '../sender/journal/file/read.js';
-import { gcPostgresJournal, initPostgresJournal, postgresJournalHealth } from '../sender/journal/postgres/admin.js';
+import { applyRecord, isTerminal, streamJournal, gcPostgresJournal, initPostgresJournal, postgresJournalHealth } from '../sender/internal.js';
+import { openJournal, type IntentState, type IntentView } from '../sender/index.js';
 
 export interface JournalCliIo {
   stdout: CliWriter;

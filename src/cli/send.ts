@@ -13,8 +13,15 @@ import { resolveEndpoints, type Endpoints } from '../config.js';
 import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
 import { createClient } from '../rpc/index.js';
 import { addressText, toU64 } from '../solana/index.js';
-import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../sender/index.js';
-import { resolveSenderConfig, type SenderOptions } from '../sender/config.js';
+import {
+  createSender,
+  generateSigner,
+  signerFromSecretKey,
+  transferInstruction,
+  type Signer,
+  resolveSenderConfig,
+  type SenderOptions,
+} from '../sender/index.js';
 import { exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
 import { createProgress } from './progress.js';
 import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';

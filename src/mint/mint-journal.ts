@@ -9,9 +9,7 @@
  * the journal fails closed: every later append is refused with `MINT_JOURNAL`.
  */
 import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import { openAppendFile, syncDir, writeAll, type JournalFile } from '../sender/journal/file/io.js';
-import { lockJournal, type JournalLock } from '../sender/journal/file/lock.js';
-import { streamJournal } from '../sender/journal/file/read.js';
+import { openAppendFile, syncDir, writeAll, type JournalFile, lockJournal, type JournalLock, streamJournal } from '../sender/internal.js';
 import type { MintCompressedNftParams } from '../rpc/index.js';
 
 /** One line of the journal. */
