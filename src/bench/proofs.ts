@@ -12,7 +12,7 @@
 import { encodeBase58 } from '../solana/index.js';
 import { keccakPathRoot, poseidon } from '../crypto/index.js';
 import { indexedLeaf, type KindName } from '../merkle/index.js';
-import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/trees/merkle.js';
+import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toBytes32 } from '../devnet/internal.js';
 
 /** The kinds this benchmark makes proofs of. */
 export const BENCH_KINDS = ['asset-proof', 'account-proof', 'address-proof', 'validity-proof'] as const;

@@ -7,11 +7,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { InputError } from '../errors/index.js';
-import { loadKeysFile } from '../devnet/http/auth.js';
-import { FAULT_ENDPOINTS } from '../devnet/faults/endpoints.js';
-import { readAccountFile, startDevnet, type DevnetOptions } from '../devnet/index.js';
-import { DEFAULT_LIMITS, resolveLimits } from '../devnet/http/limits.js';
-import type { DevnetLimits, EndpointFaults, FaultEndpoint } from '../devnet/types.js';
+import { loadKeysFile, FAULT_ENDPOINTS, resolveLimits } from '../devnet/internal.js';
+import {
+  readAccountFile,
+  startDevnet,
+  type DevnetOptions,
+  DEFAULT_LIMITS,
+  type DevnetLimits,
+  type EndpointFaults,
+  type FaultEndpoint,
+} from '../devnet/index.js';
 import { DEFAULT_DEVNET_PORT } from '../config.js';
 import { parseCommand, runCommand, str, type CliWriter, type Parsed } from './args.js';
 import type { CommandSpec } from './usage.js';
