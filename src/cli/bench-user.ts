@@ -13,13 +13,20 @@ import { CairnError, InputError } from '../errors/index.js';
 import { createClient } from '../rpc/index.js';
 import { generateSigner, type Signer, addressText, toU64 } from '../solana/index.js';
 import { DEFAULT_MIN_TIP_LAMPORTS } from '../tips.js';
-import { BENCH_KINDS, type BenchKind } from '../bench/proofs.js';
-import { verifyFamily } from '../bench/verify-family.js';
-import { signFamily } from '../bench/sign-family.js';
-import { rpcFamily, RPC_METHODS } from '../bench/rpc-family.js';
-import { landingFamily } from '../bench/landing-family.js';
-import { checkCap, parseSol, LAMPORTS_PER_SOL } from '../bench/spend-cap.js';
-import type { FamilyContext, FamilyResult } from '../bench/types.js';
+import {
+  BENCH_KINDS,
+  type BenchKind,
+  verifyFamily,
+  signFamily,
+  rpcFamily,
+  RPC_METHODS,
+  landingFamily,
+  checkCap,
+  parseSol,
+  LAMPORTS_PER_SOL,
+  type FamilyContext,
+  type FamilyResult,
+} from '../bench/index.js';
 import { intFlag, str, type FlagValues } from './args.js';
 import { readKeypairFile } from './send.js';
 

@@ -10,9 +10,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { CairnError, InputError } from '../errors/index.js';
-import { renderTable } from '../bench/table.js';
-import { reportHtml } from '../bench/report-html.js';
-import type { FamilyResult } from '../bench/types.js';
+import { renderTable, reportHtml, type FamilyResult } from '../bench/index.js';
 import { runCommand, str, type CliWriter } from './args.js';
 import { createProgress, type Progress } from './progress.js';
 import { checkoutFamilies, runCheckoutFamilies } from './bench-repo.js';

@@ -8,7 +8,7 @@
 import { startDevnet, type Devnet } from '../devnet/index.js';
 import { createClient, type CairnClient } from '../rpc/index.js';
 import { createSender, generateSigner, transferInstruction, type Sender } from '../sender/index.js';
-import { mintCompressedNft } from '../mint/mint-compressed-nft.js';
+import { mintCompressedNft } from '../mint/index.js';
 import { CAIRN_DEVNET, createVerifier, type Verifier, verifyValidityProof, type Verdict } from '../merkle/index.js';
 import { intFlag, reportError, runCommand, type CliWriter } from './args.js';
 import { createProgress } from './progress.js';

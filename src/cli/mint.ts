@@ -10,9 +10,8 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { CairnError, describeError, InputError, InputTooLargeError } from '../errors/index.js';
-import { createClient } from '../rpc/index.js';
-import { mintCompressedNft, validateMintInput, type MintCompressedNftParams, type MintResult } from '../mint/mint-compressed-nft.js';
-import { openMintJournal, type MintJournal } from '../mint/mint-journal.js';
+import { createClient, type MintCompressedNftParams } from '../rpc/index.js';
+import { mintCompressedNft, validateMintInput, type MintResult, openMintJournal, type MintJournal } from '../mint/index.js';
 import { exitCodeOf, reportError, runCommand, str, type CliWriter, type FlagValues } from './args.js';
 import { createProgress } from './progress.js';
 import { JSON_FLAG, QUIET_FLAG, type CommandSpec } from './usage.js';

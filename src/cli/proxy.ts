@@ -5,7 +5,7 @@
  * on with a `cairn` note). Until Ctrl-C / SIGTERM; exit 0 once stopped, 2 on bad usage.
  */
 import { InputError } from '../errors/index.js';
-import { startProxy, PROOF_REJECTED_CODE, type ProxyOptions } from '../proxy/proxy-server.js';
+import { startProxy, PROOF_REJECTED_CODE, type ProxyOptions } from '../proxy/index.js';
 import { intFlag, runCommand, str, type CliWriter } from './args.js';
 import { isLoopback } from './devnet.js';
 import type { CommandSpec } from './usage.js';
