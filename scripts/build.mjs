@@ -115,10 +115,70 @@ function canRequire(name) {
 }
 
 /**
+ * A part of cairn imports another through its index.ts or internal.ts (ARCHITECTURE.md, "Parts and
+ * their surfaces"), files of re-exports only. esbuild keeps every module such a file re-exports as
+ * soon as any entry uses it, so through merkle/index.ts the root entry would load the Groth16 verifier
+ * and its curve, and through solana/index.ts the verifier's worker all of solana/ for base58. The
+ * bundles are built as if each importer named the file a name comes from: `import { a } from
+ * '../merkle/index.js'` becomes `import { a } from '../merkle/cnft/asset-proof.js'`, the import graph
+ * the parts had before they went through their surfaces. Only whole statements whose every name a
+ * surface re-exports are rewritten (tsc writes each on one line); anything else is left as it is.
+ */
+const surfaces = new Map();
+const isSurface = (file) => {
+  const parts = relative(dist, file).split(sep);
+  return parts.length === 2 && (parts[1] === 'index.js' || parts[1] === 'internal.js');
+};
+const partOfFile = (file) => relative(dist, file).split(sep)[0];
+const NAMED = /^(import|export) \{([^}]*)\} from '(\.[^']+)';$/gm;
+const namesOf = (list) => list.split(',').map((s) => s.trim()).filter(Boolean).map((s) => s.split(/\s+as\s+/));
+/** A surface's re-exports: exported name → [the file it comes from, its name there]. */
+function surfaceExports(file) {
+  if (!surfaces.has(file)) {
+    const map = new Map();
+    for (const m of readFileSync(file, 'utf8').matchAll(NAMED)) {
+      if (m[1] !== 'export') continue;
+      for (const [name, alias = name] of namesOf(m[2])) map.set(alias, [resolve(dirname(file), m[3]), name]);
+    }
+    surfaces.set(file, map);
+  }
+  return surfaces.get(file);
+}
+/** Where `name`, as `file` exports it, is defined: followed through surfaces that re-export a surface. */
+function origin(file, name) {
+  for (let hops = 0; isSurface(file) && hops < 8; hops++) {
+    const hit = surfaceExports(file).get(name);
+    if (!hit) return undefined;
+    [file, name] = hit;
+  }
+  return [file, name];
+}
+function throughSurfaces(text, file) {
+  return text.replace(NAMED, (all, kw, list, spec) => {
+    const target = resolve(dirname(file), spec);
+    if (!isSurface(target) || partOfFile(target) === partOfFile(file)) return all;
+    const bySource = new Map();
+    for (const [name, alias = name] of namesOf(list)) {
+      const hit = origin(target, name);
+      if (!hit) return all;
+      const items = bySource.get(hit[0]) ?? bySource.set(hit[0], []).get(hit[0]);
+      items.push(hit[1] === alias ? alias : `${hit[1]} as ${alias}`);
+    }
+    return [...bySource]
+      .map(([from, items]) => {
+        const rel = relative(dirname(file), from).split(sep).join('/');
+        return `${kw} { ${items.join(', ')} } from '${rel.startsWith('.') ? rel : `./${rel}`}';`;
+      })
+      .join('\n');
+  });
+}
+
+/**
  * The plugin both bundles share: Node-loadable packages stay external, ESM-only ones (@noble/*,
- * p-retry, bs58) are inlined — fewer modules to resolve and link at import — and each module's
+ * p-retry, bs58) are inlined — fewer modules to resolve and link at import — each module's
  * `import.meta.url` becomes `urlOf(its path under dist/)`, so the addon, wasm, package.json and
- * worker paths resolve as they do from dist/.
+ * worker paths resolve as they do from dist/, and its imports of another part's surface name the
+ * files behind it (throughSurfaces, above).
  */
 function ownUrlPlugin(name, urlOf) {
   return {
@@ -132,7 +192,7 @@ function ownUrlPlugin(name, urlOf) {
       b.onLoad({ filter: /\.js$/ }, (args) => {
         if (!args.path.startsWith(dist + sep) || args.path.startsWith(cjs + sep)) return undefined;
         const rel = relative(dist, args.path).split(sep).join('/');
-        return { contents: readFileSync(args.path, 'utf8').replaceAll('import.meta.url', urlOf(rel)), loader: 'js' };
+        return { contents: throughSurfaces(readFileSync(args.path, 'utf8'), args.path).replaceAll('import.meta.url', urlOf(rel)), loader: 'js' };
       });
     },
   };
