@@ -3,7 +3,7 @@
  * `["asset", tree, nonce]`), its PDA preimage written in place in module scratch: `verifyAssetLeaf`
  * derives one per asset (why scratch: see asset-leaf.ts).
  */
-import { encodeBase58, base58Bytes } from '../../../solana/index.js';
+import { base58Bytes } from '../../../solana/index.js';
 import { InputError } from '../../../errors/index.js';
 import { findPdaInto } from '../../../crypto/index.js';
 import { bytes32, checkU64 } from './check-args.js';
@@ -72,7 +72,7 @@ export function assetIdInto(tree: Uint8Array, nonce: bigint, out: Uint8Array): v
  * The asset id of a compressed NFT: PDA of `["asset", tree, nonce u64 LE]` under Bubblegum.
  *
  * @example
- * encodeBase58(assetIdPda(base58Bytes(tree), 0n)); // the asset id of leaf 0
+ * bs58.encode(assetIdPda(bs58.decode(tree), 0n)); // the asset id of leaf 0
  */
 export function assetIdPda(tree: Uint8Array, nonce: bigint): Uint8Array {
   bytes32(tree, 'tree');
