@@ -9,7 +9,7 @@
  * byte of the response at or past `limit` (the calling thread has copied the response that far).
  */
 import { loadNative } from '../../../addon.js';
-import { jsonScanBackend } from '../../../json/scanner-choice.js';
+import { jsonScanBackend } from '../../../json/index.js';
 import { KEYED, LONG_NUMBERS, RANGE, verifyJsonBatch, type JsonBatchResult } from './batch.js';
 
 /** How a range ended (json_ranges.h). */
