@@ -3,7 +3,9 @@
  * (cairn-solana/merkle, whose listing api/merkle.api.md fixes). The devnet builds its Bubblegum leaves
  * and tree accounts with the same code the verifier checks them with; mint words its verdicts as the
  * verifier does; the proxy creates its verifier with the internal options (`inlineUpTo`: small
- * answers verified on its own thread). No entry point re-exports this file.
+ * answers verified on its own thread), checks its anchor options as the verifier will, and takes its
+ * first look at an answer from the scan it has already made (`inspectScanned`). No entry point
+ * re-exports this file.
  */
 export { TokenStandard, type MetadataArgsV1 } from './cnft/bubblegum/metadata.js';
 export type { Creator } from './cnft/bubblegum/leaf-hash.js';
