@@ -65,7 +65,8 @@ export interface SenderOptions {
   /**
    * Early rebroadcasts: resend after this many slots without a sign of landing, for the first 3
    * resends, then twice as long each time up to `rebroadcastMs` (default 1: the slot after the one
-   * that could hold the transaction; needs the websocket, else `rebroadcastMs` alone applies).
+   * that could hold the transaction — one more where the server announces slots as they start;
+   * needs the websocket, else `rebroadcastMs` alone applies). intent/rebroadcast.ts has the rules.
    */
   rebroadcastSlots?: number | undefined;
   /** Commitment a send resolves at (default `'confirmed'`). */
