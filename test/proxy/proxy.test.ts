@@ -6,7 +6,7 @@
  * and pass the proxy unchanged. The proxy's own surface: the JSON-RPC error and its data, annotate
  * mode, pass-through of other methods, /metrics, the token off loopback, the upstream key kept.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bs58 from 'bs58';
@@ -64,6 +64,7 @@ afterAll(async () => {
   await proxy?.close();
   await annotating?.close();
   await devnet?.stop();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a lying indexer (devnet lieRate) meets anchored verification', () => {

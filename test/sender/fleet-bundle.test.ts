@@ -8,7 +8,7 @@
  * killed process's bundles taken over with the bytes it signed, or signed anew only after their
  * expiry was proven.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +27,7 @@ let n = 0;
 let amount = 13_000_000n;
 const to = generateSigner().address;
 const senders: FleetSender[] = [];
+const tempDirs: string[] = [];
 
 beforeAll(async () => {
   [server, env] = await Promise.all([startPostgres(), setup(20, 35)]);
@@ -36,6 +37,7 @@ afterAll(async () => {
   for (const s of senders) await s.close();
   await env?.stop();
   await server?.stop();
+  for (const d of tempDirs) rmSync(d, { recursive: true, force: true });
 });
 
 function fleetSender(table: string): FleetSender {
@@ -107,7 +109,9 @@ describe('a bundle in a fleet', () => {
         bundle: x.lamports.map((l) => ({ instructions: [transferInstruction(env.payer.address, to, l)], payer: env.payer.address })),
       })),
     );
-    const go = join(mkdtempSync(join(tmpdir(), 'cairn-fleet-bundle-')), 'go');
+    const goDir = mkdtempSync(join(tmpdir(), 'cairn-fleet-bundle-'));
+    tempDirs.push(goDir);
+    const go = join(goDir, 'go');
     const vars = { DEVNET_URL: env.devnet.url, PAYER: Buffer.from(env.payer.secretKey()).toString('hex'), TO: to, PG: server.url, TABLE: table, LEASE_MS: '1000', ACTION: 'work', CONCURRENCY: '2', GO: go };
     // Both start working at once (GO), so they share the table; A is killed the moment its first
     // bundle is out, and B (then A's replacement) drain the table, taking A's claims over.

@@ -511,13 +511,18 @@ describe('cairn send (CLI)', () => {
     const out = JSON.parse(a.out.join('')) as { signature: string; commitment: string };
     expect(out.commitment).toBe('confirmed');
     expect(env.devnet.chain.transaction(out.signature)?.err).toBeNull();
-    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
-    const file = join(mkdtempSync(join(tmpdir(), 'cairn-kp-')), 'id.json');
+    const kpDir = mkdtempSync(join(tmpdir(), 'cairn-kp-'));
+    const file = join(kpDir, 'id.json');
     writeFileSync(file, JSON.stringify([...env.payer.secretKey()]));
     const b = io();
-    expect(await run([`--to=${to}`, '--lamports=1000000000', '--keypair', file, '--url', env.devnet.url, '--swqos-only', '--cu-limit', '1000'], b.io)).toBe(0);
+    try {
+      expect(await run([`--to=${to}`, '--lamports=1000000000', '--keypair', file, '--url', env.devnet.url, '--swqos-only', '--cu-limit', '1000'], b.io)).toBe(0);
+    } finally {
+      rmSync(kpDir, { recursive: true, force: true });
+    }
     expect(b.out.join('')).toMatch(/confirmed in slot \d+/);
     expect(env.devnet.chain.balance(to)).toBe(3_000_000_000n);
   });

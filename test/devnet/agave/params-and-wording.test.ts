@@ -4,7 +4,7 @@
  * `--account FILE` keeping the file's rentEpoch, and the error wording clients match on (issue 34
  * items 1, 5 and 7).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,11 +12,12 @@ import WebSocket from 'ws';
 import { readAccountFile } from '../../../src/devnet/chain/account-file.js';
 import { startDevnet, type Devnet } from '../../../src/devnet/index.js';
 import { generateSigner } from '../../../src/solana/signer.js';
-import { buildTx, newAddress, newKeypair, rpc } from '../../support/devnet.js';
+import { buildTx, newAddress, newKeypair, rpc, waitFor } from '../../support/devnet.js';
 
 const payer = newKeypair();
 const fixture = newAddress();
 let devnet: Devnet;
+let dir: string;
 const I63 = '9223372036854775807';
 
 /** A JSON-RPC call whose body is written as text: u64s past 2^53 go out exactly. */
@@ -27,7 +28,7 @@ async function raw(body: string) {
 const call = (method: string, paramsText: string) => raw(`{"jsonrpc":"2.0","id":1,"method":"${method}","params":${paramsText}}`);
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'cairn-agave-'));
+  dir = mkdtempSync(join(tmpdir(), 'cairn-agave-'));
   const file = join(dir, 'fixture.json');
   writeFileSync(file, `{"pubkey":"${fixture}","account":{"lamports":1000000,"data":["AQID","base64"],"owner":"11111111111111111111111111111111","executable":false,"rentEpoch":0,"space":3}}`);
   devnet = await startDevnet({
@@ -37,9 +38,12 @@ beforeAll(async () => {
     fundedAccounts: [{ address: payer.address, lamports: 10n * 10n ** 9n }],
     accounts: [readAccountFile(file)],
   });
+  // the answers below name the node's slot, which must be past the genesis slot (a busy box can answer first)
+  await waitFor(() => devnet.chain.slot() > 0, 10_000);
 });
 afterAll(async () => {
   await devnet?.stop();
+  if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe('item 1: u64 params are exact', () => {
