@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatReport, runFuzz } from '../../soak/fuzz.js';
 
-const CASES = 2_500;
+const CASES = 1_000;
 
 async function campaign(seed: number): Promise<void> {
   const report = await runFuzz({ cases: CASES, seed });
