@@ -21,7 +21,7 @@ const RC = new Int32Array([
 ]);
 
 /** Keccak-f[1600] on a state of 50 int32 words ([lo, hi] per lane), in place. */
-export function keccakF(s: Int32Array): void {
+function keccakF(s: Int32Array): void {
   let a0l = s[0] | 0, a0h = s[1] | 0, a1l = s[2] | 0, a1h = s[3] | 0, a2l = s[4] | 0, a2h = s[5] | 0;
   let a3l = s[6] | 0, a3h = s[7] | 0, a4l = s[8] | 0, a4h = s[9] | 0, a5l = s[10] | 0, a5h = s[11] | 0;
   let a6l = s[12] | 0, a6h = s[13] | 0, a7l = s[14] | 0, a7h = s[15] | 0, a8l = s[16] | 0, a8h = s[17] | 0;

@@ -218,7 +218,7 @@ function str(s: string): number[] {
 }
 
 /** The module's bytes (exported for tests that want to check it validates). */
-export function keccakWasmModuleBytes(): Uint8Array {
+function keccakWasmModuleBytes(): Uint8Array {
   const types = [
     [0x60, 0, 0], // () -> ()
     [0x60, 3, I32, I32, I32, 0], // (i32, i32, i32) -> ()

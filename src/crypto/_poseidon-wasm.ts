@@ -25,7 +25,7 @@ export interface PoseidonWasmLoad {
 let loaded: PoseidonWasmLoad | undefined;
 
 /** native/wasm/poseidon.wasm from src/crypto/ or dist/crypto/ (two levels below the root). */
-export function poseidonWasmPath(): string {
+function poseidonWasmPath(): string {
   return kernelWasmPath('poseidon.wasm');
 }
 

@@ -6,7 +6,7 @@
  * Here: the moduli, the byte checks both implementations (bn254.ts, bn254-wasm.ts) run before
  * decoding, and `PointError` with its reasons.
  */
-import { PointError, type PointFailure } from '../errors/index.js';
+import { PointError } from '../errors/index.js';
 
 /** Base field modulus p. */
 export const BN254_P = 0x30644e72e131a029b85045b68181585d97816a916871ca8d3c208c16d87cfd47n;
@@ -17,7 +17,7 @@ export const FLAG_Y_LARGER = 0x80;
 export const FLAG_INFINITY = 0x40;
 
 // PointError and its reasons live with the other errors (src/errors/merkle.ts); re-exported for the curve code.
-export { PointError, type PointFailure };
+export { PointError };
 
 const P_BE = bigToBe(BN254_P, 32);
 const R_BE = bigToBe(BN254_R, 32);

@@ -125,11 +125,6 @@ export function setPdaBackend(b: PdaBackend | 'auto'): void {
   choice.set(b);
 }
 
-/** Why each backend that was tried could not load. */
-export function pdaBackendFailures(): Readonly<Partial<Record<PdaBackend, string>>> {
-  return choice.failures();
-}
-
 /**
  * `find_program_address` over a prepared preimage `seeds ‖ bump ‖ programId ‖ "ProgramDerivedAddress"`
  * whose bump byte sits at `bumpAt`: tries 255, 254, … and writes the first hash off the ed25519 curve

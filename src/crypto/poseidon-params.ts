@@ -83,7 +83,7 @@ function grainSource(t: number, partialRounds: number): (bits: number) => bigint
 }
 
 /** a^e mod r. */
-export function powMod(a: bigint, e: bigint): bigint {
+function powMod(a: bigint, e: bigint): bigint {
   let base = ((a % BN254_R) + BN254_R) % BN254_R;
   let x = 1n;
   while (e > 0n) {

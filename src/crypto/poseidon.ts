@@ -33,7 +33,7 @@ const R_BYTES = (() => {
 })();
 
 /** True when the 32 bytes at `bytes[off..off+32]` read big-endian are < r. */
-export function isBelowR(bytes: Uint8Array, off = 0): boolean {
+function isBelowR(bytes: Uint8Array, off = 0): boolean {
   for (let i = 0; i < 32; i++) {
     const a = bytes[off + i];
     const b = R_BYTES[i];
@@ -144,11 +144,6 @@ export function poseidonBackend(): PoseidonBackend {
  */
 export function setPoseidonBackend(b: PoseidonBackend | 'auto'): void {
   choice.set(b);
-}
-
-/** Why each backend that was tried could not load (for diagnostics and `cairn bench`). */
-export function poseidonBackendFailures(): Readonly<Partial<Record<PoseidonBackend, string>>> {
-  return choice.failures();
 }
 
 const scratch = new Uint8Array(32 * 12);

@@ -32,7 +32,7 @@ export interface VerifyingKeyJson {
 }
 
 /** The toxic waste, each element SHA-256(seed ‖ 0 ‖ label) mod r (never 0). */
-export function toxicWaste(seed: Uint8Array): { tau: bigint; alpha: bigint; beta: bigint; gamma: bigint; delta: bigint } {
+function toxicWaste(seed: Uint8Array): { tau: bigint; alpha: bigint; beta: bigint; gamma: bigint; delta: bigint } {
   const x = (label: string): bigint => {
     const d = createHash('sha256').update(seed).update(Buffer.from([0])).update(label).digest();
     const v = BigInt(`0x${d.toString('hex')}`) % R;

@@ -20,7 +20,7 @@ import type { R1cs } from './r1cs.js';
 export { defaultCacheDir } from './key-cache-dir.js';
 
 /** Bumped when the body's layout changes. */
-export const KEY_FILE_FORMAT = 1;
+const KEY_FILE_FORMAT = 1;
 const MAGIC = 'cairn-proving-key';
 
 interface Header {

@@ -44,7 +44,7 @@ export function rootOfUnity(k: number): bigint {
 }
 
 /** The coset shift: a non-residue, so g·⟨ω⟩ never meets ⟨ω⟩. */
-export const COSET_SHIFT = GENERATOR;
+const COSET_SHIFT = GENERATOR;
 
 /** Per-domain tables in the heap: twiddles (ω^i, ω^−i for i < n/2) and powers of g and g⁻¹. */
 export interface Domain {

@@ -31,14 +31,14 @@ function load(h: Heap, ptr: number, size: number, obj: McObj): McObj {
 }
 
 /** The G1 point at `ptr` as a noble point. */
-export function g1ToNoble(h: Heap, ptr: number): G1Point {
+function g1ToNoble(h: Heap, ptr: number): G1Point {
   const p = load(h, ptr, G1_SIZE, new h.w.mcl.G1() as unknown as McObj) as unknown as InstanceType<Heap['w']['mcl']['G1']>;
   if (p.isZero()) return bn254.G1.Point.ZERO;
   return bn254.G1.Point.fromAffine({ x: leToBig(p.getX().serialize()), y: leToBig(p.getY().serialize()) });
 }
 
 /** The G2 point at `ptr` as a noble point. */
-export function g2ToNoble(h: Heap, ptr: number): G2Point {
+function g2ToNoble(h: Heap, ptr: number): G2Point {
   const p = load(h, ptr, G2_SIZE, new h.w.mcl.G2() as unknown as McObj) as unknown as InstanceType<Heap['w']['mcl']['G2']>;
   if (p.isZero()) return bn254.G2.Point.ZERO;
   const fp2 = (f: ReturnType<typeof p.getX>) => bn254.fields.Fp2.create({ c0: leToBig(f.get_a().serialize()), c1: leToBig(f.get_b().serialize()) });

@@ -41,13 +41,13 @@ export interface R1cs {
 const R = BN254_R;
 
 /** x mod r in [0, r). */
-export function mod(x: bigint): bigint {
+function mod(x: bigint): bigint {
   const m = x % R;
   return m < 0n ? m + R : m;
 }
 
 /** ⟨lc, w⟩ mod r. */
-export function evalLc(lc: LinearCombination, w: readonly bigint[]): bigint {
+function evalLc(lc: LinearCombination, w: readonly bigint[]): bigint {
   let acc = 0n;
   for (let i = 0; i < lc.length; i++) acc += lc[i][1] * w[lc[i][0]];
   return mod(acc);

@@ -27,9 +27,9 @@ import { BN254_R, buildR1cs, computeWitness, type R1cs } from '../r1cs.js';
 import { defineCircuit, type CircuitInputs, type InclusionInput, type NonInclusionInput } from './define.js';
 import { checkShape, circuitName, treeHeights, versionOf, type CircuitShape } from './shapes.js';
 
-export { inclusionInput, nonInclusionInput, type TreeNonInclusionProof } from './inputs.js';
-export { publicInputsFor, type CircuitInputs, type InclusionInput, type NonInclusionInput } from './define.js';
-export { circuitName, checkShape, shapeFor, versionOf, treeHeights, V1_SHAPES, V2_SHAPES, V1_HEIGHT, type CircuitShape } from './shapes.js';
+export { inclusionInput, nonInclusionInput } from './inputs.js';
+export { publicInputsFor, type CircuitInputs } from './define.js';
+export { circuitName, shapeFor, versionOf, treeHeights, V1_SHAPES, V2_SHAPES, type CircuitShape } from './shapes.js';
 
 const cache = new Map<string, R1cs>();
 /**

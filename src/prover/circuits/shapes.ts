@@ -22,18 +22,18 @@ export interface CircuitShape {
 }
 
 /** Leaves a v1 inclusion circuit proves (Light's key set has no 5, 6 or 7). */
-export const V1_INCLUSION_ACCOUNTS: readonly number[] = [1, 2, 3, 4, 8];
+const V1_INCLUSION_ACCOUNTS: readonly number[] = [1, 2, 3, 4, 8];
 /** Addresses a v1 non-inclusion or combined circuit proves. */
-export const V1_ADDRESSES: readonly number[] = [1, 2];
+const V1_ADDRESSES: readonly number[] = [1, 2];
 /** Accounts a v1 combined circuit proves. */
-export const V1_COMBINED_ACCOUNTS: readonly number[] = [1, 2, 3, 4];
+const V1_COMBINED_ACCOUNTS: readonly number[] = [1, 2, 3, 4];
 /** Height of every v1 tree. */
-export const V1_HEIGHT = 26;
+const V1_HEIGHT = 26;
 /** Heights of v2 state and address trees. */
-export const V2_STATE_HEIGHT = 32;
-export const V2_ADDRESS_HEIGHT = 40;
+const V2_STATE_HEIGHT = 32;
+const V2_ADDRESS_HEIGHT = 40;
 /** Accounts a v2 inclusion circuit proves. */
-export const V2_INCLUSION_ACCOUNTS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8];
+const V2_INCLUSION_ACCOUNTS: readonly number[] = [1, 2, 3, 4, 5, 6, 7, 8];
 
 /**
  * Every v1 shape: inclusion 1, 2, 3, 4, 8; non-inclusion 1, 2; combined 1–4 × 1–2.

@@ -7,7 +7,7 @@
 import type { Cs } from '../r1cs.js';
 
 /** Bits of Light's address range check. */
-export const RANGE_BITS = 248;
+const RANGE_BITS = 248;
 
 /**
  * Constrain a < b (both below 2^bits); while computing the witness, throws InputError(field) when not.
