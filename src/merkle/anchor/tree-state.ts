@@ -10,9 +10,9 @@ import { parseTreeAccount } from '../cnft/tree-account.js';
 import { parseLightTreeAccount, lightTreeKindOf } from '../compressed/light-tree-account.js';
 
 /** spl-account-compression and Metaplex's fork of it (Bubblegum V2 trees). */
-export const SPL_COMPRESSION_PROGRAMS: ReadonlySet<string> = new Set(['cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS4GnaTb2pX', 'mcmt6YrQEMKw8Mw43FmpRLmf7BqRnFMKmAcbxE3xkAW']);
+const SPL_COMPRESSION_PROGRAMS: ReadonlySet<string> = new Set(['cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS4GnaTb2pX', 'mcmt6YrQEMKw8Mw43FmpRLmf7BqRnFMKmAcbxE3xkAW']);
 /** Light Protocol's account-compression program. */
-export const LIGHT_COMPRESSION_PROGRAM = 'compr6CUsB5m2jS4Y3831ztGSTnDpnKJTKS95d64XVq';
+const LIGHT_COMPRESSION_PROGRAM = 'compr6CUsB5m2jS4Y3831ztGSTnDpnKJTKS95d64XVq';
 
 /** Which family of tree a proof needs. */
 export type TreeFamily = 'spl' | 'light';

@@ -41,9 +41,9 @@ export interface LightTreeAccount {
 }
 
 const anchorDisc = (name: string): Uint8Array => sha256(new TextEncoder().encode(`account:${name}`)).subarray(0, 8);
-export const STATE_TREE_V1_DISCRIMINATOR = anchorDisc('StateMerkleTreeAccount');
-export const ADDRESS_TREE_V1_DISCRIMINATOR = anchorDisc('AddressMerkleTreeAccount');
-export const BATCHED_TREE_DISCRIMINATOR = new TextEncoder().encode('BatchMta');
+const STATE_TREE_V1_DISCRIMINATOR = anchorDisc('StateMerkleTreeAccount');
+const ADDRESS_TREE_V1_DISCRIMINATOR = anchorDisc('AddressMerkleTreeAccount');
+const BATCHED_TREE_DISCRIMINATOR = new TextEncoder().encode('BatchMta');
 
 const META = 216; // MerkleTreeMetadata
 const V1_TREE_AT = 8 + META;

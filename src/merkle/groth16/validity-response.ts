@@ -22,7 +22,7 @@ export const KNOWN_ADDRESS_TREES: Readonly<Record<string, 2 | 4>> = {
  * The public Light v2 (batched, height 32) state trees. The v1 response shape names no tree type, so
  * an account entry on one of these is read as a v2 account (hash-chain public input), else as v1.
  */
-export const KNOWN_V2_STATE_TREES: ReadonlySet<string> = new Set([
+const KNOWN_V2_STATE_TREES: ReadonlySet<string> = new Set([
   'bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU',
   'bmt2UxoBxB9xWev4BkLvkGdapsz6sZGkzViPNph7VFi',
   'bmt3ccLd4bqSVZVeCJnH1F6C8jNygAhaDfxDwePyyGb',

@@ -286,6 +286,9 @@ export function verifyValidityProofsSync(values: readonly unknown[], opts: reado
  * name) run through `guard`, which may turn an item's error into its verdict (the pooled kind's
  * `decode`): one unusable item then costs the others nothing, where before it sent the whole batch
  * one proof at a time.
+ *
+ * @knipignore used only through the module kinds/validity-proof.ts loads with import() and keeps in a
+ * variable, which knip does not follow
  */
 export function verifyValidityProofsGuarded<V extends Verdict>(
   values: readonly unknown[],

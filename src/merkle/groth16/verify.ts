@@ -166,7 +166,7 @@ export function groth16Backend(): Groth16Backend {
   return bn254WasmIfLoaded() ? 'mcl' : 'noble';
 }
 
-export function pick(opts: Groth16Options | undefined): { kind: 'mcl'; w: Bn254Wasm } | { kind: 'noble' } {
+function pick(opts: Groth16Options | undefined): { kind: 'mcl'; w: Bn254Wasm } | { kind: 'noble' } {
   const want = opts?.backend ?? 'auto';
   const w = bn254WasmIfLoaded();
   if (want === 'noble') return { kind: 'noble' };

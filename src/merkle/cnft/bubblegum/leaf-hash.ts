@@ -118,7 +118,7 @@ export function leafHashV1(f: LeafV1Fields): Uint8Array {
  * collection_hash ‖ asset_data_hash ‖ flags u8)`.
  *
  * @example
- * const leaf = leafHashV2({ ...v1, collectionHash: collectionHash(null), assetDataHash: assetDataHash(null), flags: 0 });
+ * const leaf = leafHashV2({ ...v1, collectionHash: collectionHash(null), assetDataHash: keccak256(new Uint8Array(0)), flags: 0 });
  */
 export function leafHashV2(f: LeafV2Fields): Uint8Array {
   return keccak256(leafV2Preimage(f));
@@ -127,10 +127,5 @@ export function leafHashV2(f: LeafV2Fields): Uint8Array {
 /** V2 `collection_hash = keccak256(collection or 32 zero bytes)`. */
 export function collectionHash(collection: Uint8Array | null): Uint8Array {
   return keccak256(collection === null ? new Uint8Array(32) : bytes32(collection, 'collection'));
-}
-
-/** V2 `asset_data_hash = keccak256(data or nothing)`. */
-export function assetDataHash(data: Uint8Array | null): Uint8Array {
-  return keccak256(data ?? new Uint8Array(0));
 }
 

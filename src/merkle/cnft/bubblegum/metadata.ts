@@ -103,16 +103,6 @@ function writeMetadataV2(m: MetadataArgsV2): Borsh {
   return writeMetadataV2End(w, creators, m.collection);
 }
 
-/** borsh(MetadataArgs V1). */
-export function metadataArgsV1Bytes(m: MetadataArgsV1): Uint8Array {
-  return writeMetadataV1(m).bytes().slice(); // a copy: the writer's buffer is reused
-}
-
-/** borsh(MetadataArgsV2). */
-export function metadataArgsV2Bytes(m: MetadataArgsV2): Uint8Array {
-  return writeMetadataV2(m).bytes().slice();
-}
-
 // `keccak256(metadata) ‖ seller_fee_basis_points u16 LE`, hashed again for data_hash.
 const dataHashPreimage = new Uint8Array(34);
 

@@ -12,7 +12,7 @@ import { LIGHT_KEYS_8DDF06BA } from './light-8ddf06ba.js';
 import { LIGHT_KEYS_338E47405 } from './light-338e47405.js';
 import { CAIRN_DEVNET_1 } from './cairn-devnet-1.js';
 
-export { keySetFromJson, packKeySet, packedKeySetModule, unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
+export { keySetFromJson, packKeySet, unpackKeySet, type KeySet, type PackedKeySet } from './key-set.js';
 
 /** The current Light Protocol keys (light-protocol @8ddf06ba, 104 circuits). */
 export const LIGHT_CURRENT: KeySet = unpackKeySet(LIGHT_KEYS_8DDF06BA);

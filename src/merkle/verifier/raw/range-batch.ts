@@ -16,7 +16,7 @@ import { KEYED, LONG_NUMBERS, RANGE, verifyJsonBatch, type JsonBatchResult } fro
 export const RANGE_NEXT = 0;
 export const RANGE_END = 1;
 export const RANGE_NONE = 2;
-export const RANGE_MISFIT = 3;
+const RANGE_MISFIT = 3;
 const RANGE_FULL = 4;
 
 /** What a worker says about its range beside the verdicts (json_ranges.h `meta`). */
