@@ -8,7 +8,7 @@ import { BLOCKHASH_VALIDITY, type BlockhashRing } from './blockhashes.js';
 import type { Commitment, LatestBlockhash } from '../types.js';
 
 /** The SlotHashes sysvar holds this many recent slots (as on a real cluster). */
-export const SLOT_HASHES_KEPT = 512;
+const SLOT_HASHES_KEPT = 512;
 
 /** Block times kept: older slots answer null. */
 const BLOCK_TIMES_KEPT = 10_000;

@@ -15,7 +15,7 @@ export function u64Json(v: bigint): number | bigint {
 }
 
 /** The discriminator's 8 bytes read as a little-endian u64 (how the indexer prints it). */
-export function discriminatorJson(d: Uint8Array): number | bigint {
+function discriminatorJson(d: Uint8Array): number | bigint {
   return u64Json(new DataView(d.buffer, d.byteOffset, 8).getBigUint64(0, true));
 }
 
@@ -53,7 +53,7 @@ export function accountV2Json(a: AccountRecord): Record<string, unknown> {
   return { ...rest, merkleContext: treeContextJson(TREE_INFOS[tree as string]), proveByIndex: false };
 }
 
-export function tokenDataJson(t: TokenDataRecord): Record<string, unknown> {
+function tokenDataJson(t: TokenDataRecord): Record<string, unknown> {
   return {
     mint: encodeBase58(t.mint),
     owner: encodeBase58(t.owner),

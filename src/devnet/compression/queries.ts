@@ -205,7 +205,7 @@ function balancesByMint(store: CompressionStore, owner: string, mint: string | u
 }
 
 /** `getCompressedTokenBalancesByOwner` (items under `tokenBalances`) and its V2 (under `items`); cursor = last mint. */
-export function tokenBalancesByOwner(chain: Chain, store: CompressionStore, raw: unknown, method: string, key: 'tokenBalances' | 'items') {
+function tokenBalancesByOwner(chain: Chain, store: CompressionStore, raw: unknown, method: string, key: 'tokenBalances' | 'items') {
   const p = paramsObject(raw, method);
   const owner = encodeBase58(b58(required(p, 'owner'), 'owner'));
   const mint = p.mint === undefined || p.mint === null ? undefined : encodeBase58(b58(p.mint, 'mint'));

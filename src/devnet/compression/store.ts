@@ -20,13 +20,13 @@ import { createConcurrentMerkleTree, createIndexedMerkleTree, fromBytes32, toByt
 
 /** Light's public v1 state tree / nullifier queue and address tree / queue (the photon vectors' trees). */
 export const STATE_TREE_V1 = 'smt1NamzXdq4AMqS2fS2F1i5KTYPZRhoHgWx38d8WsT';
-export const NULLIFIER_QUEUE_V1 = 'nfq1NvQDJ2GEgnS8zt9prAe8rjjpAW1zFkrvZoBR148';
+const NULLIFIER_QUEUE_V1 = 'nfq1NvQDJ2GEgnS8zt9prAe8rjjpAW1zFkrvZoBR148';
 export const ADDRESS_TREE_V1 = 'amt1Ayt45jfbdw5YSo7iz6WZxUmnZsQTYXy82hVwyC2';
-export const ADDRESS_QUEUE_V1 = 'aq1S9z4reTSQAdgWHGD2zDaS39sjGrAxbR31vxJ2F4F';
+const ADDRESS_QUEUE_V1 = 'aq1S9z4reTSQAdgWHGD2zDaS39sjGrAxbR31vxJ2F4F';
 /** The compressed-token program: owner of every compressed token account. */
 export const COMPRESSED_TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m';
 /** Discriminator of compressed token accounts ([2,0,0,0,0,0,0,0]; the JSON shows it as 2). */
-export const TOKEN_DISCRIMINATOR = Uint8Array.from([2, 0, 0, 0, 0, 0, 0, 0]);
+const TOKEN_DISCRIMINATOR = Uint8Array.from([2, 0, 0, 0, 0, 0, 0, 0]);
 
 /** Light's public v2 (batched) state tree with its output queue and CPI context, and v2 address tree (its queue is the tree account itself). */
 export const STATE_TREE_V2 = 'bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU';
@@ -34,14 +34,14 @@ export const OUTPUT_QUEUE_V2 = 'oq1na8gojfdUhsfCpyjNt6h4JaDWtHf1yQj4koBWfto';
 export const CPI_CONTEXT_V2 = 'cpi15BoVPKgEPw5o8wc2T816GE7b378nMXnhH3Xbq4y';
 export const ADDRESS_TREE_V2 = 'amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx';
 /** The v1 state tree's CPI context account (stateless.js's local tree list pairs it with smt1). */
-export const CPI_CONTEXT_V1 = 'cpi1uHzrEhBG733DoEJNgHCyRS3XmmyVNZx5fonubE4';
+const CPI_CONTEXT_V1 = 'cpi1uHzrEhBG733DoEJNgHCyRS3XmmyVNZx5fonubE4';
 
-export const TREE_HEIGHT = 26;
-export const ROOT_HISTORY = 2400;
+const TREE_HEIGHT = 26;
+const ROOT_HISTORY = 2400;
 /** Heights and root histories of the v2 trees (light-batched-merkle-tree's defaults). */
-export const STATE_TREE_V2_HEIGHT = 32;
-export const ADDRESS_TREE_V2_HEIGHT = 40;
-export const V2_ROOT_HISTORY = 200;
+const STATE_TREE_V2_HEIGHT = 32;
+const ADDRESS_TREE_V2_HEIGHT = 40;
+const V2_ROOT_HISTORY = 200;
 
 /** Which generation of tree: 1 (concurrent, v1) or 2 (batched, v2). */
 export type TreeVersion = 1 | 2;
@@ -172,7 +172,7 @@ const node2 = (l: Uint8Array, r: Uint8Array): Uint8Array => poseidon([l, r]);
  * Borsh of v1 compressed TokenData: mint, owner, amount u64, delegate Option, state u8. The photon
  * snapshots carry exactly these 74 (or 106) bytes, with no trailing `tlv` option, so neither do we.
  */
-export function encodeTokenData(t: TokenDataRecord): Uint8Array {
+function encodeTokenData(t: TokenDataRecord): Uint8Array {
   const out = new Uint8Array(32 + 32 + 8 + (t.delegate ? 33 : 1) + 1);
   out.set(t.mint, 0);
   out.set(t.owner, 32);
@@ -252,7 +252,7 @@ export function unspentTokenAccounts(store: CompressionStore, filter: (t: TokenD
 }
 
 /** Poseidon chain of 32-byte values: `h = x0`, then `h = P(h, xi)`; 32 zero bytes for none (light's hash_chain). */
-export function hashChain(xs: readonly Uint8Array[]): Uint8Array {
+function hashChain(xs: readonly Uint8Array[]): Uint8Array {
   if (xs.length === 0) return new Uint8Array(32);
   let h = xs[0];
   for (let i = 1; i < xs.length; i++) h = poseidon([h, xs[i]]);
@@ -260,12 +260,12 @@ export function hashChain(xs: readonly Uint8Array[]): Uint8Array {
 }
 
 /** A transaction's hash as light's create_tx_hash makes it: P(chain(inputs), chain(outputs), slot as 32 bytes BE). */
-export function compressionTxHash(inputs: readonly Uint8Array[], outputs: readonly Uint8Array[], slot: number): Uint8Array {
+function compressionTxHash(inputs: readonly Uint8Array[], outputs: readonly Uint8Array[], slot: number): Uint8Array {
   return poseidon([hashChain(inputs), hashChain(outputs), toBytes32(BigInt(slot))]);
 }
 
 /** A v2 nullifier: P(account hash, leaf index as 32 bytes BE, tx hash). */
-export function nullifierOf(hash: Uint8Array, leafIndex: number, txHash: Uint8Array): Uint8Array {
+function nullifierOf(hash: Uint8Array, leafIndex: number, txHash: Uint8Array): Uint8Array {
   return poseidon([hash, toBytes32(BigInt(leafIndex)), txHash]);
 }
 
@@ -407,4 +407,3 @@ export function createCompressionStore(): CompressionStore {
   return store;
 }
 
-export { toBytes32 };

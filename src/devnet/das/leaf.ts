@@ -5,7 +5,7 @@
  */
 import { keccak256 } from '../../crypto/index.js';
 
-export { assetIdPda, BUBBLEGUM_PROGRAM_ID, creatorHash, leafHashV1, dataHashV1 } from '../../merkle/index.js';
+export { assetIdPda, creatorHash, leafHashV1, dataHashV1 } from '../../merkle/index.js';
 export { TokenStandard, type Creator as MetadataCreator, type MetadataArgsV1 } from '../../merkle/internal.js';
 
 const scratch = new Uint8Array(64);

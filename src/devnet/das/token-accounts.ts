@@ -10,8 +10,8 @@ import { encodeBase58 } from '../../solana/index.js';
 import type { Chain, ExecutedTransaction } from '../types.js';
 import { b58, bool, int, invalid, obj, optB58 } from '../params/indexer.js';
 
-export const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
-export const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC8PQHKLhPtrZCNrVPu';
+const TOKEN_PROGRAM_ID = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+const TOKEN_2022_PROGRAM_ID = 'TokenzQdBNbLqP5VEhdkAS6EPFLC8PQHKLhPtrZCNrVPu';
 
 /** What the index needs from the chain: raw account reads (owner program, data). */
 export interface AccountReader {
@@ -35,7 +35,7 @@ export interface TokenAccountIndex {
 }
 
 /** Decode the 165-byte SPL token Account layout; null when `data` is not an initialised token account. */
-export function decodeTokenAccount(address: string, programOwner: string, data: Uint8Array): TokenAccountRow | null {
+function decodeTokenAccount(address: string, programOwner: string, data: Uint8Array): TokenAccountRow | null {
   if (programOwner !== TOKEN_PROGRAM_ID && programOwner !== TOKEN_2022_PROGRAM_ID) return null;
   if (data.length < 165) return null;
   if (data.length > 165 && !(programOwner === TOKEN_2022_PROGRAM_ID && data[165] === 2)) return null;

@@ -6,10 +6,10 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 
-export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
+const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
 export const TOKEN_ACCOUNT_LEN = 165;
-export const MINT_LEN = 82;
+const MINT_LEN = 82;
 /** Token-2022: the byte after the base layout (padded to 165 for mints) says which it is. */
 const ACCOUNT_TYPE_MINT = 1;
 const ACCOUNT_TYPE_ACCOUNT = 2;

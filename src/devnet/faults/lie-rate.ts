@@ -28,9 +28,6 @@ const ITEMS: Record<string, { at: 'result' | 'value' | 'value[]' | 'keyed'; fab:
   getValidityProofV2: { at: 'value', fab: 'validity' },
 };
 
-/** The methods this fault can make lie. */
-export const LYING_METHODS: readonly string[] = Object.keys(ITEMS);
-
 /**
  * Wrap the proof methods in `methods` (in place) so they lie at the fault's rate.
  *

@@ -42,7 +42,7 @@ export interface RpcDispatchDeps {
  * Standard methods a web3.js or kit user may call that the devnet does not serve, with the reason
  * its -32601 gives: an honest refusal rather than a made-up answer.
  */
-export const UNSERVED: Readonly<Record<string, string>> = {
+const UNSERVED: Readonly<Record<string, string>> = {
   getBlockCommitment: 'the devnet has no votes',
 };
 

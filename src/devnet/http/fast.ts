@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { isPlainObject } from '../../assert.js';
 import { base58TooLong, maxBase58Length } from '../../base58-bound.js';
 import { CairnError, InputError } from '../../errors/index.js';
-import { base58Bytes, encodeBase58, readFastRules, type TipAccounts, type ParsedTransaction } from '../../solana/index.js';
+import { base58Bytes, encodeBase58, readFastRules, type ParsedTransaction } from '../../solana/index.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { DevnetRpcError } from '../types.js';
 import { DEFAULT_MIN_TIP_LAMPORTS, DEFAULT_TIP_ACCOUNTS } from '../../tips.js';
@@ -94,22 +94,10 @@ export function decodeTransactionParam(encoded: unknown, encoding: string): Uint
   return bytes;
 }
 
-/**
- * The sum of System transfers to tip accounts in a decoded transaction (top-level instructions), as
- * solana/fast-rules.ts reads it for the sender too.
- *
- * @example
- * tipLamportsOf(parseSubmitted(wire), resolveFastRules().tipAccountsBytes); // 1000000n
- */
-export function tipLamportsOf(tx: ParsedTransaction, tipAccounts: TipAccounts): bigint {
-  return readFastRules(tx.parts, tipAccounts).tip?.lamports ?? 0n;
-}
-
 export interface FastSubmission {
   wire: Uint8Array;
   parsed: ParsedTransaction;
 }
-
 
 /**
  * Check a `/fast` `sendTransaction` call against the host's rules. Returns the wire bytes to submit
@@ -171,7 +159,7 @@ export function checkFastSendTransaction(
 }
 
 /** A Sender bundle carries at most this many transactions (the provider's and Jito's limit). */
-export const MAX_BUNDLE_TRANSACTIONS = 5;
+const MAX_BUNDLE_TRANSACTIONS = 5;
 
 /**
  * Check a `/fast` `sendBundle` call — `[[tx, …], { encoding }]`, 1..5 signed transactions — and submit

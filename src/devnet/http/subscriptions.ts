@@ -18,7 +18,7 @@ import { isRpcId, MAX_METHOD_NAME, rpcError, stringify } from './json-rpc.js';
 import { DevnetRpcError, type Commitment, type DevnetLimits } from '../types.js';
 
 /** Websocket messages above this size close the connection (1009): subscriptions are a few hundred bytes. */
-export const WS_MAX_MESSAGE_BYTES = 1024 * 1024;
+const WS_MAX_MESSAGE_BYTES = 1024 * 1024;
 /** How long a client has to answer the close handshake on stop() before its socket is cut. */
 const CLOSE_GRACE_MS = 250;
 const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;

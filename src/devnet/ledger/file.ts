@@ -19,10 +19,10 @@ import { decodeLedgerJson, encodeLedgerJson } from './codec.js';
 import type { ExecutedTransaction } from '../types.js';
 import type { Webhook } from '../rest/webhooks.js';
 
-export const LEDGER_FORMAT = 'cairn-devnet-ledger';
-export const LEDGER_VERSION = 1;
+const LEDGER_FORMAT = 'cairn-devnet-ledger';
+const LEDGER_VERSION = 1;
 /** The file inside the ledger directory. */
-export const LEDGER_FILE = 'ledger.json';
+const LEDGER_FILE = 'ledger.json';
 
 export interface LedgerState {
   seed: number;
@@ -41,7 +41,7 @@ const bad = (file: string, why: string, cause?: unknown): InputError =>
   new InputError('ledger', `${file}: ${why}; start with --reset (reset: true) to begin again from genesis`, { got: file, ...(cause !== undefined ? { cause } : {}) });
 
 /** The ledger file of `dir`. */
-export const ledgerFile = (dir: string): string => join(dir, LEDGER_FILE);
+const ledgerFile = (dir: string): string => join(dir, LEDGER_FILE);
 
 /** Remove the saved state of `dir` (`--reset`): the ledger file and a temp file a crash may have left. */
 export function resetLedger(dir: string): void {

@@ -14,9 +14,9 @@ import { safeNumber, showParam, u64Param } from '../params/u64.js';
 import { DevnetRpcError, type ExecutedTransaction } from '../types.js';
 
 /** Slots whose block the devnet can still answer (as the chain keeps block times). */
-export const BLOCK_HISTORY = 10_000;
+const BLOCK_HISTORY = 10_000;
 /** The real RPC refuses getBlocks ranges wider than this. */
-export const MAX_BLOCK_RANGE = 500_000;
+const MAX_BLOCK_RANGE = 500_000;
 
 export interface BlockHistory {
   /** The blockhash of `slot`, or null when the devnet no longer (or not yet) knows it. */
@@ -62,7 +62,7 @@ function checkAvailable(chain: DevnetChain, history: BlockHistory, slot: number,
 }
 
 /** The executed transactions of one slot: the ledger is in execution order, so slots ascend. */
-export function transactionsInSlot(ledger: readonly ExecutedTransaction[], slot: number): ExecutedTransaction[] {
+function transactionsInSlot(ledger: readonly ExecutedTransaction[], slot: number): ExecutedTransaction[] {
   let lo = 0;
   let hi = ledger.length;
   while (lo < hi) {

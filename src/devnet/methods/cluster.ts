@@ -14,7 +14,7 @@ export const SLOTS_PER_EPOCH = 432_000;
 export const DEVNET_VERSION = '2.2.0';
 export const DEVNET_FEATURE_SET = 3294202862;
 /** The real RPC answers at most this many slot leaders per call. */
-export const MAX_SLOT_LEADERS = 5_000;
+const MAX_SLOT_LEADERS = 5_000;
 
 const commitmentSlot = (chain: DevnetChain, params: unknown, method: string) =>
   chain.slotAt(commitmentOf(cfg(arr(params, method, 0)[0], 'params[0]'), 'finalized'));

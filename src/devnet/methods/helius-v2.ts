@@ -16,11 +16,11 @@ import { transactionJson } from '../encoding/transaction.js';
 import type { ExecutedTransaction, RpcHandler } from '../types.js';
 
 /** The provider's page bounds for the V2 account methods. */
-export const V2_MAX_LIMIT = 10_000;
-export const V2_DEFAULT_LIMIT = 1_000;
+const V2_MAX_LIMIT = 10_000;
+const V2_DEFAULT_LIMIT = 1_000;
 /** getTransactionsForAddress: up to 1,000 signatures or 100 full transactions per page. */
-export const TFA_MAX_SIGNATURES = 1_000;
-export const TFA_MAX_FULL = 100;
+const TFA_MAX_SIGNATURES = 1_000;
+const TFA_MAX_FULL = 100;
 
 const apiContext = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 
@@ -47,7 +47,7 @@ function accountPage(c: Record<string, unknown>, field: string, matches: KeyedAc
   return { page, paginationKey: next, totalResults: sorted.length };
 }
 
-export function getProgramAccountsV2(chain: DevnetChain, params: unknown): unknown {
+function getProgramAccountsV2(chain: DevnetChain, params: unknown): unknown {
   const q = programAccountsQuery(chain, params, 'getProgramAccountsV2');
   const { page, paginationKey, totalResults } = accountPage(q.config, 'params[1]', q.matches);
   const value = { accounts: page.map(q.render), paginationKey, totalResults };
@@ -58,7 +58,7 @@ export function getProgramAccountsV2(chain: DevnetChain, params: unknown): unkno
  * Without `withContext` the provider answers the familiar shape (`value` the account array beside
  * `paginationKey`); with it, `context` and `value: { accounts, paginationKey, totalResults }`.
  */
-export function getTokenAccountsByOwnerV2(chain: DevnetChain, params: unknown): unknown {
+function getTokenAccountsByOwnerV2(chain: DevnetChain, params: unknown): unknown {
   const q = tokenAccountsQuery(chain, params, 'getTokenAccountsByOwnerV2', 'owner');
   const { page, paginationKey, totalResults } = accountPage(q.config, 'params[2]', q.matches);
   const accounts = page.map(q.render);
@@ -102,7 +102,7 @@ function tokenOf(v: unknown, field: string): { slot: number; index: number } | n
  * `getTransactionsForAddress`: the transactions that name `address`, in slot order (desc by default),
  * filtered by status, slot, blockTime and signature, as signatures or full transactions.
  */
-export function getTransactionsForAddress(chain: DevnetChain, params: unknown): unknown {
+function getTransactionsForAddress(chain: DevnetChain, params: unknown): unknown {
   const p = arr(params, 'getTransactionsForAddress', 1);
   const address = addressParam(p[0], 'params[0] (address)');
   const c = cfg(p[1], 'params[1]');

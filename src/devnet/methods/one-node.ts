@@ -18,10 +18,10 @@ import { writeNodeVoteAccount } from './vote-account.js';
 import { lamportsJson } from '../encoding/account.js';
 
 /** Agave answers at most this many accounts from getLargestAccounts. */
-export const NUM_LARGEST_ACCOUNTS = 20;
+const NUM_LARGEST_ACCOUNTS = 20;
 /** Agave's sampler period and the most samples it answers. */
-export const SAMPLE_PERIOD_SECS = 60;
-export const MAX_PERFORMANCE_SAMPLES = 720;
+const SAMPLE_PERIOD_SECS = 60;
+const MAX_PERFORMANCE_SAMPLES = 720;
 /** A vote account whose last vote is this far behind is delinquent (Agave's DELINQUENT_VALIDATOR_SLOT_DISTANCE). */
 const NATIVE_LOADER = 'NativeLoader1111111111111111111111111111111';
 const SYSVAR_OWNER = 'Sysvar1111111111111111111111111111111111111';

@@ -10,8 +10,8 @@ import { addressParam, arr, bad, cfg, commitmentOf } from '../params/solana.js';
 import { readTokenAccount } from '../encoding/token-layout.js';
 
 /** The real RPC takes at most this many filters, and memcmp bytes of at most 128 bytes. */
-export const MAX_FILTERS = 4;
-export const MAX_MEMCMP_BYTES = 128;
+const MAX_FILTERS = 4;
+const MAX_MEMCMP_BYTES = 128;
 
 export type AccountFilter = (a: AccountView) => boolean;
 

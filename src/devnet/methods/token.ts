@@ -11,7 +11,7 @@ import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from '../params/s
 import { isTokenProgram, readMint, readTokenAccount, tokenAmountJson } from '../encoding/token-layout.js';
 
 /** The real RPC answers at most 20 accounts from getTokenLargestAccounts. */
-export const LARGEST_ACCOUNTS = 20;
+const LARGEST_ACCOUNTS = 20;
 
 const ctx = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 

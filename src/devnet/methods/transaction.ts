@@ -18,9 +18,9 @@ import { DevnetRpcError, type ExecutedTransaction } from '../types.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 
 /** Signatures per `getSignatureStatuses` call (the real limit). */
-export const MAX_SIGNATURE_STATUSES = 256;
+const MAX_SIGNATURE_STATUSES = 256;
 /** Without `searchTransactionHistory` only this many recent slots are visible (the status cache). */
-export const STATUS_CACHE_SLOTS = 300;
+const STATUS_CACHE_SLOTS = 300;
 
 const ctxProcessed = (chain: DevnetChain) => ({ slot: chain.slot(), apiVersion: '2.2.0' });
 

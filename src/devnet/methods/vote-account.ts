@@ -10,14 +10,14 @@ import { decodeBase58 } from '../../solana/index.js';
 import { writeDevnetAccount } from '../chain/account-file.js';
 import { keypairFromSeed } from '../chain/keypair.js';
 
-export const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
+const VOTE_PROGRAM = 'Vote111111111111111111111111111111111111111';
 /** VoteStateV3/V4's allocated size. */
-export const VOTE_STATE_SIZE = 3762;
+const VOTE_STATE_SIZE = 3762;
 /** The test validator's genesis vote account takes 100% commission. */
-export const NODE_COMMISSION_BPS = 10_000;
+const NODE_COMMISSION_BPS = 10_000;
 
 /** The vote account's address for a node `authority` (64-byte secret key). */
-export function nodeVoteAddress(authoritySecret: Uint8Array): string {
+function nodeVoteAddress(authoritySecret: Uint8Array): string {
   return keypairFromSeed(new Uint8Array(createHash('sha256').update('cairn-devnet vote account').update(authoritySecret.subarray(0, 32)).digest())).address;
 }
 

@@ -8,7 +8,7 @@ import { isPlainObject } from '../../assert.js';
 import { base58TooLong } from '../../base58-bound.js';
 import { DevnetRpcError } from '../types.js';
 
-export const INVALID_PARAMS = -32602;
+const INVALID_PARAMS = -32602;
 
 export function invalid(field: string, message: string): DevnetRpcError {
   return new DevnetRpcError(INVALID_PARAMS, `Invalid params: "${field}": ${message}`, 200, { field });

@@ -15,7 +15,7 @@ import type { DasState } from '../das/state.js';
 import { DevnetRpcError, type DevnetModule, type RestRequest } from '../types.js';
 import { TOKEN_PROGRAM } from './wallet-transfers.js';
 
-export const MAX_MINT_ACCOUNTS = 100;
+const MAX_MINT_ACCOUNTS = 100;
 const TOKEN_STANDARDS = ['NonFungible', 'FungibleAsset', 'Fungible', 'NonFungibleEdition'];
 
 const badRequest = (field: string, message: string) => new DevnetRpcError(-32602, `"${field}": ${message}`, 400);

@@ -60,16 +60,6 @@ export function durableNonceAccountOf(parts: MessageParts, readAccount: ReadNonc
 }
 
 /**
- * Whether `parts` is a durable-nonce message the account at its nonce address accepts now.
- *
- * @example
- * if (!ring.isValidBytes(parts.recentBlockhash, slot) && !isDurableNonceValid(parts, readAccount)) drop(p, 'BlockhashNotFound');
- */
-export function isDurableNonceValid(parts: MessageParts, readAccount: ReadNonce, nextNonce?: string): boolean {
-  return durableNonceAccountOf(parts, readAccount, nextNonce) !== null;
-}
-
-/**
  * Store `nonce` in the nonce account at `address` — what the validator commits for a landed
  * durable-nonce transaction, failed or not. Version, state and authority stay as they stand (the
  * transaction may have re-authorized it); the fee calculator becomes `NONCE_LAMPORTS_PER_SIGNATURE`;

@@ -100,7 +100,7 @@ const TRANSACTION_TEXT: Record<string, string> = {
 };
 
 /** An `InstructionError` as Agave displays it: `{ Custom: 1 }` is "custom program error: 0x1". */
-export function instructionErrorText(e: unknown): string {
+function instructionErrorText(e: unknown): string {
   if (typeof e === 'string') return INSTRUCTION_TEXT[e] ?? e;
   if (e && typeof e === 'object') {
     const o = e as Record<string, unknown>;

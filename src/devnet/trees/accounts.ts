@@ -49,7 +49,7 @@ function rightmost(tree: ConcurrentMerkleTree): { proof: Uint8Array; leaf: Uint8
 }
 
 /** spl-account-compression bytes of a DAS tree. */
-export function dasTreeAccountBytes(tree: ConcurrentMerkleTree, authority: Uint8Array): Uint8Array {
+function dasTreeAccountBytes(tree: ConcurrentMerkleTree, authority: Uint8Array): Uint8Array {
   const log = tree.recentRoots();
   return encodeTreeAccount({
     maxDepth: tree.depth,

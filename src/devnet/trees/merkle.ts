@@ -58,9 +58,9 @@ export interface ConcurrentMerkleTree {
 }
 
 /** Deepest concurrent tree: a v2 (batched) state tree. Only indexed (address) trees go deeper. */
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 /** Deepest indexed tree: a v2 (batched) address tree. */
-export const MAX_INDEXED_DEPTH = 40;
+const MAX_INDEXED_DEPTH = 40;
 
 function checkNode(name: string, v: Uint8Array): void {
   if (!(v instanceof Uint8Array) || v.length !== 32) {

@@ -1,7 +1,7 @@
 /** SPL Token multisig accounts (355 bytes) as Agave's parse_token.rs writes them. */
 import { BytesReader } from './bytes-reader.js';
 
-export const MULTISIG_LEN = 355;
+const MULTISIG_LEN = 355;
 
 export function parseMultisig(data: Uint8Array): Record<string, unknown> | null {
   if (data.length !== MULTISIG_LEN) return null;

@@ -13,7 +13,7 @@ const AUTHORITY_TYPES = [
   'confidentialTransferFeeConfig', 'metadataPointer', 'groupPointer', 'groupMemberPointer', 'scaledUiAmount', 'pause',
 ];
 /** Token-2022's ExtensionType, in enum order, as Agave's UiExtensionType names them. */
-export const EXTENSION_TYPES = [
+const EXTENSION_TYPES = [
   'uninitialized', 'transferFeeConfig', 'transferFeeAmount', 'mintCloseAuthority', 'confidentialTransferMint',
   'confidentialTransferAccount', 'defaultAccountState', 'immutableOwner', 'memoTransfer', 'nonTransferable',
   'interestBearingConfig', 'cpiGuard', 'permanentDelegate', 'nonTransferableAccount', 'transferHook',

@@ -38,7 +38,7 @@ export interface ParsedAccountKey {
 }
 
 /** Every key the transaction loaded, static keys first, then its lookups' writable and read-only ones. */
-export function parsedAccountKeys(tx: ExecutedTransaction): ParsedAccountKey[] {
+function parsedAccountKeys(tx: ExecutedTransaction): ParsedAccountKey[] {
   const d = parseSubmitted(tx.wire);
   const { header, instructions } = d.parts;
   const n = tx.accountKeys.length;
