@@ -8,7 +8,7 @@ import { InputError } from './errors/index.js';
 /** The spec's pattern for wallet addresses (and every base58 account id). */
 export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 /** Transaction signatures: 64 bytes in base58. */
-export const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
+const BASE58_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{64,88}$/;
 
 /** How a value is named in an assertion's message: short strings quoted, others by kind. */
 export function show(x: unknown): string {

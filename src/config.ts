@@ -96,7 +96,7 @@ export function resolveEndpoints(input: EndpointsInput = {}, env: NodeJS.Process
 }
 
 /** Shortest key accepted: a shorter one could not be told apart from ordinary text, so logs could not be kept free of it. */
-export const MIN_API_KEY_CHARS = 4;
+const MIN_API_KEY_CHARS = 4;
 
 /** The key as given, or an InputError that names the field and never shows the value. */
 function checkApiKey(key: unknown): string | undefined {

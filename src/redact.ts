@@ -11,12 +11,12 @@
  */
 
 /** The shortest piece of a key (in key characters) that is scrubbed where an echo was cut. */
-export const MIN_CUT_CHARS = 6;
+const MIN_CUT_CHARS = 6;
 /** Bounds of one value walk: nesting, values visited, characters read, characters per string. */
-export const REDACT_MAX_DEPTH = 10;
-export const REDACT_MAX_ENTRIES = 10_000;
-export const REDACT_MAX_CHARS = 1 << 20;
-export const REDACT_MAX_STRING = 16_384;
+const REDACT_MAX_DEPTH = 10;
+const REDACT_MAX_ENTRIES = 10_000;
+const REDACT_MAX_CHARS = 1 << 20;
+const REDACT_MAX_STRING = 16_384;
 
 /** One encoding of one secret, with the pieces a search starts from. */
 interface Form {
@@ -254,7 +254,7 @@ function redactBytes(v: ArrayBufferView): ArrayBufferView {
  * too), else (frozen, read-only properties) replaced by a copy with the same prototype. Errors built
  * as CairnError were redacted when they were made and are kept as they are.
  */
-export function redactError(e: Error, b: RedactBudget = newBudget(), depth = 0): Error {
+function redactError(e: Error, b: RedactBudget = newBudget(), depth = 0): Error {
   if ((e as { [REDACTED]?: boolean })[REDACTED]) return e;
   const done = b.errors.get(e);
   if (done) return done;

@@ -24,7 +24,7 @@ export function observeErrors(fn: ((e: CairnError) => void) | undefined): void {
 }
 
 /** Messages longer than this are cut (saying how much was cut): a server's 60 MB error text stays out. */
-export const MAX_MESSAGE_CHARS = 16_384;
+const MAX_MESSAGE_CHARS = 16_384;
 
 /**
  * The third argument for code `C`: its `context` is that code's entry of `CairnErrorContext`, checked

@@ -6,7 +6,7 @@
  */
 export { ErrorCodes, type ErrorCode } from './codes.js';
 export type * from './context.js';
-export { CairnError, fromSerialized, MAX_MESSAGE_CHARS, type CairnErrorOptions } from './cairn-error.js';
+export { CairnError, fromSerialized, type CairnErrorOptions } from './cairn-error.js';
 export { isCairnError, type CairnErrorWithCode } from './is-cairn-error.js';
 export { AbortError, isAbortError, type AbortCode } from './abort.js';
 export { InputError, InputTooLargeError } from './input.js';

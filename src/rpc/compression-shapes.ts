@@ -21,7 +21,7 @@ const compressedProofShape = v.object({ a: proofPoint, b: proofPoint, c: proofPo
 
 const nextTreeContext = v.object({ treeType: u64, tree: str, queue: str }, { cpiContext: nstr });
 
-export const treeContext = v.object(
+const treeContext = v.object(
   { treeType: u64, tree: str, queue: str },
   { cpiContext: nstr, nextTreeContext: v.nullable(nextTreeContext) },
 ) as unknown as Validator<C.TreeContext>;

@@ -19,12 +19,12 @@ import type * as T from './types.js';
 import { v, type Validator } from './validate.js';
 
 /** The provider's page bounds for the V2 account methods. */
-export const MAX_V2_LIMIT = 10_000;
+const MAX_V2_LIMIT = 10_000;
 /** getTransactionsForAddress: 1,000 signatures or 100 full transactions per page. */
-export const MAX_TFA_SIGNATURES = 1_000;
-export const MAX_TFA_FULL = 100;
+const MAX_TFA_SIGNATURES = 1_000;
+const MAX_TFA_FULL = 100;
 /** A Sender bundle holds 1..5 transactions. */
-export const MAX_BUNDLE = 5;
+const MAX_BUNDLE = 5;
 
 const COMMITMENTS = ['processed', 'confirmed', 'finalized'] as const;
 const ENCODINGS = ['base64', 'base58', 'jsonParsed'] as const;

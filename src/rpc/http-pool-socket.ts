@@ -13,7 +13,7 @@ import { COMPLETE, MORE, ResponseParser } from './http-pool-parser.js';
 import { requestText } from './http-pool-request.js';
 
 /** An idle connection is dropped this long before the server's advertised keep-alive timeout. */
-export const IDLE_MARGIN_MS = 1_000;
+const IDLE_MARGIN_MS = 1_000;
 
 /** What a connection needs of its pool (http-pool-queue.ts). */
 export interface ConnectionHost {

@@ -19,9 +19,8 @@ import { HttpFailure } from './http-failure.js';
 import { cancel, settle, type Job, type Origin, type PoolCallback, type PoolRequest } from './http-pool-job.js';
 import { createPoolQueue } from './http-pool-queue.js';
 
-export { HttpFailure, type HttpFailureKind } from './http-failure.js';
-export type { PoolCallback, PoolRequest, PoolResponse } from './http-pool-job.js';
-export { sharedBody } from './shared-body.js';
+export { HttpFailure } from './http-failure.js';
+export type { PoolCallback, PoolRequest } from './http-pool-job.js';
 
 export interface HttpPoolOptions {
   /** Reuse connections (default true); `false` sends `connection: close` and opens one per request. */

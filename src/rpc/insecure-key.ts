@@ -7,7 +7,7 @@
 import { ErrorCodes, InsecureKeyError } from '../errors/index.js';
 
 /** True for 127.0.0.0/8, ::1 and localhost (the WHATWG URL parser has already normalised the host). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const h = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
   return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
 }

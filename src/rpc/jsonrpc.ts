@@ -202,8 +202,3 @@ function rpcErrorFromHttp(e: unknown, method: string): RpcError | undefined {
   return undefined;
 }
 
-/** True when `e` is the JSON-RPC error `code` (e.g. -32602). */
-export function isRpcError(e: unknown, code?: number): e is RpcError {
-  return e instanceof RpcError && (code === undefined || e.rpcCode === code);
-}
-

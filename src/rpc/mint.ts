@@ -40,7 +40,7 @@ const KNOWN = new Set([
 ]);
 
 /** Check every field of the spec's table; unknown fields are refused (they would be ignored silently). */
-export function validateMintParams(params: MintCompressedNftParams): void {
+function validateMintParams(params: MintCompressedNftParams): void {
   assertObject('params', params);
   for (const k of Object.keys(params)) if (!KNOWN.has(k)) throw new InputError(`params.${k}`, 'unknown field for mintCompressedNft');
   assertString('params.name', params.name, { nonEmpty: true });

@@ -39,8 +39,8 @@ const RETRYABLE = new Set<string>([
 ]);
 
 /** Exponential backoff base and cap; the jitter keeps many clients from retrying in lock-step. */
-export const BACKOFF_BASE_MS = 250;
-export const BACKOFF_MAX_MS = 8_000;
+const BACKOFF_BASE_MS = 250;
+const BACKOFF_MAX_MS = 8_000;
 
 /**
  * Exponential backoff with "equal jitter": half of the exponential step is fixed, half random,
@@ -52,7 +52,7 @@ export function backoffDelay(attempt: number, baseMs = BACKOFF_BASE_MS, maxMs = 
 }
 
 /** The server's `Retry-After` (already converted to ms by the transport), if the error carries one. */
-export function retryAfterOf(error: unknown): number | undefined {
+function retryAfterOf(error: unknown): number | undefined {
   if (error instanceof CairnError) {
     const ms = (error.context as { retryAfterMs?: unknown }).retryAfterMs;
     if (typeof ms === 'number' && Number.isFinite(ms) && ms >= 0) return ms;

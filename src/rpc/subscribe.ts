@@ -356,7 +356,7 @@ export function createSubscriber(ctx: ClientContext, sock: MuxSocket): Subscribe
 const n_reread = (n: unknown): boolean => isPlainObject(n) && n.reread === true;
 
 /** Whether a status reached `commitment` (a status without confirmations is rooted). */
-export function reached(s: { confirmationStatus?: string | null; confirmations?: unknown }, commitment: T.Commitment): boolean {
+function reached(s: { confirmationStatus?: string | null; confirmations?: unknown }, commitment: T.Commitment): boolean {
   if (commitment === 'processed') return true;
   const c = s.confirmationStatus;
   if (commitment === 'confirmed') return c === 'confirmed' || c === 'finalized' || s.confirmations == null;

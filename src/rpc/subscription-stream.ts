@@ -41,7 +41,7 @@ export interface Stream<T> extends AsyncIterableIterator<T> {
   readonly lastSlot: number | undefined;
 }
 
-export function gapError(what: string, g: SubscriptionGap): CairnError {
+function gapError(what: string, g: SubscriptionGap): CairnError {
   const why = g.reason === 'overflow' ? `the consumer fell behind and ${g.lost ?? 1} notification(s) were discarded` : 'the socket reconnected and notifications sent meanwhile cannot be re-read';
   return new CairnError(ErrorCodes.RPC_SUBSCRIPTION_GAP, `${what}: ${why}; pass onGap to be told and keep the subscription`, { context: { ...g } });
 }

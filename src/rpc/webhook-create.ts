@@ -16,7 +16,7 @@ import { assertShape } from './validate.js';
 import { listWebhooks, validateWebhookParams, webhookRequest, type WebhookParams } from './webhooks.js';
 
 /** POSTs at most, each one sent only after the list proved the ones before made nothing. */
-export const MAX_CREATE_ATTEMPTS = 4;
+const MAX_CREATE_ATTEMPTS = 4;
 
 /** Same URL and the same set of addresses. */
 function sameHook(h: T.Webhook, p: WebhookParams): boolean {

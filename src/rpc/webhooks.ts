@@ -21,9 +21,9 @@ import type { HttpMethod } from './transport.js';
 import type * as T from './types.js';
 import { assertShape, v } from './validate.js';
 
-export const WEBHOOK_TYPES = ['enhanced', 'raw', 'discord', 'enhancedDevnet', 'rawDevnet', 'discordDevnet'] as const;
+const WEBHOOK_TYPES = ['enhanced', 'raw', 'discord', 'enhancedDevnet', 'rawDevnet', 'discordDevnet'] as const;
 /** The provider's ceiling on a webhook's addresses. */
-export const MAX_WEBHOOK_ADDRESSES = 100_000;
+const MAX_WEBHOOK_ADDRESSES = 100_000;
 const TRANSACTION_TYPE = /^(ANY|[A-Z][A-Z0-9_]*)$/;
 
 /** What a webhook is made of (create), or the part of it to change (update). */
@@ -81,7 +81,7 @@ export function validateWebhookParams(params: unknown, partial: boolean, field =
 }
 
 /** A webhook id: the service's ids are UUIDv4. */
-export function checkWebhookId(field: string, id: unknown): asserts id is string {
+function checkWebhookId(field: string, id: unknown): asserts id is string {
   if (typeof id !== 'string' || !UUID_V4.test(id)) {
     throw new InputError(field, `expected a UUIDv4, got ${JSON.stringify(id) ?? 'undefined'}`, { expected: 'UUIDv4', got: id });
   }

@@ -33,12 +33,12 @@ export function isComputeBudgetProgram(key: Uint8Array): boolean {
 const view = (d: Uint8Array): DataView => new DataView(d.buffer, d.byteOffset, d.byteLength);
 
 /** µlamports/CU of a Compute Budget instruction's data, when it is SetComputeUnitPrice. */
-export function computeUnitPriceOf(data: Uint8Array): bigint | undefined {
+function computeUnitPriceOf(data: Uint8Array): bigint | undefined {
   return data.length === 9 && data[0] === CB_SET_COMPUTE_UNIT_PRICE ? view(data).getBigUint64(1, true) : undefined;
 }
 
 /** Units of a Compute Budget instruction's data, when it is SetComputeUnitLimit. */
-export function computeUnitLimitOf(data: Uint8Array): number | undefined {
+function computeUnitLimitOf(data: Uint8Array): number | undefined {
   return data.length === 5 && data[0] === CB_SET_COMPUTE_UNIT_LIMIT ? view(data).getUint32(1, true) : undefined;
 }
 
@@ -64,7 +64,7 @@ export function tipAccountBytes(accounts: readonly string[], field = 'tipAccount
   return b;
 }
 
-export function isTipAccount(key: Uint8Array, tips: TipAccounts): boolean {
+function isTipAccount(key: Uint8Array, tips: TipAccounts): boolean {
   for (const t of tips) if (t[0] === key[0] && eq32(t, key)) return true;
   return false;
 }

@@ -105,11 +105,6 @@ export function toAddress(value: unknown, field: string): string {
   });
 }
 
-/** `toAddress` for optional fields: `undefined` stays `undefined`. */
-export function toOptionalAddress(value: unknown, field: string): string | undefined {
-  return value === undefined ? undefined : toAddress(value, field);
-}
-
 function isCairnSigner(v: object): v is Signer {
   const s = v as Partial<Signer>;
   return typeof s.sign === 'function' && s.publicKey instanceof Uint8Array && typeof s.address === 'string';

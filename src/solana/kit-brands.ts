@@ -28,9 +28,3 @@ export type Signature = string & { readonly '__brand:@solana/kit': 'Signature'; 
 export function asAddress(value: AddressInput, field = 'address'): Address {
   return toAddress(value, field) as Address;
 }
-
-/** Brand text cairn itself encoded from 32 bytes (no check: the encoder is the proof). */
-export const brandAddress = (text: string): Address => text as Address;
-
-/** Brand a signature cairn itself encoded from 64 bytes. */
-export const brandSignature = (text: string): Signature => text as Signature;

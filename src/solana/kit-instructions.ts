@@ -40,7 +40,7 @@ export interface KitInstructionLike {
 export type InstructionLike = InstructionInput | KitInstructionLike;
 
 /** True for a kit instruction: `programAddress` text and no web3.js `programId`. */
-export function isKitInstruction(v: unknown): v is KitInstructionLike {
+function isKitInstruction(v: unknown): v is KitInstructionLike {
   return v !== null && typeof v === 'object' && typeof (v as { programAddress?: unknown }).programAddress === 'string' && !('programId' in v);
 }
 
@@ -56,7 +56,7 @@ export interface ReadInstructions {
 }
 
 /** One kit instruction as an `InstructionInput`; `field` names it (`instructions[2]`) in errors. */
-export function fromKitInstruction(ix: KitInstructionLike, field: string, into?: ReadInstructions): InstructionInput {
+function fromKitInstruction(ix: KitInstructionLike, field: string, into?: ReadInstructions): InstructionInput {
   const programId = toAddress(ix.programAddress, `${field}.programAddress`);
   const accounts = ix.accounts ?? [];
   if (!Array.isArray(accounts)) throw new InputError(`${field}.accounts`, 'expected an array of account metas ({ address, role })');

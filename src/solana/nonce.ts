@@ -15,15 +15,15 @@ import type { InstructionInput } from './wire-types.js';
 
 /** Size of a nonce account's data. */
 export const NONCE_ACCOUNT_LENGTH = 80;
-export const SYSVAR_RECENT_BLOCKHASHES = 'SysvarRecentB1ockHashes11111111111111111111';
-export const SYSVAR_RENT = 'SysvarRent111111111111111111111111111111111';
+const SYSVAR_RECENT_BLOCKHASHES = 'SysvarRecentB1ockHashes11111111111111111111';
+const SYSVAR_RENT = 'SysvarRent111111111111111111111111111111111';
 
 /** System Program instruction indexes (u32 LE, the first four data bytes). */
-export const SYSTEM_CREATE_ACCOUNT = 0;
+const SYSTEM_CREATE_ACCOUNT = 0;
 export const SYSTEM_ADVANCE_NONCE = 4;
-export const SYSTEM_WITHDRAW_NONCE = 5;
-export const SYSTEM_INITIALIZE_NONCE = 6;
-export const SYSTEM_AUTHORIZE_NONCE = 7;
+const SYSTEM_WITHDRAW_NONCE = 5;
+const SYSTEM_INITIALIZE_NONCE = 6;
+const SYSTEM_AUTHORIZE_NONCE = 7;
 
 /** A nonce account's state, read from its 80 bytes. */
 export interface NonceAccountState {

@@ -70,7 +70,7 @@ export interface AccountParams extends CommitmentParams {
 export type AccountFilter = { dataSize: number } | { memcmp: { offset: number; bytes: string; encoding?: 'base58' | 'base64' } };
 
 /** getMultipleAccounts takes at most this many addresses per call. */
-export const MAX_ACCOUNTS_PER_CALL = 100;
+const MAX_ACCOUNTS_PER_CALL = 100;
 
 const ENCODINGS = ['base64', 'base58', 'jsonParsed'] as const;
 

@@ -7,7 +7,7 @@
  */
 export { type CommitmentParams } from './params.js';
 export { MAX_SIGNATURES_PER_STATUS_CALL, getLatestBlockhash, getSignatureStatuses, getTransaction, simulateTransaction, getPriorityFeeEstimate, sendTransaction, ping, getFeeForMessage, type GetTransactionConfig, type SimulateConfig, type PriorityFeeParams } from './transactions.js';
-export { getBalance, getAccountInfo, requestAirdrop, MAX_ACCOUNTS_PER_CALL, getMultipleAccounts, getProgramAccounts, getMinimumBalanceForRentExemption, type KeyedAccount, type AccountParams, type AccountFilter } from './accounts.js';
+export { getBalance, getAccountInfo, requestAirdrop, getMultipleAccounts, getProgramAccounts, getMinimumBalanceForRentExemption, type KeyedAccount, type AccountParams, type AccountFilter } from './accounts.js';
 export { getTokenAccountBalance, getTokenSupply, getTokenLargestAccounts, getTokenAccountsByOwner, getTokenAccountsByDelegate, type TokenAmount } from './tokens.js';
 export { getBlock, getBlockTime, getBlocks, getBlocksWithLimit, getFirstAvailableBlock, type BlockParams } from './blocks.js';
 export { getBlockHeight, getSlot, getEpochSchedule, getEpochInfo, getIdentity, getSlotLeader, getClusterNodes, getTransactionCount, getVoteAccounts, getInflationReward, type EpochSchedule, type EpochInfo, type ClusterNode, type VoteAccounts, type InflationReward } from './cluster.js';
