@@ -66,7 +66,7 @@ type AssetLike = {
 };
 
 /** The asset shows what `p` asked for: name, symbol, uri, creators (address and share) and collection. */
-export function sameItem(a: AssetLike, p: MintCompressedNftParams): boolean {
+function sameItem(a: AssetLike, p: MintCompressedNftParams): boolean {
   if (a.content?.metadata?.name !== p.name || a.content?.metadata?.symbol !== p.symbol) return false;
   if ((a.content?.json_uri ?? '') !== (p.uri ?? '')) return false;
   const got = (a.creators ?? []).map((c) => `${c.address}:${c.share}`).join(',');
@@ -102,7 +102,7 @@ async function creation(client: MintOnceClient, id: string, signal?: AbortSignal
  * The asset an attempt of `view` minted, if any: waits until the chain is `landingSlots` past the
  * last attempt, then asks the indexer. Undefined proves none of its attempts minted.
  */
-export async function findMinted(
+async function findMinted(
   client: MintOnceClient,
   view: MintIntentView,
   journal: MintJournal,

@@ -173,7 +173,7 @@ export function createBuildInputs(rpc: SenderRpc, cfg: ResolvedSenderOptions): B
  * True when the RPC answered that it does not serve the method: JSON-RPC -32601 ("Method not
  * found"), or a server error whose message says the method is not supported.
  */
-export function isUnsupportedMethod(e: unknown): boolean {
+function isUnsupportedMethod(e: unknown): boolean {
   if (!(e instanceof RpcError)) return false;
   return e.rpcCode === -32601 || /method not found|not supported|unsupported method/i.test(e.message);
 }

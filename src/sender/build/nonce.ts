@@ -13,7 +13,7 @@ import type { SenderRpc } from '../client/rpc.js';
 export type NonceHeld = { value: string; authority: string } | null;
 
 /** The nonce an account's info holds (null: none). */
-export function nonceHeld(info: AccountInfo | null): NonceHeld {
+function nonceHeld(info: AccountInfo | null): NonceHeld {
   if (!info || info.owner !== SYSTEM_PROGRAM) return null;
   const d = info.data;
   if (!Array.isArray(d) || typeof d[0] !== 'string') return null;

@@ -20,7 +20,7 @@ export { SENDER_REGIONS } from '../../clusters.js';
 export type SubmitResult = { ok: true } | { ok: false; fatal: boolean; error: CairnError };
 
 /** True when the host refused the transaction itself (400 / -32602), as opposed to a transient failure. */
-export function isRejection(e: unknown): boolean {
+function isRejection(e: unknown): boolean {
   if (e instanceof RpcError) {
     const status = (e.context as { status?: number }).status;
     return e.rpcCode === -32602 || status === 400;

@@ -51,7 +51,7 @@ function lazyPostgresJournal(cfg: ResolvedSenderOptions, life: AbortSignal): { g
  * journal is bound to. The fleet's intents are looked up by claim (claims.ts), never all in memory,
  * and the table is closed by its sender (`lazyPostgresJournal`), not here.
  */
-export function createFencedIntentJournal(postgres: () => Promise<PostgresJournal>): IntentJournal {
+function createFencedIntentJournal(postgres: () => Promise<PostgresJournal>): IntentJournal {
   const under = (fence: number | undefined): IntentJournal => {
     const record = async (rec: JournalRecord): Promise<void> => (await postgres()).append(rec, fence);
     return { record, journaled: (rec, known) => journaledBy(record, rec, known), close: async () => undefined, bound: under };

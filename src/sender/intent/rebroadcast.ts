@@ -12,7 +12,7 @@ import type { ResolvedSenderOptions } from '../config.js';
 import type { Tracker } from '../confirm/tracker.js';
 
 /** Rebroadcasts paced by slots before the gap starts doubling. */
-export const EARLY_REBROADCASTS = 3;
+const EARLY_REBROADCASTS = 3;
 
 /**
  * A slot notification read less than this share of a slot after the host's answer decides nothing
@@ -22,7 +22,7 @@ export const EARLY_REBROADCASTS = 3;
  * a notification was up to a third of the rebroadcasts of a loaded landing run; the next slot
  * decides instead.
  */
-export const SAME_MOMENT_SLOTS = 0.5;
+const SAME_MOMENT_SLOTS = 0.5;
 
 export interface RebroadcastOptions {
   tracker: Tracker;

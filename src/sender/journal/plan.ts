@@ -32,7 +32,7 @@ export function planToJournal(p: Extract<Prepared, { kind: 'plan' }>): JournalPl
 }
 
 /** Rebuild a plan from the journal with signers found in `keyring` (by address). */
-export function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Signer>): Extract<Prepared, { kind: 'plan' }> | { missing: string[] } {
+function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Signer>): Extract<Prepared, { kind: 'plan' }> | { missing: string[] } {
   const instructions: InstructionInput[] = j.instructions.map((ix) => ({
     programId: ix.programId,
     keys: ix.keys.map(([pubkey, isSigner, isWritable]) => ({ pubkey, isSigner, isWritable })),
@@ -53,7 +53,7 @@ export function planFromJournal(j: JournalPlan, keyring: ReadonlyMap<string, Sig
 }
 
 /** A bundle's plans rebuilt from the journal (signers from `keyring`); `missing` lists every key not at hand. */
-export function bundleFromJournal(plans: readonly JournalPlan[], keyring: ReadonlyMap<string, Signer>): PreparedBundle | { missing: string[] } {
+function bundleFromJournal(plans: readonly JournalPlan[], keyring: ReadonlyMap<string, Signer>): PreparedBundle | { missing: string[] } {
   const out: PreparedBundle['plans'] = [];
   const missing = new Set<string>();
   for (const j of plans) {

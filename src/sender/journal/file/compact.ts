@@ -21,7 +21,7 @@ export interface Retention {
 }
 
 /** The fewest records that fold back into `v`. */
-export function recordsOf(v: IntentView): JournalRecord[] {
+function recordsOf(v: IntentView): JournalRecord[] {
   const out: JournalRecord[] = [];
   const at = (v.end as { at?: number } | undefined)?.at ?? Date.now();
   if (v.plan || v.plans || v.key || v.state !== 'confirmed') out.push({ op: 'created', id: v.id, at, ...(v.plan ? { plan: v.plan } : {}), ...(v.plans ? { plans: v.plans } : {}), ...(v.key ? { key: v.key } : {}) });

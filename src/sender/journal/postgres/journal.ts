@@ -22,7 +22,7 @@ import { createSignatureClaimer } from './signatures.js';
 import { createFencedWriter, type HeldClaim } from './writer.js';
 import { ensureSchema, poolFor, prepared, tablesOf, withRetry, type PgPoolLike, type RetryPolicy, type Tables } from './schema.js';
 
-export { DEFAULT_TABLE, SCHEMA_VERSION, type PgPoolLike } from './schema.js';
+export { type PgPoolLike } from './schema.js';
 
 export interface PostgresJournalOptions {
   /** A `postgres://` URL (a pool is made with the `pg` package) or a `pg.Pool` you own. */

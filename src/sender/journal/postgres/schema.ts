@@ -26,8 +26,7 @@ export interface PgPoolLike {
  * The schema version this cairn writes; a table written by a newer one is refused. 2 added
  * `<table>_signatures` (a version-1 table is migrated in place when first opened).
  */
-export const SCHEMA_VERSION = 2;
-export const DEFAULT_TABLE = 'cairn_intents';
+const SCHEMA_VERSION = 2;
 
 /** The SQL names of a journal's tables, from its (validated) base name. */
 export interface Tables {
@@ -78,7 +77,7 @@ export function prepared(text: string, values: unknown[]): { name: string; text:
 const TRANSIENT_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH']);
 
 /** True when the error says the server is unreachable or restarting: wait and try again. */
-export function isTransient(e: unknown): boolean {
+function isTransient(e: unknown): boolean {
   const code = (e as { code?: unknown })?.code;
   if (typeof code === 'string') {
     if (TRANSIENT_ERRNO.has(code)) return true;
