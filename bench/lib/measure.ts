@@ -5,7 +5,7 @@
  */
 
 /** CPU time of this process in ms (user + system). */
-export function cpuMs(): number {
+function cpuMs(): number {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
 }

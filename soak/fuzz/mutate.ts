@@ -131,7 +131,7 @@ function retype(x: unknown, k: number): unknown {
 }
 
 /** Apply one edit; returns the new value and the path it touched. */
-export function applyEdit(v: unknown, e: Edit, reach: Reach = FULL): { value: unknown; path: Path } {
+function applyEdit(v: unknown, e: Edit, reach: Reach = FULL): { value: unknown; path: Path } {
   const paths = pathsOf(v);
   const path = paths[e.at % paths.length]!;
   const cur = getAt(v, path);

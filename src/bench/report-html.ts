@@ -13,7 +13,7 @@ const esc = escapeXml;
 const cell = (v: Figure | undefined): string => (v === null || v === undefined ? '–' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: 2 }) : String(v));
 
 /** A line chart of `s` (x ascending) as SVG. */
-export function lineChart(s: Series, width = 720, height = 260): string {
+function lineChart(s: Series, width = 720, height = 260): string {
   const left = 56;
   const right = 16;
   const top = 36;

@@ -42,7 +42,7 @@ export interface FamilyContext {
   say(line: string): void;
 }
 
-export function machine(): FamilyResult['machine'] {
+function machine(): FamilyResult['machine'] {
   return {
     platform: process.platform,
     arch: process.arch,

@@ -221,4 +221,4 @@ export function planUserBench(families: UserFamily[], values: FlagValues, env: N
 }
 
 /** The thread counts `verify` measures by default on this machine: 1 and every core. */
-export const defaultThreads = (): number[] => [...new Set([1, availableParallelism()])];
+const defaultThreads = (): number[] => [...new Set([1, availableParallelism()])];

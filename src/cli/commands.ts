@@ -21,7 +21,7 @@ export const COMMANDS: Record<string, { summary: string; load: () => Promise<{ r
   proxy: { summary: 'a JSON-RPC proxy that verifies and anchors every proof-bearing answer before passing it on', load: () => import('./proxy.js') },
 };
 
-export function mainHelp(): string {
+function mainHelp(): string {
   const names = Object.keys(COMMANDS);
   const w = Math.max(...names.map((n) => n.length)) + 2;
   return [

@@ -9,7 +9,7 @@ import { createHelius } from 'helius-sdk';
 import { startDevnet, type Devnet, type DevnetOptions } from '../../src/devnet/index.js';
 
 /** The key the devnet accepts and the SDK sends (a test key: never a secret). */
-export const HELIUS_API_KEY = 'helius-sdk-conformance';
+const HELIUS_API_KEY = 'helius-sdk-conformance';
 
 export type Helius = ReturnType<typeof createHelius>;
 

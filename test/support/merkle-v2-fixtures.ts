@@ -14,11 +14,11 @@ type Json = Record<string, unknown>;
 
 /** Public Light V2 trees (the names only matter as bytes hashed into the account hash). */
 export const V2_STATE_TREE = 'bmt1LryLZUMmF7ZtqESaw7wifBXLfXHQYoE4GAmrahU';
-export const V2_OUTPUT_QUEUE = 'oq1na8gojfdUhsfCpyjNt6h4JaDWtHf1yQj4koBWfto';
-export const V2_ADDRESS_TREE = 'amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx';
+const V2_OUTPUT_QUEUE = 'oq1na8gojfdUhsfCpyjNt6h4JaDWtHf1yQj4koBWfto';
+const V2_ADDRESS_TREE = 'amt2kaJA14v3urZbZvnc5v2np8jqvc4Z8zDep5wbtzx';
 const TOKEN_PROGRAM = 'cTokenmWW8bLPjZEBAUgYy3zKxQZW6VKi7bqNFEVv3m';
 /** The V2 token-account discriminator: bytes 0,0,0,0,0,0,0,3, which the JSON reads as a LE u64. */
-export const TOKEN_V2_DISCRIMINATOR = 3n << 56n;
+const TOKEN_V2_DISCRIMINATOR = 3n << 56n;
 const HIGHEST = (1n << 248n) - 1n;
 
 const b58 = (b: Uint8Array): string => bs58.encode(b);
@@ -38,7 +38,7 @@ export const jsonBytes = (v: unknown): Uint8Array => new TextEncoder().encode(js
 const key = (seed: string): Uint8Array => hashToField(new TextEncoder().encode(seed));
 
 /** A sparse Poseidon tree: only the given leaves, every other one the zero leaf. */
-export function sparseTree(height: number, leaves: ReadonlyMap<number, Uint8Array>): { root: Uint8Array; proof(index: number): Uint8Array[] } {
+function sparseTree(height: number, leaves: ReadonlyMap<number, Uint8Array>): { root: Uint8Array; proof(index: number): Uint8Array[] } {
   const zeros: Uint8Array[] = [new Uint8Array(32)];
   for (let i = 1; i <= height; i++) zeros.push(poseidon([zeros[i - 1]!, zeros[i - 1]!]));
   const levels: Map<number, Uint8Array>[] = [new Map(leaves)];

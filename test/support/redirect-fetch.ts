@@ -82,7 +82,7 @@ let active: Active | null = null;
 const LOOPBACK = new Set(['127.0.0.1', '[::1]', '::1', 'localhost']);
 
 /** A URL for logs and assertions: the key's value never leaves the request. */
-export const hideKey = (url: string): string => url.replace(/([?&]api-key=)[^&#]*/g, '$1…');
+const hideKey = (url: string): string => url.replace(/([?&]api-key=)[^&#]*/g, '$1…');
 
 function refuse(via: string, url: string): never {
   const shown = hideKey(url);

@@ -20,7 +20,7 @@ export function sig(i: number): string {
   return (addr(i) + addr(i + 1_000_000)).slice(0, 88);
 }
 
-export const VECTORS = join(import.meta.dirname, '..', 'vectors');
+const VECTORS = join(import.meta.dirname, '..', 'vectors');
 
 export function readVector(...parts: string[]): any {
   return JSON.parse(readFileSync(join(VECTORS, ...parts), 'utf8'));

@@ -14,7 +14,7 @@
 import { inspect } from 'node:util';
 
 /** The shortest cut of the key that still counts as a leak, in characters of the key. */
-export const MIN_CUT_CHARS = 6;
+const MIN_CUT_CHARS = 6;
 
 interface Form {
   name: string;
@@ -61,7 +61,7 @@ export function secretForms(secret: string): Form[] {
 }
 
 /** Which forms of `secret` (whole, or cut to a prefix or suffix) occur in `text`. */
-export function formsIn(text: string, secret: string): string[] {
+function formsIn(text: string, secret: string): string[] {
   const found: string[] = [];
   for (const f of secretForms(secret)) {
     if (text.includes(f.text)) found.push(f.name);

@@ -12,7 +12,7 @@ import { rpc } from './devnet.js';
 
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';
 export const TOKEN_2022_PROGRAM = 'TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb';
-export const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
+const MEMO_PROGRAM = 'MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr';
 
 const u64 = (v: bigint | number) => {
   const b = new Uint8Array(8);
@@ -30,12 +30,12 @@ export function createAccountIx(from: string, to: string, lamports: bigint | num
 }
 
 /** Token InitializeMint2 (20): decimals, mint authority, no freeze authority. */
-export function initializeMint2Ix(mint: string, decimals: number, authority: string, program = TOKEN_PROGRAM): InstructionInput {
+function initializeMint2Ix(mint: string, decimals: number, authority: string, program = TOKEN_PROGRAM): InstructionInput {
   return { programId: program, keys: [w(mint)], data: bytes([20, decimals], keyBytes(authority), [0]) };
 }
 
 /** Token InitializeAccount3 (18). */
-export function initializeAccount3Ix(account: string, mint: string, owner: string, program = TOKEN_PROGRAM): InstructionInput {
+function initializeAccount3Ix(account: string, mint: string, owner: string, program = TOKEN_PROGRAM): InstructionInput {
   return { programId: program, keys: [w(account), r(mint)], data: bytes([18], keyBytes(owner)) };
 }
 
@@ -50,7 +50,7 @@ export function transferIx(from: string, to: string, owner: string, amount: bigi
 }
 
 /** Token Approve (4). */
-export function approveIx(account: string, delegate: string, owner: string, amount: bigint | number, program = TOKEN_PROGRAM): InstructionInput {
+function approveIx(account: string, delegate: string, owner: string, amount: bigint | number, program = TOKEN_PROGRAM): InstructionInput {
   return { programId: program, keys: [w(account), r(delegate), r(owner, true)], data: bytes([4], u64(amount)) };
 }
 

@@ -10,7 +10,7 @@ import { dirname, join, posix, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const SRC = join(ROOT, 'src');
+const SRC = join(ROOT, 'src');
 
 export interface SrcImport {
   /** The importing file, relative to src/ (`cli/demo.ts`). */
@@ -56,7 +56,7 @@ export function srcFiles(dir = SRC): string[] {
  * `text` with its comments blanked out (newlines kept, so line numbers hold) and its string and
  * template literals kept as they are: a specifier is a string, and `//` inside one is not a comment.
  */
-export function stripComments(text: string): string {
+function stripComments(text: string): string {
   let out = '';
   let i = 0;
   while (i < text.length) {
@@ -88,7 +88,7 @@ const STATIC = /(?:^|[;}\n])[ \t]*(import|export)\b(?:\s+type\b)?([^;'"`]*?)\bfr
 const DYNAMIC = /\bimport\s*\(\s*(['"])([^'"\n]+)\1\s*\)/g;
 
 /** Resolve a relative specifier of `from` (relative to src/) to a file under src/, or undefined. */
-export function resolveSpec(from: string, spec: string): string | undefined {
+function resolveSpec(from: string, spec: string): string | undefined {
   const base = posix.normalize(posix.join(posix.dirname(from), spec));
   for (const c of [base.replace(/\.js$/, '.ts'), `${base}.ts`, `${base}/index.ts`, base]) {
     const p = join(SRC, c);
