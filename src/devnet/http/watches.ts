@@ -10,7 +10,8 @@ import type { AccountView, DevnetChain } from '../chain/contract.js';
 import { accountEncodingOf, accountJson, MAX_BASE58_BYTES, type AccountEncodingConfig } from '../encoding/account.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
 import { filtersOf, type AccountFilter } from '../methods/program-accounts.js';
-import { addressParam, bad, cfg, commitmentOf } from '../params/solana.js';
+import { addressParam, cfg, commitmentOf } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 import { encodeBase58 } from '../../solana/index.js';
 import type { Commitment, ExecutedTransaction } from '../types.js';
 

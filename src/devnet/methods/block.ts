@@ -7,7 +7,8 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
-import { arr, bad, cfg, commitmentOf } from '../params/solana.js';
+import { arr, cfg, commitmentOf } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 import { transactionJson } from '../encoding/transaction.js';
 import { accountsTransaction, jsonParsedTransaction } from '../encoding/parsed/transaction.js';
 import { safeNumber, showParam, u64Param } from '../params/u64.js';

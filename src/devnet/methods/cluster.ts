@@ -6,7 +6,8 @@
  * one-node.ts.
  */
 import type { DevnetChain } from '../chain/contract.js';
-import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from '../params/solana.js';
+import { addressParam, arr, cfg, commitmentOf } from '../params/solana.js';
+import { bad, badAgave } from '../params/invalid.js';
 import { optionalU64, u64Param } from '../params/u64.js';
 import { DevnetRpcError, type RpcHandler } from '../types.js';
 

@@ -9,7 +9,8 @@
 import type { DevnetChain } from '../chain/contract.js';
 import type { KeyedAccount } from './program-accounts.js';
 import { programAccountsQuery } from './program-accounts.js';
-import { addressParam, arr, bad, cfg, commitmentOf } from '../params/solana.js';
+import { addressParam, arr, cfg, commitmentOf } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 import { tokenAccountsQuery } from './token.js';
 import { memoOf } from './transaction.js';
 import { transactionJson } from '../encoding/transaction.js';

@@ -5,7 +5,8 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
-import { addressParam, arr, bad, cfg, decodeOrThrow, txBytesParam } from '../params/solana.js';
+import { addressParam, arr, cfg, decodeOrThrow, txBytesParam } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;

@@ -6,7 +6,8 @@
 import { base58Bytes } from '../../solana/index.js';
 import type { AccountView, DevnetChain } from '../chain/contract.js';
 import { accountEncodingOf, accountJson } from '../encoding/account.js';
-import { addressParam, arr, bad, cfg, commitmentOf } from '../params/solana.js';
+import { addressParam, arr, cfg, commitmentOf } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 import { readTokenAccount } from '../encoding/token-layout.js';
 
 /** The real RPC takes at most this many filters, and memcmp bytes of at most 128 bytes. */

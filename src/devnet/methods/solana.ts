@@ -9,7 +9,8 @@
  */
 import type { DevnetChain } from '../chain/contract.js';
 import { getPriorityFeeEstimate, getRecentPrioritizationFees } from './priority-fee.js';
-import { addressParam, arr, bad, cfg, checkMinContextSlot, commitmentOf } from '../params/solana.js';
+import { addressParam, arr, cfg, checkMinContextSlot, commitmentOf } from '../params/solana.js';
+import { bad } from '../params/invalid.js';
 import {
   getFeeForMessage,
   getSignaturesForAddress,

@@ -7,7 +7,8 @@
 import type { AccountView, DevnetChain } from '../chain/contract.js';
 import { accountEncodingOf, accountJson } from '../encoding/account.js';
 import { programAccounts, type KeyedAccount } from './program-accounts.js';
-import { addressParam, arr, bad, badAgave, cfg, commitmentOf } from '../params/solana.js';
+import { addressParam, arr, cfg, commitmentOf } from '../params/solana.js';
+import { bad, badAgave } from '../params/invalid.js';
 import { isTokenProgram, readMint, readTokenAccount, tokenAmountJson } from '../encoding/token-layout.js';
 
 /** The real RPC answers at most 20 accounts from getTokenLargestAccounts. */

@@ -6,7 +6,8 @@
  */
 import { encodeBase58 } from '../../solana/index.js';
 import type { DevnetChain } from '../chain/contract.js';
-import { addressParam, arr, bad, badAgave, cfg, commitmentOf, decodeOrThrow, txBytesParam } from '../params/solana.js';
+import { addressParam, arr, cfg, commitmentOf, decodeOrThrow, txBytesParam } from '../params/solana.js';
+import { bad, badAgave } from '../params/invalid.js';
 import { transactionErrorText } from '../runtime/error-text.js';
 import { verifySignature } from '../params/signature.js';
 import { transactionJson } from '../encoding/transaction.js';

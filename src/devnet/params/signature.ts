@@ -4,7 +4,7 @@
  * not base58 (or longer than 64 bytes once decoded) is `Invalid`. Both are −32602.
  */
 import { base58Bytes } from '../../solana/index.js';
-import { badAgave } from './solana.js';
+import { badAgave } from './invalid.js';
 
 /** The longest base58 text of 64 bytes. */
 const MAX_BASE58_SIGNATURE_LEN = 88;

@@ -9,16 +9,12 @@ import { base58TooLong } from '../../base58-bound.js';
 import { CairnError } from '../../errors/index.js';
 import { decodeTransactionParam } from '../http/fast.js';
 import { parseSubmitted } from '../chain/parse-submitted.js';
+import { bad } from './invalid.js';
 import { u64Param } from './u64.js';
 import { DevnetRpcError, type Commitment } from '../types.js';
 
 /** What a real cluster reports as rentEpoch for a rent-exempt account: u64::MAX, exact (a JS number would round it past 2^64). */
 export const RENT_EXEMPT_EPOCH = 18446744073709551615n;
-
-export const bad = (message: string) => new DevnetRpcError(-32602, `Invalid params: ${message}`);
-
-/** A −32602 worded exactly as Agave words it (its `Error::invalid_params(msg)` carries no prefix). */
-export const badAgave = (message: string) => new DevnetRpcError(-32602, message);
 
 export function arr(params: unknown, method: string, min: number): unknown[] {
   if (params === undefined || params === null) {

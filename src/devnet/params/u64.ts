@@ -4,7 +4,7 @@
  * answered as Agave answers it (−32016 not reached), not refused as a rounded double. Values outside
  * 0..2^64−1, fractions and non-numbers are −32602, as serde's u64 refuses them.
  */
-import { bad } from './solana.js';
+import { bad } from './invalid.js';
 
 export const U64_MAX = 18446744073709551615n;
 

@@ -6,7 +6,6 @@
  * getProgramAccounts, the token methods, simulations and account notifications all come here.
  */
 import type { AccountView } from '../../chain/contract.js';
-import { parsedTokenData } from '../account.js';
 import { parseConfigAccount } from './config-account.js';
 import { LOOKUP_TABLE_PROGRAM } from './lookup-table-instruction.js';
 import { parseLookupTableAccount } from './lookup-table-account.js';
@@ -17,6 +16,7 @@ import { parseSysvarAccount } from './sysvar-account.js';
 import { parseUpgradeableLoaderAccount } from './upgradeable-loader-account.js';
 import { parseVoteAccount } from './vote-account.js';
 import { parseMultisig } from './multisig-account.js';
+import { parsedTokenData } from './token-account.js';
 
 const BY_OWNER: Record<string, [string, (address: string, data: Uint8Array) => Record<string, unknown> | null]> = {
   [LOOKUP_TABLE_PROGRAM]: ['address-lookup-table', (_a, d) => parseLookupTableAccount(d)],
