@@ -105,7 +105,7 @@ function canRequire(name) {
   if (!requireable.has(name)) {
     let ok;
     try {
-      ok = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).type !== "module";
+      ok = JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).type !== 'module';
     } catch {
       ok = true; // not resolvable here (an optional peer not installed): leave it to the consumer
     }
@@ -247,7 +247,7 @@ function cjsDeclaration(text) {
   };
   return text
     .replace(/^import (type )?(\{[^}]*\}|\* as \w+|\w+) from '([^']+)';$/gm, (all, _t, what, spec) =>
-      esmOnly(spec) ? `import type ${what} from '${spec}' with { 'resolution-mode': 'import' };` : all)
+      (esmOnly(spec) ? `import type ${what} from '${spec}' with { 'resolution-mode': 'import' };` : all))
     .replace(/import\("([^"]+)"\)/g, (all, spec) => (esmOnly(spec) ? `import("${spec}", { with: { 'resolution-mode': 'import' } })` : all));
 }
 

@@ -49,8 +49,8 @@ if (process.argv.includes('--devnet')) {
   // bench/landing.ts's scenarios, on both hosts alike
   const FAULTS: Record<string, Record<string, number>> = {
     drop: { dropRate: 0.2 },
-    '429': { rateLimitRate: 0.1, retryAfterSeconds: 1 },
-    '503': { serverErrorRate: 0.05, serverErrorStatus: 503 },
+    429: { rateLimitRate: 0.1, retryAfterSeconds: 1 },
+    503: { serverErrorRate: 0.05, serverErrorStatus: 503 },
     latency: { latencyMs: 0, latencyMaxMs: 200 },
   };
   const handle = async (o: Order): Promise<void> => {
@@ -169,8 +169,7 @@ if (process.argv.includes('--devnet')) {
         if (name === 'rebroadcast') {
           m.rebroadcasts = (m.rebroadcasts ?? 0) + 1;
           m.lastRebroadcast = now();
-        }
-        else m[name] ??= now();
+        } else m[name] ??= now();
       });
     }
     return {
@@ -218,7 +217,7 @@ if (process.argv.includes('--devnet')) {
   await p.close();
   const tr = await ask<DevnetTrace>({ op: 'dump', payer, recipient, amounts });
   const rows: Record<string, number[]> = { 'start→submit': [], 'submit→slot': [], 'slot→told': [], 'start→told': [], submits: [] };
-  const extra: Record<string, number[]> = { 'build (buildMs)': [], 'start→/fast answered': [], 'start→submit call': [], 'submit call→arrived': [], 'arrived→answered': [],  'slot→landed event': [], 'landed→confirmed event': [], 'confirmed event→told': [], 'start→sent event': [] };
+  const extra: Record<string, number[]> = { 'build (buildMs)': [], 'start→/fast answered': [], 'start→submit call': [], 'submit call→arrived': [], 'arrived→answered': [], 'slot→landed event': [], 'landed→confirmed event': [], 'confirmed event→told': [], 'start→sent event': [] };
   const wrongSlot: string[] = [];
   let late = 0;
   const lateResends: string[] = [];

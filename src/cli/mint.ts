@@ -205,9 +205,9 @@ export async function run(argv: string[], io: MintIo = { stdout: process.stdout,
     process.once('SIGINT', onSignal);
     const verify = !values['no-verify'];
     const hint = (e: unknown): string | undefined =>
-      e instanceof CairnError && e.code === 'RPC_NETWORK' && !url && !process.env.CAIRN_URL
+      (e instanceof CairnError && e.code === 'RPC_NETWORK' && !url && !process.env.CAIRN_URL
         ? '  (nothing answers at the default devnet address: start one with `npx cairn devnet`, or pass --url)'
-        : undefined;
+        : undefined);
     // the deprecation, once, in cairn's words on this command's stderr; --quiet says nothing
     const notice = { deprecationWarnings: values.quiet !== true, logger: (line: string) => void io.stderr.write(`${line}\n`) };
     try {

@@ -280,7 +280,7 @@ export function createKeccakWasmKernel(): KeccakKernel {
     mem.set(leaf, LEAF_AT);
     let lo = index >>> 0;
     let hi = Math.floor(index / 2 ** 32) >>> 0;
-    for (let done = 0; ; ) {
+    for (let done = 0; ;) {
       const levels = Math.min(depth - done, MAX_LEVELS);
       mem.set(proof.subarray(32 * done, 32 * (done + levels)), PROOF_AT);
       x.path(levels, lo, hi);
@@ -298,7 +298,7 @@ export function createKeccakWasmKernel(): KeccakKernel {
     state.fill(0);
     let off = 0;
     const full = Math.floor(data.length / RATE);
-    for (let done = 0; done < full; ) {
+    for (let done = 0; done < full;) {
       const n = Math.min(full - done, CHUNK_BLOCKS);
       mem.set(data.subarray(off, off + n * RATE), DATA_AT);
       x.absorb(DATA_AT, n);

@@ -148,7 +148,7 @@ export class JsonTape {
     // At most one child per `width` entries of the subtree: one pass, trimmed after.
     const out = new Uint32Array(Math.max(0, Math.floor((stop - e - 1) / width)));
     let n = 0;
-    for (let k = e + 1; k < stop; ) {
+    for (let k = e + 1; k < stop;) {
       out[n++] = k;
       // Written as a branch so the next child's address does not wait for this load: most children
       // (skimmed objects, scalars) take `width` entries, and a predicted branch runs ahead (a list of

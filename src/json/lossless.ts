@@ -67,7 +67,7 @@ function parseMarked(text: string, found: number[]): unknown {
   }
   if (last === 0) return JSON.parse(text) as unknown;
   return JSON.parse(out + text.slice(last), (_k, v) =>
-    typeof v === 'string' && v.length <= MARKED_LIMIT && v.startsWith(BIG_MARK) ? BigInt(v.slice(BIG_MARK.length)) : v,
+    (typeof v === 'string' && v.length <= MARKED_LIMIT && v.startsWith(BIG_MARK) ? BigInt(v.slice(BIG_MARK.length)) : v),
   ) as unknown;
 }
 

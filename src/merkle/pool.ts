@@ -86,8 +86,6 @@ interface Slot {
   lastError?: Error;
 }
 
-
-
 /** Consecutive workers that died before answering anything: past this the pool stops respawning. */
 const MAX_START_FAILURES = 3;
 

@@ -45,7 +45,7 @@ export interface MintJournal {
 /** The params as one canonical text: an id journaled for one item is refused for another. */
 export function canonicalParams(p: MintCompressedNftParams): string {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v;
+    (Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v);
   const { confirmTransaction: _c, ...rest } = p;
   return JSON.stringify(sort(rest));
 }

@@ -36,8 +36,6 @@ interface Job extends ProverJob {
   cleanup(): void;
 }
 
-
-
 /**
  * Start (lazily) the prover thread, with proving keys cached in `cacheDir`. `slot` reads the devnet's
  * chain: a job the closing prover drops fails with `DEVNET_STOPPED`, whose context names the slot.

@@ -201,4 +201,3 @@ function rpcErrorFromHttp(e: unknown, method: string): RpcError | undefined {
   }
   return undefined;
 }
-

@@ -118,7 +118,7 @@ interface Kind<N> {
 const bad = (what: string, got: unknown): BadResponseError =>
   new BadResponseError(ErrorCodes.RPC_SCHEMA, `${what}: unexpected notification ${JSON.stringify(got)?.slice(0, 120)}`, { context: { method: what } });
 const ctxSlot = (r: unknown): number | undefined =>
-  isPlainObject(r) && isPlainObject(r.context) && Number.isSafeInteger(r.context.slot) ? (r.context.slot as number) : undefined;
+  (isPlainObject(r) && isPlainObject(r.context) && Number.isSafeInteger(r.context.slot) ? (r.context.slot as number) : undefined);
 const isAccount = (a: unknown): a is T.AccountInfo => isPlainObject(a) && typeof a.owner === 'string' && typeof a.executable === 'boolean' && (typeof a.lamports === 'number' || typeof a.lamports === 'bigint');
 
 function checkCommon(o: SubscribeOptions<unknown> | undefined): { bufferSize: number; overflow: 'error' | 'drop-oldest' } {

@@ -196,7 +196,7 @@ export function createTransportWith(options: TransportOptions, internals: Transp
   // plain http: through the lean pool unless node:http was asked for (it measures ahead of undici
   // there); https: through undici
   const send: SendAttempt<TransportRequest, Target> = (target, req, timeoutMs) =>
-    target.protocol === 'http:'
+    (target.protocol === 'http:'
       ? pool
         ? viaPool(pool, target, req, timeoutMs, maxBytes)
         : viaNodeHttp(agents, target, req, timeoutMs, maxBytes)
@@ -204,7 +204,7 @@ export function createTransportWith(options: TransportOptions, internals: Transp
         ? viaNodeHttp(agents, target, req, timeoutMs, maxBytes)
         : undici
           ? viaUndici(undici, target, req, timeoutMs, maxBytes, keepAlive)
-          : viaUndiciFirst(target, req, timeoutMs);
+          : viaUndiciFirst(target, req, timeoutMs));
 
   return {
     async request(req) {

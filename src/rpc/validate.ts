@@ -40,13 +40,13 @@ const U64_END = 2n ** 64n;
  * value, so it is refused too.
  */
 const u64V: Validator<number | bigint> = (v) =>
-  (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n && v < U64_END)
+  ((typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) || (typeof v === 'bigint' && v >= 0n && v < U64_END)
     ? undefined
-    : fail('unsigned integer below 2^64', v);
+    : fail('unsigned integer below 2^64', v));
 const boolV: Validator<boolean> = (v) => (typeof v === 'boolean' ? undefined : fail('boolean', v));
 const unknownV: Validator<unknown> = () => undefined;
 const objectV: Validator<Record<string, unknown>> = (v) =>
-  v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : fail('object', v);
+  (v !== null && typeof v === 'object' && !Array.isArray(v) ? undefined : fail('object', v));
 
 export const v = {
   string: stringV,

@@ -186,7 +186,7 @@ export function b58Decode32Bytes(src: Uint8Array, start: number, end: number, ou
   while (ones < n && src[start + ones] === 49) ones++;
   const lo = start + ones;
   let g = 0;
-  for (let i = end; i > lo; ) {
+  for (let i = end; i > lo;) {
     const s = i - 4 > lo ? i - 4 : lo;
     let chunk = 0;
     for (let k = s; k < i; k++) {

@@ -55,7 +55,7 @@ describe('landing figures', () => {
   });
 
   it('counts landed, double-landed, false failures and false successes against the ledger', () => {
-    const answers = [ok(0, 100), fail(1), fail(2), ok(3, 300), ok(4, 200) /* 5: never answered */];
+    const answers = [ok(0, 100), fail(1), fail(2), ok(3, 300), ok(4, 200)]; // 5: never answered
     const paid = [
       [exec(1)], // 0: ok, landed once
       [exec(2)], // 1: reported failed, landed — a false failure

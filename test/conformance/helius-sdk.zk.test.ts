@@ -112,7 +112,7 @@ describe('helius-sdk zk against the devnet', () => {
     }
   });
 
-  it("getSignaturesForAsset (the DAS method the zk namespace names too): the DAS shape, empty for an asset never minted", async () => {
+  it('getSignaturesForAsset (the DAS method the zk namespace names too): the DAS shape, empty for an asset never minted', async () => {
     // the devnet keeps each cNFT's history (the DAS file checks a minted one); an unknown id has none
     expect(h.devnet.control.methods()).toContain('getSignaturesForAsset');
     const r = await h.helius.zk.getSignaturesForAsset({ id: newAddress(), page: 1 });

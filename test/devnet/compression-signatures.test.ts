@@ -123,7 +123,7 @@ describe('latest lists', () => {
     // page by page, one item at a time, the walk gives the whole list (slots holding several included)
     const at = r.value.items;
     const walked: any[] = [];
-    for (let cursor: string | undefined; walked.length < at.length; ) {
+    for (let cursor: string | undefined; walked.length < at.length;) {
       const got = call('getLatestNonVotingSignatures', { limit: 1, cursor }).value.items;
       if (got.length === 0) break;
       walked.push(got[0]);

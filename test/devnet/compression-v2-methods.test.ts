@@ -279,7 +279,7 @@ describe('lists and balances', () => {
     expect(rpcError(() => call('getCompressedAccountV2', { address: 'nope' })).message).toMatch(/"address"/);
     expect(rpcError(() => call('getCompressedAccountV2', [])).message).toMatch(/"params"/);
     expect(rpcError(() => call('getCompressedAccountProofV2', {})).message).toMatch(/"hash"/);
-    expect(rpcError(() => call('getCompressedAccountProofV2', { hash: "0OIl" })).rpcCode).toBe(-32602);
+    expect(rpcError(() => call('getCompressedAccountProofV2', { hash: '0OIl' })).rpcCode).toBe(-32602);
     expect(call('getCompressedAccountV2', { hash: bs58.encode(new Uint8Array(32).fill(5)) }).value).toBeNull();
   });
 });

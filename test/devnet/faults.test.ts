@@ -112,7 +112,7 @@ describe('faults', () => {
     expect(d.chain.status(r.body.result)?.err).toBeNull();
   });
 
-  it("drops sendTransaction on the JSON-RPC host as /fast drops its n-th request, whatever reads come between", () => {
+  it('drops sendTransaction on the JSON-RPC host as /fast drops its n-th request, whatever reads come between', () => {
     const settings = { dropRate: 0.2, rateLimitRate: 0.1, serverErrorRate: 0.05 };
     const a = createFaults(11, { rpc: settings, fast: settings });
     const b = createFaults(11, { rpc: settings });

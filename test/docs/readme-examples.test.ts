@@ -193,4 +193,3 @@ describe('README.md and docs/', () => {
     }
   });
 });
-

@@ -50,7 +50,7 @@ const harness: Record<string, Harness> = {
   'README.md:A backend that verifies#1': {
     before: shared,
     expect: (out) => {
-      expect(out.filter((l) => l.startsWith("owns ")), out.join("\n")).toHaveLength(1);
+      expect(out.filter((l) => l.startsWith('owns ')), out.join('\n')).toHaveLength(1);
       expect(out.filter((l) => l.endsWith(' valid'))).toHaveLength(1);
       expect(out.at(-1)).toBe('true');
     },

@@ -458,7 +458,7 @@ function checkSuspended(b: Uint8Array, tape: Uint32Array, count: number): void {
 
 const stopsFor = (n: number, r: () => number, many: number): number[] => {
   const out: number[] = [];
-  for (let at = 0; at < n; ) out.push((at += 1 + Math.floor(r() * Math.max(1, (2 * n) / many))));
+  for (let at = 0; at < n;) out.push((at += 1 + Math.floor(r() * Math.max(1, (2 * n) / many))));
   return out;
 };
 

@@ -89,7 +89,7 @@ describe.skipIf(!scan)('native skimming: the same item ends as a scan', () => {
         }
         const tokens = ['\\"', '\\\\', '{', '}', '[', ']', 'a', '\\u00e9', ':', ','];
         let body = '';
-        for (let room = len - 8; room > 0; ) {
+        for (let room = len - 8; room > 0;) {
           const t = tokens[Math.floor(rand() * tokens.length)]!;
           const pick = t.length <= room ? t : 'a';
           body += pick;

@@ -201,7 +201,7 @@ describe.skipIf(!nativeAssetProofManyPacker())('native asset-proof packer, a bat
     const idsAll = new Uint8Array(44 * items.length);
     const lensAll = new Uint32Array(items.length);
     const stops: number[] = [];
-    for (let i = 0; i < items.length; ) {
+    for (let i = 0; i < items.length;) {
       const k = many(text, table, i, items.length, all, idAll, idsAll, lensAll);
       i += k;
       if (i === items.length) break;

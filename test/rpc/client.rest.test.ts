@@ -160,9 +160,9 @@ describe('webhooks (PATCH {restUrl}/v0/webhooks/{webhookID})', () => {
 describe('hosts are configured separately', () => {
   it('JSON-RPC goes to baseUrl, /fast and /ping to senderUrl', async () => {
     srv.handler = (req) =>
-      req.path === '/sender/ping'
+      (req.path === '/sender/ping'
         ? { body: 'ok', headers: { 'content-type': 'text/plain' } }
-        : { body: { jsonrpc: '2.0', id: req.body.id, result: req.body.method === 'getSlot' ? 1 : 'sig' } };
+        : { body: { jsonrpc: '2.0', id: req.body.id, result: req.body.method === 'getSlot' ? 1 : 'sig' } });
     await client.getSlot();
     await client.sendTransaction('AQID');
     await client.ping();

@@ -96,7 +96,7 @@ describe('numeric ranges', () => {
 
   /** Paths (root first) of every leaf equal to `x`. */
   const pathsOf = (o: unknown, x: unknown, path: (string | number)[] = []): (string | number)[][] =>
-    o === x ? [path] : o && typeof o === 'object' ? Object.entries(o).flatMap(([k, y]) => pathsOf(y, x, [...path, Array.isArray(o) ? Number(k) : k])) : [];
+    (o === x ? [path] : o && typeof o === 'object' ? Object.entries(o).flatMap(([k, y]) => pathsOf(y, x, [...path, Array.isArray(o) ? Number(k) : k])) : []);
   const withAt = (o: unknown, path: (string | number)[], x: unknown): unknown => {
     if (path.length === 0) return x;
     const copy: any = Array.isArray(o) ? [...o] : { ...(o as object) };

@@ -136,6 +136,3 @@ describe('durableNonceFromBlockhash and advancedNonceOf', () => {
     expect(at([transfer])).toBeUndefined();
   });
 });
-
-
-

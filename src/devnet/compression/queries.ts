@@ -245,7 +245,7 @@ function mintTokenHolders(chain: Chain, store: CompressionStore, raw: unknown) {
     sums.set(o, s);
   }
   const order = (x: { owner: Uint8Array; balance: bigint }, y: { owner: Uint8Array; balance: bigint }) =>
-    x.balance !== y.balance ? (x.balance > y.balance ? -1 : 1) : compareBytes(x.owner, y.owner);
+    (x.balance !== y.balance ? (x.balance > y.balance ? -1 : 1) : compareBytes(x.owner, y.owner));
   let list = [...sums.values()].sort(order);
   if (cursor !== undefined) {
     const c = b58(cursor, 'cursor', 40);

@@ -406,4 +406,3 @@ export function createCompressionStore(): CompressionStore {
   };
   return store;
 }
-

@@ -17,7 +17,6 @@ import { InputError } from '../../errors/index.js';
 import { encodeBase58, base58Bytes } from '../../solana/index.js';
 import type { Chain, DevnetModule } from '../types.js';
 
-
 export interface DasTreeOptions {
   /** Tree depth; 14 by default (16,384 leaves per tree; a new tree is opened when one fills). */
   depth?: number;

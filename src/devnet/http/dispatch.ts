@@ -71,7 +71,7 @@ export async function dispatchRpc(deps: RpcDispatchDeps, call: unknown, c0: RpcC
     if (endpoint === 'fast') {
       // Fault "drop": accepted, answered, never executed.
       const submit = (wire: Uint8Array, parsed: ParsedTransaction, signature: string): string =>
-        drop ? signature : deps.chain.submitParsed(wire, parsed, signature).signature;
+        (drop ? signature : deps.chain.submitParsed(wire, parsed, signature).signature);
       if (method === 'sendBundle') {
         result = fastSendBundle(c.params, deps.fastRules, submit);
       } else if (method === 'sendTransaction') {

@@ -16,7 +16,6 @@ function percentile(sorted: number[], p: number): number {
 
 const LEVELS = { Min: 0, Low: 25, Medium: 50, High: 75, VeryHigh: 95, UnsafeMax: 100 } as const;
 
-
 export function getRecentPrioritizationFees(chain: DevnetChain, params: unknown): { slot: number; prioritizationFee: number }[] {
   const p = arr(params, 'getRecentPrioritizationFees', 0);
   const accounts = p[0] === undefined ? undefined : Array.isArray(p[0]) ? p[0].map((a, i) => addressParam(a, `params[0][${i}]`)) : (() => { throw bad('params[0] must be an array of addresses'); })();

@@ -29,7 +29,6 @@ import { oneNodeMethods, type OneNodeEndpoints } from './one-node.js';
 import { heliusV2Methods } from './helius-v2.js';
 import { getTokenAccountBalance, getTokenAccountsByDelegate, getTokenAccountsByOwner, getTokenLargestAccounts, getTokenSupply } from './token.js';
 
-
 /**
  * The standard methods as a devnet module.
  *

@@ -369,4 +369,3 @@ export async function verifyValidityProof(value: unknown, opts: ValidityOptions 
   if (!(opts.structureOnly || backend === 'noble' || bn254WasmIfLoaded())) await initGroth16();
   return verifyValidityProofSync(value, opts);
 }
-

@@ -151,7 +151,7 @@ function fromKitRpc(rpc: KitRpc): SenderRpc {
     getSignatureStatuses: async (sigs, cfg, opts) => {
       const r = (await send('getSignatureStatuses', opts?.signal, sigs, cfg ?? {})) as { value: (Record<string, unknown> | null)[] };
       return r.value.map((s) =>
-        s === null ? null : ({ ...s, slot: num(s.slot), confirmations: s.confirmations === null ? null : num(s.confirmations) } as SignatureStatus),
+        (s === null ? null : ({ ...s, slot: num(s.slot), confirmations: s.confirmations === null ? null : num(s.confirmations) } as SignatureStatus)),
       );
     },
     getTransaction: async (sig, cfg, opts) =>

@@ -379,11 +379,11 @@ function applyStatus(entries: Map<string, Entry>, e: Entry, s: StatusLike): void
   // be on a dropped fork); its bytes are no longer rebroadcast from `onLanded` on.
   const failed = s.err !== null && s.err !== undefined;
   settle(entries, e, (w) =>
-    !reached(s, w.req.commitment)
+    (!reached(s, w.req.commitment)
       ? undefined
       : failed
         ? { kind: 'failed', slot: s.slot, err: s.err, status: s }
-        : { kind: 'confirmed', slot: s.slot, commitment: w.req.commitment, status: s },
+        : { kind: 'confirmed', slot: s.slot, commitment: w.req.commitment, status: s }),
   );
 }
 

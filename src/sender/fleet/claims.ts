@@ -180,4 +180,3 @@ function createRenewer(events: SenderEvents, life: AbortSignal): { start(j: Post
     },
   };
 }
-

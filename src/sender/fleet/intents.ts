@@ -106,4 +106,3 @@ function planOf(it: Omit<FleetIntent, 'id'>, at: number | string): JournalPlan {
   checkKitLookups(read, it.lookupTables, `${f}.lookupTables`);
   return planToJournal({ kind: 'plan', payer, instructions: [...read.instructions], version, lookupTables: [...(it.lookupTables ?? [])], signers: [], ...(nonce ? { nonce } : {}) });
 }
-

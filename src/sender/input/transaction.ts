@@ -169,7 +169,7 @@ function fromMessageBytes(msg: Uint8Array, signers: Signer[], lookupTables: read
   const h = parts.header;
   const nStatic = keys.length;
   const writable = (i: number): boolean =>
-    i < h.numRequiredSignatures ? i < h.numRequiredSignatures - h.numReadonlySignedAccounts : i < nStatic - h.numReadonlyUnsignedAccounts;
+    (i < h.numRequiredSignatures ? i < h.numRequiredSignatures - h.numReadonlySignedAccounts : i < nStatic - h.numReadonlyUnsignedAccounts);
   const flags = keys.map((_, i) => ({ signer: i < h.numRequiredSignatures, writable: writable(i) }));
   const tables = lookupTables ?? [];
   const looked: { key: string; w: boolean }[] = [];

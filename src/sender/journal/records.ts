@@ -208,4 +208,3 @@ export function readJournal(path: string): JournalRecord[] {
   }
   return out;
 }
-

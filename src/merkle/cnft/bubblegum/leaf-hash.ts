@@ -128,4 +128,3 @@ export function leafHashV2(f: LeafV2Fields): Uint8Array {
 export function collectionHash(collection: Uint8Array | null): Uint8Array {
   return keccak256(collection === null ? new Uint8Array(32) : bytes32(collection, 'collection'));
 }
-
