@@ -52,6 +52,19 @@ export interface SenderOptions {
   cuLimit?: CuLimitSetting | undefined;
   /** Route through stake-weighted validators only (`swqos_only=true`, lower minimum tip). */
   swqosOnly?: boolean | undefined;
+  /**
+   * A transaction `/fast` refuses with 429: `'rpc'` (default) sends the same signed bytes at once
+   * through the JSON-RPC host's `sendTransaction` (another service, its own quota; one metered call
+   * per refusal) and gives them to `/fast` again after its `Retry-After`; `'wait'` only waits out the
+   * `Retry-After` and asks `/fast` again. The same bytes either way, so nothing can pay twice. Not
+   * taken with `swqosOnly` (the caller asked for stake-weighted routing only), for bundles (`/fast`
+   * `sendBundle` has no JSON-RPC equivalent), nor on a client without `call` (a `SenderRpc` of the
+   * caller's own, an adapted `Connection` or kit `Rpc`): those wait.
+   *
+   * @example
+   * createSender({ client, rateLimited: 'wait' }); // keep every send on /fast
+   */
+  rateLimited?: 'rpc' | 'wait' | undefined;
   /** Resend the same bytes this often until an end (default 1,500 ms). */
   rebroadcastMs?: number | undefined;
   /** Tracker tick: status + block height poll period (default 400 ms). */
@@ -103,6 +116,7 @@ export interface ResolvedSenderOptions {
   fallbackCuPrice: bigint;
   cuLimit: number | { simulate: true; margin: number; min: number; fallback: number };
   swqosOnly: boolean;
+  rateLimited: 'rpc' | 'wait';
   rebroadcastMs: number;
   pollMs: number;
   websocket: boolean;
@@ -197,6 +211,8 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
   if (o.journal !== undefined && !postgres && (typeof journal !== 'string' || journal.length === 0)) {
     throw new InputError(typeof o.journal === 'object' ? 'journal.path' : 'journal', 'expected a file path');
   }
+  const rateLimited = o.rateLimited ?? 'rpc';
+  if (rateLimited !== 'rpc' && rateLimited !== 'wait') throw new InputError('rateLimited', `expected 'rpc' or 'wait', got ${typeof rateLimited === 'string' ? JSON.stringify(rateLimited) : typeof rateLimited}`);
   const fetchLogs = o.fetchLogs ?? true;
   if (typeof fetchLogs !== 'boolean') throw new InputError('fetchLogs', 'expected a boolean');
   return {
@@ -209,6 +225,7 @@ export function resolveSenderConfig(o: SenderOptions = {}): ResolvedSenderOption
     fallbackCuPrice,
     cuLimit,
     swqosOnly,
+    rateLimited,
     rebroadcastMs: posInt(o.rebroadcastMs ?? 1_500, 'rebroadcastMs', 10),
     pollMs: posInt(o.pollMs ?? 400, 'pollMs', 5),
     websocket: bool(o.websocket ?? true, 'websocket'),

@@ -65,6 +65,8 @@ export interface SenderStats {
   websocket?: WatchStats & { socket: SocketStats };
   submits: number;
   rebroadcasts: number;
+  /** Submits `/fast` refused with 429 whose bytes went at once through the JSON-RPC host (`rateLimited: 'rpc'`). */
+  rerouted: number;
   inFlight: number;
   /** A fleet sender's figures: claims, renewals, takeovers, fenced writes refused, reconnects. */
   fleet?: FleetMetrics;
@@ -173,7 +175,7 @@ export function createCore<S extends SenderStore>(
   const watch = subscriber && typeof subscriber.signature === 'function' && typeof subscriber.slot === 'function' ? createWatch(subscriber) : undefined;
   const tracker = createTracker({ rpc, pollMs: cfg.pollMs, watch });
   const inflight = createInflight(life.signal);
-  const counters = { submits: 0, rebroadcasts: 0 };
+  const counters = { submits: 0, rebroadcasts: 0, rerouted: 0 };
   let closed = false;
   let lastActivity = Date.now();
   const store = storeOf(cfg, life.signal);
@@ -231,6 +233,7 @@ export function createCore<S extends SenderStore>(
         ...(watch && subscriber ? { websocket: { ...watch.stats, socket: { ...subscriber.socket.stats } } } : {}),
         submits: counters.submits,
         rebroadcasts: counters.rebroadcasts,
+        rerouted: counters.rerouted,
         inFlight: inflight.size,
       };
     },

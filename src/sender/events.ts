@@ -10,6 +10,12 @@ export interface SenderEventMap {
   sent: { id: string; signature: string; attempt: number; signatures?: string[] };
   /** The same bytes sent again. */
   rebroadcast: { id: string; signature: string; count: number };
+  /**
+   * `/fast` refused the bytes with 429 and they went at once through the JSON-RPC host's
+   * `sendTransaction` (`rateLimited: 'rpc'`); `accepted` says whether that host took them, and `/fast`
+   * gets them again after `retryAfterMs` (when it sent one).
+   */
+  rerouted: { id: string; signature: string; accepted: boolean; retryAfterMs?: number };
   /** First seen in a status (processed or better). */
   landed: { id: string; signature: string; slot: number };
   /** Reached the requested commitment. */

@@ -95,6 +95,7 @@ function lazyRpc(p: Promise<SenderRpc>): SenderRpc {
     simulateTransaction: fwd('simulateTransaction'),
     getPriorityFeeEstimate: fwd('getPriorityFeeEstimate'),
     sendTransaction: fwd('sendTransaction'),
+    call: fwd('call'),
     ping: fwd('ping'),
     close: async () => {
       const c = await p.catch(() => undefined);

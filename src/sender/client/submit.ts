@@ -6,12 +6,15 @@
  *   bytes, nothing is live: fail fast with the host's message (`SENDER_REJECTED`).
  * - anything else after the client's retries (still rate limited, server down, network): the bytes
  *   may or may not have arrived, so the intent stays live and the rebroadcast loop tries again.
+ * - a 429, when the sender has a second route (`rateLimited: 'rpc'`): the client is asked not to wait
+ *   it out, the same bytes go at once through the JSON-RPC host's `sendTransaction` (`submitViaRpc`),
+ *   and the sender gives them to `/fast` again after its `Retry-After` (intent/attempt.ts).
  *
  * Also: region choice by timing `GET /ping` on candidate hosts, and idle warming.
  */
 import { abortError } from '../../abort.js';
 import { CairnError, ErrorCodes, HttpError, NetworkError, RpcError, isAbortError } from '../../errors/index.js';
-import { createTransport } from '../../rpc/index.js';
+import { createTransport, type RetryPolicy } from '../../rpc/index.js';
 import type { SenderRpc } from './rpc.js';
 
 // The regional plain-HTTP hosts live with the other production hosts (src/clusters.ts).
@@ -31,20 +34,40 @@ function isRejection(e: unknown): boolean {
 /**
  * Whether a transient submit failure deserves the same bytes again at once rather than at the next
  * slot: a server error, a dropped connection or a timeout says nothing about the next request, and
- * the same signed bytes cannot execute twice. A rate limit does: the client already waited out its
- * `Retry-After` and retried, and more requests now would only meet it again.
+ * the same signed bytes cannot execute twice. A rate limit does: `/fast` asked for a wait (the
+ * client waited it out and retried, or the sender took the second route), and more requests to it
+ * now would only meet it again.
  */
 export function resendAtOnce(e: CairnError): boolean {
   return e.code !== ErrorCodes.RPC_RATE_LIMITED && e.code !== ErrorCodes.RPC_DEADLINE;
 }
 
 /**
- * Submit once. Never throws for transient failures (they are returned with `fatal: false`); throws
- * only on abort.
+ * The client's retries for a submit whose 429 the sender handles itself: what it retries by default
+ * but the rate limit (for signed bytes that leaves a connection refused before they were written,
+ * src/rpc/outcome.ts), so the 429 reaches the sender at once instead of after the `Retry-After` wait.
  */
-export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: boolean, signal: AbortSignal): Promise<SubmitResult> {
+const RATE_LIMIT_TO_SENDER: Partial<RetryPolicy> = {
+  shouldRetry: ({ error }) =>
+    !isAbortError(error) &&
+    error instanceof CairnError &&
+    (error.code === ErrorCodes.RPC_NETWORK || error.code === ErrorCodes.RPC_SERVER || error.code === ErrorCodes.RPC_TIMEOUT),
+};
+
+/**
+ * Submit once. Never throws for transient failures (they are returned with `fatal: false`); throws
+ * only on abort. With `waitOutRateLimit: false` a 429 comes back at once (`RPC_RATE_LIMITED`, its
+ * `Retry-After` in `rateLimitWait`) rather than after the client waited it out and retried.
+ */
+export async function submitOnce(
+  rpc: SenderRpc,
+  wire: Uint8Array,
+  swqosOnly: boolean,
+  signal: AbortSignal,
+  o: { waitOutRateLimit?: boolean } = {},
+): Promise<SubmitResult> {
   try {
-    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, { signal });
+    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, o.waitOutRateLimit === false ? { signal, retry: RATE_LIMIT_TO_SENDER } : { signal });
     return { ok: true };
   } catch (e) {
     if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
@@ -61,6 +84,43 @@ export async function submitOnce(rpc: SenderRpc, wire: Uint8Array, swqosOnly: bo
     if (e instanceof CairnError) return { ok: false, fatal: false, error: e };
     const msg = e instanceof Error ? e.message : String(e);
     return { ok: false, fatal: false, error: new NetworkError(ErrorCodes.RPC_NETWORK, `submit failed: ${msg}`, { context: { method: 'sendTransaction' }, cause: e }) };
+  }
+}
+
+/** True when `e` is a 429 (`/fast` asks for a wait, `Retry-After` or not). */
+export function isRateLimited(e: CairnError): boolean {
+  return e.code === ErrorCodes.RPC_RATE_LIMITED;
+}
+
+/** A 429's `Retry-After` in ms, as the client read it (absent when the host sent none). */
+export function rateLimitWait(e: CairnError): number | undefined {
+  const ms = (e.context as { retryAfterMs?: unknown }).retryAfterMs;
+  return typeof ms === 'number' && Number.isFinite(ms) && ms >= 0 ? ms : undefined;
+}
+
+/** Whether a client has the second route for a rate-limited submit: `call` on its JSON-RPC host. */
+export function hasSecondRoute(rpc: SenderRpc): boolean {
+  return typeof rpc.call === 'function';
+}
+
+/**
+ * The second route: the same signed bytes through the JSON-RPC host's `sendTransaction` (base64,
+ * `skipPreflight: true`, `maxRetries: 0`: the sender rebroadcasts them itself) — a different service
+ * with a quota of its own, and a metered call. Tried once, no retries: the `/fast` resend after the
+ * `Retry-After` follows whatever this answers. Answers whether the host took the bytes; throws only
+ * on abort.
+ *
+ * @example
+ * if (isRateLimited(r.error) && hasSecondRoute(rpc)) await submitViaRpc(rpc, wire, signal);
+ */
+export async function submitViaRpc(rpc: SenderRpc, wire: Uint8Array, signal: AbortSignal): Promise<boolean> {
+  const b64 = Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength).toString('base64');
+  try {
+    await rpc.call!('sendTransaction', [b64, { encoding: 'base64', skipPreflight: true, maxRetries: 0 }], { signal, retry: { retries: 0 } });
+    return true;
+  } catch (e) {
+    if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
+    return false;
   }
 }
 

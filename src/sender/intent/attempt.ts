@@ -7,6 +7,11 @@
  *
  * Rebroadcasts follow the slots while the tracker's websocket names them, then back off
  * (rebroadcast.ts, shared with bundles).
+ *
+ * A submit `/fast` refuses with 429 takes the second route when there is one (`rateLimited: 'rpc'`,
+ * not `swqosOnly`, a client with `call`): the same bytes at once through the JSON-RPC host, then to
+ * `/fast` again once its `Retry-After` has passed — the rebroadcast loop holds until then and resends
+ * at that moment. The first submit thus returns, and the track starts, without the wait.
  */
 import { linkSignals } from '../../abort.js';
 import { CairnError, ErrorCodes } from '../../errors/index.js';
@@ -19,7 +24,7 @@ import { journalFailure } from '../journal/error.js';
 import type { NonceRef } from '../journal/records.js';
 import type { SendTimings } from '../outcome.js';
 import type { Commitment, SenderRpc } from '../client/rpc.js';
-import { resendAtOnce, submitOnce } from '../client/submit.js';
+import { hasSecondRoute, isRateLimited, rateLimitWait, resendAtOnce, submitOnce, submitViaRpc } from '../client/submit.js';
 import { startRebroadcasts } from './rebroadcast.js';
 
 /** Signed bytes of an intent and how long their blockhash lives. */
@@ -39,7 +44,8 @@ export interface AttemptDeps {
   events: SenderEvents;
   journal: IntentJournal;
   lives: Map<string, LiveAttempt>;
-  counters: { submits: number; rebroadcasts: number };
+  /** `/fast` submits, rebroadcasts among them, and rate-limited submits sent through the JSON-RPC host. */
+  counters: { submits: number; rebroadcasts: number; rerouted: number };
   /** Note activity (idle warming pings only after `warmMs` without any). */
   touch(): void;
 }
@@ -67,7 +73,10 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
   let sends = 0;
   let landed = false;
   const rb = linkSignals(a.signal);
-  const submit = async (signal: AbortSignal): Promise<void> => {
+  // The caller asked for stake-weighted routing only with swqosOnly: no second route then.
+  const reroute = d.cfg.rateLimited === 'rpc' && !d.cfg.swqosOnly && hasSecondRoute(d.rpc);
+  /** Submit; answers how long `/fast` asked to wait before it gets the bytes again, when they took the second route. */
+  const submit = async (signal: AbortSignal): Promise<number | undefined> => {
     d.touch();
     const live = d.lives.get(id);
     if (live) live.submitted = true;
@@ -76,17 +85,27 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     for (let again = false; ; again = true) {
       d.counters.submits++;
       sends++;
-      const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal);
-      if (r.ok) return;
+      const r = await submitOnce(d.rpc, cur.wire, d.cfg.swqosOnly, signal, reroute ? { waitOutRateLimit: false } : {});
+      if (r.ok) return undefined;
       if (r.fatal) throw r.error;
-      if (again || !resendAtOnce(r.error)) return;
+      if (reroute && isRateLimited(r.error)) {
+        // Same bytes, so they cannot execute twice whichever host passes them on.
+        d.counters.rerouted++;
+        const wait = rateLimitWait(r.error);
+        const accepted = await submitViaRpc(d.rpc, cur.wire, signal);
+        d.events.emit('rerouted', { id, signature: cur.signature, accepted, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+        return wait;
+      }
+      if (again || !resendAtOnce(r.error)) return undefined;
     }
   };
   // Subscribed before the bytes leave: the first notification then names the slot that holds them.
   const cancelWatch = a.fresh ? d.tracker.prewatch(cur.signature, a.commitment) : () => undefined;
+  /** A Retry-After the first submit left for `/fast` (its bytes went through the JSON-RPC host). */
+  let holdMs: number | undefined;
   if (a.fresh || a.resumed) {
     try {
-      await submit(a.signal);
+      holdMs = await submit(a.signal);
     } catch (e) {
       // A refusal of bytes never sent before is final. Bytes an earlier process already sent
       // may have landed whatever this host says now: the tracker decides those.
@@ -117,6 +136,7 @@ export async function runAttempt(d: AttemptDeps, a: AttemptRequest): Promise<{ r
     landed: () => landed,
     ready: () => d.tracker.ready(cur.signature),
     submit,
+    ...(holdMs !== undefined ? { holdMs } : {}),
     onResent: () => d.events.emit('rebroadcast', { id, signature: cur.signature, count: sends - 1 }),
   });
   try {

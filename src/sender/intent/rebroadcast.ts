@@ -6,7 +6,9 @@
  * processed notification would have come first) — counting only a slot announced at least half a
  * slot after the answer (`SAME_MOMENT_SLOTS`) — then the gap doubles each time; every
  * `rebroadcastMs` the timer resends as before, whatever the socket does. Never two submits of one
- * attempt in flight: a slow host must not turn rebroadcasting into a storm.
+ * attempt in flight: a slow host must not turn rebroadcasting into a storm. A submit `/fast` answered
+ * with 429 whose bytes took the second route (attempt.ts) holds every resend until its `Retry-After`
+ * has passed, and the bytes go to `/fast` again at that moment — as the client's own wait would have.
  */
 import type { ResolvedSenderOptions } from '../config.js';
 import type { Tracker } from '../confirm/tracker.js';
@@ -34,8 +36,13 @@ export interface RebroadcastOptions {
   landed(): boolean;
   /** The signatures' processed subscriptions are acknowledged (Tracker.ready): their silence at a slot means something. */
   ready(): boolean;
-  /** One resubmission; a rejection is swallowed here (the tracker decides). */
-  submit(signal: AbortSignal): Promise<void>;
+  /**
+   * One resubmission; a rejection is swallowed here (the tracker decides). Answers how long `/fast`
+   * asked to wait when the bytes went through the JSON-RPC host instead (a 429 rerouted).
+   */
+  submit(signal: AbortSignal): Promise<number | undefined | void>;
+  /** The first submit was rerouted: nothing before this many ms, then one resend to `/fast`. */
+  holdMs?: number;
   /** Told after each resend the host answered. */
   onResent?(): void;
 }
@@ -56,14 +63,27 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
   let answeredTime = performance.now();
   let slotRebroadcasts = 0;
   let gapSlots = cfg.rebroadcastSlots;
+  /** A `/fast` Retry-After still running (Date.now() it ends; 0: none), and the resend waiting for it. */
+  let heldUntil = 0;
+  let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  const hold = (ms: number): void => {
+    heldUntil = Date.now() + ms;
+    holdTimer = setTimeout(() => {
+      heldUntil = 0;
+      resend();
+    }, ms);
+  };
   const resend = (): void => {
-    if (o.landed() || submitting || o.signal.aborted) return;
+    if (o.landed() || submitting || o.signal.aborted || heldUntil > 0) return;
     submitting = true;
     o.counters.rebroadcasts++;
     lastAt = Date.now();
     o.submit(o.signal)
       .then(
-        () => o.onResent?.(),
+        (wait) => {
+          o.onResent?.();
+          if (typeof wait === 'number' && !o.signal.aborted) hold(wait);
+        },
         () => undefined,
       )
       .finally(() => {
@@ -73,6 +93,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
         answeredTime = performance.now();
       });
   };
+  if (o.holdMs !== undefined) hold(o.holdMs);
   const timer = setInterval(() => {
     if (Date.now() - lastAt >= cfg.rebroadcastMs * 0.9) resend();
   }, cfg.rebroadcastMs);
@@ -90,6 +111,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
   });
   return () => {
     clearInterval(timer);
+    clearTimeout(holdTimer);
     offSlot();
   };
 }
