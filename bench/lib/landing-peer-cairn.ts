@@ -3,7 +3,9 @@
  * and CU limit, and `sendMany` over the transfers at the job's concurrency. It submits to `/fast`,
  * races signature notifications on its websocket against one `getSignatureStatuses` per tick for
  * every transfer in flight, and rebroadcasts the same bytes per slot for the first few slots without
- * a sign of landing, then less often (defaults).
+ * a sign of landing, then less often (defaults). A submit `/fast` refuses with 429 goes at once
+ * through the JSON-RPC host's `sendTransaction` (`rateLimited: 'rpc'`, the default): a metered call,
+ * counted with the JSON-RPC host's requests.
  * Time to confirmed is the outcome's own `timings.confirmedMs` (from the moment the intent starts).
  */
 import { createClient } from '../../src/rpc/client.js';
