@@ -67,7 +67,8 @@ export async function submitOnce(
   o: { waitOutRateLimit?: boolean } = {},
 ): Promise<SubmitResult> {
   try {
-    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, o.waitOutRateLimit === false ? { signal, retry: RATE_LIMIT_TO_SENDER } : { signal });
+    const call = o.waitOutRateLimit === false ? { signal, retry: RATE_LIMIT_TO_SENDER } : { signal };
+    await rpc.sendTransaction(wire, swqosOnly ? { swqosOnly: true } : undefined, call);
     return { ok: true };
   } catch (e) {
     if (signal.aborted || isAbortError(e)) throw abortError(ErrorCodes.SENDER_ABORTED, signal, 'submit');
