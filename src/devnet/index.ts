@@ -6,7 +6,7 @@ export { startDevnet } from './start.js';
 export type { Devnet, DevnetAccount, DevnetControl, DevnetOptions, DevnetProgram } from './start.js';
 export type { DevnetKey } from './http/auth.js';
 export type { DevnetChain } from './chain/contract.js';
-export type { Webhook, WebhookInput } from './rest/webhooks.js';
+export type { Webhook, WebhookInput } from './methods/rest/webhooks.js';
 export type { FastRules } from './http/fast.js';
 export { DEFAULT_TIP_ACCOUNTS } from './http/fast.js';
 export type { Chain, DevnetLimits, EndpointFaults, ExecutedTransaction, FaultEndpoint, RequestLogEntry, SignatureStatus } from './types.js';

@@ -143,7 +143,7 @@ describe('webhooks', () => {
   });
 
   it('bounds what webhooks can hold: addresses per webhook and webhooks per devnet', async () => {
-    const { MAX_WEBHOOK_ADDRESSES, MAX_WEBHOOKS } = await import('../../src/devnet/rest/webhooks.js');
+    const { MAX_WEBHOOK_ADDRESSES, MAX_WEBHOOKS } = await import('../../src/devnet/methods/rest/webhooks.js');
     // over HTTP the body cap (4 MiB) stops such a list first; from code the list's own cap does
     expect(() => devnet.control.createWebhook({ webhookURL: receiverUrl, accountAddresses: Array(MAX_WEBHOOK_ADDRESSES + 1).fill(bob) })).toThrowError(
       `"accountAddresses": at most ${MAX_WEBHOOK_ADDRESSES}`,

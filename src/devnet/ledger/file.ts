@@ -17,7 +17,7 @@ import type { DasSnapshot } from '../das/state.js';
 import type { DevnetChain } from '../chain/contract.js';
 import { decodeLedgerJson, encodeLedgerJson } from './codec.js';
 import type { ExecutedTransaction } from '../types.js';
-import type { Webhook } from '../rest/webhooks.js';
+import type { Webhook } from '../methods/rest/webhooks.js';
 
 const LEDGER_FORMAT = 'cairn-devnet-ledger';
 const LEDGER_VERSION = 1;

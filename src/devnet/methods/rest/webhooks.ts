@@ -13,10 +13,10 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isPlainObject } from '../../assert.js';
-import type { DevnetChain } from '../chain/contract.js';
-import { transactionJson } from '../encoding/transaction.js';
-import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../types.js';
+import { isPlainObject } from '../../../assert.js';
+import type { DevnetChain } from '../../chain/contract.js';
+import { transactionJson } from '../../encoding/transaction.js';
+import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../../types.js';
 import { NATIVE_MINT, transfersOf } from './wallet-transfers.js';
 
 export const WEBHOOK_TYPES = ['enhanced', 'raw', 'discord', 'enhancedDevnet', 'rawDevnet', 'discordDevnet'] as const;

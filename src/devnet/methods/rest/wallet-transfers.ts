@@ -5,10 +5,10 @@
  * with the counterparty, mint, decimals and the raw amount as text. Pages are newest first; the
  * cursor is opaque (the record's sequence number) and stays valid while new transfers arrive.
  */
-import { encodeBase58, isSystemProgram, transferLamportsOf } from '../../solana/index.js';
-import type { DevnetChain } from '../chain/contract.js';
-import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../types.js';
-import { parseSubmitted } from '../chain/parse-submitted.js';
+import { encodeBase58, isSystemProgram, transferLamportsOf } from '../../../solana/index.js';
+import type { DevnetChain } from '../../chain/contract.js';
+import { DevnetRpcError, type DevnetModule, type ExecutedTransaction, type RestRequest } from '../../types.js';
+import { parseSubmitted } from '../../chain/parse-submitted.js';
 
 export const NATIVE_MINT = 'So11111111111111111111111111111111111111112';
 export const TOKEN_PROGRAM = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA';

@@ -7,12 +7,12 @@
  * string, empty when that section is fine, as the spec describes. The server warns nobody: the
  * deprecation notice is the client's job.
  */
-import { encodeBase58, base58Bytes } from '../../solana/index.js';
-import { isPlainObject } from '../../assert.js';
-import { base58TooLong } from '../../base58-bound.js';
-import type { DevnetChain } from '../chain/contract.js';
-import type { DasState } from '../das/state.js';
-import { DevnetRpcError, type DevnetModule, type RestRequest } from '../types.js';
+import { encodeBase58, base58Bytes } from '../../../solana/index.js';
+import { isPlainObject } from '../../../assert.js';
+import { base58TooLong } from '../../../base58-bound.js';
+import type { DevnetChain } from '../../chain/contract.js';
+import type { DasState } from '../../das/state.js';
+import { DevnetRpcError, type DevnetModule, type RestRequest } from '../../types.js';
 import { TOKEN_PROGRAM } from './wallet-transfers.js';
 
 const MAX_MINT_ACCOUNTS = 100;
