@@ -10,7 +10,8 @@
  */
 import { afterAll } from 'vitest';
 import type { CairnError } from '../../src/errors/index.js';
-import { observeErrors, registeredSecrets } from '../../src/internal.js';
+import { observeErrors } from '../../src/errors/internal.js';
+import { registeredSecrets } from '../../src/redact.js';
 import { findSecret } from './secret-scan.js';
 
 const leaks: string[] = [];
