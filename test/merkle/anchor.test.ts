@@ -114,6 +114,32 @@ describe('anchored verification', () => {
     }
   });
 
+  it('a root newer than the cached tree state is read again once, not called unknown-root; a lie costs that one read and stays unknown-root', async () => {
+    const source = createAnchorSource({ rpc: devnet.url, cacheMs: 60_000 });
+    const v = createVerifier({ threads: 0 });
+    const { anchorVerdicts } = await import('../../src/merkle/anchor/verdicts.js');
+    const anchored = async (proof: unknown) => (await anchorVerdicts('asset-proof', [proof], await v.verify('asset-proof', [proof], { anchor: false }), source))[0];
+    try {
+      expect(await anchored(assetProof)).toMatchObject({ valid: true, anchored: true });
+      expect(source.calls).toBe(1);
+      // a new leaf in the same tree: a root the cached state (good for a minute here) has never seen
+      const { assetId } = await devnet.das!.mintCompressedNft({ name: 'B', symbol: 'B', description: '', owner: addr(), confirmTransaction: true });
+      const newer = await rpc('getAssetProof', { id: assetId });
+      expect(newer.tree_id).toBe(assetProof.tree_id);
+      expect(newer.root).not.toBe(assetProof.root);
+      expect(await anchored(newer)).toMatchObject({ valid: true, anchored: true });
+      expect(source.calls).toBe(2);
+      // read just now, the state is not read again for the same root; a lie on the tree is one read more
+      expect(await anchored(newer)).toMatchObject({ valid: true, anchored: true });
+      expect(source.calls).toBe(2);
+      expect(await anchored(fabricateAssetProof(newer, draw))).toMatchObject({ valid: false, status: 'unknown-root' });
+      expect(source.calls).toBe(3);
+    } finally {
+      await source.close();
+      await v.close();
+    }
+  });
+
   it('bad anchor options name the field', () => {
     expect(() => createVerifier({ threads: 0, anchor: { rpc: 'ftp://x' } as never })).toThrow(/anchor\.rpc/);
     expect(() => createVerifier({ threads: 0, anchor: { rpc: 'http://127.0.0.1:1', commitment: 'max' } as never })).toThrow(/anchor\.commitment/);

@@ -103,12 +103,13 @@ export function withAnchor(inner: Verifier, anchor: AnchorOptions | undefined): 
       const raw = scanned(kind, input);
       const claims = raw ? raw.claims : claimsOfItems(kind, itemsOf(kind, input));
       // The tree accounts are read while the pool verifies: the chain's round trip overlaps the work.
+      const since = Date.now();
       const trees = treesOfClaims(claims);
       const ahead = trees.length ? source.trees(trees, o?.signal) : undefined;
       ahead?.catch(() => {}); // awaited below; never an unhandled rejection if verify throws first
       const verdicts = await inner.verify(kind, raw ? raw.input : input, passOn(o));
       if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
-      return await anchorClaimed(claims, verdicts, source, o?.signal, ahead);
+      return await anchorClaimed(claims, verdicts, source, o?.signal, ahead, since);
     } finally {
       await done();
     }

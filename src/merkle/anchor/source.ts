@@ -5,7 +5,9 @@
  * default) is not read again, so a stream of batches over the same few trees costs one read per
  * slot, while a root the chain has just added is seen within a slot. A batch that uses an entry in
  * the last quarter of its life reads it again behind itself, so a steady stream of batches does not
- * wait for the chain when an entry expires (each batch still starts at most one read).
+ * wait for the chain when an entry expires (each batch still starts at most one read). A root missing
+ * from a cached state may be newer than the read: verdicts.ts reads such a tree again (`reread`)
+ * before it calls the root unknown.
  */
 import { InputError } from '../../errors/index.js';
 import { treeStateOf, type RawAccount, type TreeState } from './tree-state.js';
@@ -34,6 +36,10 @@ export interface AnchorOptions {
 export interface AnchorSource {
   /** The state of each tree, read (≤ 100 per call) unless cached. */
   trees(addresses: readonly string[], signal?: AbortSignal): Promise<Map<string, TreeState>>;
+  /** The state of each tree read now, past the cache (and cached). */
+  reread(addresses: readonly string[], signal?: AbortSignal): Promise<Map<string, TreeState>>;
+  /** When (`Date.now()`) the cached state of `address` was read; undefined when none is cached. */
+  readAt(address: string): number | undefined;
   /** getMultipleAccounts calls made so far. */
   readonly calls: number;
   close(): Promise<void>;
@@ -181,6 +187,12 @@ export function createAnchorSource(options: AnchorOptions): AnchorSource {
       await fetchStates(want, signal, out);
       return out;
     },
+    async reread(addresses, signal) {
+      const out = new Map<string, TreeState>();
+      await fetchStates([...new Set(addresses)], signal, out);
+      return out;
+    },
+    readAt: (address) => cache.get(address)?.at,
     close: async () => {
       await Promise.all([...pending]);
     },

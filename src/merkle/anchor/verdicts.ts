@@ -5,6 +5,11 @@
  * turns the verdict invalid (`unknown-root`), as do a tree with no account (`tree-not-found`) and an
  * account that is not a tree of the right program (`not-a-tree`); a valid verdict whose every root
  * was found says `anchored: true`. Invalid verdicts stay as they were, `anchored: false`.
+ *
+ * A tree state may come from the source's cache (a slot old, by default), and a root the chain added
+ * since is not in it: before a verdict says `unknown-root` (or `tree-not-found`) on a state read before
+ * the verification began, the tree is read again, once, and the item judged on what the chain holds
+ * now. A batch costs one read more only when it holds such an item (a lie, or a root that new).
  */
 import type { KindName } from '../kinds/index.js';
 import type { Verdict } from '../verdict.js';
@@ -53,18 +58,21 @@ export async function anchorVerdicts(
   prefetched?: Promise<Map<string, TreeState>>,
 ): Promise<Verdict[]> {
   if (!anchorable(kind)) return verdicts.map((v) => ({ ...v, anchored: false }));
+  const since = Date.now();
   return anchorClaimed(
     verdicts.map((v, i) => (v.valid ? claimsOf(kind, items[i]) : null)),
     verdicts,
     source,
     signal,
     prefetched,
+    since,
   );
 }
 
 /**
  * `anchorVerdicts` with each item's claims known already (`claims[i]`, read only for a valid
- * verdict): from the parsed items, or from the scan of the raw response (tape-claims.ts).
+ * verdict): from the parsed items, or from the scan of the raw response (tape-claims.ts). `since`:
+ * when the verification began (`Date.now()`); a state read before it is read again before a miss.
  *
  * @example
  * const anchored = await anchorClaimed(claims, verdicts, source);
@@ -75,6 +83,7 @@ export async function anchorClaimed(
   source: AnchorSource,
   signal?: AbortSignal,
   prefetched?: Promise<Map<string, TreeState>>,
+  since = Date.now(),
 ): Promise<Verdict[]> {
   const trees = new Set<string>();
   verdicts.forEach((v, i) => {
@@ -85,14 +94,37 @@ export async function anchorClaimed(
   const states = missing.length ? new Map([...got, ...(await source.trees(missing, signal))]) : got;
   // Items that share one claim object (tape-claims.ts) are judged once.
   const judged = new Map<RootClaim, ReturnType<typeof judge>>();
+  const judgeAll = (): ReturnType<typeof judge>[] =>
+    verdicts.map((v, i) => {
+      const c = v.valid ? claims[i] : null;
+      if (!c || c.length === 0) return { slot: -1 };
+      let j = c.length === 1 ? judged.get(c[0]!) : undefined;
+      if (!j) {
+        j = judge(c as RootClaim[], states);
+        if (c.length === 1) judged.set(c[0]!, j);
+      }
+      return j;
+    });
+  let results = judgeAll();
+  // A miss on a state read before this verification began may only mean the state is older than the
+  // root: those trees are read again, once, and every item judged on what the chain says now.
+  const stale = new Set<string>();
+  results.forEach((j, i) => {
+    if (!('status' in j) || j.status === 'not-a-tree') return;
+    for (const c of claims[i]!) {
+      const at = source.readAt(c.tree);
+      if (at !== undefined && at < since) stale.add(c.tree);
+    }
+  });
+  if (stale.size > 0) {
+    for (const [tree, state] of await source.reread([...stale], signal)) states.set(tree, state);
+    judged.clear();
+    results = judgeAll();
+  }
   return verdicts.map((v, i) => {
     const c = v.valid ? claims[i] : null;
     if (!v.valid || !c || c.length === 0) return { ...v, anchored: false };
-    let j = c.length === 1 ? judged.get(c[0]!) : undefined;
-    if (!j) {
-      j = judge(c as RootClaim[], states);
-      if (c.length === 1) judged.set(c[0]!, j);
-    }
+    const j = results[i]!;
     if ('status' in j) return { ...v, valid: false, status: j.status, reason: j.reason, anchored: false };
     return { ...v, anchored: true, ...(j.slot >= 0 ? { anchorSlot: j.slot } : {}) };
   });
