@@ -17,7 +17,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Bench } from 'tinybench';
 import { ComputeBudgetProgram, Connection, Keypair, PublicKey, SystemProgram, Transaction } from '@solana/web3.js';
-import { createClient } from '../src/rpc/client.js';
+import { createClient } from '../src/rpc/client/create-client.js';
 import {
   compileMessage,
   computeUnitLimitInstruction,

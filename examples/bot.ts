@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { startDevnet, type Devnet } from '../src/devnet/index.js';
-import { createClient } from '../src/rpc/client.js';
+import { createClient } from '../src/rpc/client/create-client.js';
 import { createSender, generateSigner, signerFromSecretKey, transferInstruction, type Signer } from '../src/sender/index.js';
 
 const count = Number(process.argv[2] ?? 500);

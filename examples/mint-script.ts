@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { startDevnet, type Devnet } from '../src/devnet/index.js';
-import { createClient } from '../src/rpc/client.js';
+import { createClient } from '../src/rpc/client/create-client.js';
 import { mintCompressedNft, type MintCompressedNftParams } from '../src/mint/mint-compressed-nft.js';
 import { generateSigner } from '../src/sender/index.js';
 import { CairnError } from '../src/errors/index.js';

@@ -11,7 +11,7 @@
  *   CAIRN_URL=https://… CAIRN_API_KEY=… [CAIRN_ANCHOR_URL=https://…] npx tsx examples/verify-backend.ts <owner>
  */
 import { startDevnet, type Devnet } from '../src/devnet/index.js';
-import { createClient } from '../src/rpc/client.js';
+import { createClient } from '../src/rpc/client/create-client.js';
 import { createVerifier } from '../src/merkle/verifier/create-verifier.js';
 import { mintCompressedNft } from '../src/mint/mint-compressed-nft.js';
 import { generateSigner } from '../src/sender/index.js';

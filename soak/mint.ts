@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import { startDevnet } from '../src/devnet/index.js';
 import { keypairFromSeed } from '../src/devnet/chain/keypair.js';
-import { createClient } from '../src/rpc/client.js';
+import { createClient } from '../src/rpc/client/create-client.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'bin', 'cairn.js');

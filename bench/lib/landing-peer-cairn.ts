@@ -8,7 +8,7 @@
  * counted with the JSON-RPC host's requests.
  * Time to confirmed is the outcome's own `timings.confirmedMs` (from the moment the intent starts).
  */
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { createSender, signerFromSecretKey, transferInstruction } from '../../src/sender/index.js';
 import type { CreatePeer } from './landing-peer.js';
 import { bundlePool, errorText } from './landing-peer.js';

@@ -137,7 +137,7 @@ if (process.argv.includes('--devnet')) {
   const timingsOf: { buildMs: number; firstSubmitMs?: number; landedMs?: number }[] = [];
   // cairn's peer, as bench/lib/landing-peer-cairn.ts builds it, with the sender's events timed
   const cairnPeer: CreatePeer = async (j) => {
-    const { createClient } = await import('../../src/rpc/client.js');
+    const { createClient } = await import('../../src/rpc/client/create-client.js');
     const { createSender, signerFromSecretKey, transferInstruction } = await import('../../src/sender/index.js');
     const payerSigner = signerFromSecretKey(Buffer.from(j.payerSeed, 'hex'));
     const client = createClient({ url: j.url, wsUrl: j.wsUrl });

@@ -10,10 +10,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import fc from 'fast-check';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import * as S from '../../src/rpc/shapes.js';
 import { assertShape, formatPath, v, type Failure, type Validator } from '../../src/rpc/validate.js';
-import type { Transport, TransportRequest } from '../../src/rpc/transport.js';
+import type { Transport, TransportRequest } from '../../src/rpc/transport/create-transport.js';
 import { applyEdits, editsArb, getAt, pathsOf, setAt, toJsonText, type Edit, type Path } from './mutate.js';
 import type { CheckName } from './protocol.js';
 import { Broken, typedCode, type GroupOptions, type Outcome, type Target, type TargetGroup } from './target.js';

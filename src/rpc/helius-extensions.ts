@@ -10,7 +10,7 @@
 import { abortError } from '../abort.js';
 import { assertAddress, assertArray, assertInt, assertObject, assertOneOf, assertString, optional } from '../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
+import type { ClientContext } from './client/context.js';
 import * as das from './das.js';
 import { wireToBase64 } from './input.js';
 import type { CallOptions } from './jsonrpc.js';

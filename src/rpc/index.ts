@@ -5,7 +5,7 @@
  * results. The machinery under them (JSON-RPC framing, the retry loop, the response validators, the
  * JSON reader) stays private; the little mint and the test hooks need beyond this is in internal.ts.
  */
-export { createClient, type CairnClient, type CairnClientAcceptingKeys, type ClientOptions } from './client.js';
+export { createClient, type CairnClient, type CairnClientAcceptingKeys, type ClientOptions } from './client/create-client.js';
 // What an address parameter takes: base58, a web3.js PublicKey or a kit Address (kit's is a string).
 export type { AddressInput, PublicKeyLike } from '../solana/index.js';
 export {
@@ -17,9 +17,9 @@ export {
   type TransportOptions,
   type TransportRequest,
   type TransportResponse,
-} from './transport.js';
+} from './transport/create-transport.js';
 export type { CallOptions } from './jsonrpc.js';
-export { DEFAULT_DEADLINE_MS, type RetryContext, type RetryPolicy } from './retry.js';
+export { DEFAULT_DEADLINE_MS, type RetryContext, type RetryPolicy } from './retry/policy.js';
 export type { Paginators } from './paginate.js';
 // Websocket subscriptions (client.subscribe) and the shared socket's counters.
 export type {
@@ -33,9 +33,9 @@ export type {
   LogsFilter,
   SignatureNotification,
   SlotNotification,
-} from './subscribe.js';
-export type { SocketStats } from './ws-socket.js';
-export type { CompressionPaginators } from './compression-paginate.js';
+} from './subscribe/subscriber.js';
+export type { SocketStats } from './subscribe/websocket.js';
+export type { CompressionPaginators } from './compression/paginate.js';
 
 // Each method's params, and the limits a call is split or refused at.
 export {
@@ -54,7 +54,7 @@ export {
   type GetTokenAccountsParams,
 } from './das.js';
 export { MAX_SIGNATURES_PER_STATUS_CALL, type CommitmentParams, type GetTransactionConfig, type PriorityFeeParams, type SimulateConfig } from './solana/index.js';
-export { MAX_COMPRESSION_LIMIT, type CursorParams, type SignaturesForTokenOwnerParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression.js';
+export { MAX_COMPRESSION_LIMIT, type CursorParams, type SignaturesForTokenOwnerParams, type TokenAccountsByDelegateParams, type TokenAccountsByOwnerParams } from './compression/methods.js';
 export {
   MAX_COMPRESSION_FILTERS,
   type AccountKey,
@@ -64,9 +64,9 @@ export {
   type TokenBalancesByOwnerParams,
   type MintTokenHoldersParams,
   type ValidityProofParams,
-} from './compression-v2.js';
-export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './token-metadata.js';
-export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './wallet.js';
+} from './compression/v2.js';
+export { MAX_MINT_ACCOUNTS, type GetTokenMetadataParams } from './rest/token-metadata.js';
+export { MAX_TRANSFERS_LIMIT, type GetWalletTransfersParams } from './rest/wallet.js';
 export { MINT_DEPRECATION_CODE, MINT_DEPRECATION_MESSAGE, type MintCompressedNftParams } from './mint.js';
 export { MAX_SIGNATURES_PER_PAGE, type GetSignaturesForAddressParams, type SignatureInfo, type SignaturePaginators } from './solana/signatures.js';
 
@@ -124,4 +124,4 @@ export type {
   TokenBalanceList,
   TokenBalancePage,
   OwnerBalance,
-} from './compression-types.js';
+} from './compression/types.js';

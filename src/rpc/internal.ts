@@ -6,5 +6,5 @@
  * re-exports this file.
  */
 export { resetDeprecationWarnings, warnDeprecatedOnce } from './deprecation.js';
-export { provesNotActedOn } from './outcome.js';
-export { ON_ARRIVAL, type ArrivalOption } from './subscribe.js';
+export { provesNotActedOn } from './retry/outcome.js';
+export { ON_ARRIVAL, type ArrivalOption } from './subscribe/subscriber.js';

@@ -6,9 +6,9 @@
  */
 import { BadResponseError, CairnError, ErrorCodes, HttpError, RpcError } from '../errors/index.js';
 import { parseJson, stringifyJson } from './json.js';
-import { rpcMethodSafety } from './idempotency.js';
-import type { RetryPolicy } from './retry.js';
-import type { Transport, TransportRequest } from './transport.js';
+import { rpcMethodSafety } from './retry/idempotency.js';
+import type { RetryPolicy } from './retry/policy.js';
+import type { Transport, TransportRequest } from './transport/create-transport.js';
 import { assertShape, type Validator } from './validate.js';
 import { scanJson, rememberTape, T_ARRAY, T_OBJECT } from '../json/index.js';
 

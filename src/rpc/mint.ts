@@ -5,7 +5,7 @@
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertString, optional } from '../assert.js';
 import { InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
+import type { ClientContext } from './client/context.js';
 import { warnDeprecatedOnce } from './deprecation.js';
 import type { CallOptions } from './jsonrpc.js';
 import * as S from './shapes.js';

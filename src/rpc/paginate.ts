@@ -8,12 +8,12 @@
  */
 import { abortError } from '../abort.js';
 import { BadResponseError, ErrorCodes, InputError } from '../errors/index.js';
-import type { ClientContext } from './context.js';
-import * as compression from './compression.js';
+import type { ClientContext } from './client/context.js';
+import * as compression from './compression/methods.js';
 import * as das from './das.js';
 import type { CallOptions } from './jsonrpc.js';
 import type * as T from './types.js';
-import * as wallet from './wallet.js';
+import * as wallet from './rest/wallet.js';
 
 /** Before every page: an aborted signal ends the iteration with `RPC_ABORTED`. */
 export function checkAbort(opts: CallOptions | undefined): void {

@@ -4,7 +4,7 @@
  * `interface`; a JSON-RPC list always has its `items`); every other field is type-checked when
  * present. `null` is accepted where real servers send it (e.g. `royalty.target`, `delegate`).
  */
-import { transactionWithInfo } from './compression-info-shape.js';
+import { transactionWithInfo } from './compression/info-shape.js';
 import type * as T from './types.js';
 import { v, type Validator } from './validate.js';
 

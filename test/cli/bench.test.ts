@@ -16,7 +16,7 @@ import { landingFamily } from '../../src/bench/landing-family.js';
 import { checkCap, formatSol, parseSol, transferCost } from '../../src/bench/spend-cap.js';
 import { readReportData } from '../../src/bench/report-html.js';
 import type { FamilyContext } from '../../src/bench/types.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { generateSigner } from '../../src/sender/index.js';
 
 function capture(signal?: AbortSignal, env: NodeJS.ProcessEnv = {}) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run } from '../../src/cli/mint.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { newAddress } from '../support/devnet.js';
 
 let devnet: Devnet;

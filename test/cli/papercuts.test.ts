@@ -21,7 +21,7 @@ import { InputError } from '../../src/errors/index.js';
 import { verifyValidityProof } from '../../src/index.js';
 import * as merkle from '../../src/merkle/index.js';
 import { resetDeprecationWarnings } from '../../src/internal.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { generateSigner } from '../../src/solana/signer.js';
 
 const OWNER = '4ACfpUFoaSD9bfPdeu6DBt89gB6ENTeHBXCAi87NhDEE';

@@ -10,7 +10,7 @@ import { PublicKey } from '@solana/web3.js';
 import { bn, createRpc, featureFlags, type Rpc } from '@lightprotocol/stateless.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ADDRESS_TREE_V1, ADDRESS_TREE_V2, STATE_TREE_V1, STATE_TREE_V2 } from '../../src/devnet/compression/store.js';
-import { signatureCursor } from '../../src/rpc/compression-signatures.js';
+import { signatureCursor } from '../../src/rpc/compression/signatures.js';
 import { newAddress } from '../support/devnet.js';
 
 let devnet: Devnet;

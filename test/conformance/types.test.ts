@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { CairnError, ErrorCodes } from '../../src/errors/index.js';
 import { mintCompressedNft } from '../../src/mint/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { createSender, transferInstruction } from '../../src/sender/index.js';
 
 let devnet: Devnet;

@@ -9,7 +9,7 @@ import { parseFault } from '../../src/cli/devnet.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createFaults } from '../../src/devnet/faults/endpoints.js';
 import type { EndpointFaults, FaultEndpoint } from '../../src/devnet/types.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { newAddress } from '../support/devnet.js';
 
 const devnets: Devnet[] = [];

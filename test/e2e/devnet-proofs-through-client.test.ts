@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { verifyAccountProof } from '../../src/merkle/compressed/account.js';
 import { parseAccountProof } from '../../src/merkle/compressed/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { buildTx, waitFor, LAMPORTS_PER_SOL, newAddress, newKeypair } from '../support/devnet.js';
 
 let devnet: Devnet;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
 import { run as sendCli } from '../../src/cli/send.js';

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CairnError } from '../../src/errors/index.js';
 import { addressBytes } from '../../src/solana/address.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SendManyItem } from '../../src/sender/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { fullDisk } from '../support/full-disk.js';
 import { recording, setup, sleep, transferTo, type Env } from '../support/sender.js';
 

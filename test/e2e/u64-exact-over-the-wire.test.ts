@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { verifyAccountHash } from '../../src/merkle/compressed/account.js';
 import { parseCompressedAccount } from '../../src/merkle/compressed/account-parse.js';
 import { newAddress } from '../support/devnet.js';

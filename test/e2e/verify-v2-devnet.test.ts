@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { ADDRESS_TREE_V2 } from '../../src/devnet/compression/store.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import type { Verifier } from '../../src/merkle/verifier/types.js';
 import type { KindName } from '../../src/merkle/kinds/index.js';

@@ -17,7 +17,7 @@ import { mulberry32 } from '../../src/devnet/chain/mulberry32.js';
 import { createProverWorker } from '../../src/prover/prover-worker.js';
 import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { createAnchorSource } from '../../src/merkle/anchor/source.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 
 const CACHE = join(process.cwd(), 'node_modules', '.cache', 'cairn');
 const addr = () => Keypair.generate().publicKey.toBase58();

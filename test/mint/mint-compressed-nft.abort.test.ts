@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { AbortError, CairnError } from '../../src/errors/index.js';
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import * as senderAbort from '../../src/sender/index.js';
 
 let devnet: Devnet;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Keypair } from '@solana/web3.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { CairnError, InputError } from '../../src/errors/index.js';
 import { mintCompressedNft, validateMintInput, type MintCompressedNftParams } from '../../src/mint/mint-compressed-nft.js';
 import { resetDeprecationWarnings as resetMintDeprecationWarning } from '../../src/internal.js';

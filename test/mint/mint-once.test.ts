@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { mintCompressedNft } from '../../src/mint/mint-compressed-nft.js';
 import { openMintJournal } from '../../src/mint/mint-journal.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { newAddress } from '../support/devnet.js';
 import { startLossyProxy, type LossyProxy } from '../support/lossy-proxy.js';
 

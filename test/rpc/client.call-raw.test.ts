@@ -6,8 +6,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BadResponseError, RpcError } from '../../src/errors/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { createTransport } from '../../src/rpc/transport.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
+import { createTransport } from '../../src/rpc/transport/create-transport.js';
 import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
 import { API_KEY } from '../support/rpc-fixtures.js';
 import { useServerAndClient, type TestServer } from '../support/rpc-server.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { InputError, RpcError } from '../../src/errors/index.js';
 import { verifyAssetProofJson } from '../../src/merkle/cnft/asset-proof.js';
-import { createClient, type CairnClientAcceptingKeys } from '../../src/rpc/client.js';
+import { createClient, type CairnClientAcceptingKeys } from '../../src/rpc/client/create-client.js';
 import { transferInstruction } from '../../src/solana/instructions.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { memoIx, sendAndWait } from '../support/spl.js';

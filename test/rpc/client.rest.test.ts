@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { resetDeprecationWarnings } from '../../src/rpc/deprecation.js';
 import { addr, API_KEY } from '../support/rpc-fixtures.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLUSTER_HOSTS, SENDER_REGIONS } from '../../src/clusters.js';
 import { DEFAULT_DEVNET_URL, resolveEndpoints } from '../../src/config.js';
 import { isCairnError } from '../../src/errors/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import { redirectHosts, type HostRedirect } from '../support/redirect-hosts.mjs';

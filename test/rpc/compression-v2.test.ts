@@ -3,7 +3,7 @@
 // the devnet's −32602 surfacing as an RpcError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { ADDRESS_TREE_V2, STATE_TREE_V2 } from '../../src/devnet/compression/store.js';
 import { InputError, RpcError } from '../../src/errors/index.js';
 import { newAddress } from '../support/devnet.js';

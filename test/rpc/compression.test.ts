@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { addr, API_KEY, photonFiles, readVector, sig } from '../support/rpc-fixtures.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';
 

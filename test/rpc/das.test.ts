@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { addr, API_KEY, dasAssets, dasPage, readVector } from '../support/rpc-fixtures.js';
 import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 

@@ -4,7 +4,7 @@
 // anything is sent; the devnet's −32602 surfacing as an RpcError.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { InputError, RpcError } from '../../src/errors/index.js';
 import { generateSigner } from '../../src/solana/signer.js';
 import { newAddress } from '../support/devnet.js';

@@ -1,11 +1,11 @@
 /**
- * Direct tests of the lean pool's response reader (src/rpc/http-pool-parser.ts): bytes in, a
+ * Direct tests of the lean pool's response reader (src/rpc/transport/pool/parser.ts): bytes in, a
  * response or a failure out, with no socket. The paths the pool tests reach only through a server
  * (header folding, HTTP/1.0, no-body statuses, the head cap, Keep-Alive) are pinned here.
  */
 import { describe, expect, it } from 'vitest';
-import { COMPLETE, FAILED, MAX_HEAD_BYTES, MORE, ResponseParser } from '../../src/rpc/http-pool-parser.js';
-import type { PoolRequest } from '../../src/rpc/http-pool-job.js';
+import { COMPLETE, FAILED, MAX_HEAD_BYTES, MORE, ResponseParser } from '../../src/rpc/transport/pool/parser.js';
+import type { PoolRequest } from '../../src/rpc/transport/pool/job.js';
 
 const req = (extra: Partial<PoolRequest> = {}): PoolRequest => ({
   hostname: '127.0.0.1',

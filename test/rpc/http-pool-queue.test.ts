@@ -1,16 +1,16 @@
 /**
- * Direct tests of which connection runs a job (src/rpc/http-pool-queue.ts) with real connections
+ * Direct tests of which connection runs a job (src/rpc/transport/pool/queue.ts) with real connections
  * (http-pool-socket.ts) to a loopback server, and of the request bytes (http-pool-request.ts): the
  * warmest idle connection first, an expired one dropped, the queue's order and `maxSockets`, a closed
  * pool's connections destroyed rather than parked.
  */
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { HttpFailure } from '../../src/rpc/http-failure.js';
-import { settle, type Job, type Origin, type PoolResponse } from '../../src/rpc/http-pool-job.js';
-import { createPoolQueue, WARM_REUSE_MS } from '../../src/rpc/http-pool-queue.js';
-import { requestText } from '../../src/rpc/http-pool-request.js';
-import type { Connection } from '../../src/rpc/http-pool-socket.js';
+import type { HttpFailure } from '../../src/rpc/transport/pool/failure.js';
+import { settle, type Job, type Origin, type PoolResponse } from '../../src/rpc/transport/pool/job.js';
+import { createPoolQueue, WARM_REUSE_MS } from '../../src/rpc/transport/pool/queue.js';
+import { requestText } from '../../src/rpc/transport/pool/request.js';
+import type { Connection } from '../../src/rpc/transport/pool/socket.js';
 
 let server: net.Server;
 let port: number;

@@ -1,5 +1,5 @@
 /**
- * Edge cases of the lean keep-alive client (src/rpc/http-pool.ts), driven through the transport so
+ * Edge cases of the lean keep-alive client (src/rpc/transport/pool/pool.ts), driven through the transport so
  * the errors are the typed ones callers see. The server is a raw TCP server on 127.0.0.1 that
  * writes exact bytes: chunked bodies split anywhere, a keep-alive socket closed between requests,
  * a body cut mid-way, interim 1xx responses, malformed heads.
@@ -7,8 +7,8 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, BadResponseError, NetworkError, TimeoutError } from '../../src/errors/index.js';
-import { createHttpPool } from '../../src/rpc/http-pool.js';
-import { createTransport, type Transport } from '../../src/rpc/transport.js';
+import { createHttpPool } from '../../src/rpc/transport/pool/pool.js';
+import { createTransport, type Transport } from '../../src/rpc/transport/create-transport.js';
 import { API_KEY } from '../support/rpc-fixtures.js';
 
 interface RawRequest {

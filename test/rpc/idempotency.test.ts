@@ -1,6 +1,6 @@
 /**
  * Retry by what a failure proves (issue 36), walked over the client's method table
- * (src/rpc/idempotency.ts): every client method has an entry, and every method that changes state
+ * (src/rpc/retry/idempotency.ts): every client method has an entry, and every method that changes state
  * on the service — driven against the real devnet through a proxy that loses its answer after the
  * devnet acted — reaches the devnet once and fails with `RPC_OUTCOME_UNKNOWN` carrying the table's
  * `findOut` (createWebhook instead finds the webhook it made and returns it). On a scripted server:
@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { CairnError } from '../../src/errors/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { CLIENT_METHODS, rpcMethodSafety } from '../../src/rpc/idempotency.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
+import { CLIENT_METHODS, rpcMethodSafety } from '../../src/rpc/retry/idempotency.js';
 import { buildTx, newAddress, newKeypair, TIP, type TestKeypair } from '../support/devnet.js';
 import { startLossyProxy, type LossyProxy, type ProxiedRequest } from '../support/lossy-proxy.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';

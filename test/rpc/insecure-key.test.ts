@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CairnError } from '../../src/errors/index.js';
-import { createClient, type ClientOptions } from '../../src/rpc/client.js';
-import { createTransport } from '../../src/rpc/transport.js';
+import { createClient, type ClientOptions } from '../../src/rpc/client/create-client.js';
+import { createTransport } from '../../src/rpc/transport/create-transport.js';
 import { findSecret } from '../support/secret-scan.js';
 import { API_KEY } from '../support/rpc-fixtures.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';

@@ -5,8 +5,8 @@
  * never ends while its pages are full. Repeated cursors were already caught; repeated pages now are.
  */
 import { describe, expect, it } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import type { Transport } from '../../src/rpc/transport.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
+import type { Transport } from '../../src/rpc/transport/create-transport.js';
 
 const ADDR = 'F9Lw3ki3hJ7PF9HQXsBzoY8GyE6sPoEZZdXJBsTTD2rk';
 const OTHER = 'GBfJEitNVPm8mADUCP67c2RG1FGmyFteBZqTeMCQL2xR';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CairnError, ErrorCodes, RateLimitedError, ServerError } from '../../src/errors/index.js';
 import { sleep } from '../../src/abort.js';
-import { backoffDelay, defaultRetryPolicy, resolveRetryPolicy, withRetry } from '../../src/rpc/retry.js';
+import { backoffDelay, defaultRetryPolicy, resolveRetryPolicy, withRetry } from '../../src/rpc/retry/policy.js';
 
 const err = (code: keyof typeof ErrorCodes, ctx: object = {}) => new CairnError(ErrorCodes[code], code, { context: ctx });
 

@@ -4,7 +4,7 @@
  * devnet's refusals as RpcError.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { CairnError } from '../../src/errors/index.js';
 import { generateSigner } from '../../src/solana/signer.js';

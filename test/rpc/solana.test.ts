@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CairnError, RpcError } from '../../src/errors/index.js';
-import type { CairnClient } from '../../src/rpc/client.js';
+import type { CairnClient } from '../../src/rpc/client/create-client.js';
 import { addr, sig } from '../support/rpc-fixtures.js';
 import { useServerAndClient, type TestServer } from '../support/rpc-server.js';
 

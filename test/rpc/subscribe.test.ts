@@ -8,8 +8,8 @@
 import bs58 from 'bs58';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClientAcceptingKeys } from '../../src/rpc/client.js';
-import type { SlotNotification } from '../../src/rpc/subscribe.js';
+import { createClient, type CairnClientAcceptingKeys } from '../../src/rpc/client/create-client.js';
+import type { SlotNotification } from '../../src/rpc/subscribe/subscriber.js';
 import { signMessageParts } from '../../src/solana/sign-message.js';
 import { generateSigner, type Signer } from '../../src/solana/signer.js';
 import { transferInstruction } from '../../src/solana/instructions.js';

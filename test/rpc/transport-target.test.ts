@@ -1,5 +1,5 @@
 /**
- * Direct tests of where a request goes (src/rpc/transport-target.ts) and of what the transport
+ * Direct tests of where a request goes (src/rpc/transport/target.ts) and of what the transport
  * refuses before anything is sent: a URL that is not http(s), a method that is not a token, a body
  * that is not a string — each as an `InputError` naming the field, on both HTTP clients.
  */
@@ -7,9 +7,9 @@ import http from 'node:http';
 import https from 'node:https';
 import { describe, expect, it } from 'vitest';
 import { InputError, NetworkError } from '../../src/errors/index.js';
-import { buildTarget, TargetCache } from '../../src/rpc/transport-target.js';
-import { viaNodeHttp } from '../../src/rpc/transport-via-node-http.js';
-import { createTransport, type TransportRequest } from '../../src/rpc/transport.js';
+import { buildTarget, TargetCache } from '../../src/rpc/transport/target.js';
+import { viaNodeHttp } from '../../src/rpc/transport/via-node-http.js';
+import { createTransport, type TransportRequest } from '../../src/rpc/transport/create-transport.js';
 
 const KEY = 'k-0123456789abcdef';
 

@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AbortError, BadResponseError, NetworkError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors/index.js';
-import { createTransportWith, type Transport, type TransportOptions } from '../../src/rpc/transport.js';
+import { createTransportWith, type Transport, type TransportOptions } from '../../src/rpc/transport/create-transport.js';
 
 const KEY = 'undici-test-key-4f1c9a7e2b';
 const tlsDir = new URL('../support/tls/', import.meta.url);

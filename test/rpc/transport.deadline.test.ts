@@ -5,8 +5,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AbortError, CairnError, RateLimitedError, ServerError, TimeoutError } from '../../src/errors/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
-import { createTransport, type Transport } from '../../src/rpc/transport.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
+import { createTransport, type Transport } from '../../src/rpc/transport/create-transport.js';
 import { API_KEY, addr, sig } from '../support/rpc-fixtures.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';
 

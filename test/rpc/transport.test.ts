@@ -10,8 +10,8 @@ import {
   TimeoutError,
   UnauthorizedError,
 } from '../../src/errors/index.js';
-import { createTransport, type Transport } from '../../src/rpc/transport.js';
-import { parseRetryAfter } from '../../src/rpc/http-response.js';
+import { createTransport, type Transport } from '../../src/rpc/transport/create-transport.js';
+import { parseRetryAfter } from '../../src/rpc/transport/response.js';
 import { API_KEY } from '../support/rpc-fixtures.js';
 import { startServer, type TestServer } from '../support/rpc-server.js';
 

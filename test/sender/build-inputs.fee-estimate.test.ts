@@ -8,7 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';
 import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { setup, type Env } from '../support/sender.js';

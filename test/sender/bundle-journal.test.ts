@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors/index.js';
-import type { CairnClient } from '../../src/rpc/client.js';
+import type { CairnClient } from '../../src/rpc/client/create-client.js';
 import { createSender, generateSigner, parseTransaction, readJournal, transferInstruction, type JournalRecord, type Sender } from '../../src/sender/index.js';
 import { encodeBase58 } from '../../src/solana/base58.js';
 import { executionsByKey } from '../../soak/ledger.js';

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createTracker } from '../../src/sender/confirm/tracker.js';
 import { createWatch } from '../../src/sender/confirm/watch.js';
 import type { SenderRpc, StatusLike } from '../../src/sender/client/rpc.js';
-import { ON_ARRIVAL, type SignatureNotification, type SlotNotification, type Subscriber, type Subscription } from '../../src/rpc/subscribe.js';
+import { ON_ARRIVAL, type SignatureNotification, type SlotNotification, type Subscriber, type Subscription } from '../../src/rpc/subscribe/subscriber.js';
 
 type Hooked<N> = { onNotification?: (n: N) => void; [ON_ARRIVAL]?: (n: N) => void; commitment?: string };
 

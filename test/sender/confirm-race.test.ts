@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { CairnError } from '../../src/errors/index.js';
 import { createSender, generateSigner, transferInstruction, type Signer } from '../../src/sender/index.js';
 import { startWsProxy, type WsProxy } from '../support/ws-proxy.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isCairnError } from '../../src/errors/index.js';
-import { createClient } from '../../src/rpc/client.js';
+import { createClient } from '../../src/rpc/client/create-client.js';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { failureHint, RENT_EXEMPT_MINIMUM_NO_DATA } from '../../src/sender/intent/failure-hint.js';
 import { createSender, generateSigner, transferInstruction } from '../../src/sender/index.js';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCodes } from '../../src/errors/index.js';
-import type { CairnClient } from '../../src/rpc/client.js';
+import type { CairnClient } from '../../src/rpc/client/create-client.js';
 import { createSender, generateSigner, transferInstruction, type FleetSender, type SendManyItem } from '../../src/sender/index.js';
 import { DEFAULT_TIP_ACCOUNTS } from '../../src/tips.js';
 import { executionsByKey } from '../../soak/ledger.js';

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { createSender, generateSigner, resolveSenderConfig, transferInstruction, type SenderConfig } from '../../src/sender/index.js';
 import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { RateLimitedError } from '../../src/errors/index.js';

@@ -256,7 +256,7 @@ describe('sender against the devnet', () => {
   it('abort stops rebroadcasts and polling at once; close() leaves no timer or socket', async () => {
     const resources = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout' || r === 'TCPSocketWrap').length;
     await sleep(100);
-    const client = (await import('../../src/rpc/client.js')).createClient({ url: env.devnet.url });
+    const client = (await import('../../src/rpc/client/create-client.js')).createClient({ url: env.devnet.url });
     const baseline = resources();
     const sender = createSender({ client, ...fast, rebroadcastMs: 100 });
     env.devnet.control.setFaults('fast', { dropRate: 1 });

@@ -8,7 +8,7 @@
  * place: every call that goes on reaches the real server.
  */
 import pg from 'pg';
-import type { CairnClient } from '../../src/rpc/client.js';
+import type { CairnClient } from '../../src/rpc/client/create-client.js';
 import type { PgPoolLike } from '../../src/sender/journal/postgres/schema.js';
 
 /** Where the worker's drive freezes. */

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll } from 'vitest';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { API_KEY } from './rpc-fixtures.js';
 
 export interface Recorded {

@@ -4,7 +4,7 @@
  * and result, so a test can check the ORDER of what the tracker asked — not a mock).
  */
 import { startDevnet, type Devnet } from '../../src/devnet/index.js';
-import { createClient, type CairnClient } from '../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../src/rpc/client/create-client.js';
 import { generateSigner, type Signer } from '../../src/sender/index.js';
 import type { SenderRpc } from '../../src/sender/client/rpc.js';
 import { parseTransaction } from '../../src/solana/index.js';

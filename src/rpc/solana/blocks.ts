@@ -3,7 +3,7 @@
  * oldest one the node holds. Blocks exist from `confirmed` on.
  */
 import { assertBool, assertInt, assertObject, assertOneOf, optional } from '../../assert.js';
-import type { ClientContext } from '../context.js';
+import type { ClientContext } from '../client/context.js';
 import type { CallOptions } from '../jsonrpc.js';
 import type * as T from '../types.js';
 import { v, type Validator } from '../validate.js';

@@ -3,7 +3,7 @@
  * and the slot leader, the cluster's nodes, the transaction count, vote accounts and inflation rewards.
  */
 import { assertAddress, assertArray, assertInt, optional } from '../../assert.js';
-import type { ClientContext } from '../context.js';
+import type { ClientContext } from '../client/context.js';
 import type { CallOptions } from '../jsonrpc.js';
 import { v, type Validator } from '../validate.js';
 import { commitmentConfig, toNumber, MAX_SLOT, slotV, type CommitmentParams } from './params.js';

@@ -6,7 +6,7 @@
  */
 import { assertAddress, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../../errors/index.js';
-import type { ClientContext } from '../context.js';
+import type { ClientContext } from '../client/context.js';
 import type { CallOptions } from '../jsonrpc.js';
 import { checkAbort } from '../paginate.js';
 import { COMMITMENTS } from './params.js';

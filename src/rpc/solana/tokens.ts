@@ -4,7 +4,7 @@
  */
 import { assertAddress, assertObject } from '../../assert.js';
 import { InputError } from '../../errors/index.js';
-import type { ClientContext } from '../context.js';
+import type { ClientContext } from '../client/context.js';
 import type { CallOptions } from '../jsonrpc.js';
 import * as S from '../shapes.js';
 import { v, type Validator } from '../validate.js';

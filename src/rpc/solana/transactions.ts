@@ -6,7 +6,7 @@
  */
 import { assertAddress, assertArray, assertBool, assertInt, assertObject, assertOneOf, assertSignature, optional } from '../../assert.js';
 import { BadResponseError, ErrorCodes, InputError } from '../../errors/index.js';
-import type { ClientContext } from '../context.js';
+import type { ClientContext } from '../client/context.js';
 import { chunk, mapLimit, wireToBase64 } from '../input.js';
 import type { CallOptions } from '../jsonrpc.js';
 import * as S from '../shapes.js';

@@ -13,7 +13,7 @@ import { rankSenders, SENDER_REGIONS } from './submit.js';
 /** The endpoint part of `createSender`'s config. */
 export interface EndpointConfig {
   /**
-   * The RPC client (`createClient(...)` from src/rpc/client.ts, or anything with the same methods).
+   * The RPC client (`createClient(...)` from src/rpc/client/create-client.ts, or anything with the same methods).
    * When absent, the sender creates one from `url` / `baseUrl` / `senderUrl` / `apiKey` (CAIRN_*
    * environment, default: the local devnet) and closes it on `close()`.
    */

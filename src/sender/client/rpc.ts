@@ -1,5 +1,5 @@
 /**
- * The slice of the typed client (`createClient` in src/rpc/client.ts) the sender calls: the same
+ * The slice of the typed client (`createClient` in src/rpc/client/create-client.ts) the sender calls: the same
  * methods, argument order and answer types. The client validates every answer against its shape
  * (src/rpc/solana/index.ts, shapes.ts), so the sender reads them as typed values; what the client leaves
  * open (an absent or negative fee estimate, a transaction's log list) is checked where it is read.

@@ -45,7 +45,7 @@ export function resendAtOnce(e: CairnError): boolean {
 /**
  * The client's retries for a submit whose 429 the sender handles itself: what it retries by default
  * but the rate limit (for signed bytes that leaves a connection refused before they were written,
- * src/rpc/outcome.ts), so the 429 reaches the sender at once instead of after the `Retry-After` wait.
+ * src/rpc/retry/outcome.ts), so the 429 reaches the sender at once instead of after the `Retry-After` wait.
  */
 const RATE_LIMIT_TO_SENDER: Partial<RetryPolicy> = {
   shouldRetry: ({ error }) =>

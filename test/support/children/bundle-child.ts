@@ -12,7 +12,7 @@
  * - BLIND=1: no status is ever read and no websocket is used: sent, and never seen landing.
  */
 import { existsSync } from 'node:fs';
-import { createClient, type CairnClient } from '../../../src/rpc/client.js';
+import { createClient, type CairnClient } from '../../../src/rpc/client/create-client.js';
 import { createSender, signerFromSecretKey, transferInstruction, type FleetSender, type Sender } from '../../../src/sender/index.js';
 
 const env = process.env;
