@@ -4,7 +4,7 @@
  * 1. Throughput: small JSON-RPC calls (`getSlot`) from this process to a loopback server running in
  *    a child process (so the server does not share our event loop), for a fixed time per row, 32 calls
  *    in flight, with this process's CPU per call. Rows: cairn over its keep-alive pool (the lean
- *    client of http-pool.ts); the same over node:http's agent; cairn with a fresh connection per call; Node's
+ *    client of rpc/transport/pool/); the same over node:http's agent; cairn with a fresh connection per call; Node's
  *    global fetch (undici, keep-alive) with a hand-written envelope; @solana/web3.js `Connection.getSlot`
  *    (the peer library). Target: >= 5,000 calls/s for cairn keep-alive. Then the same over https
  *    (a loopback TLS server with the fixed test certificate of test/support/tls): cairn over undici
@@ -95,7 +95,7 @@ async function throughput(
 }
 
 const keepAlive = createClient({ url, apiKey: 'bench-key' });
-// the same client over node:http's keep-alive agent (the transport's client before http-pool.ts)
+// the same client over node:http's keep-alive agent (the transport's client before rpc/transport/pool/)
 const nodeHttpTransport = createTransport({ apiKey: 'bench-key', client: 'node:http' });
 const viaNodeHttp = createClient({ url, apiKey: 'bench-key', transport: nodeHttpTransport });
 const fresh = createClient({ url, apiKey: 'bench-key', keepAlive: false });

@@ -34,7 +34,7 @@ const proof = bubblegum.getAssetProof;
 const ctx = (value: unknown) => ({ context: { slot: 7 }, value });
 const tokenAccounts = photon('-bob-accounts.json');
 const signatures = photon('-bob-token-signatures.json');
-// V2 shapes (compression-shapes.ts): a tree, an account, its proof and token account as the indexer writes them.
+// V2 shapes (rpc/compression/shapes.ts): a tree, an account, its proof and token account as the indexer writes them.
 const tree = { treeType: 3, tree: ADDR, queue: ADDR, cpiContext: null, nextTreeContext: null };
 const accountV2 = { hash: ADDR, address: null, data: { discriminator: 2, data: 'AQ==', dataHash: ADDR }, owner: ADDR, lamports: 5, leafIndex: 1, seq: null, slotCreated: 3, merkleContext: tree, proveByIndex: false };
 const tokenAccountV2 = { account: accountV2, tokenData: tokenAccounts.value.items[0].tokenData };
@@ -121,7 +121,7 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   getAccountInfo: { call: (c) => c.getAccountInfo(ADDR), result: ctx({ lamports: 5, owner: ADDR, executable: false, rentEpoch: 0, space: 0, data: ['', 'base64'] }) },
   requestAirdrop: { call: (c) => c.requestAirdrop(ADDR, 5), result: SIG },
   callRaw: { call: (c) => c.callRaw('getSlot', []), result: 1 },
-  // the compression indexer's V2 methods and its others (compression-v2.ts)
+  // the compression indexer's V2 methods and its others (rpc/compression/v2.ts)
   getCompressedAccountV2: { call: (c) => c.getCompressedAccountV2({ hash: ADDR }), result: ctx(accountV2) },
   getCompressedAccountProofV2: { call: (c) => c.getCompressedAccountProofV2({ hash: ADDR }), result: ctx(proofV2) },
   getMultipleCompressedAccounts: {
@@ -170,7 +170,7 @@ const METHODS: Record<string, { call: (c: CairnClient) => Promise<unknown>; resu
   },
   getIndexerHealth: { call: (c) => c.getIndexerHealth(), result: 'ok' },
   getIndexerSlot: { call: (c) => c.getIndexerSlot(), result: 42 },
-  // the indexer's signature lists (compression-signatures.ts)
+  // the indexer's signature lists (rpc/compression/signatures.ts)
   getCompressionSignaturesForAccount: { call: (c) => c.getCompressionSignaturesForAccount({ hash: ADDR }), result: ctx({ items: signatures.slice(0, 2) }) },
   getCompressionSignaturesForAddress: { call: (c) => c.getCompressionSignaturesForAddress({ address: ADDR, limit: 3 }), result: ctx({ items: signatures, cursor: 'x' }) },
   getCompressionSignaturesForOwner: { call: (c) => c.getCompressionSignaturesForOwner({ owner: ADDR }), result: ctx({ items: signatures, cursor: null }) },

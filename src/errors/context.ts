@@ -332,7 +332,7 @@ export type InternalContext = {
   invariant: string;
 };
 
-/** What a subscription may have missed (subscription-stream.ts). */
+/** What a subscription may have missed (rpc/subscribe/stream.ts). */
 export interface SubscriptionGapContext {
   reason: 'reconnect' | 'overflow';
   lost?: number;

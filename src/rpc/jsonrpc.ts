@@ -66,7 +66,7 @@ export function createJsonRpc(transport: Transport, defaultUrl: string): JsonRpc
   async function send(c: Omit<JsonRpcCall<unknown>, 'validate'>, opts: CallOptions, responseType: 'json' | 'bytes'): Promise<{ id: string; body: unknown }> {
     const id = prefix + (++seq).toString(36);
     const body = stringifyJson({ jsonrpc: '2.0', id, method: c.method, params: c.params });
-    // a call that changes state is never sent again in the dark (idempotency.ts, outcome.ts)
+    // a call that changes state is never sent again in the dark (retry/idempotency.ts, retry/outcome.ts)
     const safety = rpcMethodSafety(c.method);
     try {
       const res = await transport.request({

@@ -71,7 +71,7 @@ export interface ItemsPage<I> {
   cursor?: string | null;
 }
 
-/** Every item of a cursor-based compression list (compression-paginate.ts pages the indexer's others). */
+/** Every item of a cursor-based compression list (compression/paginate.ts pages the indexer's others). */
 export async function* byCursor<I, P extends { cursor?: string }>(
   method: string,
   fetch: (p: P, o?: CallOptions) => Promise<ItemsPage<I>>,

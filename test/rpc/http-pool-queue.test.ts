@@ -1,6 +1,6 @@
 /**
  * Direct tests of which connection runs a job (src/rpc/transport/pool/queue.ts) with real connections
- * (http-pool-socket.ts) to a loopback server, and of the request bytes (http-pool-request.ts): the
+ * (socket.ts) to a loopback server, and of the request bytes (request.ts): the
  * warmest idle connection first, an expired one dropped, the queue's order and `maxSockets`, a closed
  * pool's connections destroyed rather than parked.
  */

@@ -1,6 +1,6 @@
 /**
  * The client's contract: the options `createClient` takes and the `CairnClient` it returns — every
- * method, typed — kept apart from the code that builds it (client.ts).
+ * method, typed — kept apart from the code that builds it (create-client.ts).
  */
 import type { Endpoints, EndpointsInput } from '../../config.js';
 import type { AddressInputs } from '../../solana/index.js';
@@ -104,7 +104,7 @@ export interface CairnClient {
   getLatestCompressionSignatures(params?: compression.CursorParams, opts?: CallOptions): Promise<T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getCompressionSignaturesForTokenOwner: Fn<compression.SignaturesForTokenOwnerParams, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getTransactionWithCompressionInfo: Fn<{ signature: string }, T.TransactionWithCompressionInfo>;
-  // the compression indexer's V2 methods and its others beyond the nine (compression-v2.ts)
+  // the compression indexer's V2 methods and its others beyond the nine (compression/v2.ts)
   getCompressedAccountV2: Fn<zk.AccountKey, T.WithContext<C.CompressedAccountV2 | null>>;
   getCompressedAccountProofV2: Fn<{ hash: string }, T.WithContext<C.CompressedAccountProofV2>>;
   getMultipleCompressedAccounts: Fn<zk.AccountKeys, T.WithContext<C.AccountItems<T.CompressedAccount>>>;
@@ -126,7 +126,7 @@ export interface CairnClient {
   getCompressedMintTokenHolders: Fn<zk.MintTokenHoldersParams, T.WithContext<T.CursorPage<C.OwnerBalance>>>;
   getIndexerHealth(opts?: CallOptions): Promise<string>;
   getIndexerSlot(opts?: CallOptions): Promise<number>;
-  // the indexer's signature lists beyond the spec's two (compression-signatures.ts)
+  // the indexer's signature lists beyond the spec's two (compression/signatures.ts)
   getCompressionSignaturesForAccount: Fn<{ hash: string }, T.WithContext<{ items: T.CompressionSignature[] }>>;
   getCompressionSignaturesForAddress: Fn<compression.CursorParams & { address: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;
   getCompressionSignaturesForOwner: Fn<compression.CursorParams & { owner: string }, T.WithContext<T.CursorPage<T.CompressionSignature>>>;

@@ -1,13 +1,13 @@
 /**
  * The one shape rule the V1 and V2 transaction-with-compression-info answers share: the spec names
  * the field `compression_info`, the compression indexer's own snapshots say `compressionInfo`, and
- * both are accepted. Kept out of shapes.ts, whose exports are all validators.
+ * both are accepted. Kept out of rpc/shapes.ts, whose exports are all validators.
  */
 import { v, type Validator } from '../validate.js';
 
 /**
  * A transaction with compression info, the info checked by `info` under either spelling (the failing
- * path names the one the answer used); compression-params.ts's `withSpecCompressionInfo` then
+ * path names the one the answer used); params.ts's `withSpecCompressionInfo` then
  * normalises to the spec's name.
  *
  * @example

@@ -1,6 +1,6 @@
 /**
- * Async iterators over the cursor-paged lists of compression-v2.ts and compression-signatures.ts,
- * with paginate.ts's rules: the next page is fetched only when the consumer asks, abort is checked
+ * Async iterators over the cursor-paged lists of v2.ts and signatures.ts, with
+ * rpc/paginate.ts's rules: the next page is fetched only when the consumer asks, abort is checked
  * before every page and passed to every request, a `null` cursor (or an empty page) ends, and a
  * cursor handed back twice is reported as a bad response instead of looping.
  */

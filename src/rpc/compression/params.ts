@@ -1,6 +1,6 @@
 /**
- * The params checks every compression module shares (compression.ts, compression-v2.ts,
- * compression-signatures.ts), run before anything is sent: each throws an `InputError` naming the
+ * The params checks every compression module shares (methods.ts, v2.ts, signatures.ts),
+ * run before anything is sent: each throws an `InputError` naming the
  * field, so a method, its V2 form and its signature-list cousins refuse the same input with the same
  * message, and what goes on the wire is built in one place.
  */

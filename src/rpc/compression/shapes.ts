@@ -1,5 +1,5 @@
 /**
- * Runtime shapes of the V2 compression answers and of the indexer's other methods (see shapes.ts
+ * Runtime shapes of the V2 compression answers and of the indexer's other methods (see rpc/shapes.ts
  * for the spec's nine). Required fields are those stateless.js 0.23's own schemas require, so an
  * answer that passes here passes there too.
  */
@@ -15,7 +15,7 @@ const nstr = v.nullable(v.string);
 const u64 = v.u64;
 const bool = v.bool;
 
-// Servers send the points as byte arrays or as strings (as shapes.ts accepts for V1).
+// Servers send the points as byte arrays or as strings (as rpc/shapes.ts accepts for V1).
 const proofPoint = v.or(v.array(v.int), str);
 const compressedProofShape = v.object({ a: proofPoint, b: proofPoint, c: proofPoint });
 
@@ -78,7 +78,7 @@ export const ownerBalancePage = withContext(S.cursorPage(v.object({ owner: str, 
 export const balance = withContext(u64);
 export const tokenAccountBalance = withContext(v.object({ amount: u64 }) as unknown as Validator<{ amount: number | bigint }>);
 
-// The signature lists (compression-signatures.ts): unpaged `{items}`, paged `{items, cursor}`, and the
+// The signature lists (signatures.ts): unpaged `{items}`, paged `{items, cursor}`, and the
 // non-vote list whose items carry `error` (null, or left out by servers that skip a null).
 export const signatureList = withContext(v.object({ items: v.array(S.compressionSignature) }) as unknown as Validator<{ items: T.CompressionSignature[] }>);
 export const signaturePage = withContext(S.cursorPage(S.compressionSignature));

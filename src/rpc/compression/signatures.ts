@@ -1,5 +1,5 @@
 /**
- * The compression indexer's signature lists beyond the spec's two (compression.ts has
+ * The compression indexer's signature lists beyond the spec's two (methods.ts has
  * `getLatestCompressionSignatures` and `getCompressionSignaturesForTokenOwner`): by account hash
  * (unpaged: an account is opened once and closed at most once), by address, by account owner, and
  * the latest non-vote transactions of the whole chain, each with the runtime's `error` text. Same

@@ -1,7 +1,7 @@
 /**
  * Response types of the compression indexer's V2 methods and of its other methods beyond the spec's
  * nine (balances, by-owner lists, mint holders, the indexer's own state). The spec's types stay in
- * types.ts; these build on them.
+ * rpc/types.ts; these build on them.
  */
 import type { CompressedProof, CompressedTokenData, CursorPage, U64 } from '../types.js';
 

@@ -2,8 +2,8 @@
  * The compression indexer's V2 methods (what @lightprotocol/stateless.js 0.23 calls by default) and
  * its other methods beyond the spec's nine: balances, by-owner lists with filters, several accounts
  * or proofs at once, token balances, mint holders, and the indexer's health and slot. Same habits as
- * compression.ts: params checked before sending (an `InputError` naming the field), every answer
- * checked against its shape (compression-shapes.ts), `{context, value}` kept. Two methods take an
+ * methods.ts: params checked before sending (an `InputError` naming the field), every answer
+ * checked against its shape (shapes.ts), `{context, value}` kept. Two methods take an
  * ARRAY as params: `getMultipleCompressedAccountProofs(V2)` and `getMultipleNewAddressProofsV2`.
  */
 import { assertAddress, assertArray, assertInt, assertObject, assertSignature, assertString, optional } from '../../assert.js';

@@ -5,7 +5,7 @@
  * is sent; answers are checked against the Webhook shape.
  *
  * None of the state-changing calls is sent again after a failure that leaves its outcome unknown
- * (idempotency.ts). `createWebhook` finds the outcome out itself (webhook-create.ts): it lists the
+ * (retry/idempotency.ts). `createWebhook` finds the outcome out itself (webhook-create.ts): it lists the
  * webhooks before the first attempt and, after an unknown outcome, looks for a new webhook with the
  * same URL and addresses before it tries again — a duplicate webhook would deliver every event twice.
  */

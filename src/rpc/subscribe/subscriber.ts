@@ -1,7 +1,7 @@
 /**
  * `client.subscribe`: typed Solana subscriptions — account, program, logs, signature, slot, root —
- * on the client's one multiplexed websocket (ws-socket.ts), each read as an async iterator or
- * through callbacks, each with its own bounded buffer (subscription-stream.ts) and AbortSignal.
+ * on the client's one multiplexed websocket (websocket.ts), each read as an async iterator or
+ * through callbacks, each with its own bounded buffer (stream.ts) and AbortSignal.
  *
  * No silent gaps. When the socket drops and comes back, every subscription is sent again and what it
  * may have missed is dealt with: an account subscription re-reads the account (`getAccountInfo`)

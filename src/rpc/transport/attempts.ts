@@ -2,7 +2,7 @@
  * A request's attempts within its deadline: each attempt bounded by its timeout or the time left,
  * the first one outside the retry loop (the success path costs no extra closures), a failure handed
  * to `withRetry` as its first attempt so the policy, the deadline, the logging and the abort
- * handling are exactly retry.ts's. Only a failed call enters p-retry (retry.ts): a call answered
+ * handling are exactly retry/policy.ts's. Only a failed call enters p-retry (retry/policy.ts): a call answered
  * at once pays nothing for the retry machinery.
  */
 import { abortError } from '../../abort.js';
@@ -45,7 +45,7 @@ export function callLimits(req: LimitsRequest, defaults: { timeoutMs: number; de
   const deadlineAt = req.deadlineAt ?? performance.now() + deadlineMs;
   if (typeof deadlineAt !== 'number' || Number.isNaN(deadlineAt)) throw new InputError('deadlineAt', 'expected a point on performance.now()\'s clock');
   const base = req.retry ? resolveRetryPolicy(defaults.policy, req.retry) : defaults.policy;
-  // one place decides what a state-changing request may be retried after (outcome.ts)
+  // one place decides what a state-changing request may be retried after (retry/outcome.ts)
   const policy = req.idempotent === false ? stateChangingPolicy(base) : base;
   return { timeoutMs, deadlineMs, deadlineAt, policy };
 }

@@ -1,22 +1,22 @@
 /**
  * The one way a request leaves cairn. `createTransport` owns the keep-alive connections: plain
- * `http:` goes through the lean HTTP/1.1 pool of http-pool.ts (less client CPU per small request
+ * `http:` goes through the lean HTTP/1.1 pool of pool/ (less client CPU per small request
  * than node:http and undici alike, see bench/results/rpc.md), `https:` through undici's keep-alive
  * pools (about half node:https's client CPU per call in the same run). For every
  * request it adds the API key as the `api-key` query parameter (and nowhere else), applies a
  * per-attempt timeout, links the caller's AbortSignal, caps the response size, maps HTTP statuses to
  * typed errors (401, 403, 429 with `Retry-After`, 5xx, other 4xx) and retries through the policy in
- * `retry.ts`, all within the call's overall deadline (attempts and waits together). URLs in errors and
+ * `retry/policy.ts`, all within the call's overall deadline (attempts and waits together). URLs in errors and
  * log lines never carry the key: they are built from the key-less URL and pass through `redact()`;
  * snippets of server bodies are cut after redacting, so a cut never leaves the start of a key. A key
  * never goes over plain http to a host that is not loopback (insecure-key.ts). What an answer means
- * (a body, or a typed error) is http-response.ts. The URL work is done
+ * (a body, or a typed error) is response.ts. The URL work is done
  * once per distinct URL, not per call.
  *
  * This file is the wiring and the public types. The parts: where a request goes and its key
- * (transport-target.ts), its attempts, retries and deadline (transport-attempts.ts), one attempt over
- * the lean pool (transport-via-pool.ts), undici (transport-via-undici.ts) or node's clients
- * (transport-via-node-http.ts). A URL that is
+ * (target.ts), its attempts, retries and deadline (attempts.ts), one attempt over
+ * the lean pool (via-pool.ts), undici (via-undici.ts) or node's clients
+ * (via-node-http.ts). A URL that is
  * not http(s), a method that is not a token or a body that is not a string is an `InputError` before
  * anything is sent (node:http threw a plain TypeError for them; the pool wrote them as they were).
  */
@@ -72,7 +72,7 @@ export interface TransportRequest {
   findOut?: string;
   /**
    * With `idempotent: false`: the request may still take a recently used keep-alive connection
-   * (signed transactions, which cannot act twice: idempotency.ts `signedBytes`); without it a
+   * (signed transactions, which cannot act twice: retry/idempotency.ts `signedBytes`); without it a
    * state-changing request opens a fresh one on the lean pool.
    */
   warmConnection?: boolean;
@@ -120,7 +120,7 @@ export interface TransportOptions {
   /** Sockets per host (default 64). */
   maxSockets?: number;
   /**
-   * HTTP client for plain `http:` URLs: `'lean'` (default, http-pool.ts: about a quarter of
+   * HTTP client for plain `http:` URLs: `'lean'` (default, pool/pool.ts: about a quarter of
    * node:http's CPU per request) or `'node:http'`. `https:` always uses undici.
    */
   client?: 'lean' | 'node:http';

@@ -1,5 +1,5 @@
 /**
- * One attempt over plain http through the lean keep-alive pool (http-pool.ts): the pool's failure
+ * One attempt over plain http through the lean keep-alive pool (pool/pool.ts): the pool's failure
  * kinds and the answer become the same typed errors and bodies as on the node:http path.
  */
 import type { HttpPool } from './pool/pool.js';

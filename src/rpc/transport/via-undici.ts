@@ -3,7 +3,7 @@
  * per origin; undici's TLS client costs about half node:https's CPU per small call (see
  * bench/results/rpc.md). The attempt goes through `dispatch` with a handler of our own rather than
  * `request()`: no body stream is built, the size cap is checked per chunk, and the answer, timeout,
- * abort and failures become the same typed errors and bodies as on the other paths (http-response.ts).
+ * abort and failures become the same typed errors and bodies as on the other paths (response.ts).
  * undici is loaded on the first https request: importing it costs ~75 ms, which a process that
  * only verifies proofs or talks plain http to a devnet should not pay.
  */

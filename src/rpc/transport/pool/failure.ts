@@ -1,6 +1,6 @@
 /**
  * How the lean HTTP pool reports a failed request: a kind the transport maps onto its typed errors
- * (http-response.ts `failureError`), never seen by a caller as it is.
+ * (transport/response.ts `failureError`), never seen by a caller as it is.
  */
 
 /** What went wrong, for the transport to map onto its typed errors. */

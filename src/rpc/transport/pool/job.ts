@@ -42,7 +42,7 @@ export interface PoolResponse {
 
 export type PoolCallback = (err: HttpFailure | null, res?: PoolResponse) => void;
 
-/** What jobs, origins and the queue see of a connection (http-pool-socket.ts). */
+/** What jobs, origins and the queue see of a connection (socket.ts). */
 export interface Conn {
   readonly origin: Origin;
   job: Job | undefined;

@@ -11,9 +11,9 @@
  * read it, which is the race every keep-alive client has with a server's idle timeout.
  *
  * This file is the wiring: a job per request with its timeout and abort, and close(). The parts:
- * the request's bytes (http-pool-request.ts), the response reader (http-pool-parser.ts), a
- * connection (http-pool-socket.ts), which connection runs a job (http-pool-queue.ts), a job's life
- * (http-pool-job.ts).
+ * the request's bytes (request.ts), the response reader (parser.ts), a
+ * connection (socket.ts), which connection runs a job (queue.ts), a job's life
+ * (job.ts).
  */
 import { HttpFailure } from './failure.js';
 import { cancel, settle, type Job, type Origin, type PoolCallback, type PoolRequest } from './job.js';

@@ -1,6 +1,6 @@
 /**
  * One keep-alive connection of the lean pool: a TCP socket carrying one request at a time (no
- * pipelining). It writes the request, feeds the answer's bytes to its parser (http-pool-parser.ts),
+ * pipelining). It writes the request, feeds the answer's bytes to its parser (parser.ts),
  * settles the job, and hands itself back to the pool's queue to take the next job, to idle (unref'd,
  * so it never holds the process open) or to be dropped. A reused connection that closes before a
  * single byte of answer is the race with the server's idle timeout: the server never read the
@@ -15,7 +15,7 @@ import { requestText } from './request.js';
 /** An idle connection is dropped this long before the server's advertised keep-alive timeout. */
 const IDLE_MARGIN_MS = 1_000;
 
-/** What a connection needs of its pool (http-pool-queue.ts). */
+/** What a connection needs of its pool (queue.ts). */
 export interface ConnectionHost {
   readonly keepAlive: boolean;
   /** The pool is closed: a connection that finishes its job is destroyed, not kept. */
