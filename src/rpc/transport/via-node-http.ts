@@ -1,6 +1,7 @@
 /**
- * One attempt through node's own clients: every `https:` request, and plain `http:` ones when the
- * transport was built with `client: 'node:http'`. Same timeout, abort, size cap and typed errors as
+ * One attempt through node's own clients: plain `http:` requests when the transport was built with
+ * `client: 'node:http'`, and `https:` ones when it was built with `https: 'node:https'` (kept for the
+ * benchmark's comparison; undici carries https by default). Same timeout, abort, size cap and typed errors as
  * the lean pool's path.
  */
 import http from 'node:http';
