@@ -116,4 +116,33 @@ describe('slot-paced rebroadcasts', () => {
     expect(sends).toBe(0);
     stop();
   });
+
+  it('a submit answered with a Retry-After after the loop stopped arms no hold: nothing is left behind, nothing resent', async () => {
+    const { tracker, announce } = scriptedTracker(200);
+    const rb = new AbortController();
+    let answer!: (wait: number) => void;
+    let submits = 0;
+    const stop = startRebroadcasts({
+      tracker,
+      cfg: resolveSenderConfig({ rebroadcastMs: 60_000 }),
+      counters: { rebroadcasts: 0 },
+      signal: rb.signal,
+      landed: () => false,
+      ready: () => true,
+      // the resend's bytes took the second route: the answer (a Retry-After of 50 ms) comes later
+      submit: () => (submits++, new Promise<number>((r) => (answer = r))),
+    });
+    await new Promise((r) => setTimeout(r, 120));
+    announce(12);
+    await tick();
+    expect(submits).toBe(1);
+    // the attempt ends while that submit is still out (it landed, or failed), then the answer comes
+    stop();
+    const before = process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length;
+    answer(50);
+    await tick();
+    expect(process.getActiveResourcesInfo().filter((x) => x === 'Timeout').length).toBe(before);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(submits).toBe(1);
+  });
 });

@@ -66,7 +66,10 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
   /** A `/fast` Retry-After still running (Date.now() it ends; 0: none), and the resend waiting for it. */
   let heldUntil = 0;
   let holdTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Stopped: a submit answered after the stop arms no hold (its timer would outlive the attempt). */
+  let stopped = false;
   const hold = (ms: number): void => {
+    if (stopped) return;
     heldUntil = Date.now() + ms;
     holdTimer = setTimeout(() => {
       heldUntil = 0;
@@ -74,7 +77,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
     }, ms);
   };
   const resend = (): void => {
-    if (o.landed() || submitting || o.signal.aborted || heldUntil > 0) return;
+    if (stopped || o.landed() || submitting || o.signal.aborted || heldUntil > 0) return;
     submitting = true;
     o.counters.rebroadcasts++;
     lastAt = Date.now();
@@ -110,6 +113,7 @@ export function startRebroadcasts(o: RebroadcastOptions): () => void {
     resend();
   });
   return () => {
+    stopped = true;
     clearInterval(timer);
     clearTimeout(holdTimer);
     offSlot();
