@@ -16,9 +16,6 @@ export const BN254_R = 0x30644e72e131a029b85045b68181585d2833e84879b9709143e1f59
 export const FLAG_Y_LARGER = 0x80;
 export const FLAG_INFINITY = 0x40;
 
-// PointError and its reasons live with the other errors (src/errors/merkle.ts); re-exported for the curve code.
-export { PointError };
-
 const P_BE = bigToBe(BN254_P, 32);
 const R_BE = bigToBe(BN254_R, 32);
 

@@ -3,8 +3,8 @@
  * syscalls), loaded on demand by `loadBn254Wasm()`: the same byte strings accepted and refused as the
  * portable ones (bn254.ts), much faster once loaded.
  */
-import { CairnError, ErrorCodes, InputError } from '../errors/index.js';
-import { bigToBe, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, isScalar, PointError, readCompressed } from './bn254-encoding.js';
+import { CairnError, ErrorCodes, InputError, PointError } from '../errors/index.js';
+import { bigToBe, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, isScalar, readCompressed } from './bn254-encoding.js';
 import { G2_B, psiConstants } from './bn254.js';
 import { noteSlowPath } from './slow-paths.js';
 

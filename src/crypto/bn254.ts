@@ -8,8 +8,8 @@
  * `loadBn254Wasm()`. Both accept and reject exactly the same byte strings; the tests hold them to that.
  */
 import { bn254 } from '@noble/curves/bn254.js';
-import { CairnError, ErrorCodes } from '../errors/index.js';
-import { beToBig, bigToBe, BN254_P, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, PointError, readCompressed } from './bn254-encoding.js';
+import { CairnError, ErrorCodes, PointError } from '../errors/index.js';
+import { beToBig, bigToBe, BN254_P, checkLength, checkUncompressed, FLAG_INFINITY, FLAG_Y_LARGER, readCompressed } from './bn254-encoding.js';
 
 const { Fp, Fp2 } = bn254.fields;
 /** An element of Fp2 in @noble/curves. */

@@ -9,9 +9,6 @@ import { base58TooLong } from '../base58-bound.js';
 import { loadNative } from '../addon.js';
 import { MAX_NUMBER_CHARS } from '../json/index.js';
 
-// FieldError lives with the other errors (src/errors/merkle.ts); re-exported for importers of this module.
-export { FieldError };
-
 /**
  * Base58 → exactly 32 bytes, or `null` when the string is not base58 or not 32 bytes long (the
  * caller then asks bs58 for the precise complaint). Generic base58 decoders are quadratic with

@@ -20,11 +20,21 @@ export type { Verifier, VerifierOptions, VerifyOptions } from './verifier/types.
 export { inspectBody, type BodyInspection } from './verifier/inspect-body.js';
 export { KIND_NAMES, type KindName } from './kinds/index.js';
 export { parseJsonLossless, DEFAULT_MAX_BYTES } from './input.js';
-export { WorkerCrashedError, PoolClosedError } from './pool.js';
-export { FieldError } from './fields.js';
-// The error base and the narrowing guard, so code that imports only cairn/merkle can tell a verifier's
-// errors apart without loading the package root (which loads every part, the devnet with it).
-export { CairnError, InputError, InputTooLargeError, isCairnError, type CairnErrorContext, type ErrorCode } from '../errors/index.js';
+// The error base, the narrowing guard and the verifier's own errors, so code that imports only
+// cairn/merkle can tell a verifier's errors apart without loading the package root (which loads every
+// part, the devnet with it). Every error class comes from errors/, its one path.
+export {
+  CairnError,
+  InputError,
+  InputTooLargeError,
+  isCairnError,
+  WorkerCrashedError,
+  PoolClosedError,
+  FieldError,
+  ValidityStructureError,
+  type CairnErrorContext,
+  type ErrorCode,
+} from '../errors/index.js';
 
 // Compressed accounts (Poseidon state trees).
 export {
@@ -73,7 +83,7 @@ export { keccak256, keccakPathRoot, hashToField, keccakBackend } from '../crypto
 
 // Validity proofs (Groth16 over BN254) with versioned verifying-key sets.
 export { verifyValidityProof, verifyValidityProofSync, verifyValidityProofsSync, validityPublicInputs } from './groth16/validity.js';
-export { ValidityStructureError, KNOWN_ADDRESS_TREES } from './groth16/validity-response.js';
+export { KNOWN_ADDRESS_TREES } from './groth16/validity-response.js';
 export type { ValidityVerdict, ValidityOptions } from './groth16/validity-types.js';
 export { verifyGroth16, parseVerifyingKey, initGroth16, groth16Backend, type VerifyingKey, type Groth16Proof, type PublicInput, type Groth16Options } from './groth16/verify.js';
 export { verifyGroth16Batch, type Groth16BatchItem } from './groth16/batch.js';

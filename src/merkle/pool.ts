@@ -20,9 +20,6 @@ import type { WorkerReady, WorkerReply, WorkerRequest } from './protocol.js';
 import { WORKER_BOOTSTRAP, workerEntry, workerExecArgv } from '../worker-start.js';
 import { warnOnce } from '../crypto/index.js';
 
-// The pool's errors live with the others (src/errors/merkle.ts); re-exported for importers of this module.
-export { WorkerCrashedError, PoolClosedError };
-
 export interface BatchResult {
   valid: Uint8Array;
   extras: Array<[number, Verdict]>;

@@ -58,6 +58,20 @@ describe('part boundaries', () => {
     expect(withCode).toEqual([]);
   });
 
+  it('an error class has one path: src/errors/ (a part may pass one on, taken from errors/index.ts)', () => {
+    const statement = /export\s*(?:type\s*)?\{([^}]*)\}\s*(?:from\s*'([^']+)')?/g;
+    const other: string[] = [];
+    for (const f of files.filter((x) => !x.startsWith('errors/'))) {
+      const text = readFileSync(join(ROOT, 'src', f), 'utf8');
+      for (const m of text.matchAll(statement)) {
+        const names = m[1]!.split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!);
+        const errors = names.filter((n) => /Error$/.test(n) && n !== 'ErrorCode');
+        if (errors.length > 0 && !(m[2] ?? '').endsWith('errors/index.js')) other.push(`src/${f} re-exports ${errors.join(', ')} from ${m[2] ?? 'its own imports'}: take it from errors/index.js`);
+      }
+    }
+    expect(other).toEqual([]);
+  });
+
   it('no file exists only to re-export another: re-exports live in index.ts and internal.ts files', () => {
     const leftovers = files.filter((f) => !/(^|\/)(index|internal)\.ts$/.test(f) && onlyReexports(f)).map((f) => `src/${f} only re-exports: fold it into its part's index.ts or internal.ts`);
     expect(leftovers).toEqual([]);

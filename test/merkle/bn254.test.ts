@@ -2,9 +2,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { bn254 } from '@noble/curves/bn254.js';
-import { BN254_P, bigToBe, PointError } from '../../src/crypto/bn254-encoding.js';
+import { BN254_P, bigToBe } from '../../src/crypto/bn254-encoding.js';
 import { g1FromBytes, g1ToCompressed, g1ToUncompressed, g2FromBytes, g2ToCompressed, g2ToUncompressed, inG2Portable, negateG1Bytes } from '../../src/crypto/bn254.js';
 import { loadBn254Wasm, type Bn254Wasm } from '../../src/crypto/bn254-wasm.js';
+import { PointError } from '../../src/errors/index.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));
 const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h, 'hex'));

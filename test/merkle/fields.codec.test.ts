@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { b58Field, b58Decode32, b58Decode32Into, toB58, FieldError, nodesField, u32Field, uintField } from '../../src/merkle/fields.js';
+import { b58Field, b58Decode32, b58Decode32Into, toB58, nodesField, u32Field, uintField } from '../../src/merkle/fields.js';
 import { b58Decode32Bytes, b58Decode32IntoJs } from '../../src/solana/base58.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { RecordReader } from '../../src/merkle/records/record-reader.js';
@@ -9,7 +9,7 @@ import { parseJsonLossless } from '../../src/merkle/input.js';
 import { unwrapItems } from '../../src/merkle/kinds/envelopes.js';
 import type { Projection } from '../../src/merkle/records/projection.js';
 import fc from 'fast-check';
-import { CairnError, InputError, PackedFieldError } from '../../src/errors/index.js';
+import { CairnError, InputError, PackedFieldError, FieldError } from '../../src/errors/index.js';
 import { MAX_DEPTH, MAX_NUMBER_CHARS } from '../../src/json/tape-format.js';
 
 const isProof = (v: Record<string, unknown>) => Array.isArray(v.proof) && 'root' in v;

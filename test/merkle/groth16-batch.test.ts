@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { PointError } from '../../src/crypto/bn254-encoding.js';
 import { negateG1Bytes } from '../../src/crypto/bn254.js';
 import { loadBn254Wasm } from '../../src/crypto/bn254-wasm.js';
 import { initGroth16, parseVerifyingKey, verifyGroth16, type Groth16Backend, type Groth16Proof } from '../../src/merkle/groth16/verify.js';
 import { verifyGroth16Batch, type Groth16BatchItem } from '../../src/merkle/groth16/batch.js';
-import { CairnError, InputError } from '../../src/errors/index.js';
+import { CairnError, InputError, PointError } from '../../src/errors/index.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));

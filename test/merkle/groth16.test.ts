@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { BN254_R, bigToBe, PointError } from '../../src/crypto/bn254-encoding.js';
+import { BN254_R, bigToBe } from '../../src/crypto/bn254-encoding.js';
 import { g1FromBytes, g1ToCompressed, g2FromBytes, g2ToCompressed, negateG1Bytes } from '../../src/crypto/bn254.js';
 import {
   groth16Backend,
@@ -14,7 +14,7 @@ import {
   type Groth16Proof,
   type VerifyingKey,
 } from '../../src/merkle/groth16/verify.js';
-import { InputError } from '../../src/errors/index.js';
+import { InputError, PointError } from '../../src/errors/index.js';
 
 const vec = JSON.parse(readFileSync('test/vectors/groth16/groth16_solana_test_vector.json', 'utf8'));
 const e2e = JSON.parse(readFileSync('test/vectors/light_e2e/light_v1_inclusion_groth16_e2e.json', 'utf8'));

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createVerifier } from '../../src/merkle/verifier/create-verifier.js';
-import { PoolClosedError, WorkerCrashedError, WorkerPool } from '../../src/merkle/pool.js';
-import { b58Field, FieldError, nodesField } from '../../src/merkle/fields.js';
+import { WorkerPool } from '../../src/merkle/pool.js';
+import { b58Field, nodesField } from '../../src/merkle/fields.js';
 import { BatchWriter } from '../../src/merkle/records/batch-writer.js';
 import { packItem } from '../../src/merkle/kinds/verify-batch.js';
 import { kinds } from '../../src/merkle/kinds/index.js';
@@ -11,7 +11,7 @@ import { parseAccountProof, parseCompressedAccount } from '../../src/merkle/comp
 import { parseNewAddressProof, verifyNewAddressProof } from '../../src/merkle/compressed/address.js';
 import { verifyAssetProof } from '../../src/merkle/cnft/asset-proof.js';
 import type { Verdict } from '../../src/merkle/verdict.js';
-import { CairnError, InputError } from '../../src/errors/index.js';
+import { CairnError, InputError, PoolClosedError, WorkerCrashedError, FieldError } from '../../src/errors/index.js';
 
 const load = (f: string) => JSON.parse(readFileSync(`test/vectors/photon/${f}`, 'utf8'));
 const proofItems: any[] = [

@@ -4,8 +4,9 @@
  * field throws a FieldError naming it.
  */
 import { isPlainObject } from '../../assert.js';
-import { b58Field, FieldError, nodesField, u32Field, u64Value, uintField } from '../fields.js';
+import { b58Field, nodesField, u32Field, u64Value, uintField } from '../fields.js';
 import type { AccountClaim, AccountProof, TreeType } from './account.js';
+import { FieldError } from '../../errors/index.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,11 +5,12 @@
  * `unpack*(pack*(item))` equals `parse*(item)`, and a bad field gives the same reason.
  */
 import { isPlainObject } from '../../assert.js';
-import { FieldError, u32Value, u64Value } from '../fields.js';
+import { u32Value, u64Value } from '../fields.js';
 import type { BatchWriter } from '../records/batch-writer.js';
 import type { RecordReader } from '../records/record-reader.js';
 import type { AccountClaim, AccountProof, TreeType } from './account.js';
 import { discriminatorValue, treeTypeField, unwrapAccount } from './account-parse.js';
+import { FieldError } from '../../errors/index.js';
 
 /**
  * Pack a `getCompressedAccountProof` value for a worker (`parseAccountProof`'s checks, in its order).

@@ -8,7 +8,8 @@
  */
 import { poseidon, poseidonPathRoot, hashToField, equalBytes, inField } from '../../crypto/index.js';
 import { bad, ok, type Verdict } from '../verdict.js';
-import { FieldError, toB58 } from '../fields.js';
+import { toB58 } from '../fields.js';
+import { FieldError } from '../../errors/index.js';
 
 /** Tree types as the indexer numbers them in `merkleContext.treeType` / `treeContext.treeType`. */
 export const TreeType = { StateV1: 1, AddressV1: 2, StateV2: 3, AddressV2: 4 } as const;

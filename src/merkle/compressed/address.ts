@@ -11,9 +11,10 @@ import { isPlainObject } from '../../assert.js';
 import { poseidon, poseidonPathRoot, hashToField, keccak256, below248, compareBytes, equalBytes, inField } from '../../crypto/index.js';
 import { bad, ok, type Verdict } from '../verdict.js';
 import { TreeType } from './account.js';
-import { b58Field, FieldError, nodesField, toB58, u32Field, u32Value, u64Value, uintField } from '../fields.js';
+import { b58Field, nodesField, toB58, u32Field, u32Value, u64Value, uintField } from '../fields.js';
 import type { BatchWriter } from '../records/batch-writer.js';
 import type { RecordReader } from '../records/record-reader.js';
+import { FieldError } from '../../errors/index.js';
 
 /** Heights of the address trees. */
 export const ADDRESS_TREE_HEIGHT = { v1: 26, v2: 40 } as const;

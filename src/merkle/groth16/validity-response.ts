@@ -49,8 +49,6 @@ export interface AddressEntry {
   field: string;
 }
 
-// The class lives with the other errors (src/errors/merkle.ts); re-exported for importers of this module.
-export { ValidityStructureError };
 const Malformed = ValidityStructureError;
 
 type Json = Record<string, unknown>;

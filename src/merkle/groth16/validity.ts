@@ -20,14 +20,14 @@
 import { encodeBase58 } from '../../solana/index.js';
 import { isPlainObject } from '../../assert.js';
 import { bn254WasmIfLoaded, poseidon } from '../../crypto/index.js';
-import { PointError } from '../../errors/index.js';
+import { PointError, ValidityStructureError } from '../../errors/index.js';
 import { checkPublicInputs, initGroth16, prepareProof, publicInputCount, verifyPrepared, type Groth16Proof, type PreparedProof, type VerifyingKey } from './verify.js';
 import { resolveKeySets, SHIPPED_KEY_SETS, type KeySet } from './keys/index.js';
 import { verifyPreparedBatch } from './batch.js';
 import { hashCompressedAccount, TreeType, verifyAccountProof } from '../compressed/account.js';
 import { parseAccountProof, parseCompressedAccount } from '../compressed/account-parse.js';
 import { parseNewAddressProof, verifyNewAddressProof } from '../compressed/address.js';
-import { hex, parseEntries, proofBytes, unwrap, ValidityStructureError, type AddressEntry, type StateEntry } from './validity-response.js';
+import { hex, parseEntries, proofBytes, unwrap, type AddressEntry, type StateEntry } from './validity-response.js';
 import type { ValidityOptions, ValidityVerdict } from './validity-types.js';
 import type { Verdict } from '../verdict.js';
 

@@ -4,12 +4,12 @@
  */
 import { isPlainObject } from '../../assert.js';
 import type { Verdict } from '../verdict.js';
-import { FieldError } from '../fields.js';
 import type { RecordReader } from '../records/record-reader.js';
 import { verifyAssetProof, verifyAssetProofBatch, type AssetProofBytes } from '../cnft/asset-proof.js';
 import { nativeAssetProofManyPacker, nativeAssetProofPacker, nativeAssetProofRecords } from '../cnft/asset-proof-packer.js';
 import { bundled, extractWith, str } from './extract.js';
 import type { Json, KindSpec } from './spec.js';
+import { FieldError } from '../../errors/index.js';
 
 export const assetProofKind: KindSpec = {
   name: 'asset-proof',

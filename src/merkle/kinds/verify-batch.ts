@@ -2,9 +2,8 @@
  * Batches through the kinds: an item packed as a record (main thread), a batch of records verified
  * into one code byte per item plus the detailed verdicts (worker), and a verdict rebuilt from them.
  */
-import { CairnError, ErrorCodes } from '../../errors/index.js';
+import { CairnError, ErrorCodes, FieldError } from '../../errors/index.js';
 import type { Verdict } from '../verdict.js';
-import { FieldError } from '../fields.js';
 import { RecordReader } from '../records/record-reader.js';
 import type { BatchWriter } from '../records/batch-writer.js';
 import { isKindName, kinds, type KindSpec } from './index.js';

@@ -3,12 +3,12 @@
  * no threads (`threads: 0`). Both answer the same `BatchResult`, so nothing above knows which.
  */
 import { abortError } from '../../abort.js';
-import { ErrorCodes } from '../../errors/index.js';
+import { ErrorCodes, PoolClosedError } from '../../errors/index.js';
 import { verifyBatch } from '../kinds/verify-batch.js';
 import { isKindName, kinds } from '../kinds/index.js';
 import { verifyJsonBatch, type JsonBatchResult } from './raw/batch.js';
 import { isRangeBatch, verifyRangeBatch, type RangeMeta } from './raw/range-batch.js';
-import { PoolClosedError, type BatchResult, type WorkerPool } from '../pool.js';
+import type { BatchResult, WorkerPool } from '../pool.js';
 import type { JsonSource } from './raw/share-response.js';
 import { takeSlowPaths } from '../../crypto/index.js';
 
