@@ -15,6 +15,9 @@ import { startDevnet, type Devnet } from '../../src/devnet/index.js';
 import { nest } from './mutate.js';
 import { Broken, type GroupOptions, type Target, type TargetGroup } from './target.js';
 
+/** Agave's -32602 wordings the devnet answers with as Agave does (src/devnet's `badAgave` calls). */
+const AGAVE_INVALID_PARAMS = /^(Invalid param: |Invalid limit; max \d+$|Invalid slot range: |base58 encoding not supported$|lastSlot, \d+, cannot be less than firstSlot, \d+$)/;
+
 const ADDR = 'F9Lw3ki3hJ7PF9HQXsBzoY8GyE6sPoEZZdXJBsTTD2rk';
 const SIG = '5Ea6iQQZ1JYfiDq8H6qMKYdFcut1cUfd9pstCGc3BsQztTbgKA4LhsEx6XKQ1bMhKp5KMyyw5BuuooxEcpGLyHFB';
 
@@ -129,9 +132,10 @@ export async function devnetTargets({ timeoutMs }: GroupOptions): Promise<Target
     if (e.code === -32603) throw new Broken(`internal error: ${String(e.message)}${internal.length ? ` | devnet log: ${internal.splice(0).join(' | ')}` : ''}`);
     if (e.code === -32601 && names.has(method)) throw new Broken(`"method not found" for ${method}, a method of the dispatch table`);
     if (e.code !== -32601 && !allowed(e.code)) throw new Broken(`error code ${String(e.code)} is not a standard one: ${String(e.message)}`);
-    // Agave's own -32602 words ("Invalid param: could not find mint") are answered as Agave gives them
-    // (issue 34: clients' suites compare them); every other -32602 names its field.
-    const agaveWords = /^Invalid param: /.test(String(e.message));
+    // Agave's own -32602 words ("Invalid param: could not find mint", "Invalid limit; max 720", …) are
+    // answered as Agave gives them (issue 34: clients' suites compare them; the devnet's `badAgave`
+    // sites); every other -32602 names its field.
+    const agaveWords = AGAVE_INVALID_PARAMS.test(String(e.message));
     if (e.code === -32602 && !agaveWords && !/params|"[^"]+"|\b[a-z]\w*(\.\w+|\[\d+\])+/i.test(String(e.message))) throw new Broken(`-32602 without naming the field: ${String(e.message)}`);
     return 'invalid';
   }
