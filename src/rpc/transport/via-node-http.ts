@@ -9,7 +9,7 @@ import https from 'node:https';
 import { abortError } from '../../abort.js';
 import { ErrorCodes, NetworkError } from '../../errors/index.js';
 import { interpret, timeoutError, tooLarge, truncated, type ReadResponse, type RequestLike } from './response.js';
-import { sharedBody } from './shared-body.js';
+import { sharedBody } from './body-in-shared-memory.js';
 import type { Target } from './target.js';
 
 /** The keep-alive agents an attempt goes through, one per scheme. */

@@ -12,7 +12,7 @@ import type { Agent, Dispatcher } from 'undici';
 import { abortError } from '../../abort.js';
 import { ErrorCodes, NetworkError } from '../../errors/index.js';
 import { interpret, timeoutError, tooLarge, truncated, type ReadResponse, type RequestLike } from './response.js';
-import { sharedBody } from './shared-body.js';
+import { sharedBody } from './body-in-shared-memory.js';
 import type { Target } from './target.js';
 
 export interface UndiciAgentOptions {

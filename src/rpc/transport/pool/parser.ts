@@ -7,7 +7,7 @@
  */
 import type { HttpFailureKind } from './failure.js';
 import type { PoolRequest } from './job.js';
-import { sharedBody } from '../shared-body.js';
+import { sharedBody } from '../body-in-shared-memory.js';
 
 /** `feed` results: wants more bytes, has a whole response, or failed (see `failKind`). */
 export const MORE = 0;
